@@ -1,0 +1,143 @@
+/* bsfd: the BSF daemon. Opens the store, starts the engine (the single writer), the SBI
+ * HTTP/2 service and the ops endpoint, then waits for SIGTERM or SIGINT and shuts down in
+ * order: stop accepting, finish every accepted write, answer, close. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bsfd/config.h"
+#include "common/diag.h"
+#include "engine/engine.h"
+#include "gateways/ops/ops_server.h"
+#include "gateways/sbi/nbsf_service.h"
+
+#define EXIT_CONFIG 2
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: bsfd [-c FILE] [--set section.key=value]...\n"
+                 "       bsfd --config-reference\n"
+                 "Runs the Binding Support Function. Without options it serves Nbsf_Management "
+                 "on h2c 127.0.0.1:8080 with its store in ./data.\n");
+}
+
+static int load_config(int argc, char **argv, bsf_config_t *cfg)
+{
+    char err[512];
+    bsf_config_defaults(cfg);
+    /* The file first, then every --set over it, whatever their order on the line. */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "-c") == 0 && i + 1 < argc &&
+            bsf_config_load_file(cfg, argv[++i], err, sizeof err)) {
+            fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
+            return -1;
+        }
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
+            i++;
+        } else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
+            if (bsf_config_set(cfg, argv[++i], err, sizeof err)) {
+                fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
+                return -1;
+            }
+        } else {
+            fprintf(stderr, "bsfd: unknown argument %s\n", argv[i]);
+            usage(stderr);
+            return -1;
+        }
+    }
+    if (bsf_config_finish(cfg, err, sizeof err)) {
+        fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--config-reference") == 0) {
+        bsf_config_print_reference();
+        return 0;
+    }
+    if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+        usage(stdout);
+        return 0;
+    }
+    bsf_config_t cfg;
+    if (load_config(argc, argv, &cfg))
+        return EXIT_CONFIG;
+    bsf_log_level_t level;
+    if (bsf_log_level_parse(cfg.log_level, &level) == 0)
+        bsf_log_set_level(level);
+
+    /* Signals are taken by sigwait in this thread; every thread inherits the mask. */
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGTERM);
+    sigaddset(&stop_signals, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    char err[512];
+    bsf_store_t store;
+    bsf_store_options_t so = {cfg.store_path, cfg.store_map_size_mb, false, 512};
+    if (bsf_store_open(&store, &so, err, sizeof err)) {
+        BSF_ERROR("bsfd", "%s", err);
+        return 1;
+    }
+    bsf_engine_config_t ec = {cfg.site_id, cfg.bindings_collision_detection, cfg.store_max_batch,
+                              cfg.store_queue_capacity};
+    bsf_engine_t *engine;
+    if (bsf_engine_create(&store, &ec, &engine, err, sizeof err) || bsf_engine_start(engine)) {
+        BSF_ERROR("bsfd", "cannot start the engine: %s", err);
+        return 1;
+    }
+    bsf_ops_server_t *ops = NULL;
+    if (cfg.ops_listen[0]) {
+        bsf_ops_config_t oc = {cfg.ops_host, cfg.ops_port, cfg.site_id, &store, engine, NULL};
+        if (bsf_ops_server_start(&oc, &ops, err, sizeof err)) {
+            BSF_ERROR("bsfd", "%s", err);
+            return 1;
+        }
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    bsf_h2_config_t h2 = {cfg.sbi_host,
+                          cfg.sbi_port,
+                          cfg.sbi_workers ? cfg.sbi_workers : (unsigned)(cpus > 0 ? cpus : 1),
+                          cfg.sbi_max_body_bytes,
+                          cfg.sbi_max_uri_bytes,
+                          cfg.sbi_max_concurrent_streams,
+                          0};
+    bsf_nbsf_config_t nc = {cfg.sbi_api_root, cfg.discovery_multiple_match, cfg.sbi_late_arrival};
+    bsf_nbsf_service_t *sbi;
+    if (bsf_nbsf_service_start(&nc, &h2, &store, engine, &sbi, err, sizeof err)) {
+        BSF_ERROR("bsfd", "%s", err);
+        return 1;
+    }
+    if (ops) {
+        bsf_ops_server_set_sbi(ops, sbi);
+        bsf_ops_server_set_ready(ops, true);
+    }
+    BSF_INFO("bsfd", "site %u serving Nbsf_Management on h2c %s:%u (%u workers), store %s, "
+             "log position %llu",
+             cfg.site_id, cfg.sbi_host, bsf_nbsf_service_port(sbi), h2.workers, cfg.store_path,
+             (unsigned long long)store.log.last);
+
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    BSF_INFO("bsfd", "signal %d: shutting down", sig);
+    if (ops)
+        bsf_ops_server_set_ready(ops, false);
+    bsf_nbsf_service_drain(sbi);
+    bsf_engine_stop(engine); /* every accepted write is committed and answered */
+    bsf_nbsf_service_stop(sbi, 2000);
+    if (ops)
+        bsf_ops_server_stop(ops);
+    bsf_nbsf_service_free(sbi);
+    bsf_engine_destroy(engine);
+    bsf_store_close(&store);
+    BSF_INFO("bsfd", "stopped");
+    return 0;
+}

@@ -1,0 +1,177 @@
+#include "core/address.h"
+
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+/* One decimal octet as the Ipv4Addr pattern allows it: 0..255 without leading zeros. */
+static bool parse_octet(const char **p, const char *end, uint8_t *out)
+{
+    const char *s = *p;
+    unsigned v = 0;
+    size_t digits = 0;
+    while (s < end && *s >= '0' && *s <= '9' && digits < 4) {
+        v = v * 10 + (unsigned)(*s - '0');
+        s++;
+        digits++;
+    }
+    if (digits == 0 || digits > 3 || v > 255 || (digits > 1 && **p == '0'))
+        return false;
+    *out = (uint8_t)v;
+    *p = s;
+    return true;
+}
+
+static bool parse_ipv4_at(const char **p, const char *end, uint8_t out[4])
+{
+    for (int i = 0; i < 4; i++) {
+        if (i > 0) {
+            if (*p >= end || **p != '.')
+                return false;
+            (*p)++;
+        }
+        if (!parse_octet(p, end, &out[i]))
+            return false;
+    }
+    return true;
+}
+
+bool bsf_ipv4_parse(const char *s, size_t n, bsf_ipv4_t *out)
+{
+    const char *p = s, *end = s + n;
+    return parse_ipv4_at(&p, end, out->b) && p == end;
+}
+
+bool bsf_ipv6_addr_parse(const char *s, size_t n, uint8_t out[16])
+{
+    char buf[INET6_ADDRSTRLEN];
+    if (n == 0 || n >= sizeof buf || memchr(s, '\0', n))
+        return false;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    return inet_pton(AF_INET6, buf, out) == 1;
+}
+
+/* "/len" with 1..3 decimal digits and a value up to max. */
+static bool parse_prefix_len(const char *s, const char *end, unsigned max, uint8_t *out)
+{
+    if (s >= end || *s != '/')
+        return false;
+    s++;
+    size_t digits = (size_t)(end - s);
+    if (digits == 0 || digits > 3)
+        return false;
+    unsigned v = 0;
+    for (; s < end; s++) {
+        if (*s < '0' || *s > '9')
+            return false;
+        v = v * 10 + (unsigned)(*s - '0');
+    }
+    if (v > max)
+        return false;
+    *out = (uint8_t)v;
+    return true;
+}
+
+bool bsf_ipv6_prefix_parse(const char *s, size_t n, bsf_ipv6_prefix_t *out)
+{
+    const char *slash = memchr(s, '/', n);
+    if (!slash)
+        return false;
+    return bsf_ipv6_addr_parse(s, (size_t)(slash - s), out->b) &&
+           parse_prefix_len(slash, s + n, 128, &out->len);
+}
+
+bool bsf_ipv4_mask_parse(const char *s, size_t n, bsf_ipv4_mask_t *out)
+{
+    const char *p = s, *end = s + n;
+    return parse_ipv4_at(&p, end, out->b) && parse_prefix_len(p, end, 32, &out->len);
+}
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+bool bsf_mac48_parse(const char *s, size_t n, bsf_mac48_t *out)
+{
+    if (n != 17)
+        return false;
+    for (int i = 0; i < 6; i++) {
+        if (i > 0 && s[3 * i - 1] != '-')
+            return false;
+        int hi = hex_value(s[3 * i]), lo = hex_value(s[3 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return false;
+        out->b[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return true;
+}
+
+size_t bsf_ipv4_format(const bsf_ipv4_t *a, char out[BSF_IPV4_TEXT_MAX])
+{
+    return (size_t)snprintf(out, BSF_IPV4_TEXT_MAX, "%u.%u.%u.%u", a->b[0], a->b[1], a->b[2],
+                            a->b[3]);
+}
+
+size_t bsf_ipv6_addr_format(const uint8_t a[16], char out[BSF_IPV6_TEXT_MAX])
+{
+    /* glibc's inet_ntop writes the RFC 5952 form: lowercase, longest zero run of two or more
+     * groups compressed, first run on a tie. */
+    if (!inet_ntop(AF_INET6, a, out, BSF_IPV6_TEXT_MAX)) {
+        out[0] = '\0';
+        return 0;
+    }
+    return strlen(out);
+}
+
+size_t bsf_ipv6_prefix_format(const bsf_ipv6_prefix_t *p, char out[BSF_IPV6_TEXT_MAX])
+{
+    size_t n = bsf_ipv6_addr_format(p->b, out);
+    return n + (size_t)snprintf(out + n, BSF_IPV6_TEXT_MAX - n, "/%u", p->len);
+}
+
+size_t bsf_ipv4_mask_format(const bsf_ipv4_mask_t *m, char out[BSF_IPV6_TEXT_MAX])
+{
+    return (size_t)snprintf(out, BSF_IPV6_TEXT_MAX, "%u.%u.%u.%u/%u", m->b[0], m->b[1],
+                            m->b[2], m->b[3], m->len);
+}
+
+size_t bsf_mac48_format(const bsf_mac48_t *m, char out[BSF_MAC48_TEXT_MAX])
+{
+    return (size_t)snprintf(out, BSF_MAC48_TEXT_MAX, "%02x-%02x-%02x-%02x-%02x-%02x", m->b[0],
+                            m->b[1], m->b[2], m->b[3], m->b[4], m->b[5]);
+}
+
+void bsf_prefix_mask(const uint8_t *in, size_t n, unsigned len, uint8_t *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned bits = len > 8 * i ? len - 8 * (unsigned)i : 0;
+        uint8_t mask = bits >= 8 ? 0xff : (uint8_t)(0xff00u >> bits);
+        out[i] = in[i] & mask;
+    }
+}
+
+bool bsf_ipv6_prefix_contains(const bsf_ipv6_prefix_t *outer, const bsf_ipv6_prefix_t *inner)
+{
+    if (outer->len > inner->len)
+        return false;
+    uint8_t a[16], b[16];
+    bsf_prefix_mask(outer->b, 16, outer->len, a);
+    bsf_prefix_mask(inner->b, 16, outer->len, b);
+    return memcmp(a, b, 16) == 0;
+}
+
+bool bsf_ipv4_mask_contains(const bsf_ipv4_mask_t *outer, const bsf_ipv4_t *addr)
+{
+    uint8_t a[4], b[4];
+    bsf_prefix_mask(outer->b, 4, outer->len, a);
+    bsf_prefix_mask(addr->b, 4, outer->len, b);
+    return memcmp(a, b, 4) == 0;
+}

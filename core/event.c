@@ -1,0 +1,210 @@
+#include "core/event.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const type_names[] = {
+    [BSF_EVENT_BINDING_REGISTERED] = "BindingRegistered",
+    [BSF_EVENT_BINDING_UPDATED] = "BindingUpdated",
+    [BSF_EVENT_BINDING_DEREGISTERED] = "BindingDeregistered",
+};
+
+static const char *const reason_names[BSF_REASON_COUNT] = {
+    [BSF_REASON_NONE] = "none",
+    [BSF_REASON_PCF_REQUEST] = "pcf_request",
+    [BSF_REASON_REPLACED_BY_COLLISION] = "replaced_by_collision",
+    [BSF_REASON_REREGISTERED] = "reregistered",
+    [BSF_REASON_AUDIT_NOT_FOUND] = "audit_not_found",
+    [BSF_REASON_AUDIT_MAX_TTL] = "audit_max_ttl",
+    [BSF_REASON_DIAMETER_FAILURE] = "diameter_failure",
+    [BSF_REASON_OPERATOR] = "operator",
+};
+
+const char *bsf_event_type_name(bsf_event_type_t type)
+{
+    return type >= BSF_EVENT_BINDING_REGISTERED && type <= BSF_EVENT_BINDING_DEREGISTERED
+               ? type_names[type]
+               : "Unknown";
+}
+
+const char *bsf_dereg_reason_name(bsf_dereg_reason_t reason)
+{
+    return (unsigned)reason < BSF_REASON_COUNT ? reason_names[reason] : "unknown";
+}
+
+static int pack_cstr(msgpack_packer *pk, const char *s)
+{
+    size_t n = strlen(s);
+    return msgpack_pack_str(pk, n) || msgpack_pack_str_body(pk, s, n);
+}
+
+static int pack_id(msgpack_packer *pk, const bsf_binding_id_t *id)
+{
+    char t[BSF_BINDING_ID_TEXT_LEN + 1];
+    bsf_binding_id_format(id, t);
+    return pack_cstr(pk, t);
+}
+
+static int pack_ts(msgpack_packer *pk, int64_t ts)
+{
+    return ts < 0 ? msgpack_pack_nil(pk) : msgpack_pack_int64(pk, ts);
+}
+
+int bsf_event_encode(const bsf_event_t *ev, msgpack_packer *pk)
+{
+    bool has_binding = ev->type != BSF_EVENT_BINDING_DEREGISTERED;
+    size_t members = 6 + (has_binding ? 4 : 1 + ev->has_replaced_by);
+    if (msgpack_pack_map(pk, members) || pack_cstr(pk, "v") ||
+        msgpack_pack_uint8(pk, BSF_EVENT_VERSION) || pack_cstr(pk, "type") ||
+        pack_cstr(pk, bsf_event_type_name(ev->type)) || pack_cstr(pk, "site") ||
+        msgpack_pack_uint16(pk, ev->site) || pack_cstr(pk, "seq") ||
+        msgpack_pack_uint64(pk, ev->seq) || pack_cstr(pk, "hlc") ||
+        msgpack_pack_uint64(pk, ev->hlc) || pack_cstr(pk, "bindingId") ||
+        pack_id(pk, &ev->binding_id))
+        return -1;
+    if (has_binding)
+        return pack_cstr(pk, "binding") || bsf_pcf_binding_encode(ev->binding, pk) ||
+               pack_cstr(pk, "createdHlc") || msgpack_pack_uint64(pk, ev->created_hlc) ||
+               pack_cstr(pk, "originTs") || pack_ts(pk, ev->origin_ts_ms) ||
+               pack_cstr(pk, "senderTs") || pack_ts(pk, ev->sender_ts_ms);
+    if (pack_cstr(pk, "reason") || pack_cstr(pk, bsf_dereg_reason_name(ev->reason)))
+        return -1;
+    return ev->has_replaced_by && (pack_cstr(pk, "replacedBy") || pack_id(pk, &ev->replaced_by));
+}
+
+/* ---- decoding ---------------------------------------------------------------------- */
+
+static bool str_eq(const msgpack_object *o, const char *s)
+{
+    size_t n = strlen(s);
+    return o->type == MSGPACK_OBJECT_STR && o->via.str.size == n &&
+           memcmp(o->via.str.ptr, s, n) == 0;
+}
+
+static bool get_uint(const msgpack_object *o, uint64_t max, uint64_t *out)
+{
+    if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > max)
+        return false;
+    *out = o->via.u64;
+    return true;
+}
+
+static bool get_ts(const msgpack_object *o, int64_t *out)
+{
+    if (o->type == MSGPACK_OBJECT_NIL) {
+        *out = -1;
+        return true;
+    }
+    if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > INT64_MAX)
+        return false;
+    *out = (int64_t)o->via.u64;
+    return true;
+}
+
+static bool get_id(const msgpack_object *o, bsf_binding_id_t *out)
+{
+    return o->type == MSGPACK_OBJECT_STR &&
+           bsf_binding_id_parse(o->via.str.ptr, o->via.str.size, out);
+}
+
+static bool get_type(const msgpack_object *o, bsf_event_type_t *out)
+{
+    for (int t = BSF_EVENT_BINDING_REGISTERED; t <= BSF_EVENT_BINDING_DEREGISTERED; t++)
+        if (str_eq(o, type_names[t])) {
+            *out = (bsf_event_type_t)t;
+            return true;
+        }
+    return false;
+}
+
+static bool get_reason(const msgpack_object *o, bsf_dereg_reason_t *out)
+{
+    for (int r = BSF_REASON_PCF_REQUEST; r < BSF_REASON_COUNT; r++)
+        if (str_eq(o, reason_names[r])) {
+            *out = (bsf_dereg_reason_t)r;
+            return true;
+        }
+    return false;
+}
+
+int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_t *out,
+                     bsf_pcf_binding_t *binding_storage, char *err, size_t err_cap)
+{
+    msgpack_object root;
+    size_t off = 0;
+    memset(out, 0, sizeof *out);
+    out->origin_ts_ms = out->sender_ts_ms = -1;
+    if (msgpack_unpack(buf, len, &off, zone, &root) != MSGPACK_UNPACK_SUCCESS || off != len ||
+        root.type != MSGPACK_OBJECT_MAP) {
+        snprintf(err, err_cap, "not a msgpack map");
+        return -1;
+    }
+    uint64_t version = 0, site = 0;
+    enum { HAS_TYPE = 1, HAS_SITE = 2, HAS_SEQ = 4, HAS_HLC = 8, HAS_ID = 16, HAS_BINDING = 32,
+           HAS_REASON = 64 };
+    unsigned seen = 0;
+    const msgpack_object *binding = NULL;
+    for (uint32_t i = 0; i < root.via.map.size; i++) {
+        const msgpack_object *k = &root.via.map.ptr[i].key, *val = &root.via.map.ptr[i].val;
+        bool ok = true;
+        if (str_eq(k, "v")) {
+            ok = get_uint(val, 255, &version);
+        } else if (str_eq(k, "type")) {
+            ok = get_type(val, &out->type);
+            seen |= HAS_TYPE;
+        } else if (str_eq(k, "site")) {
+            ok = get_uint(val, UINT16_MAX, &site);
+            out->site = (uint16_t)site;
+            seen |= HAS_SITE;
+        } else if (str_eq(k, "seq")) {
+            ok = get_uint(val, UINT64_MAX, &out->seq);
+            seen |= HAS_SEQ;
+        } else if (str_eq(k, "hlc")) {
+            ok = get_uint(val, UINT64_MAX, &out->hlc);
+            seen |= HAS_HLC;
+        } else if (str_eq(k, "bindingId")) {
+            ok = get_id(val, &out->binding_id);
+            seen |= HAS_ID;
+        } else if (str_eq(k, "binding")) {
+            binding = val;
+            seen |= HAS_BINDING;
+        } else if (str_eq(k, "createdHlc")) {
+            ok = get_uint(val, UINT64_MAX, &out->created_hlc);
+        } else if (str_eq(k, "originTs")) {
+            ok = get_ts(val, &out->origin_ts_ms);
+        } else if (str_eq(k, "senderTs")) {
+            ok = get_ts(val, &out->sender_ts_ms);
+        } else if (str_eq(k, "reason")) {
+            ok = get_reason(val, &out->reason);
+            seen |= HAS_REASON;
+        } else if (str_eq(k, "replacedBy")) {
+            ok = get_id(val, &out->replaced_by);
+            out->has_replaced_by = true;
+        }
+        if (!ok) {
+            snprintf(err, err_cap, "member %.*s has a wrong value",
+                     k->type == MSGPACK_OBJECT_STR ? (int)k->via.str.size : 1,
+                     k->type == MSGPACK_OBJECT_STR ? k->via.str.ptr : "?");
+            return -1;
+        }
+    }
+    if (version != BSF_EVENT_VERSION) {
+        snprintf(err, err_cap, "unsupported event version %llu", (unsigned long long)version);
+        return -1;
+    }
+    unsigned need = HAS_TYPE | HAS_SITE | HAS_SEQ | HAS_HLC | HAS_ID |
+                    (out->type == BSF_EVENT_BINDING_DEREGISTERED ? HAS_REASON : HAS_BINDING);
+    if ((seen & need) != need) {
+        snprintf(err, err_cap, "missing envelope or payload members");
+        return -1;
+    }
+    if (binding && out->type != BSF_EVENT_BINDING_DEREGISTERED) {
+        bsf_problem_t problem;
+        if (bsf_pcf_binding_decode(binding, zone, binding_storage, &problem)) {
+            snprintf(err, err_cap, "binding payload: %s", problem.detail);
+            return -1;
+        }
+        out->binding = binding_storage;
+    }
+    return 0;
+}

@@ -1,0 +1,63 @@
+/* Events of the binding store and their msgpack encoding (the contract in docs/events.md).
+ *
+ * An event is a msgpack map: a versioned envelope (v, type, site, seq, hlc, bindingId) and a
+ * typed payload. Members are written in a fixed order so that equal events have equal
+ * bytes. Decoding checks every member; a binding payload is decoded into a
+ * bsf_pcf_binding_t whose storage lives in the caller's zone. */
+#ifndef BSF_CORE_EVENT_H
+#define BSF_CORE_EVENT_H
+
+#include <msgpack.h>
+#include <stdint.h>
+
+#include "core/binding_id.h"
+#include "core/pcf_binding.h"
+
+#define BSF_EVENT_VERSION 1
+
+typedef enum {
+    BSF_EVENT_BINDING_REGISTERED = 1,
+    BSF_EVENT_BINDING_UPDATED = 2,
+    BSF_EVENT_BINDING_DEREGISTERED = 3,
+} bsf_event_type_t;
+
+typedef enum {
+    BSF_REASON_NONE = 0,
+    BSF_REASON_PCF_REQUEST,           /* DELETE from the PCF */
+    BSF_REASON_REPLACED_BY_COLLISION, /* a newer registration from another PCF won */
+    BSF_REASON_REREGISTERED,          /* the same PCF registered the session again */
+    BSF_REASON_AUDIT_NOT_FOUND,       /* the PCF's audit answer said it has no session */
+    BSF_REASON_AUDIT_MAX_TTL,         /* the binding outlived the audit max TTL */
+    BSF_REASON_DIAMETER_FAILURE,      /* the PCF answered an Rx request with a stale code */
+    BSF_REASON_OPERATOR,              /* operator cleanup */
+    BSF_REASON_COUNT
+} bsf_dereg_reason_t;
+
+typedef struct {
+    bsf_event_type_t type;
+    uint16_t site;          /* site that wrote the event */
+    uint64_t seq;           /* that site's sequence number, from 1 */
+    uint64_t hlc;           /* hybrid logical clock of the event */
+    bsf_binding_id_t binding_id;
+    /* BindingRegistered, BindingUpdated */
+    const bsf_pcf_binding_t *binding;
+    uint64_t created_hlc;   /* when the binding was registered (= hlc for registrations) */
+    int64_t origin_ts_ms;   /* 3gpp-Sbi-Origination-Timestamp of the registration, -1 absent */
+    int64_t sender_ts_ms;   /* 3gpp-Sbi-Sender-Timestamp of the registration, -1 absent */
+    /* BindingDeregistered */
+    bsf_dereg_reason_t reason;
+    bool has_replaced_by;
+    bsf_binding_id_t replaced_by;
+} bsf_event_t;
+
+const char *bsf_event_type_name(bsf_event_type_t type);
+const char *bsf_dereg_reason_name(bsf_dereg_reason_t reason);
+
+int bsf_event_encode(const bsf_event_t *ev, msgpack_packer *pk);
+
+/* Decodes one event. `binding` storage comes from `zone`. Returns 0, or -1 with a reason in
+ * `err`. */
+int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_t *out,
+                     bsf_pcf_binding_t *binding_storage, char *err, size_t err_cap);
+
+#endif

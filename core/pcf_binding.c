@@ -1,0 +1,454 @@
+#include "core/pcf_binding.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/member_parse.h"
+
+#define MAND BSF_CAUSE_MANDATORY_IE_INCORRECT
+#define OPT BSF_CAUSE_OPTIONAL_IE_INCORRECT
+
+static int decode_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
+                         bsf_pcf_binding_t *b)
+{
+    char ptr[64];
+    snprintf(ptr, sizeof ptr, "/%s", key);
+    if (strcmp(key, "supi") == 0)
+        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_SUPI, &b->supi);
+    if (strcmp(key, "gpsi") == 0)
+        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_GPSI, &b->gpsi);
+    if (strcmp(key, "ipv4Addr") == 0) {
+        b->has_ipv4 = true;
+        return bsf_member_ipv4(c, v, ptr, MAND, &b->ipv4);
+    }
+    if (strcmp(key, "ipv6Prefix") == 0) {
+        b->has_ipv6 = true;
+        return bsf_member_ipv6_prefix(c, v, ptr, MAND, &b->ipv6);
+    }
+    if (strcmp(key, "addIpv6Prefixes") == 0)
+        return bsf_member_ipv6_prefix_array(c, v, ptr, OPT, BSF_MAX_ADD_ADDRESSES, &b->add_ipv6,
+                                            &b->n_add_ipv6);
+    if (strcmp(key, "ipDomain") == 0)
+        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_IDENTITY, &b->ip_domain);
+    if (strcmp(key, "macAddr48") == 0) {
+        b->has_mac = true;
+        return bsf_member_mac(c, v, ptr, MAND, &b->mac);
+    }
+    if (strcmp(key, "addMacAddrs") == 0)
+        return bsf_member_mac_array(c, v, ptr, OPT, &b->add_mac, &b->n_add_mac);
+    if (strcmp(key, "dnn") == 0)
+        return bsf_member_text(c, v, ptr, MAND, BSF_TEXT_IDENTITY, &b->dnn);
+    if (strcmp(key, "snssai") == 0) {
+        b->has_snssai = true;
+        return bsf_member_snssai(c, v, ptr, MAND, &b->snssai);
+    }
+    if (strcmp(key, "pcfFqdn") == 0)
+        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_FQDN, &b->pcf_fqdn);
+    if (strcmp(key, "pcfIpEndPoints") == 0)
+        return bsf_member_end_points(c, v, ptr, OPT, &b->pcf_ip_end_points);
+    if (strcmp(key, "pcfDiamHost") == 0)
+        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_FQDN, &b->pcf_diam_host);
+    if (strcmp(key, "pcfDiamRealm") == 0)
+        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_FQDN, &b->pcf_diam_realm);
+    if (strcmp(key, "pcfSmFqdn") == 0)
+        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_FQDN, &b->pcf_sm_fqdn);
+    if (strcmp(key, "pcfSmIpEndPoints") == 0)
+        return bsf_member_end_points(c, v, ptr, OPT, &b->pcf_sm_ip_end_points);
+    if (strcmp(key, "suppFeat") == 0)
+        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_HEX, &b->supp_feat);
+    if (strcmp(key, "pcfId") == 0)
+        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_UUID, &b->pcf_id);
+    if (strcmp(key, "pcfSetId") == 0)
+        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_IDENTITY, &b->pcf_set_id);
+    if (strcmp(key, "recoveryTime") == 0)
+        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_DATE_TIME, &b->recovery_time);
+    if (strcmp(key, "paraCom") == 0)
+        return bsf_member_para_com(c, v, ptr, OPT, &b->para_com);
+    if (strcmp(key, "bindLevel") == 0)
+        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_IDENTITY, &b->bind_level);
+    if (strcmp(key, "ipv4FrameRouteList") == 0)
+        return bsf_member_ipv4_mask_array(c, v, ptr, OPT, &b->ipv4_routes, &b->n_ipv4_routes);
+    if (strcmp(key, "ipv6FrameRouteList") == 0)
+        return bsf_member_ipv6_prefix_array(c, v, ptr, OPT, BSF_MAX_FRAME_ROUTES, &b->ipv6_routes,
+                                            &b->n_ipv6_routes);
+    return 0; /* unknown members are ignored (TS 29.500 extensibility) */
+}
+
+int bsf_pcf_binding_decode(const msgpack_object *map, msgpack_zone *zone,
+                           bsf_pcf_binding_t *out, bsf_problem_t *problem)
+{
+    memset(out, 0, sizeof *out);
+    if (map->type != MSGPACK_OBJECT_MAP) {
+        bsf_problem_set(problem, BSF_CAUSE_INVALID_MSG_FORMAT, "the body must be a JSON object");
+        return -1;
+    }
+    bsf_member_ctx_t c = {zone, problem};
+    for (uint32_t i = 0; i < map->via.map.size; i++) {
+        const msgpack_object_kv *kv = &map->via.map.ptr[i];
+        char key[32];
+        if (!bsf_member_key(&kv->key, key, sizeof key))
+            continue;
+        if (decode_member(&c, key, &kv->val, out))
+            return -1;
+    }
+    return 0;
+}
+
+int bsf_pcf_binding_check_rules(const bsf_pcf_binding_t *b, bsf_problem_t *problem)
+{
+    if (!b->dnn)
+        return bsf_problem_fail(problem, BSF_CAUSE_MANDATORY_IE_MISSING, "/dnn", "is missing");
+    if (!b->has_snssai)
+        return bsf_problem_fail(problem, BSF_CAUSE_MANDATORY_IE_MISSING, "/snssai", "is missing");
+    if (!b->has_ipv4 && !b->has_ipv6 && !b->has_mac) {
+        bsf_problem_set(problem, BSF_CAUSE_MANDATORY_IE_MISSING,
+                        "a UE address is missing: one of ipv4Addr, ipv6Prefix or macAddr48 is "
+                        "required");
+        bsf_problem_add_param(problem, "/ipv4Addr", "one UE address is required");
+        bsf_problem_add_param(problem, "/ipv6Prefix", "one UE address is required");
+        bsf_problem_add_param(problem, "/macAddr48", "one UE address is required");
+        return -1;
+    }
+    if (b->n_add_ipv6 && !b->has_ipv6)
+        return bsf_problem_fail(problem, BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/addIpv6Prefixes",
+                                "needs ipv6Prefix");
+    if (b->n_add_mac && !b->has_mac)
+        return bsf_problem_fail(problem, BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/addMacAddrs",
+                                "needs macAddr48");
+    if (b->has_mac && (b->has_ipv4 || b->has_ipv6))
+        return bsf_problem_fail(problem, BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/macAddr48",
+                                "cannot be combined with IP addresses (a PDU session is either "
+                                "IP or Ethernet)");
+    if (b->ip_domain && !b->has_ipv4)
+        return bsf_problem_fail(problem, BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/ipDomain",
+                                "is only allowed together with ipv4Addr");
+    if (!b->pcf_diam_host != !b->pcf_diam_realm) {
+        const char *which = b->pcf_diam_host ? "/pcfDiamRealm" : "/pcfDiamHost";
+        return bsf_problem_fail(problem, BSF_CAUSE_OPTIONAL_IE_INCORRECT, which,
+                                "pcfDiamHost and pcfDiamRealm must be given together");
+    }
+    if (!b->pcf_fqdn && !b->pcf_ip_end_points.n && !b->pcf_diam_host) {
+        bsf_problem_set(problem, BSF_CAUSE_MANDATORY_IE_MISSING,
+                        "a PCF address is missing: pcfFqdn, pcfIpEndPoints, or pcfDiamHost with "
+                        "pcfDiamRealm is required");
+        bsf_problem_add_param(problem, "/pcfFqdn", "one PCF address is required");
+        bsf_problem_add_param(problem, "/pcfIpEndPoints", "one PCF address is required");
+        bsf_problem_add_param(problem, "/pcfDiamHost", "one PCF address is required");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- encoding ---------------------------------------------------------------------- */
+
+static int pack_text(msgpack_packer *pk, const char *s, size_t n)
+{
+    return msgpack_pack_str(pk, n) || msgpack_pack_str_body(pk, s, n);
+}
+
+static int pack_cstr(msgpack_packer *pk, const char *s)
+{
+    return pack_text(pk, s, strlen(s));
+}
+
+static int pack_key_str(msgpack_packer *pk, const char *key, const char *value)
+{
+    return pack_cstr(pk, key) || pack_cstr(pk, value);
+}
+
+static int pack_ipv6_prefix(msgpack_packer *pk, const bsf_ipv6_prefix_t *p)
+{
+    char t[BSF_IPV6_TEXT_MAX];
+    size_t n = bsf_ipv6_prefix_format(p, t);
+    return pack_text(pk, t, n);
+}
+
+static int pack_mac(msgpack_packer *pk, const bsf_mac48_t *m)
+{
+    char t[BSF_MAC48_TEXT_MAX];
+    size_t n = bsf_mac48_format(m, t);
+    return pack_text(pk, t, n);
+}
+
+static int pack_snssai(msgpack_packer *pk, const bsf_snssai_t *s)
+{
+    if (msgpack_pack_map(pk, s->has_sd ? 2 : 1) || pack_cstr(pk, "sst") ||
+        msgpack_pack_uint8(pk, s->sst))
+        return -1;
+    if (s->has_sd) {
+        char sd[8];
+        snprintf(sd, sizeof sd, "%06X", (unsigned)s->sd);
+        return pack_key_str(pk, "sd", sd);
+    }
+    return 0;
+}
+
+static int pack_end_points(msgpack_packer *pk, const bsf_ip_end_points_t *eps)
+{
+    if (msgpack_pack_array(pk, eps->n))
+        return -1;
+    for (size_t i = 0; i < eps->n; i++) {
+        const bsf_ip_end_point_t *e = &eps->items[i];
+        size_t members = (e->has_ipv4 || e->has_ipv6) + (e->transport != NULL) + e->has_port;
+        if (msgpack_pack_map(pk, members))
+            return -1;
+        if (e->has_ipv4) {
+            char t[BSF_IPV4_TEXT_MAX];
+            size_t n = bsf_ipv4_format(&e->ipv4, t);
+            if (pack_cstr(pk, "ipv4Address") || pack_text(pk, t, n))
+                return -1;
+        } else if (e->has_ipv6) {
+            char t[BSF_IPV6_TEXT_MAX];
+            size_t n = bsf_ipv6_addr_format(e->ipv6, t);
+            if (pack_cstr(pk, "ipv6Address") || pack_text(pk, t, n))
+                return -1;
+        }
+        if (e->transport && pack_key_str(pk, "transport", e->transport))
+            return -1;
+        if (e->has_port && (pack_cstr(pk, "port") || msgpack_pack_uint16(pk, e->port)))
+            return -1;
+    }
+    return 0;
+}
+
+static size_t count_members(const bsf_pcf_binding_t *b)
+{
+    return (b->supi != NULL) + (b->gpsi != NULL) + b->has_ipv4 + b->has_ipv6 +
+           (b->n_add_ipv6 > 0) + (b->ip_domain != NULL) + b->has_mac + (b->n_add_mac > 0) +
+           (b->dnn != NULL) + (b->pcf_fqdn != NULL) + (b->pcf_ip_end_points.n > 0) +
+           (b->pcf_diam_host != NULL) + (b->pcf_diam_realm != NULL) + (b->pcf_sm_fqdn != NULL) +
+           (b->pcf_sm_ip_end_points.n > 0) + b->has_snssai + (b->supp_feat != NULL) +
+           (b->pcf_id != NULL) + (b->pcf_set_id != NULL) + (b->recovery_time != NULL) +
+           b->para_com.present + (b->bind_level != NULL) + (b->n_ipv4_routes > 0) +
+           (b->n_ipv6_routes > 0);
+}
+
+static int pack_para_com(msgpack_packer *pk, const bsf_para_com_t *pc)
+{
+    size_t n = (pc->supi != NULL) + (pc->dnn != NULL) + pc->has_snssai;
+    if (msgpack_pack_map(pk, n))
+        return -1;
+    if (pc->supi && pack_key_str(pk, "supi", pc->supi))
+        return -1;
+    if (pc->dnn && pack_key_str(pk, "dnn", pc->dnn))
+        return -1;
+    if (pc->has_snssai && (pack_cstr(pk, "snssai") || pack_snssai(pk, &pc->snssai)))
+        return -1;
+    return 0;
+}
+
+/* Members in the order of the TS 29.521 schema, so equal bindings encode to equal bytes. */
+int bsf_pcf_binding_encode(const bsf_pcf_binding_t *b, msgpack_packer *pk)
+{
+    if (msgpack_pack_map(pk, count_members(b)))
+        return -1;
+    if (b->supi && pack_key_str(pk, "supi", b->supi))
+        return -1;
+    if (b->gpsi && pack_key_str(pk, "gpsi", b->gpsi))
+        return -1;
+    if (b->has_ipv4) {
+        char t[BSF_IPV4_TEXT_MAX];
+        size_t n = bsf_ipv4_format(&b->ipv4, t);
+        if (pack_cstr(pk, "ipv4Addr") || pack_text(pk, t, n))
+            return -1;
+    }
+    if (b->has_ipv6 && (pack_cstr(pk, "ipv6Prefix") || pack_ipv6_prefix(pk, &b->ipv6)))
+        return -1;
+    if (b->n_add_ipv6) {
+        if (pack_cstr(pk, "addIpv6Prefixes") || msgpack_pack_array(pk, b->n_add_ipv6))
+            return -1;
+        for (size_t i = 0; i < b->n_add_ipv6; i++)
+            if (pack_ipv6_prefix(pk, &b->add_ipv6[i]))
+                return -1;
+    }
+    if (b->ip_domain && pack_key_str(pk, "ipDomain", b->ip_domain))
+        return -1;
+    if (b->has_mac && (pack_cstr(pk, "macAddr48") || pack_mac(pk, &b->mac)))
+        return -1;
+    if (b->n_add_mac) {
+        if (pack_cstr(pk, "addMacAddrs") || msgpack_pack_array(pk, b->n_add_mac))
+            return -1;
+        for (size_t i = 0; i < b->n_add_mac; i++)
+            if (pack_mac(pk, &b->add_mac[i]))
+                return -1;
+    }
+    if (b->dnn && pack_key_str(pk, "dnn", b->dnn))
+        return -1;
+    if (b->pcf_fqdn && pack_key_str(pk, "pcfFqdn", b->pcf_fqdn))
+        return -1;
+    if (b->pcf_ip_end_points.n &&
+        (pack_cstr(pk, "pcfIpEndPoints") || pack_end_points(pk, &b->pcf_ip_end_points)))
+        return -1;
+    if (b->pcf_diam_host && pack_key_str(pk, "pcfDiamHost", b->pcf_diam_host))
+        return -1;
+    if (b->pcf_diam_realm && pack_key_str(pk, "pcfDiamRealm", b->pcf_diam_realm))
+        return -1;
+    if (b->pcf_sm_fqdn && pack_key_str(pk, "pcfSmFqdn", b->pcf_sm_fqdn))
+        return -1;
+    if (b->pcf_sm_ip_end_points.n &&
+        (pack_cstr(pk, "pcfSmIpEndPoints") || pack_end_points(pk, &b->pcf_sm_ip_end_points)))
+        return -1;
+    if (b->has_snssai && (pack_cstr(pk, "snssai") || pack_snssai(pk, &b->snssai)))
+        return -1;
+    if (b->supp_feat && pack_key_str(pk, "suppFeat", b->supp_feat))
+        return -1;
+    if (b->pcf_id && pack_key_str(pk, "pcfId", b->pcf_id))
+        return -1;
+    if (b->pcf_set_id && pack_key_str(pk, "pcfSetId", b->pcf_set_id))
+        return -1;
+    if (b->recovery_time && pack_key_str(pk, "recoveryTime", b->recovery_time))
+        return -1;
+    if (b->para_com.present && (pack_cstr(pk, "paraCom") || pack_para_com(pk, &b->para_com)))
+        return -1;
+    if (b->bind_level && pack_key_str(pk, "bindLevel", b->bind_level))
+        return -1;
+    if (b->n_ipv4_routes) {
+        if (pack_cstr(pk, "ipv4FrameRouteList") || msgpack_pack_array(pk, b->n_ipv4_routes))
+            return -1;
+        for (size_t i = 0; i < b->n_ipv4_routes; i++) {
+            char t[BSF_IPV6_TEXT_MAX];
+            size_t n = bsf_ipv4_mask_format(&b->ipv4_routes[i], t);
+            if (pack_text(pk, t, n))
+                return -1;
+        }
+    }
+    if (b->n_ipv6_routes) {
+        if (pack_cstr(pk, "ipv6FrameRouteList") || msgpack_pack_array(pk, b->n_ipv6_routes))
+            return -1;
+        for (size_t i = 0; i < b->n_ipv6_routes; i++)
+            if (pack_ipv6_prefix(pk, &b->ipv6_routes[i]))
+                return -1;
+    }
+    return 0;
+}
+
+/* ---- comparisons ------------------------------------------------------------------- */
+
+void bsf_pcf_binding_pcf_key(const bsf_pcf_binding_t *b, char *out, size_t cap)
+{
+    const char *key = b->pcf_id ? b->pcf_id : b->pcf_fqdn ? b->pcf_fqdn : b->pcf_diam_host;
+    if (key) {
+        snprintf(out, cap, "%s", key);
+        return;
+    }
+    if (b->pcf_ip_end_points.n) {
+        const bsf_ip_end_point_t *e = &b->pcf_ip_end_points.items[0];
+        char t[BSF_IPV6_TEXT_MAX] = "";
+        if (e->has_ipv4)
+            bsf_ipv4_format(&e->ipv4, t);
+        else if (e->has_ipv6)
+            bsf_ipv6_addr_format(e->ipv6, t);
+        snprintf(out, cap, "%s", t);
+        return;
+    }
+    snprintf(out, cap, "%s", "");
+}
+
+static bool end_point_equal(const bsf_ip_end_point_t *a, const bsf_ip_end_point_t *b)
+{
+    return a->has_ipv4 == b->has_ipv4 && a->has_ipv6 == b->has_ipv6 &&
+           (!a->has_ipv4 || memcmp(&a->ipv4, &b->ipv4, sizeof a->ipv4) == 0) &&
+           (!a->has_ipv6 || memcmp(a->ipv6, b->ipv6, 16) == 0) && a->has_port == b->has_port &&
+           (!a->has_port || a->port == b->port);
+}
+
+static bool end_points_equal(const bsf_ip_end_points_t *a, const bsf_ip_end_points_t *b)
+{
+    if (a->n != b->n)
+        return false;
+    for (size_t i = 0; i < a->n; i++)
+        if (!end_point_equal(&a->items[i], &b->items[i]))
+            return false;
+    return true;
+}
+
+bool bsf_pcf_binding_same_pcf(const bsf_pcf_binding_t *a, const bsf_pcf_binding_t *b)
+{
+    int compared = 0;
+    if (a->pcf_id && b->pcf_id) {
+        if (strcasecmp(a->pcf_id, b->pcf_id) != 0)
+            return false;
+        compared++;
+    }
+    if (a->pcf_diam_host && b->pcf_diam_host) {
+        if (strcasecmp(a->pcf_diam_host, b->pcf_diam_host) != 0)
+            return false;
+        compared++;
+    }
+    if (a->pcf_fqdn && b->pcf_fqdn) {
+        if (strcasecmp(a->pcf_fqdn, b->pcf_fqdn) != 0)
+            return false;
+        compared++;
+    }
+    if (a->pcf_ip_end_points.n && b->pcf_ip_end_points.n) {
+        if (!end_points_equal(&a->pcf_ip_end_points, &b->pcf_ip_end_points))
+            return false;
+        compared++;
+    }
+    return compared > 0;
+}
+
+static bool ipv6_in_list(const bsf_ipv6_prefix_t *p, const bsf_ipv6_prefix_t *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (list[i].len == p->len && bsf_ipv6_prefix_contains(&list[i], p))
+            return true;
+    return false;
+}
+
+static bool mac_in_list(const bsf_mac48_t *m, const bsf_mac48_t *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (memcmp(&list[i], m, sizeof *m) == 0)
+            return true;
+    return false;
+}
+
+static bool same_domain(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+bool bsf_pcf_binding_share_ue_address(const bsf_pcf_binding_t *a, const bsf_pcf_binding_t *b)
+{
+    if (a->has_ipv4 && b->has_ipv4 && memcmp(&a->ipv4, &b->ipv4, sizeof a->ipv4) == 0 &&
+        same_domain(a->ip_domain, b->ip_domain))
+        return true;
+    /* IPv6 prefixes and MACs: each of a's addresses against all of b's. */
+    if (a->has_ipv6 && b->has_ipv6) {
+        if (ipv6_in_list(&a->ipv6, &b->ipv6, 1) || ipv6_in_list(&a->ipv6, b->add_ipv6, b->n_add_ipv6))
+            return true;
+        for (size_t i = 0; i < a->n_add_ipv6; i++)
+            if (ipv6_in_list(&a->add_ipv6[i], &b->ipv6, 1) ||
+                ipv6_in_list(&a->add_ipv6[i], b->add_ipv6, b->n_add_ipv6))
+                return true;
+    }
+    if (a->has_mac && b->has_mac) {
+        if (mac_in_list(&a->mac, &b->mac, 1) || mac_in_list(&a->mac, b->add_mac, b->n_add_mac))
+            return true;
+        for (size_t i = 0; i < a->n_add_mac; i++)
+            if (mac_in_list(&a->add_mac[i], &b->mac, 1) ||
+                mac_in_list(&a->add_mac[i], b->add_mac, b->n_add_mac))
+                return true;
+    }
+    return false;
+}
+
+bool bsf_snssai_equal(const bsf_snssai_t *a, const bsf_snssai_t *b)
+{
+    return a->sst == b->sst && a->has_sd == b->has_sd && (!a->has_sd || a->sd == b->sd);
+}
+
+void bsf_snssai_format(const bsf_snssai_t *s, char out[12])
+{
+    if (s->has_sd)
+        snprintf(out, 12, "%u-%06X", s->sst, (unsigned)s->sd);
+    else
+        snprintf(out, 12, "%u", s->sst);
+}
+
+bool bsf_dnn_equal(const char *a, const char *b)
+{
+    return strcasecmp(a, b) == 0;
+}

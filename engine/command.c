@@ -1,0 +1,36 @@
+#include "engine/command.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bsf_command_t *bsf_command_new(bsf_command_kind_t kind)
+{
+    bsf_command_t *cmd = calloc(1, sizeof *cmd);
+    if (!cmd)
+        return NULL;
+    if (!msgpack_zone_init(&cmd->zone, 2048)) {
+        free(cmd);
+        return NULL;
+    }
+    cmd->kind = kind;
+    cmd->origin_ts_ms = cmd->sender_ts_ms = -1;
+    msgpack_sbuffer_init(&cmd->body);
+    return cmd;
+}
+
+void bsf_command_free(bsf_command_t *cmd)
+{
+    if (!cmd)
+        return;
+    msgpack_zone_destroy(&cmd->zone);
+    msgpack_sbuffer_destroy(&cmd->body);
+    free(cmd);
+}
+
+void bsf_command_reset_outcome(bsf_command_t *cmd)
+{
+    cmd->status = BSF_CMD_OK;
+    memset(&cmd->problem, 0, sizeof cmd->problem);
+    msgpack_sbuffer_clear(&cmd->body);
+    cmd->log_position = 0;
+}

@@ -1,0 +1,51 @@
+/* The engine: the single writer of the store.
+ *
+ * Commands from any thread are queued; the engine thread takes them in batches, runs each
+ * one (decide, then append its events to the log and apply them, all in one LMDB write
+ * transaction) and commits the batch with one fsync (group commit). Only then does it call
+ * each command's `done`: nothing is acknowledged before it is durable.
+ *
+ * Readers use their own read transactions on the store's environment and never wait for
+ * the writer. */
+#ifndef BSF_ENGINE_ENGINE_H
+#define BSF_ENGINE_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/command.h"
+#include "engine/store.h"
+
+typedef struct {
+    uint16_t site_id;
+    bool collision_detection;
+    unsigned max_batch;      /* commands per transaction */
+    unsigned queue_capacity; /* queued commands before submit refuses (503) */
+} bsf_engine_config_t;
+
+typedef struct {
+    uint64_t commands;
+    uint64_t batches;
+    uint64_t events;
+    uint64_t failed_batches;
+    uint64_t commit_ns_total; /* time in mdb_txn_commit (the fsyncs) */
+    uint64_t queue_depth;
+    uint64_t max_batch_seen;
+    uint64_t log_position;
+} bsf_engine_stats_t;
+
+typedef struct bsf_engine bsf_engine_t;
+
+/* Takes a store opened for writing (not owned). Returns 0 or -1 with a message. */
+int bsf_engine_create(bsf_store_t *store, const bsf_engine_config_t *cfg, bsf_engine_t **out,
+                      char *err, size_t err_cap);
+int bsf_engine_start(bsf_engine_t *e);
+/* Queues a command. Returns 0, or -1 when the queue is full or the engine is stopping (the
+ * command is not taken; the caller still owns it). */
+int bsf_engine_submit(bsf_engine_t *e, bsf_command_t *cmd);
+/* Finishes every queued command, then stops the thread. */
+void bsf_engine_stop(bsf_engine_t *e);
+void bsf_engine_destroy(bsf_engine_t *e);
+void bsf_engine_stats(bsf_engine_t *e, bsf_engine_stats_t *out);
+
+#endif

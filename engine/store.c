@@ -1,0 +1,151 @@
+#include "engine/store.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "migrations/schema.h"
+
+static int fail(char *err, size_t cap, const char *what, int rc)
+{
+    snprintf(err, cap, "%s: %s", what, mdb_strerror(rc));
+    return -1;
+}
+
+int bsf_store_open(bsf_store_t *s, const bsf_store_options_t *opt, char *err, size_t err_cap)
+{
+    memset(s, 0, sizeof *s);
+    s->read_only = opt->read_only;
+    if (!opt->read_only && mkdir(opt->path, 0750) && errno != EEXIST) {
+        snprintf(err, err_cap, "cannot create store directory %s: %s", opt->path,
+                 strerror(errno));
+        return -1;
+    }
+    int rc = mdb_env_create(&s->env);
+    if (rc)
+        return fail(err, err_cap, "mdb_env_create", rc);
+    mdb_env_set_maxdbs(s->env, 16);
+    mdb_env_set_maxreaders(s->env, opt->max_readers ? opt->max_readers : 256);
+    rc = mdb_env_set_mapsize(s->env, opt->map_size_mb << 20);
+    if (rc) {
+        mdb_env_close(s->env);
+        return fail(err, err_cap, "mdb_env_set_mapsize", rc);
+    }
+    /* MDB_NOTLS: read transactions belong to our event-loop threads, not to OS threads, and
+     * are reset/renewed per request. MDB_NORDAHEAD: random reads on a large map. */
+    unsigned flags = MDB_NOTLS | MDB_NORDAHEAD | (opt->read_only ? MDB_RDONLY : 0);
+    rc = mdb_env_open(s->env, opt->path, flags, 0640);
+    if (rc) {
+        mdb_env_close(s->env);
+        snprintf(err, err_cap, "cannot open store %s: %s", opt->path, mdb_strerror(rc));
+        return -1;
+    }
+    MDB_txn *txn;
+    rc = mdb_txn_begin(s->env, NULL, opt->read_only ? MDB_RDONLY : 0, &txn);
+    if (rc) {
+        mdb_env_close(s->env);
+        return fail(err, err_cap, "mdb_txn_begin", rc);
+    }
+    rc = mdb_dbi_open(txn, "meta", opt->read_only ? 0 : MDB_CREATE, &s->meta);
+    if (rc == 0)
+        rc = bsf_embedded_log_open(txn, &s->log, !opt->read_only);
+    if (rc == 0)
+        rc = bsf_projection_open(txn, &s->proj, !opt->read_only);
+    if (rc) {
+        mdb_txn_abort(txn);
+        mdb_env_close(s->env);
+        if (rc == MDB_NOTFOUND)
+            snprintf(err, err_cap, "%s is not a BSF store (no meta database)", opt->path);
+        else
+            fail(err, err_cap, "cannot open the store's databases", rc);
+        return -1;
+    }
+    if (!opt->read_only && bsf_schema_check(txn, s->meta, err, err_cap)) {
+        mdb_txn_abort(txn);
+        mdb_env_close(s->env);
+        return -1;
+    }
+    rc = mdb_txn_commit(txn);
+    if (rc) {
+        mdb_env_close(s->env);
+        return fail(err, err_cap, "cannot commit the store's set-up", rc);
+    }
+    return 0;
+}
+
+void bsf_store_close(bsf_store_t *s)
+{
+    if (s->env)
+        mdb_env_close(s->env);
+    s->env = NULL;
+}
+
+int bsf_store_write_event(bsf_store_t *s, MDB_txn *txn, const bsf_event_t *ev,
+                          msgpack_sbuffer *buf, msgpack_sbuffer *scratch, uint64_t *position)
+{
+    msgpack_packer pk;
+    msgpack_sbuffer_clear(buf);
+    msgpack_packer_init(&pk, buf, msgpack_sbuffer_write);
+    if (bsf_event_encode(ev, &pk))
+        return ENOMEM;
+    int rc = bsf_embedded_log_append(&s->log, txn, buf->data, buf->size, position);
+    return rc ? rc : bsf_projection_apply(&s->proj, txn, ev, scratch);
+}
+
+static void put_be64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (56 - 8 * i));
+}
+
+static uint64_t get_be64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+int bsf_store_load_site_state(bsf_store_t *s, MDB_txn *txn, uint16_t site, uint64_t *seq,
+                              uint64_t *hlc)
+{
+    char name[32];
+    snprintf(name, sizeof name, "site/%u", site);
+    MDB_val k = {strlen(name), name}, v;
+    int rc = mdb_get(txn, s->meta, &k, &v);
+    if (rc == MDB_NOTFOUND) {
+        *seq = *hlc = 0;
+        return 0;
+    }
+    if (rc)
+        return rc;
+    if (v.mv_size != 16)
+        return MDB_CORRUPTED;
+    *seq = get_be64(v.mv_data);
+    *hlc = get_be64((const uint8_t *)v.mv_data + 8);
+    return 0;
+}
+
+int bsf_store_save_site_state(bsf_store_t *s, MDB_txn *txn, uint16_t site, uint64_t seq,
+                              uint64_t hlc)
+{
+    char name[32];
+    uint8_t value[16];
+    snprintf(name, sizeof name, "site/%u", site);
+    put_be64(value, seq);
+    put_be64(value + 8, hlc);
+    MDB_val k = {strlen(name), name}, v = {16, value};
+    return mdb_put(txn, s->meta, &k, &v, 0);
+}
+
+uint64_t bsf_store_file_bytes(const bsf_store_t *s)
+{
+    const char *path;
+    struct stat st;
+    char file[4096];
+    if (mdb_env_get_path(s->env, &path))
+        return 0;
+    snprintf(file, sizeof file, "%s/data.mdb", path);
+    return stat(file, &st) == 0 ? (uint64_t)st.st_blocks * 512u : 0;
+}

@@ -1,0 +1,337 @@
+#include "gateways/ops/ops_server.h"
+
+#include <arpa/inet.h>
+#include <jansson.h>
+#include <microhttpd.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "core/sbi_time.h"
+
+struct bsf_ops_server {
+    bsf_ops_config_t cfg;
+    struct MHD_Daemon *daemon;
+    atomic_bool ready;
+    _Atomic(bsf_nbsf_service_t *) sbi;
+    uint16_t port;
+};
+
+/* ---- text building ----------------------------------------------------------------- */
+
+typedef struct {
+    char *data;
+    size_t len, cap;
+    bool failed;
+} text_t;
+
+static void text_printf(text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void text_printf(text_t *t, const char *fmt, ...)
+{
+    if (t->failed)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(t->data + t->len, t->cap - t->len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            t->failed = true;
+            return;
+        }
+        if ((size_t)n < t->cap - t->len) {
+            t->len += (size_t)n;
+            return;
+        }
+        size_t cap = t->cap ? t->cap * 2 : 8192;
+        while (cap < t->len + (size_t)n + 1)
+            cap *= 2;
+        char *p = realloc(t->data, cap);
+        if (!p) {
+            t->failed = true;
+            return;
+        }
+        t->data = p;
+        t->cap = cap;
+    }
+}
+
+/* ---- responses --------------------------------------------------------------------- */
+
+static enum MHD_Result send_buffer(struct MHD_Connection *conn, unsigned status,
+                                   const char *type, char *body, size_t len)
+{
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", type);
+    enum MHD_Result ret = MHD_queue_response(conn, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static enum MHD_Result send_json(struct MHD_Connection *conn, unsigned status, json_t *root)
+{
+    char *text = root ? json_dumps(root, JSON_COMPACT) : NULL;
+    json_decref(root);
+    if (!text)
+        return MHD_NO;
+    return send_buffer(conn, status, "application/json", text, strlen(text));
+}
+
+/* ---- metrics ----------------------------------------------------------------------- */
+
+static void sbi_metrics(text_t *t, bsf_nbsf_service_t *sbi)
+{
+    unsigned workers = bsf_nbsf_service_workers(sbi);
+    text_printf(t, "# HELP bsf_sbi_responses_total SBI responses by operation and status.\n"
+                   "# TYPE bsf_sbi_responses_total counter\n");
+    for (int op = 0; op < BSF_SBI_OP_COUNT; op++)
+        for (unsigned slot = 0; slot < BSF_SBI_STATUS_SLOTS; slot++) {
+            uint64_t sum = 0;
+            for (unsigned w = 0; w < workers; w++)
+                sum += atomic_load_explicit(&bsf_nbsf_service_metrics(sbi, w)->responses[op][slot],
+                                            memory_order_relaxed);
+            if (!sum)
+                continue;
+            int status = bsf_sbi_status_of_slot(slot);
+            text_printf(t, "bsf_sbi_responses_total{operation=\"%s\",status=\"%s%d\"} %llu\n",
+                        bsf_sbi_op_name(op), status ? "" : "other", status ? status : 0,
+                        (unsigned long long)sum);
+        }
+    text_printf(t, "# HELP bsf_sbi_request_duration_seconds Time from a complete request to "
+                   "its answer.\n# TYPE bsf_sbi_request_duration_seconds histogram\n");
+    for (int op = 0; op < BSF_SBI_OP_COUNT; op++) {
+        uint64_t cumulative = 0, sum_ns = 0;
+        for (unsigned w = 0; w < workers; w++)
+            sum_ns += atomic_load_explicit(&bsf_nbsf_service_metrics(sbi, w)->latency_sum_ns[op],
+                                           memory_order_relaxed);
+        for (unsigned b = 0; b < BSF_SBI_LATENCY_BUCKETS; b++) {
+            for (unsigned w = 0; w < workers; w++)
+                cumulative += atomic_load_explicit(&bsf_nbsf_service_metrics(sbi, w)->latency[op][b],
+                                                   memory_order_relaxed);
+            double bound = bsf_sbi_latency_bound(b);
+            if (bound > 0)
+                text_printf(t,
+                            "bsf_sbi_request_duration_seconds_bucket{operation=\"%s\",le=\"%g\"} "
+                            "%llu\n",
+                            bsf_sbi_op_name(op), bound, (unsigned long long)cumulative);
+            else
+                text_printf(t,
+                            "bsf_sbi_request_duration_seconds_bucket{operation=\"%s\",le=\"+Inf\"} "
+                            "%llu\n",
+                            bsf_sbi_op_name(op), (unsigned long long)cumulative);
+        }
+        text_printf(t, "bsf_sbi_request_duration_seconds_sum{operation=\"%s\"} %.9f\n",
+                    bsf_sbi_op_name(op), (double)sum_ns / 1e9);
+        text_printf(t, "bsf_sbi_request_duration_seconds_count{operation=\"%s\"} %llu\n",
+                    bsf_sbi_op_name(op), (unsigned long long)cumulative);
+    }
+    uint64_t full = 0;
+    for (unsigned w = 0; w < workers; w++)
+        full += atomic_load_explicit(&bsf_nbsf_service_metrics(sbi, w)->rejected_queue_full,
+                                     memory_order_relaxed);
+    text_printf(t, "# TYPE bsf_sbi_rejected_queue_full_total counter\n"
+                   "bsf_sbi_rejected_queue_full_total %llu\n",
+                (unsigned long long)full);
+}
+
+static void count_visit(void *ctx, const char *name, uint64_t value)
+{
+    text_t *t = ctx;
+    const char *slash = strchr(name, '/');
+    if (!slash)
+        return;
+    /* Label values are quoted; counter names never contain quotes or backslashes except
+     * through PCF keys, which are validated FQDNs, UUIDs or addresses. */
+    text_printf(t, "bsf_active_bindings{%.*s=\"%s\"} %llu\n", (int)(slash - name), name,
+                slash + 1, (unsigned long long)value);
+}
+
+static void store_metrics(text_t *t, bsf_ops_server_t *ops)
+{
+    bsf_engine_stats_t st;
+    bsf_engine_stats(ops->cfg.engine, &st);
+    text_printf(t,
+                "# TYPE bsf_store_commands_total counter\nbsf_store_commands_total %llu\n"
+                "# TYPE bsf_store_events_total counter\nbsf_store_events_total %llu\n"
+                "# TYPE bsf_store_transactions_total counter\nbsf_store_transactions_total %llu\n"
+                "# TYPE bsf_store_failed_transactions_total counter\n"
+                "bsf_store_failed_transactions_total %llu\n"
+                "# TYPE bsf_store_commit_seconds_total counter\n"
+                "bsf_store_commit_seconds_total %.9f\n"
+                "# TYPE bsf_store_queue_depth gauge\nbsf_store_queue_depth %llu\n"
+                "# TYPE bsf_store_log_position gauge\nbsf_store_log_position %llu\n"
+                "# TYPE bsf_store_file_bytes gauge\nbsf_store_file_bytes %llu\n",
+                (unsigned long long)st.commands, (unsigned long long)st.events,
+                (unsigned long long)st.batches, (unsigned long long)st.failed_batches,
+                (double)st.commit_ns_total / 1e9, (unsigned long long)st.queue_depth,
+                (unsigned long long)st.log_position,
+                (unsigned long long)bsf_store_file_bytes(ops->cfg.store));
+    MDB_txn *txn;
+    if (mdb_txn_begin(ops->cfg.store->env, NULL, MDB_RDONLY, &txn))
+        return;
+    const bsf_projection_t *p = &ops->cfg.store->proj;
+    text_printf(t,
+                "# HELP oc_db_active_session_count Active PCF bindings (seed 3.38).\n"
+                "# TYPE oc_db_active_session_count gauge\noc_db_active_session_count %llu\n",
+                (unsigned long long)bsf_projection_counter(p, txn, "total"));
+    text_printf(t, "# HELP bsf_active_bindings Active PCF bindings by DNN, S-NSSAI and PCF.\n"
+                   "# TYPE bsf_active_bindings gauge\n");
+    bsf_projection_counters_each(p, txn, "dnn/", count_visit, t);
+    bsf_projection_counters_each(p, txn, "snssai/", count_visit, t);
+    bsf_projection_counters_each(p, txn, "pcf/", count_visit, t);
+    mdb_txn_abort(txn);
+}
+
+static enum MHD_Result serve_metrics(bsf_ops_server_t *ops, struct MHD_Connection *conn)
+{
+    text_t t = {0};
+    store_metrics(&t, ops);
+    bsf_nbsf_service_t *sbi = atomic_load(&ops->sbi);
+    if (sbi)
+        sbi_metrics(&t, sbi);
+    if (t.failed || !t.data) {
+        free(t.data);
+        return MHD_NO;
+    }
+    return send_buffer(conn, 200, "text/plain; version=0.0.4", t.data, t.len);
+}
+
+/* ---- active session count ---------------------------------------------------------- */
+
+typedef struct {
+    json_t *obj;
+    size_t prefix_len;
+} json_counts_t;
+
+static void json_count_visit(void *ctx, const char *name, uint64_t value)
+{
+    json_counts_t *c = ctx;
+    json_object_set_new(c->obj, name + c->prefix_len, json_integer((json_int_t)value));
+}
+
+static json_t *counts_by(const bsf_projection_t *p, MDB_txn *txn, const char *prefix)
+{
+    json_counts_t c = {json_object(), strlen(prefix)};
+    bsf_projection_counters_each(p, txn, prefix, json_count_visit, &c);
+    return c.obj;
+}
+
+static enum MHD_Result serve_count(bsf_ops_server_t *ops, struct MHD_Connection *conn)
+{
+    MDB_txn *txn;
+    if (mdb_txn_begin(ops->cfg.store->env, NULL, MDB_RDONLY, &txn))
+        return send_json(conn, 500, json_pack("{s:s}", "cause", "SYSTEM_FAILURE"));
+    const bsf_projection_t *p = &ops->cfg.store->proj;
+    char ts[32];
+    bsf_time_format_rfc3339((int64_t)bsf_clock_wall_ms(), ts);
+    json_t *root = json_pack("{s:I, s:s, s:o, s:o, s:o}", "count",
+                             (json_int_t)bsf_projection_counter(p, txn, "total"), "timestamp", ts,
+                             "byDnn", counts_by(p, txn, "dnn/"), "bySnssai",
+                             counts_by(p, txn, "snssai/"), "byPcf", counts_by(p, txn, "pcf/"));
+    mdb_txn_abort(txn);
+    return send_json(conn, 200, root);
+}
+
+/* ---- dispatch ---------------------------------------------------------------------- */
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_size, void **state)
+{
+    (void)version;
+    (void)upload_data;
+    bsf_ops_server_t *ops = cls;
+    if (!*state) {
+        /* First call: headers only. Answer on the second call. */
+        *state = (void *)1;
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        *upload_size = 0; /* no endpoint takes a body */
+        return MHD_YES;
+    }
+    if (strcmp(method, "GET") != 0)
+        return send_json(conn, 405, json_pack("{s:s}", "detail", "only GET is supported"));
+    if (strcmp(url, "/health/live") == 0)
+        return send_json(conn, 200, json_pack("{s:s}", "status", "alive"));
+    if (strcmp(url, "/health/ready") == 0) {
+        bool ready = atomic_load(&ops->ready);
+        return send_json(conn, ready ? 200 : 503,
+                         json_pack("{s:s}", "status", ready ? "ready" : "not ready"));
+    }
+    if (strcmp(url, "/metrics") == 0)
+        return serve_metrics(ops, conn);
+    if (strcmp(url, "/oc-bsf-configuration/v1/activeSessionCount/pcfBindings") == 0)
+        return serve_count(ops, conn);
+    return send_json(conn, 404, json_pack("{s:s}", "detail", "no such resource"));
+}
+
+int bsf_ops_server_start(const bsf_ops_config_t *cfg, bsf_ops_server_t **out, char *err,
+                         size_t err_cap)
+{
+    bsf_ops_server_t *ops = calloc(1, sizeof *ops);
+    if (!ops) {
+        snprintf(err, err_cap, "out of memory");
+        return -1;
+    }
+    ops->cfg = *cfg;
+    atomic_store(&ops->sbi, cfg->sbi);
+    struct sockaddr_in sa4 = {.sin_family = AF_INET, .sin_port = htons(cfg->port)};
+    struct sockaddr_in6 sa6 = {.sin6_family = AF_INET6, .sin6_port = htons(cfg->port)};
+    struct sockaddr *sa;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
+    if (inet_pton(AF_INET, cfg->host, &sa4.sin_addr) == 1) {
+        sa = (struct sockaddr *)&sa4;
+    } else if (inet_pton(AF_INET6, cfg->host, &sa6.sin6_addr) == 1) {
+        sa = (struct sockaddr *)&sa6;
+        flags |= MHD_USE_IPv6;
+    } else {
+        snprintf(err, err_cap, "ops listen address %s is not a numeric IP address", cfg->host);
+        free(ops);
+        return -1;
+    }
+    ops->daemon = MHD_start_daemon(flags, cfg->port, NULL, NULL, on_request, ops,
+                                   MHD_OPTION_SOCK_ADDR, sa, MHD_OPTION_CONNECTION_TIMEOUT,
+                                   (unsigned)30, MHD_OPTION_END);
+    if (!ops->daemon) {
+        snprintf(err, err_cap, "cannot listen on %s:%u for the ops endpoint", cfg->host,
+                 cfg->port);
+        free(ops);
+        return -1;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(ops->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    ops->port = info ? info->port : cfg->port;
+    *out = ops;
+    return 0;
+}
+
+void bsf_ops_server_set_ready(bsf_ops_server_t *ops, bool ready)
+{
+    atomic_store(&ops->ready, ready);
+}
+
+void bsf_ops_server_set_sbi(bsf_ops_server_t *ops, bsf_nbsf_service_t *sbi)
+{
+    atomic_store(&ops->sbi, sbi);
+}
+
+void bsf_ops_server_stop(bsf_ops_server_t *ops)
+{
+    if (!ops)
+        return;
+    MHD_stop_daemon(ops->daemon);
+    free(ops);
+}
+
+uint16_t bsf_ops_server_port(const bsf_ops_server_t *ops)
+{
+    return ops->port;
+}

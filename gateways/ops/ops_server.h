@@ -1,0 +1,30 @@
+/* The ops endpoint (HTTP/1.1, libmicrohttpd): health, Prometheus metrics and the
+ * active-session count of seed §3.38. */
+#ifndef BSF_GATEWAYS_OPS_OPS_SERVER_H
+#define BSF_GATEWAYS_OPS_OPS_SERVER_H
+
+#include <stdint.h>
+
+#include "engine/engine.h"
+#include "gateways/sbi/nbsf_service.h"
+
+typedef struct bsf_ops_server bsf_ops_server_t;
+
+typedef struct {
+    const char *host;
+    uint16_t port;
+    uint16_t site_id;
+    bsf_store_t *store;
+    bsf_engine_t *engine;
+    bsf_nbsf_service_t *sbi; /* NULL until the SBI service runs */
+} bsf_ops_config_t;
+
+int bsf_ops_server_start(const bsf_ops_config_t *cfg, bsf_ops_server_t **out, char *err,
+                         size_t err_cap);
+/* Ready = serving SBI; set once the SBI service has started, cleared when draining. */
+void bsf_ops_server_set_ready(bsf_ops_server_t *ops, bool ready);
+void bsf_ops_server_set_sbi(bsf_ops_server_t *ops, bsf_nbsf_service_t *sbi);
+void bsf_ops_server_stop(bsf_ops_server_t *ops);
+uint16_t bsf_ops_server_port(const bsf_ops_server_t *ops);
+
+#endif

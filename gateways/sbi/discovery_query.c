@@ -1,0 +1,206 @@
+#include "gateways/sbi/discovery_query.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/features.h"
+#include "core/member_parse.h"
+#include "gateways/sbi/json_codec.h"
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+long bsf_percent_decode(const char *in, size_t n, char *out)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = in[i];
+        if (c == '%') {
+            if (i + 2 >= n)
+                return -1;
+            int hi = hexval(in[i + 1]), lo = hexval(in[i + 2]);
+            if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
+                return -1;
+            out[o++] = (char)(hi << 4 | lo);
+            i += 2;
+        } else {
+            out[o++] = c == '+' ? ' ' : c;
+        }
+    }
+    return (long)o;
+}
+
+typedef enum {
+    P_IPV4,
+    P_IPV6,
+    P_MAC,
+    P_DNN,
+    P_SUPI,
+    P_GPSI,
+    P_SNSSAI,
+    P_IP_DOMAIN,
+    P_SUPP_FEAT,
+    P_COUNT
+} param_t;
+
+static const char *const param_names[P_COUNT] = {
+    "ipv4Addr", "ipv6Prefix", "macAddr48", "dnn", "supi", "gpsi", "snssai", "ipDomain", "supp-feat"};
+
+static int param_index(const char *name)
+{
+    for (int i = 0; i < P_COUNT; i++)
+        if (strcmp(name, param_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static msgpack_object str_object(const char *s, size_t n)
+{
+    msgpack_object o;
+    o.type = MSGPACK_OBJECT_STR;
+    o.via.str.ptr = s;
+    o.via.str.size = (uint32_t)n;
+    return o;
+}
+
+static int parse_snssai(const char *v, size_t n, msgpack_zone *zone, bsf_snssai_t *out,
+                        bsf_problem_t *problem)
+{
+    const bsf_cause_t cause = BSF_CAUSE_OPTIONAL_QUERY_PARAM_INCORRECT;
+    msgpack_sbuffer buf;
+    msgpack_object obj;
+    msgpack_sbuffer_init(&buf);
+    int rc = bsf_json_to_msgpack(v, n, &buf, zone, &obj, problem);
+    if (rc == 0) {
+        bsf_member_ctx_t c = {zone, problem};
+        rc = bsf_member_snssai(&c, &obj, "query snssai", cause, out);
+    } else {
+        rc = bsf_problem_fail(problem, cause, "query snssai", "must be a JSON Snssai object");
+    }
+    msgpack_sbuffer_destroy(&buf);
+    return rc;
+}
+
+static int parse_param(int p, const char *v, size_t n, msgpack_zone *zone,
+                       bsf_discovery_query_t *q, bsf_problem_t *problem)
+{
+    char name[32];
+    snprintf(name, sizeof name, "query %s", param_names[p]);
+    bsf_member_ctx_t c = {zone, problem};
+    msgpack_object o = str_object(v, n);
+    const bsf_cause_t opt = BSF_CAUSE_OPTIONAL_QUERY_PARAM_INCORRECT;
+    const bsf_cause_t mand = BSF_CAUSE_MANDATORY_QUERY_PARAM_INCORRECT;
+    switch (p) {
+    case P_IPV4:
+        q->kind = BSF_UE_ADDR_IPV4;
+        return bsf_member_ipv4(&c, &o, name, mand, &q->ipv4);
+    case P_IPV6:
+        q->kind = BSF_UE_ADDR_IPV6;
+        return bsf_member_ipv6_prefix(&c, &o, name, mand, &q->ipv6);
+    case P_MAC:
+        q->kind = BSF_UE_ADDR_MAC;
+        return bsf_member_mac(&c, &o, name, mand, &q->mac);
+    case P_DNN:
+        return bsf_member_text(&c, &o, name, opt, BSF_TEXT_IDENTITY, &q->dnn);
+    case P_SUPI:
+        return bsf_member_text(&c, &o, name, opt, BSF_TEXT_SUPI, &q->supi);
+    case P_GPSI:
+        return bsf_member_text(&c, &o, name, opt, BSF_TEXT_GPSI, &q->gpsi);
+    case P_SNSSAI:
+        q->has_snssai = true;
+        return parse_snssai(v, n, zone, &q->snssai, problem);
+    case P_IP_DOMAIN:
+        return bsf_member_text(&c, &o, name, opt, BSF_TEXT_IDENTITY, &q->ip_domain);
+    default:
+        return bsf_member_text(&c, &o, name, opt, BSF_TEXT_HEX, &q->supp_feat);
+    }
+}
+
+int bsf_discovery_query_parse(const char *query, size_t len, msgpack_zone *zone,
+                              bsf_discovery_query_t *q, bsf_problem_t *problem)
+{
+    memset(q, 0, sizeof *q);
+    unsigned seen = 0;
+    char *buf = msgpack_zone_malloc(zone, len + 1);
+    if (!buf) {
+        bsf_problem_set(problem, BSF_CAUSE_SYSTEM_FAILURE, "out of memory");
+        return -1;
+    }
+    size_t pos = 0;
+    while (pos < len) {
+        const char *amp = memchr(query + pos, '&', len - pos);
+        size_t end = amp ? (size_t)(amp - query) : len;
+        const char *item = query + pos;
+        size_t item_len = end - pos;
+        pos = end + 1;
+        if (item_len == 0)
+            continue;
+        const char *eq = memchr(item, '=', item_len);
+        size_t name_len = eq ? (size_t)(eq - item) : item_len;
+        char name[32];
+        long nd = name_len < sizeof name ? bsf_percent_decode(item, name_len, name) : -1;
+        if (nd < 0 || (size_t)nd >= sizeof name) {
+            bsf_problem_set(problem, BSF_CAUSE_INVALID_QUERY_PARAM,
+                            "unknown or malformed query parameter");
+            bsf_problem_add_param(problem, "query", "unknown or malformed parameter name");
+            return -1;
+        }
+        name[nd] = '\0';
+        int p = param_index(name);
+        if (p < 0) {
+            char pn[48];
+            snprintf(pn, sizeof pn, "query %s", name);
+            return bsf_problem_fail(problem, BSF_CAUSE_INVALID_QUERY_PARAM, pn,
+                                    "is not a parameter of this resource");
+        }
+        bool address = p == P_IPV4 || p == P_IPV6 || p == P_MAC;
+        bsf_cause_t cause = address ? BSF_CAUSE_MANDATORY_QUERY_PARAM_INCORRECT
+                                    : BSF_CAUSE_OPTIONAL_QUERY_PARAM_INCORRECT;
+        char pn[48];
+        snprintf(pn, sizeof pn, "query %s", name);
+        if (seen & (1u << p))
+            return bsf_problem_fail(problem, cause, pn, "is given more than once");
+        seen |= 1u << p;
+        const char *raw = eq ? eq + 1 : item + item_len;
+        size_t raw_len = eq ? item_len - name_len - 1 : 0;
+        long vn = bsf_percent_decode(raw, raw_len, buf);
+        if (vn < 0)
+            return bsf_problem_fail(problem, cause, pn, "has a malformed percent-encoding");
+        if (parse_param(p, buf, (size_t)vn, zone, q, problem))
+            return -1;
+        buf += vn;
+    }
+    unsigned addresses = seen & ((1u << P_IPV4) | (1u << P_IPV6) | (1u << P_MAC));
+    if (!addresses) {
+        bsf_problem_set(problem, BSF_CAUSE_MANDATORY_QUERY_PARAM_MISSING,
+                        "one of ipv4Addr, ipv6Prefix or macAddr48 is required");
+        bsf_problem_add_param(problem, "query ipv4Addr", "one UE address is required");
+        bsf_problem_add_param(problem, "query ipv6Prefix", "one UE address is required");
+        bsf_problem_add_param(problem, "query macAddr48", "one UE address is required");
+        return -1;
+    }
+    if (addresses & (addresses - 1)) {
+        bsf_problem_set(problem, BSF_CAUSE_MANDATORY_QUERY_PARAM_INCORRECT,
+                        "only one of ipv4Addr, ipv6Prefix and macAddr48 may be given");
+        for (int p = P_IPV4; p <= P_MAC; p++)
+            if (seen & (1u << p)) {
+                char pn[48];
+                snprintf(pn, sizeof pn, "query %s", param_names[p]);
+                bsf_problem_add_param(problem, pn, "only one UE address may be given");
+            }
+        return -1;
+    }
+    if ((seen & (1u << P_IP_DOMAIN)) && !(seen & (1u << P_IPV4)))
+        return bsf_problem_fail(problem, BSF_CAUSE_OPTIONAL_QUERY_PARAM_INCORRECT,
+                                "query ipDomain", "is only allowed together with ipv4Addr");
+    return 0;
+}

@@ -1,0 +1,107 @@
+/* An HTTP/2 cleartext (prior knowledge) server on nghttp2 and libuv.
+ *
+ * N worker threads, each with its own libuv loop and its own listening socket on the same
+ * port (SO_REUSEPORT: the kernel spreads connections). A worker assembles each request
+ * (headers and a size-limited body) and calls the handler on its own thread. The handler
+ * answers at once with bsf_h2_respond, or later from the same worker thread; work done on
+ * other threads comes back through bsf_h2_worker_post.
+ *
+ * Protocol errors the server can judge alone (body too large, missing content-length, URI
+ * too long) are answered by the `reject` callback before the handler runs, without reading
+ * the rest of the body. */
+#ifndef BSF_GATEWAYS_SBI_H2_SERVER_H
+#define BSF_GATEWAYS_SBI_H2_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct bsf_h2_server bsf_h2_server_t;
+typedef struct bsf_h2_worker bsf_h2_worker_t;
+typedef struct bsf_h2_stream bsf_h2_stream_t;
+
+typedef struct {
+    const char *name;
+    const char *value;
+} bsf_h2_header_t;
+
+#define BSF_H2_MAX_HEADERS 32
+
+typedef struct {
+    const char *method;
+    const char *path; /* path and query as sent */
+    size_t path_len;
+    const char *authority;
+    const char *content_type;
+    int64_t content_length; /* -1 when absent */
+    const char *body;
+    size_t body_len;
+    size_t n_headers;       /* every other request header, names in lowercase */
+    bsf_h2_header_t headers[BSF_H2_MAX_HEADERS];
+    uint64_t received_ns;   /* monotonic time the request was complete */
+} bsf_h2_request_t;
+
+/* Why the server refused a request before the handler (the handler's reject callback
+ * renders it). */
+typedef enum {
+    BSF_H2_REJECT_BODY_TOO_LARGE,
+    BSF_H2_REJECT_LENGTH_REQUIRED,
+    BSF_H2_REJECT_URI_TOO_LONG,
+    BSF_H2_REJECT_HEADERS_TOO_MANY,
+} bsf_h2_reject_t;
+
+typedef struct {
+    /* Called on the worker thread for each complete request. */
+    void (*handle)(void *ctx, bsf_h2_worker_t *w, bsf_h2_stream_t *s, const bsf_h2_request_t *r);
+    /* Called for requests the server refuses itself; must respond. */
+    void (*reject)(void *ctx, bsf_h2_worker_t *w, bsf_h2_stream_t *s, bsf_h2_reject_t why);
+    /* Called when a stream whose answer is pending closes first (client reset, connection
+     * lost): `pending` is what the handler attached with bsf_h2_stream_set_pending. */
+    void (*abandon)(void *ctx, void *pending);
+    /* Per-worker state: created on the worker thread before it serves, destroyed after. */
+    void *(*worker_init)(void *ctx, bsf_h2_worker_t *w);
+    void (*worker_fini)(void *ctx, void *worker_state);
+    void *ctx;
+} bsf_h2_handler_t;
+
+typedef struct {
+    const char *host;  /* numeric IPv4 or IPv6 address */
+    uint16_t port;
+    unsigned workers;
+    size_t max_body_bytes;
+    size_t max_uri_bytes;
+    uint32_t max_concurrent_streams;
+    unsigned idle_timeout_ms; /* 0: none */
+} bsf_h2_config_t;
+
+/* Binds the sockets (so the port is known to be ours) and starts the workers.
+ * Returns 0 or -1 with a message. */
+int bsf_h2_server_start(const bsf_h2_config_t *cfg, const bsf_h2_handler_t *handler,
+                        bsf_h2_server_t **out, char *err, size_t err_cap);
+/* Stops accepting connections and sends GOAWAY; streams in progress continue. */
+void bsf_h2_server_drain(bsf_h2_server_t *srv);
+/* Waits until pending answers are written (at most `timeout_ms`), closes everything and
+ * joins the workers. */
+void bsf_h2_server_stop(bsf_h2_server_t *srv, unsigned timeout_ms);
+void bsf_h2_server_free(bsf_h2_server_t *srv);
+
+/* The bound port (useful with port 0). */
+uint16_t bsf_h2_server_port(const bsf_h2_server_t *srv);
+
+/* Sends a complete response. `body` (may be NULL) is copied. Headers are lowercase names. */
+void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
+                    const bsf_h2_header_t *headers, size_t n_headers, const void *body,
+                    size_t body_len);
+
+/* Marks the stream as waiting for an answer computed elsewhere; see `abandon`. */
+void bsf_h2_stream_set_pending(bsf_h2_stream_t *s, void *pending);
+
+/* Runs fn(arg) on the worker's thread. Thread-safe. Returns 0, or -1 if the worker is gone
+ * (then fn is not called). */
+int bsf_h2_worker_post(bsf_h2_worker_t *w, void (*fn)(void *arg), void *arg);
+
+/* The state worker_init returned for this worker. */
+void *bsf_h2_worker_state(bsf_h2_worker_t *w);
+unsigned bsf_h2_worker_index(const bsf_h2_worker_t *w);
+
+#endif

@@ -1,0 +1,198 @@
+#include "gateways/sbi/json_codec.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+static int pack_json(const json_t *j, msgpack_packer *pk, int depth)
+{
+    if (depth > BSF_JSON_MAX_DEPTH)
+        return -1;
+    switch (json_typeof(j)) {
+    case JSON_OBJECT: {
+        const char *key;
+        json_t *value;
+        if (msgpack_pack_map(pk, json_object_size(j)))
+            return -1;
+        json_object_foreach((json_t *)j, key, value)
+        {
+            size_t n = strlen(key);
+            if (msgpack_pack_str(pk, n) || msgpack_pack_str_body(pk, key, n) ||
+                pack_json(value, pk, depth + 1))
+                return -1;
+        }
+        return 0;
+    }
+    case JSON_ARRAY: {
+        size_t i;
+        json_t *value;
+        if (msgpack_pack_array(pk, json_array_size(j)))
+            return -1;
+        json_array_foreach(j, i, value)
+        {
+            if (pack_json(value, pk, depth + 1))
+                return -1;
+        }
+        return 0;
+    }
+    case JSON_STRING:
+        return msgpack_pack_str(pk, json_string_length(j)) ||
+               msgpack_pack_str_body(pk, json_string_value(j), json_string_length(j));
+    case JSON_INTEGER: {
+        json_int_t v = json_integer_value(j);
+        return v >= 0 ? msgpack_pack_uint64(pk, (uint64_t)v) : msgpack_pack_int64(pk, v);
+    }
+    case JSON_REAL:
+        return msgpack_pack_double(pk, json_real_value(j));
+    case JSON_TRUE:
+        return msgpack_pack_true(pk);
+    case JSON_FALSE:
+        return msgpack_pack_false(pk);
+    default:
+        return msgpack_pack_nil(pk);
+    }
+}
+
+int bsf_json_to_msgpack(const char *text, size_t len, msgpack_sbuffer *out, msgpack_zone *zone,
+                        msgpack_object *obj, bsf_problem_t *problem)
+{
+    json_error_t jerr;
+    /* JSON_REJECT_DUPLICATES: a member given twice is ambiguous; refuse it. NUL characters
+     * in strings are refused by default. */
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        bsf_problem_set(problem, BSF_CAUSE_INVALID_MSG_FORMAT, "invalid JSON at line %d column %d: %s",
+                        jerr.line, jerr.column, jerr.text);
+        return -1;
+    }
+    msgpack_sbuffer_clear(out);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
+    int rc = pack_json(root, &pk, 0);
+    json_decref(root);
+    if (rc) {
+        bsf_problem_set(problem, BSF_CAUSE_INVALID_MSG_FORMAT,
+                        "the JSON document nests deeper than %d levels", BSF_JSON_MAX_DEPTH);
+        return -1;
+    }
+    size_t off = 0;
+    if (msgpack_unpack(out->data, out->size, &off, zone, obj) != MSGPACK_UNPACK_SUCCESS) {
+        bsf_problem_set(problem, BSF_CAUSE_SYSTEM_FAILURE, "cannot decode the converted body");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- msgpack -> JSON text ---------------------------------------------------------- */
+
+static int put(msgpack_sbuffer *out, const char *s, size_t n)
+{
+    return msgpack_sbuffer_write(out, s, n);
+}
+
+static int put_string(msgpack_sbuffer *out, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (put(out, "\"", 1))
+        return -1;
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        if (put(out, s + start, i - start))
+            return -1;
+        char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+        if (c == '"' || c == '\\') {
+            esc[1] = (char)c;
+            if (put(out, esc, 2))
+                return -1;
+        } else if (put(out, esc, 6)) {
+            return -1;
+        }
+        start = i + 1;
+    }
+    return put(out, s + start, n - start) || put(out, "\"", 1);
+}
+
+static bool skipped(const msgpack_object *key, const char *const *skip)
+{
+    for (; skip && *skip; skip++)
+        if (key->via.str.size == strlen(*skip) &&
+            memcmp(key->via.str.ptr, *skip, key->via.str.size) == 0)
+            return true;
+    return false;
+}
+
+static bool is_supp_feat(const msgpack_object *key)
+{
+    return key->via.str.size == 8 && memcmp(key->via.str.ptr, "suppFeat", 8) == 0;
+}
+
+static int write_value(const msgpack_object *o, msgpack_sbuffer *out, const char *const *skip,
+                       const char *supp_feat, int depth)
+{
+    char num[40];
+    int n;
+    switch (o->type) {
+    case MSGPACK_OBJECT_NIL:
+        return put(out, "null", 4);
+    case MSGPACK_OBJECT_BOOLEAN:
+        return o->via.boolean ? put(out, "true", 4) : put(out, "false", 5);
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+        n = snprintf(num, sizeof num, "%llu", (unsigned long long)o->via.u64);
+        return put(out, num, (size_t)n);
+    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+        n = snprintf(num, sizeof num, "%lld", (long long)o->via.i64);
+        return put(out, num, (size_t)n);
+    case MSGPACK_OBJECT_FLOAT32:
+    case MSGPACK_OBJECT_FLOAT64:
+        n = snprintf(num, sizeof num, "%.17g", o->via.f64);
+        return put(out, num, (size_t)n);
+    case MSGPACK_OBJECT_STR:
+        return put_string(out, o->via.str.ptr, o->via.str.size);
+    case MSGPACK_OBJECT_ARRAY:
+        if (put(out, "[", 1))
+            return -1;
+        for (uint32_t i = 0; i < o->via.array.size; i++)
+            if ((i && put(out, ",", 1)) ||
+                write_value(&o->via.array.ptr[i], out, NULL, NULL, depth + 1))
+                return -1;
+        return put(out, "]", 1);
+    case MSGPACK_OBJECT_MAP: {
+        if (put(out, "{", 1))
+            return -1;
+        bool first = true, feat_done = false;
+        for (uint32_t i = 0; i < o->via.map.size; i++) {
+            const msgpack_object_kv *kv = &o->via.map.ptr[i];
+            if (kv->key.type != MSGPACK_OBJECT_STR || (depth == 0 && skipped(&kv->key, skip)))
+                continue;
+            if (!first && put(out, ",", 1))
+                return -1;
+            first = false;
+            if (put_string(out, kv->key.via.str.ptr, kv->key.via.str.size) || put(out, ":", 1))
+                return -1;
+            if (depth == 0 && supp_feat && is_supp_feat(&kv->key)) {
+                feat_done = true;
+                if (put_string(out, supp_feat, strlen(supp_feat)))
+                    return -1;
+            } else if (write_value(&kv->val, out, NULL, NULL, depth + 1)) {
+                return -1;
+            }
+        }
+        if (depth == 0 && supp_feat && !feat_done &&
+            (put(out, first ? "\"suppFeat\":" : ",\"suppFeat\":", first ? 11 : 12) ||
+             put_string(out, supp_feat, strlen(supp_feat))))
+            return -1;
+        return put(out, "}", 1);
+    }
+    default:
+        return -1;
+    }
+}
+
+int bsf_json_write(const msgpack_object *obj, msgpack_sbuffer *out, const char *const *skip,
+                   const char *supp_feat)
+{
+    return write_value(obj, out, skip, supp_feat, 0);
+}

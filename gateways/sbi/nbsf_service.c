@@ -1,0 +1,304 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/clock.h"
+#include "common/diag.h"
+#include "core/sbi_time.h"
+#include "gateways/sbi/nbsf_internal.h"
+#include "gateways/sbi/problem_json.h"
+
+#define API_PREFIX "/nbsf-management/v1/"
+
+/* ---- responses --------------------------------------------------------------------- */
+
+static void record(bsf_nbsf_request_t *rq, int status)
+{
+    bsf_sbi_metrics_record(rq->w->metrics, rq->op, status,
+                           bsf_clock_mono_ns() - rq->received_ns);
+}
+
+void bsf_nbsf_respond_json(bsf_nbsf_request_t *rq, int status, const bsf_h2_header_t *headers,
+                           size_t n_headers, const msgpack_sbuffer *body)
+{
+    record(rq, status);
+    if (rq->stream)
+        bsf_h2_respond(rq->stream, status, "application/json", headers, n_headers, body->data,
+                       body->size);
+}
+
+void bsf_nbsf_respond_empty(bsf_nbsf_request_t *rq, int status)
+{
+    record(rq, status);
+    if (rq->stream)
+        bsf_h2_respond(rq->stream, status, NULL, NULL, 0, NULL, 0);
+}
+
+static void respond_problem_with(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
+                                 const msgpack_object *binding, const bsf_h2_header_t *headers,
+                                 size_t n_headers)
+{
+    int status = bsf_cause_status(p->cause);
+    record(rq, status);
+    if (!rq->stream)
+        return;
+    msgpack_sbuffer *out = &rq->w->json;
+    if (bsf_problem_render(p, rq->instance, binding, out)) {
+        bsf_h2_respond(rq->stream, status, NULL, headers, n_headers, NULL, 0);
+        return;
+    }
+    bsf_h2_respond(rq->stream, status, "application/problem+json", headers, n_headers, out->data,
+                   out->size);
+}
+
+void bsf_nbsf_respond_problem(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
+                              const msgpack_object *binding)
+{
+    respond_problem_with(rq, p, binding, NULL, 0);
+}
+
+const char *bsf_nbsf_header(const bsf_h2_request_t *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_headers; i++)
+        if (strcmp(r->headers[i].name, name) == 0)
+            return r->headers[i].value;
+    return NULL;
+}
+
+/* ---- routing ----------------------------------------------------------------------- */
+
+static void method_not_allowed(bsf_nbsf_request_t *rq, const char *method, const char *allow)
+{
+    bsf_problem_t p;
+    bsf_problem_set(&p, BSF_CAUSE_METHOD_NOT_ALLOWED, "%s is not allowed on %s (allowed: %s)",
+                    method, rq->instance, allow);
+    bsf_h2_header_t h = {"allow", allow};
+    respond_problem_with(rq, &p, NULL, &h, 1);
+}
+
+static void problem(bsf_nbsf_request_t *rq, bsf_cause_t cause, const char *detail)
+{
+    bsf_problem_t p;
+    bsf_problem_set(&p, cause, "%s", detail);
+    bsf_nbsf_respond_problem(rq, &p, NULL);
+}
+
+/* Seed §3.21 late arrival: the request is stale when its origination (else sender) time
+ * plus the maximum response time lies in the past. Missing or invalid headers disable it. */
+static bool arrived_too_late(const bsf_h2_request_t *r)
+{
+    const char *start = bsf_nbsf_header(r, "3gpp-sbi-origination-timestamp");
+    if (!start)
+        start = bsf_nbsf_header(r, "3gpp-sbi-sender-timestamp");
+    const char *max = bsf_nbsf_header(r, "3gpp-sbi-max-rsp-time");
+    if (!start || !max)
+        return false;
+    int64_t t0 = bsf_sbi_time_parse(start, strlen(start));
+    char *end;
+    long long budget = strtoll(max, &end, 10);
+    if (t0 < 0 || *end || end == max || budget < 0)
+        return false;
+    return (int64_t)bsf_clock_wall_ms() > t0 + budget;
+}
+
+static void route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
+{
+    const char *q = memchr(r->path, '?', r->path_len);
+    size_t path_len = q ? (size_t)(q - r->path) : r->path_len;
+    size_t query_len = q ? r->path_len - path_len - 1 : 0;
+    snprintf(rq->instance, sizeof rq->instance, "%.*s", (int)path_len, r->path);
+    size_t plen = strlen(API_PREFIX);
+    const char *res = r->path + plen;
+    size_t res_len = path_len - plen;
+    if (path_len < plen || memcmp(r->path, API_PREFIX, plen) != 0) {
+        problem(rq, BSF_CAUSE_RESOURCE_URI_STRUCTURE_NOT_FOUND, "no such resource");
+        return;
+    }
+    bool collection = res_len == 11 && memcmp(res, "pcfBindings", 11) == 0;
+    bool individual = res_len > 12 && memcmp(res, "pcfBindings/", 12) == 0 &&
+                      !memchr(res + 12, '/', res_len - 12);
+    if (!collection && !individual) {
+        problem(rq, BSF_CAUSE_RESOURCE_URI_STRUCTURE_NOT_FOUND, "no such resource");
+        return;
+    }
+    const char *m = r->method;
+    if (collection && strcmp(m, "GET") == 0) {
+        rq->op = BSF_SBI_OP_DISCOVER;
+        bsf_pcf_bindings_discover(rq, q ? q + 1 : "", query_len);
+        return;
+    }
+    if (collection && strcmp(m, "POST") != 0) {
+        method_not_allowed(rq, m, "GET, POST");
+        return;
+    }
+    if (individual && strcmp(m, "DELETE") != 0 && strcmp(m, "PATCH") != 0) {
+        method_not_allowed(rq, m, "DELETE, PATCH");
+        return;
+    }
+    if (q) {
+        problem(rq, BSF_CAUSE_INVALID_QUERY_PARAM, "this operation takes no query parameters");
+        return;
+    }
+    if (collection) {
+        rq->op = BSF_SBI_OP_REGISTER;
+        bsf_pcf_bindings_register(rq, r);
+        return;
+    }
+    bsf_binding_id_t id;
+    rq->op = m[0] == 'D' ? BSF_SBI_OP_DEREGISTER : BSF_SBI_OP_UPDATE;
+    if (!bsf_binding_id_parse(res + 12, res_len - 12, &id)) {
+        problem(rq, BSF_CAUSE_RESOURCE_CONTEXT_NOT_FOUND, "no PCF binding with this id");
+        return;
+    }
+    if (rq->op == BSF_SBI_OP_DEREGISTER)
+        bsf_pcf_bindings_deregister(rq, &id);
+    else
+        bsf_pcf_bindings_update(rq, r, &id);
+}
+
+/* ---- h2 server callbacks ----------------------------------------------------------- */
+
+static void on_request(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s,
+                       const bsf_h2_request_t *r)
+{
+    bsf_nbsf_service_t *svc = ctx;
+    bsf_nbsf_request_t rq = {bsf_h2_worker_state(hw), s, BSF_SBI_OP_OTHER, r->received_ns, ""};
+    if (svc->cfg.late_arrival && arrived_too_late(r)) {
+        snprintf(rq.instance, sizeof rq.instance, "%.*s", (int)r->path_len, r->path);
+        problem(&rq, BSF_CAUSE_TIMED_OUT_REQUEST,
+                "the request arrived after its maximum response time");
+        return;
+    }
+    route(&rq, r);
+}
+
+static void on_reject(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s, bsf_h2_reject_t why)
+{
+    bsf_nbsf_service_t *svc = ctx;
+    bsf_nbsf_request_t rq = {bsf_h2_worker_state(hw), s, BSF_SBI_OP_OTHER, bsf_clock_mono_ns(),
+                             ""};
+    switch (why) {
+    case BSF_H2_REJECT_BODY_TOO_LARGE: {
+        bsf_problem_t p;
+        bsf_problem_set(&p, BSF_CAUSE_PAYLOAD_TOO_LARGE, "the request body exceeds %zu bytes",
+                        svc->max_body_bytes);
+        bsf_nbsf_respond_problem(&rq, &p, NULL);
+        break;
+    }
+    case BSF_H2_REJECT_LENGTH_REQUIRED:
+        problem(&rq, BSF_CAUSE_INCORRECT_LENGTH, "a content-length header is required");
+        break;
+    case BSF_H2_REJECT_URI_TOO_LONG:
+        problem(&rq, BSF_CAUSE_URI_TOO_LONG, "the request URI is too long");
+        break;
+    default:
+        problem(&rq, BSF_CAUSE_UNSPECIFIED_MSG_FAILURE, "too many or too large headers");
+        break;
+    }
+}
+
+static void on_abandon(void *ctx, void *pending)
+{
+    (void)ctx;
+    bsf_nbsf_request_t *rq = pending;
+    rq->stream = NULL;
+}
+
+static void *on_worker_init(void *ctx, bsf_h2_worker_t *hw)
+{
+    bsf_nbsf_service_t *svc = ctx;
+    bsf_nbsf_worker_t *w = calloc(1, sizeof *w);
+    if (!w || !msgpack_zone_init(&w->zone, 8192)) {
+        BSF_ERROR("sbi", "out of memory starting a worker");
+        abort();
+    }
+    w->svc = svc;
+    w->worker = hw;
+    w->metrics = &svc->metrics[bsf_h2_worker_index(hw)];
+    bsf_reader_init(&w->reader, svc->store);
+    msgpack_sbuffer_init(&w->doc);
+    msgpack_sbuffer_init(&w->json);
+    return w;
+}
+
+static void on_worker_fini(void *ctx, void *state)
+{
+    (void)ctx;
+    bsf_nbsf_worker_t *w = state;
+    bsf_reader_close(&w->reader);
+    msgpack_zone_destroy(&w->zone);
+    msgpack_sbuffer_destroy(&w->doc);
+    msgpack_sbuffer_destroy(&w->json);
+    free(w);
+}
+
+/* ---- lifecycle --------------------------------------------------------------------- */
+
+int bsf_nbsf_service_start(const bsf_nbsf_config_t *cfg, const bsf_h2_config_t *h2,
+                           bsf_store_t *store, bsf_engine_t *engine, bsf_nbsf_service_t **out,
+                           char *err, size_t err_cap)
+{
+    bsf_nbsf_service_t *svc = calloc(1, sizeof *svc);
+    unsigned workers = h2->workers ? h2->workers : 1;
+    bsf_sbi_metrics_t *metrics = aligned_alloc(64, sizeof *metrics * workers);
+    if (!svc || !metrics) {
+        free(svc);
+        free(metrics);
+        snprintf(err, err_cap, "out of memory");
+        return -1;
+    }
+    memset(metrics, 0, sizeof *metrics * workers);
+    svc->cfg = *cfg;
+    snprintf(svc->api_root, sizeof svc->api_root, "%s", cfg->api_root);
+    svc->cfg.api_root = svc->api_root;
+    svc->store = store;
+    svc->engine = engine;
+    svc->n_workers = workers;
+    svc->metrics = metrics;
+    svc->max_body_bytes = h2->max_body_bytes;
+    bsf_h2_handler_t handler = {on_request, on_reject, on_abandon, on_worker_init, on_worker_fini,
+                                svc};
+    if (bsf_h2_server_start(h2, &handler, &svc->server, err, err_cap)) {
+        free(metrics);
+        free(svc);
+        return -1;
+    }
+    *out = svc;
+    return 0;
+}
+
+void bsf_nbsf_service_drain(bsf_nbsf_service_t *svc)
+{
+    bsf_h2_server_drain(svc->server);
+}
+
+void bsf_nbsf_service_stop(bsf_nbsf_service_t *svc, unsigned timeout_ms)
+{
+    bsf_h2_server_stop(svc->server, timeout_ms);
+}
+
+void bsf_nbsf_service_free(bsf_nbsf_service_t *svc)
+{
+    if (!svc)
+        return;
+    bsf_h2_server_free(svc->server);
+    free(svc->metrics);
+    free(svc);
+}
+
+uint16_t bsf_nbsf_service_port(const bsf_nbsf_service_t *svc)
+{
+    return bsf_h2_server_port(svc->server);
+}
+
+unsigned bsf_nbsf_service_workers(const bsf_nbsf_service_t *svc)
+{
+    return svc->n_workers;
+}
+
+const bsf_sbi_metrics_t *bsf_nbsf_service_metrics(const bsf_nbsf_service_t *svc,
+                                                  unsigned worker)
+{
+    return worker < svc->n_workers ? &svc->metrics[worker] : NULL;
+}

@@ -1,0 +1,34 @@
+/* The Nbsf_Management service on the HTTP/2 server: routing, the /pcfBindings operations,
+ * and the hand-off of writes to the engine. */
+#ifndef BSF_GATEWAYS_SBI_NBSF_SERVICE_H
+#define BSF_GATEWAYS_SBI_NBSF_SERVICE_H
+
+#include <stdbool.h>
+
+#include "core/discovery.h"
+#include "engine/engine.h"
+#include "gateways/sbi/h2_server.h"
+#include "gateways/sbi/sbi_metrics.h"
+
+typedef struct {
+    const char *api_root; /* e.g. "http://127.0.0.1:8080", for Location headers */
+    bsf_multiple_match_t multiple_match;
+    bool late_arrival;
+} bsf_nbsf_config_t;
+
+typedef struct bsf_nbsf_service bsf_nbsf_service_t;
+
+/* Starts the HTTP/2 server with the service's handlers. Returns 0 or -1 with a message. */
+int bsf_nbsf_service_start(const bsf_nbsf_config_t *cfg, const bsf_h2_config_t *h2,
+                           bsf_store_t *store, bsf_engine_t *engine, bsf_nbsf_service_t **out,
+                           char *err, size_t err_cap);
+void bsf_nbsf_service_drain(bsf_nbsf_service_t *svc);
+void bsf_nbsf_service_stop(bsf_nbsf_service_t *svc, unsigned timeout_ms);
+void bsf_nbsf_service_free(bsf_nbsf_service_t *svc);
+
+uint16_t bsf_nbsf_service_port(const bsf_nbsf_service_t *svc);
+/* Per-worker metric blocks, for the ops endpoint. */
+unsigned bsf_nbsf_service_workers(const bsf_nbsf_service_t *svc);
+const bsf_sbi_metrics_t *bsf_nbsf_service_metrics(const bsf_nbsf_service_t *svc, unsigned worker);
+
+#endif

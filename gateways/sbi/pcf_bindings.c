@@ -1,0 +1,286 @@
+/* The /pcfBindings operations of Nbsf_Management (TS 29.521 clause 5.3.2). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/diag.h"
+#include "core/features.h"
+#include "core/sbi_time.h"
+#include "gateways/sbi/discovery_query.h"
+#include "gateways/sbi/json_codec.h"
+#include "gateways/sbi/nbsf_internal.h"
+
+/* True when the content-type names `type`, with or without parameters. */
+static bool media_type_is(const char *content_type, const char *type)
+{
+    if (!content_type)
+        return false;
+    size_t n = strlen(type);
+    while (*content_type == ' ')
+        content_type++;
+    return strncasecmp(content_type, type, n) == 0 &&
+           (content_type[n] == '\0' || content_type[n] == ';' || content_type[n] == ' ');
+}
+
+static int64_t header_time(const bsf_h2_request_t *r, const char *name)
+{
+    const char *v = bsf_nbsf_header(r, name);
+    return v ? bsf_sbi_time_parse(v, strlen(v)) : -1;
+}
+
+/* Parses the JSON body into `obj` (worker scratch). Answers and returns -1 on failure. */
+static int parse_body(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r, const char *media,
+                      msgpack_object *obj)
+{
+    bsf_problem_t p;
+    if (!media_type_is(r->content_type, media)) {
+        bsf_problem_set(&p, BSF_CAUSE_UNSUPPORTED_MEDIA_TYPE, "the body must be %s, not %s",
+                        media, r->content_type ? r->content_type : "untyped");
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return -1;
+    }
+    msgpack_zone_clear(&rq->w->zone);
+    if (bsf_json_to_msgpack(r->body ? r->body : "", r->body_len, &rq->w->doc, &rq->w->zone, obj,
+                            &p)) {
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- completion of writes ---------------------------------------------------------- */
+
+typedef struct {
+    bsf_nbsf_request_t rq;
+    bsf_command_t *cmd;
+} pending_write_t;
+
+static int unpack_body(bsf_nbsf_request_t *rq, const bsf_command_t *cmd, msgpack_object *obj)
+{
+    size_t off = 0;
+    msgpack_zone_clear(&rq->w->zone);
+    return msgpack_unpack(cmd->body.data, cmd->body.size, &off, &rq->w->zone, obj) ==
+                   MSGPACK_UNPACK_SUCCESS
+               ? 0
+               : -1;
+}
+
+static void answer_write(pending_write_t *pw)
+{
+    bsf_nbsf_request_t *rq = &pw->rq;
+    bsf_command_t *cmd = pw->cmd;
+    msgpack_object binding;
+    bool has_binding = cmd->body.size && unpack_body(rq, cmd, &binding) == 0;
+    if (cmd->status != BSF_CMD_OK) {
+        bsf_nbsf_respond_problem(rq, &cmd->problem, has_binding ? &binding : NULL);
+        return;
+    }
+    if (cmd->kind == BSF_CMD_DEREGISTER) {
+        bsf_nbsf_respond_empty(rq, 204);
+        return;
+    }
+    msgpack_sbuffer *json = &rq->w->json;
+    msgpack_sbuffer_clear(json);
+    if (!has_binding || bsf_json_write(&binding, json, NULL, NULL)) {
+        bsf_problem_t p;
+        bsf_problem_set(&p, BSF_CAUSE_SYSTEM_FAILURE, "cannot render the binding");
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return;
+    }
+    if (cmd->kind == BSF_CMD_UPDATE) {
+        bsf_nbsf_respond_json(rq, 200, NULL, 0, json);
+        return;
+    }
+    char id[BSF_BINDING_ID_TEXT_LEN + 1], location[512];
+    bsf_binding_id_format(&cmd->id, id);
+    snprintf(location, sizeof location, "%s/nbsf-management/v1/pcfBindings/%s",
+             rq->w->svc->api_root, id);
+    bsf_h2_header_t h = {"location", location};
+    bsf_nbsf_respond_json(rq, 201, &h, 1, json);
+}
+
+/* Runs on the worker thread: the engine has committed (or failed) the command. */
+static void on_write_answered(void *arg)
+{
+    pending_write_t *pw = arg;
+    answer_write(pw);
+    bsf_command_free(pw->cmd);
+    free(pw);
+}
+
+/* Runs on the engine thread. */
+static void on_command_done(bsf_command_t *cmd)
+{
+    pending_write_t *pw = cmd->owner;
+    if (bsf_h2_worker_post(pw->rq.w->worker, on_write_answered, pw)) {
+        BSF_WARN("sbi", "worker gone before an answer could be sent");
+        bsf_command_free(cmd);
+        free(pw);
+    }
+}
+
+/* Hands the command to the engine; the answer comes back through on_write_answered. */
+static void submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd)
+{
+    pending_write_t *pw = malloc(sizeof *pw);
+    if (!pw) {
+        bsf_command_free(cmd);
+        bsf_problem_t p;
+        bsf_problem_set(&p, BSF_CAUSE_SYSTEM_FAILURE, "out of memory");
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return;
+    }
+    pw->rq = *rq;
+    pw->cmd = cmd;
+    cmd->owner = pw;
+    cmd->done = on_command_done;
+    if (bsf_engine_submit(rq->w->svc->engine, cmd)) {
+        atomic_fetch_add_explicit(&rq->w->metrics->rejected_queue_full, 1,
+                                  memory_order_relaxed);
+        bsf_command_free(cmd);
+        free(pw);
+        bsf_problem_t p;
+        bsf_problem_set(&p, BSF_CAUSE_NF_CONGESTION, "the write queue is full; retry later");
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return;
+    }
+    bsf_h2_stream_set_pending(rq->stream, &pw->rq);
+}
+
+static bsf_command_t *new_command(bsf_nbsf_request_t *rq, bsf_command_kind_t kind)
+{
+    bsf_command_t *cmd = bsf_command_new(kind);
+    if (!cmd) {
+        bsf_problem_t p;
+        bsf_problem_set(&p, BSF_CAUSE_SYSTEM_FAILURE, "out of memory");
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+    }
+    return cmd;
+}
+
+/* ---- register ---------------------------------------------------------------------- */
+
+void bsf_pcf_bindings_register(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
+{
+    msgpack_object doc;
+    if (parse_body(rq, r, "application/json", &doc))
+        return;
+    bsf_command_t *cmd = new_command(rq, BSF_CMD_REGISTER);
+    if (!cmd)
+        return;
+    bsf_problem_t p;
+    if (bsf_pcf_binding_decode(&doc, &cmd->zone, &cmd->binding, &p) ||
+        bsf_pcf_binding_check_rules(&cmd->binding, &p)) {
+        bsf_command_free(cmd);
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return;
+    }
+    if (cmd->binding.supp_feat) {
+        char *agreed = msgpack_zone_malloc(&cmd->zone, 72);
+        if (agreed) {
+            bsf_features_intersect(cmd->binding.supp_feat, BSF_SUPPORTED_FEATURES, agreed, 72);
+            cmd->binding.supp_feat = agreed;
+        }
+    }
+    cmd->origin_ts_ms = header_time(r, "3gpp-sbi-origination-timestamp");
+    cmd->sender_ts_ms = header_time(r, "3gpp-sbi-sender-timestamp");
+    submit(rq, cmd);
+}
+
+/* ---- update and deregister --------------------------------------------------------- */
+
+void bsf_pcf_bindings_update(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
+                             const bsf_binding_id_t *id)
+{
+    msgpack_object doc;
+    if (parse_body(rq, r, "application/merge-patch+json", &doc))
+        return;
+    bsf_command_t *cmd = new_command(rq, BSF_CMD_UPDATE);
+    if (!cmd)
+        return;
+    bsf_problem_t p;
+    if (bsf_pcf_binding_patch_decode(&doc, &cmd->zone, &cmd->patch, &p)) {
+        bsf_command_free(cmd);
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return;
+    }
+    cmd->id = *id;
+    submit(rq, cmd);
+}
+
+void bsf_pcf_bindings_deregister(bsf_nbsf_request_t *rq, const bsf_binding_id_t *id)
+{
+    bsf_command_t *cmd = new_command(rq, BSF_CMD_DEREGISTER);
+    if (!cmd)
+        return;
+    cmd->id = *id;
+    cmd->reason = BSF_REASON_PCF_REQUEST;
+    submit(rq, cmd);
+}
+
+/* ---- discovery --------------------------------------------------------------------- */
+
+/* Members that belong to MultiUeAddr: left out for consumers without it. */
+static const char *const multi_ue_addr_members[] = {"addIpv6Prefixes", "addMacAddrs", NULL};
+
+static int render_match(bsf_nbsf_request_t *rq, const bsf_discovery_query_t *q,
+                        const bsf_match_t *m)
+{
+    msgpack_object obj;
+    size_t off = 0;
+    if (msgpack_unpack(m->record.binding, m->record.binding_len, &off, &rq->w->zone, &obj) !=
+        MSGPACK_UNPACK_SUCCESS)
+        return -1;
+    const char *const *skip = NULL;
+    char agreed[72];
+    const char *supp_feat = NULL;
+    if (q->supp_feat) {
+        bsf_features_intersect(q->supp_feat, BSF_SUPPORTED_FEATURES, agreed, sizeof agreed);
+        supp_feat = agreed;
+        if (!bsf_features_has(q->supp_feat, BSF_FEATURE_MULTI_UE_ADDR))
+            skip = multi_ue_addr_members;
+    }
+    msgpack_sbuffer_clear(&rq->w->json);
+    return bsf_json_write(&obj, &rq->w->json, skip, supp_feat);
+}
+
+void bsf_pcf_bindings_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len)
+{
+    bsf_nbsf_worker_t *w = rq->w;
+    bsf_discovery_query_t q;
+    bsf_problem_t p;
+    msgpack_zone_clear(&w->zone);
+    if (bsf_discovery_query_parse(query, query_len, &w->zone, &q, &p)) {
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return;
+    }
+    MDB_txn *txn;
+    int rc = bsf_reader_begin(&w->reader, &txn);
+    bsf_match_t best;
+    size_t n = 0;
+    if (!rc)
+        rc = bsf_projection_discover(&w->svc->store->proj, txn, &q, &w->zone, &best, &n);
+    if (rc == 0 && n > 1 && w->svc->cfg.multiple_match == BSF_MULTIPLE_MATCH_REJECT) {
+        bsf_reader_end(&w->reader);
+        bsf_problem_set(&p, BSF_CAUSE_MULTIPLE_BINDING_INFO_FOUND,
+                        "%zu PCF bindings match the query", n);
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return;
+    }
+    /* The record lives in the read transaction's pages: render before ending it. */
+    if (rc == 0 && n > 0 && render_match(rq, &q, &best))
+        rc = -1;
+    bsf_reader_end(&w->reader);
+    if (rc) {
+        BSF_ERROR("sbi", "discovery failed: %s", rc > 0 || rc < -1 ? mdb_strerror(rc) : "render");
+        bsf_problem_set(&p, BSF_CAUSE_SYSTEM_FAILURE, "the binding store failed");
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return;
+    }
+    if (n == 0) {
+        bsf_nbsf_respond_empty(rq, 204);
+        return;
+    }
+    bsf_nbsf_respond_json(rq, 200, NULL, 0, &w->json);
+}

@@ -1,0 +1,36 @@
+/* Counters of the SBI gateway, one block per worker thread (written only by that thread,
+ * read by the ops endpoint with relaxed atomic loads). */
+#ifndef BSF_GATEWAYS_SBI_SBI_METRICS_H
+#define BSF_GATEWAYS_SBI_SBI_METRICS_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+typedef enum {
+    BSF_SBI_OP_REGISTER,
+    BSF_SBI_OP_DISCOVER,
+    BSF_SBI_OP_UPDATE,
+    BSF_SBI_OP_DEREGISTER,
+    BSF_SBI_OP_OTHER,
+    BSF_SBI_OP_COUNT
+} bsf_sbi_op_t;
+
+#define BSF_SBI_STATUS_SLOTS 16
+#define BSF_SBI_LATENCY_BUCKETS 12 /* the last one is +Inf */
+
+typedef struct {
+    _Alignas(64) atomic_uint_fast64_t responses[BSF_SBI_OP_COUNT][BSF_SBI_STATUS_SLOTS];
+    atomic_uint_fast64_t latency[BSF_SBI_OP_COUNT][BSF_SBI_LATENCY_BUCKETS];
+    atomic_uint_fast64_t latency_sum_ns[BSF_SBI_OP_COUNT];
+    atomic_uint_fast64_t rejected_queue_full;
+} bsf_sbi_metrics_t;
+
+const char *bsf_sbi_op_name(bsf_sbi_op_t op);
+/* The HTTP status a slot stands for (0 for "other"). */
+int bsf_sbi_status_of_slot(unsigned slot);
+/* Upper bound of a latency bucket in seconds (the last is +Inf, returned as 0). */
+double bsf_sbi_latency_bound(unsigned bucket);
+
+void bsf_sbi_metrics_record(bsf_sbi_metrics_t *m, bsf_sbi_op_t op, int status, uint64_t ns);
+
+#endif

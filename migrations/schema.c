@@ -1,0 +1,34 @@
+#include "migrations/schema.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int bsf_schema_check(MDB_txn *txn, MDB_dbi meta, char *err, size_t err_cap)
+{
+    MDB_val k = {14, "schema_version"}, v;
+    int rc = mdb_get(txn, meta, &k, &v);
+    if (rc == MDB_NOTFOUND) {
+        unsigned char version = BSF_SCHEMA_VERSION;
+        v.mv_size = 1;
+        v.mv_data = &version;
+        rc = mdb_put(txn, meta, &k, &v, 0);
+        if (rc) {
+            snprintf(err, err_cap, "cannot write the schema version: %s", mdb_strerror(rc));
+            return -1;
+        }
+        return 0;
+    }
+    if (rc) {
+        snprintf(err, err_cap, "cannot read the schema version: %s", mdb_strerror(rc));
+        return -1;
+    }
+    unsigned version = v.mv_size == 1 ? *(unsigned char *)v.mv_data : 0;
+    if (version != BSF_SCHEMA_VERSION) {
+        snprintf(err, err_cap,
+                 "the store has schema version %u; this build reads version %u (no migration "
+                 "path)",
+                 version, BSF_SCHEMA_VERSION);
+        return -1;
+    }
+    return 0;
+}

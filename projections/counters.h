@@ -1,0 +1,25 @@
+/* Active-session counters kept in the `counters` sub-database. A counter that drops to zero
+ * is deleted, so the sub-database depends only on the live bindings, never on history. */
+#ifndef BSF_PROJECTIONS_COUNTERS_H
+#define BSF_PROJECTIONS_COUNTERS_H
+
+#include <lmdb.h>
+#include <stdint.h>
+
+#include "core/pcf_binding.h"
+
+#define BSF_COUNTER_NAME_MAX 200
+
+/* Adds `delta` (+1 or -1) to every counter the binding contributes to: total, per DNN, per
+ * S-NSSAI, per PCF, and one per-prefix-length counter for each IPv6 / IPv4-route index entry
+ * (lookups use those to know which prefix lengths exist). Returns an LMDB error code. */
+int bsf_counters_account(MDB_txn *txn, MDB_dbi dbi, const bsf_pcf_binding_t *b, int delta);
+
+int bsf_counter_add(MDB_txn *txn, MDB_dbi dbi, const char *name, int64_t delta);
+uint64_t bsf_counter_get(MDB_txn *txn, MDB_dbi dbi, const char *name);
+
+/* Prefix lengths present in an index, as a bitmap, from "len6/" or "len4r/" counters. */
+int bsf_counters_prefix_lengths(MDB_txn *txn, MDB_dbi dbi, const char *family, unsigned max_len,
+                                uint8_t bitmap[17]);
+
+#endif

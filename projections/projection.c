@@ -1,0 +1,186 @@
+#include "projections/projection.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "projections/counters.h"
+#include "projections/index_keys.h"
+
+int bsf_projection_open(MDB_txn *txn, bsf_projection_t *p, bool create)
+{
+    static const struct {
+        const char *name;
+        size_t offset;
+    } dbs[BSF_PROJECTION_DBS] = {
+        {"bindings", offsetof(bsf_projection_t, bindings)},
+        {"ix_ipv4", offsetof(bsf_projection_t, ipv4)},
+        {"ix_ipv4_route", offsetof(bsf_projection_t, ipv4_route)},
+        {"ix_ipv6", offsetof(bsf_projection_t, ipv6)},
+        {"ix_mac", offsetof(bsf_projection_t, mac)},
+        {"ix_supi", offsetof(bsf_projection_t, supi)},
+        {"ix_gpsi", offsetof(bsf_projection_t, gpsi)},
+        {"counters", offsetof(bsf_projection_t, counters)},
+    };
+    for (int i = 0; i < BSF_PROJECTION_DBS; i++) {
+        int rc = mdb_dbi_open(txn, dbs[i].name, create ? MDB_CREATE : 0,
+                              (MDB_dbi *)((char *)p + dbs[i].offset));
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int bsf_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
+                       bsf_record_t *out)
+{
+    MDB_val k = {16, (void *)id->b}, v;
+    int rc = mdb_get(txn, p->bindings, &k, &v);
+    if (rc)
+        return rc;
+    return bsf_record_parse(v.mv_data, v.mv_size, out) ? MDB_CORRUPTED : 0;
+}
+
+int bsf_record_decode_binding(const bsf_record_t *r, msgpack_zone *zone, bsf_pcf_binding_t *out)
+{
+    msgpack_object obj;
+    size_t off = 0;
+    if (r->state != BSF_RECORD_LIVE ||
+        msgpack_unpack(r->binding, r->binding_len, &off, zone, &obj) != MSGPACK_UNPACK_SUCCESS)
+        return -1;
+    bsf_problem_t problem;
+    return bsf_pcf_binding_decode(&obj, zone, out, &problem);
+}
+
+static MDB_dbi index_dbi(const bsf_projection_t *p, bsf_index_kind_t kind)
+{
+    switch (kind) {
+    case BSF_INDEX_IPV4:
+        return p->ipv4;
+    case BSF_INDEX_IPV4_ROUTE:
+        return p->ipv4_route;
+    case BSF_INDEX_IPV6:
+        return p->ipv6;
+    case BSF_INDEX_MAC:
+        return p->mac;
+    case BSF_INDEX_SUPI:
+        return p->supi;
+    default:
+        return p->gpsi;
+    }
+}
+
+/* Adds (delta > 0) or removes the binding's index entries and counter contributions. */
+static int index_binding(const bsf_projection_t *p, MDB_txn *txn, const bsf_pcf_binding_t *b,
+                         const bsf_binding_id_t *id, int delta)
+{
+    bsf_index_key_t keys[BSF_INDEX_KEYS_MAX];
+    size_t n = bsf_index_keys(b, id, keys);
+    for (size_t i = 0; i < n; i++) {
+        MDB_val k = {keys[i].len, keys[i].key}, v = {0, ""};
+        int rc = delta > 0 ? mdb_put(txn, index_dbi(p, keys[i].kind), &k, &v, 0)
+                           : mdb_del(txn, index_dbi(p, keys[i].kind), &k, NULL);
+        if (rc && rc != MDB_NOTFOUND)
+            return rc;
+    }
+    return bsf_counters_account(txn, p->counters, b, delta);
+}
+
+static int unindex_record(const bsf_projection_t *p, MDB_txn *txn, const bsf_record_t *r,
+                          const bsf_binding_id_t *id)
+{
+    msgpack_zone zone;
+    bsf_pcf_binding_t old;
+    if (!msgpack_zone_init(&zone, 2048))
+        return ENOMEM;
+    int rc = bsf_record_decode_binding(r, &zone, &old) ? MDB_CORRUPTED
+                                                        : index_binding(p, txn, &old, id, -1);
+    msgpack_zone_destroy(&zone);
+    return rc;
+}
+
+static int put_record(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
+                      const bsf_record_t *r, msgpack_sbuffer *scratch)
+{
+    uint8_t header[BSF_RECORD_HEADER_LIVE];
+    size_t hlen = bsf_record_write_header(r, header);
+    msgpack_sbuffer_clear(scratch);
+    msgpack_sbuffer_write(scratch, (const char *)header, hlen);
+    if (r->state == BSF_RECORD_LIVE)
+        msgpack_sbuffer_write(scratch, r->binding, r->binding_len);
+    MDB_val k = {16, (void *)id->b}, v = {scratch->size, scratch->data};
+    return mdb_put(txn, p->bindings, &k, &v, 0);
+}
+
+static int apply_deregistration(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,
+                                const bsf_record_t *cur, bool exists, msgpack_sbuffer *scratch)
+{
+    if (exists && cur->state == BSF_RECORD_DEAD &&
+        bsf_record_version_cmp(cur->hlc, cur->site, ev->hlc, ev->site) >= 0)
+        return 0; /* already dead at this or a later deregistration */
+    if (exists && cur->state == BSF_RECORD_LIVE) {
+        int rc = unindex_record(p, txn, cur, &ev->binding_id);
+        if (rc)
+            return rc;
+    }
+    bsf_record_t tomb = {.state = BSF_RECORD_DEAD, .site = ev->site, .hlc = ev->hlc};
+    return put_record(p, txn, &ev->binding_id, &tomb, scratch);
+}
+
+static int apply_binding_version(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,
+                                 const bsf_record_t *cur, bool exists, msgpack_sbuffer *scratch)
+{
+    if (exists && cur->state == BSF_RECORD_DEAD)
+        return 0; /* deregistration wins over any registration or update */
+    if (exists && bsf_record_version_cmp(cur->hlc, cur->site, ev->hlc, ev->site) >= 0)
+        return 0; /* last writer wins; an equal version is the same event applied again */
+    if (exists) {
+        int rc = unindex_record(p, txn, cur, &ev->binding_id);
+        if (rc)
+            return rc;
+    }
+    /* The binding is encoded once into a second buffer: the record buffer is reused below. */
+    msgpack_sbuffer binding;
+    msgpack_sbuffer_init(&binding);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &binding, msgpack_sbuffer_write);
+    int rc = ENOMEM;
+    if (bsf_pcf_binding_encode(ev->binding, &pk) == 0) {
+        bsf_record_t r = {.state = BSF_RECORD_LIVE,
+                          .site = ev->site,
+                          .hlc = ev->hlc,
+                          .created_hlc = ev->created_hlc,
+                          .origin_ts_ms = ev->origin_ts_ms,
+                          .sender_ts_ms = ev->sender_ts_ms,
+                          .binding = binding.data,
+                          .binding_len = binding.size};
+        rc = put_record(p, txn, &ev->binding_id, &r, scratch);
+        if (!rc)
+            rc = index_binding(p, txn, ev->binding, &ev->binding_id, +1);
+    }
+    msgpack_sbuffer_destroy(&binding);
+    return rc;
+}
+
+int bsf_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,
+                         msgpack_sbuffer *scratch)
+{
+    bsf_record_t cur;
+    int rc = bsf_projection_get(p, txn, &ev->binding_id, &cur);
+    if (rc && rc != MDB_NOTFOUND)
+        return rc;
+    bool exists = rc == 0;
+    /* `cur` points into LMDB pages that the writes below may move; copy what we need. */
+    bsf_record_t snapshot = cur;
+    msgpack_sbuffer copy;
+    msgpack_sbuffer_init(&copy);
+    if (exists && cur.state == BSF_RECORD_LIVE) {
+        msgpack_sbuffer_write(&copy, cur.binding, cur.binding_len);
+        snapshot.binding = copy.data;
+    }
+    if (ev->type == BSF_EVENT_BINDING_DEREGISTERED)
+        rc = apply_deregistration(p, txn, ev, &snapshot, exists, scratch);
+    else
+        rc = apply_binding_version(p, txn, ev, &snapshot, exists, scratch);
+    msgpack_sbuffer_destroy(&copy);
+    return rc;
+}

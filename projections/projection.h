@@ -1,0 +1,87 @@
+/* LMDB projections of the binding log: the bindings by id, the UE-address and subscriber
+ * indexes, and the active-session counters.
+ *
+ * Every function takes the caller's transaction: writes happen inside the engine's write
+ * transaction (together with the log append), reads inside any read transaction.
+ * bsf_projection_apply is idempotent and order-insensitive: applying the same set of events
+ * in any order leaves byte-identical sub-databases (checked by bsf_projection_digest). */
+#ifndef BSF_PROJECTIONS_PROJECTION_H
+#define BSF_PROJECTIONS_PROJECTION_H
+
+#include <lmdb.h>
+#include <msgpack.h>
+
+#include "core/discovery.h"
+#include "core/event.h"
+#include "projections/record.h"
+
+typedef struct {
+    MDB_dbi bindings;   /* binding id -> record */
+    MDB_dbi ipv4;       /* ipv4[4] | id -> "" */
+    MDB_dbi ipv4_route; /* len[1] | masked ipv4[4] | id -> "" (ipv4FrameRouteList) */
+    MDB_dbi ipv6;       /* len[1] | masked prefix[16] | id -> "" (prefixes and routes) */
+    MDB_dbi mac;        /* mac[6] | id -> "" */
+    MDB_dbi supi;       /* supi | 0 | id -> "" */
+    MDB_dbi gpsi;       /* gpsi | 0 | id -> "" */
+    MDB_dbi counters;   /* name -> u64 (little endian); absent when zero */
+} bsf_projection_t;
+
+#define BSF_PROJECTION_DBS 8
+
+/* Opens the sub-databases (creating them when `create`, which needs a write transaction).
+ * Returns an LMDB error code. */
+int bsf_projection_open(MDB_txn *txn, bsf_projection_t *p, bool create);
+
+/* Applies one event. `scratch` is a reusable buffer. Returns 0 or an LMDB error code. */
+int bsf_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,
+                         msgpack_sbuffer *scratch);
+
+/* Reads the record of a binding id: 0, MDB_NOTFOUND, or another LMDB error (MDB_CORRUPTED
+ * when the value does not parse). Live and dead records are both returned. */
+int bsf_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
+                       bsf_record_t *out);
+
+/* Decodes a live record's binding into `zone`. Returns 0 or -1 (corrupt record). */
+int bsf_record_decode_binding(const bsf_record_t *r, msgpack_zone *zone, bsf_pcf_binding_t *out);
+
+/* A live binding found by a lookup. The record points into the transaction's memory. */
+typedef struct {
+    bsf_binding_id_t id;
+    bsf_record_t record;
+    bsf_pcf_binding_t binding;
+} bsf_match_t;
+
+/* Discovery: the most recent live binding matching `q` in `best` and the number of matches
+ * (capped at 2 when `count_all` is false: enough to know whether there are several).
+ * Returns 0 (n_matches may be 0) or an LMDB error. */
+int bsf_projection_discover(const bsf_projection_t *p, MDB_txn *txn,
+                            const bsf_discovery_query_t *q, msgpack_zone *zone, bsf_match_t *best,
+                            size_t *n_matches);
+
+/* Collects the live bindings that share a UE address with `b` (exact IPv4, IPv6 prefix of the
+ * same length, MAC) and, when the binding carries a paraCom with a SUPI, the bindings of that
+ * SUPI. Duplicates are removed; at most `cap` are returned. Returns 0 or an LMDB error. */
+int bsf_projection_collect_candidates(const bsf_projection_t *p, MDB_txn *txn,
+                                      const bsf_pcf_binding_t *b, msgpack_zone *zone,
+                                      bsf_match_t *out, size_t cap, size_t *n);
+
+/* Calls `visit` for each live binding id of a SUPI (or GPSI when `gpsi` is true). */
+int bsf_projection_ids_by_subscriber(const bsf_projection_t *p, MDB_txn *txn, const char *value,
+                                     bool gpsi, void (*visit)(void *ctx, const bsf_binding_id_t *),
+                                     void *ctx);
+
+/* Reads a counter ("total", "dnn/<dnn>", "snssai/<sst-SD>", "pcf/<key>"); 0 when absent. */
+uint64_t bsf_projection_counter(const bsf_projection_t *p, MDB_txn *txn, const char *name);
+
+/* Calls `visit` for every counter whose name starts with `prefix`. */
+int bsf_projection_counters_each(const bsf_projection_t *p, MDB_txn *txn, const char *prefix,
+                                 void (*visit)(void *ctx, const char *name, uint64_t value),
+                                 void *ctx);
+
+/* SHA-256 over every projection sub-database in key order. Returns 0 or an LMDB error. */
+int bsf_projection_digest(const bsf_projection_t *p, MDB_txn *txn, uint8_t out[32]);
+
+/* Removes every entry of every projection sub-database (used before a rebuild). */
+int bsf_projection_clear(const bsf_projection_t *p, MDB_txn *txn);
+
+#endif

@@ -1,0 +1,61 @@
+#include "projections/record.h"
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (56 - 8 * i));
+}
+
+static uint64_t get_u64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+int bsf_record_parse(const void *value, size_t len, bsf_record_t *out)
+{
+    const uint8_t *p = value;
+    if (len < BSF_RECORD_HEADER_DEAD || p[0] != BSF_RECORD_FORMAT)
+        return -1;
+    out->state = p[1];
+    out->site = (uint16_t)(p[2] << 8 | p[3]);
+    out->hlc = get_u64(p + 4);
+    out->created_hlc = 0;
+    out->origin_ts_ms = out->sender_ts_ms = -1;
+    out->binding = NULL;
+    out->binding_len = 0;
+    if (out->state == BSF_RECORD_DEAD)
+        return len == BSF_RECORD_HEADER_DEAD ? 0 : -1;
+    if (out->state != BSF_RECORD_LIVE || len <= BSF_RECORD_HEADER_LIVE)
+        return -1;
+    out->created_hlc = get_u64(p + 12);
+    out->origin_ts_ms = (int64_t)get_u64(p + 20);
+    out->sender_ts_ms = (int64_t)get_u64(p + 28);
+    out->binding = (const char *)p + BSF_RECORD_HEADER_LIVE;
+    out->binding_len = len - BSF_RECORD_HEADER_LIVE;
+    return 0;
+}
+
+size_t bsf_record_write_header(const bsf_record_t *r, uint8_t *out)
+{
+    out[0] = BSF_RECORD_FORMAT;
+    out[1] = r->state;
+    out[2] = (uint8_t)(r->site >> 8);
+    out[3] = (uint8_t)r->site;
+    put_u64(out + 4, r->hlc);
+    if (r->state == BSF_RECORD_DEAD)
+        return BSF_RECORD_HEADER_DEAD;
+    put_u64(out + 12, r->created_hlc);
+    put_u64(out + 20, (uint64_t)r->origin_ts_ms);
+    put_u64(out + 28, (uint64_t)r->sender_ts_ms);
+    return BSF_RECORD_HEADER_LIVE;
+}
+
+int bsf_record_version_cmp(uint64_t a_hlc, uint16_t a_site, uint64_t b_hlc, uint16_t b_site)
+{
+    if (a_hlc != b_hlc)
+        return a_hlc > b_hlc ? 1 : -1;
+    return (int)a_site - (int)b_site;
+}

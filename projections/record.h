@@ -1,0 +1,39 @@
+/* The stored form of one binding in the `bindings` sub-database.
+ *
+ * A live record holds the binding as its canonical msgpack map plus the metadata that
+ * last-writer-wins and discovery need. A dead record (tombstone) keeps only the HLC of the
+ * deregistration, so a late registration or update of the same id stays dead. */
+#ifndef BSF_PROJECTIONS_RECORD_H
+#define BSF_PROJECTIONS_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BSF_RECORD_FORMAT 1
+#define BSF_RECORD_LIVE 1
+#define BSF_RECORD_DEAD 2
+#define BSF_RECORD_HEADER_LIVE 36
+#define BSF_RECORD_HEADER_DEAD 12
+
+typedef struct {
+    uint8_t state;
+    uint16_t site;         /* site of the event that wrote this version */
+    uint64_t hlc;          /* HLC of that event (the deregistration for a tombstone) */
+    uint64_t created_hlc;  /* live only */
+    int64_t origin_ts_ms;  /* live only; -1 absent */
+    int64_t sender_ts_ms;
+    const char *binding;   /* live only: canonical msgpack map, points into the value */
+    size_t binding_len;
+} bsf_record_t;
+
+/* Parses a stored value; returns 0 or -1 when it is not a record of a known format. */
+int bsf_record_parse(const void *value, size_t len, bsf_record_t *out);
+
+/* Writes the header of `r` into `out` (BSF_RECORD_HEADER_LIVE or _DEAD bytes); the caller
+ * appends the binding for a live record. Returns the header length. */
+size_t bsf_record_write_header(const bsf_record_t *r, uint8_t *out);
+
+/* Order of two versions of the same binding: by HLC, then by site. >0 when a is newer. */
+int bsf_record_version_cmp(uint64_t a_hlc, uint16_t a_site, uint64_t b_hlc, uint16_t b_site);
+
+#endif

@@ -1,0 +1,258 @@
+"""Fixtures that run a real bsfd.
+
+    bsfd                  module-scoped server with the default configuration
+    client                bsfd.client (HTTP/2 h2c client on the API root)
+    bsfd_factory          function-scoped factory: bsfd_factory({"key": "value"}) -> Bsfd
+    module_bsfd_factory   the same, servers live until the end of the module
+
+A test module that needs another configuration for all its tests overrides `bsfd`:
+
+    @pytest.fixture(scope="module")
+    def bsfd(module_bsfd_factory):
+        return module_bsfd_factory({"discovery.multiple_match": "reject"})
+
+Every server still running at the end of its scope is stopped with SIGTERM, which asserts
+exit code 0 and a stderr free of sanitizer reports.
+"""
+
+import json
+import os
+import pathlib
+import signal
+import socket
+import subprocess
+import time
+
+import httpx
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+BSFD = pathlib.Path(os.environ.get("BSFD", REPO / "build" / "bsfd" / "bsfd"))
+BSFCTL = pathlib.Path(os.environ.get("BSFCTL", REPO / "build" / "bsfctl" / "bsfctl"))
+READY_TIMEOUT = 10.0
+STOP_TIMEOUT = 20.0
+REQUEST_TIMEOUT = 10.0
+SANITIZER_MARKERS = ("AddressSanitizer", "LeakSanitizer", "UndefinedBehaviorSanitizer",
+                     "ThreadSanitizer", "MemorySanitizer", "runtime error:")
+
+
+def require_binary(path, env_name):
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        pytest.fail(f"{path} is missing or not executable: build it, or point {env_name} at it")
+
+
+def free_ports(count):
+    """Distinct free TCP ports on 127.0.0.1 (all held open until all are chosen)."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for sock in sockets:
+            sock.bind(("127.0.0.1", 0))
+        return [sock.getsockname()[1] for sock in sockets]
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def assert_no_sanitizer_report(stderr, what):
+    hits = [line for line in stderr.splitlines() if any(m in line for m in SANITIZER_MARKERS)]
+    assert not hits, f"sanitizer report on stderr of {what}:\n" + "\n".join(hits[:20]) + \
+        f"\n--- full stderr ---\n{stderr[-8000:]}"
+
+
+def run_bsfctl(store, *args, check=True, timeout=120):
+    require_binary(BSFCTL, "BSFCTL")
+    done = subprocess.run([str(BSFCTL), "--store", str(store), *map(str, args)],
+                          capture_output=True, text=True, timeout=timeout)
+    if check:
+        assert done.returncode == 0, f"bsfctl {' '.join(map(str, args))} -> {done.returncode}\n" \
+                                     f"stdout: {done.stdout[-2000:]}\nstderr: {done.stderr[-2000:]}"
+        assert_no_sanitizer_report(done.stderr, "bsfctl")
+    return done
+
+
+class Bsfd:
+    """One bsfd with its own ports and store.
+
+    client   httpx HTTP/2 (h2c prior knowledge) client, base_url = the API root
+    ops      httpx HTTP/1.1 client on the ops port
+    store    the store directory (kept across restart / kill9)
+    """
+
+    def __init__(self, workdir, settings=None):
+        self.workdir = pathlib.Path(workdir)
+        self.store = self.workdir / "store"
+        self.store.mkdir()
+        self.sbi_port, self.ops_port = free_ports(2)
+        self.settings = {
+            "sbi.listen": f"127.0.0.1:{self.sbi_port}",
+            "ops.listen": f"127.0.0.1:{self.ops_port}",
+            "store.path": str(self.store),
+            "site.id": "1",
+        }
+        self.settings.update({key: str(value) for key, value in (settings or {}).items()})
+        self.process = None
+        self.runs = 0
+        self.client = None
+        self.ops = None
+
+    @property
+    def api_root(self):
+        return self.settings.get("sbi.api_root", f"http://127.0.0.1:{self.sbi_port}")
+
+    @property
+    def base_url(self):
+        """Where the client connects (sbi.api_root only changes what the server writes)."""
+        return f"http://127.0.0.1:{self.sbi_port}/nbsf-management/v1"
+
+    @property
+    def running(self):
+        return self.process is not None
+
+    def command(self):
+        command = [str(BSFD)]
+        for key, value in self.settings.items():
+            command += ["--set", f"{key}={value}"]
+        return command
+
+    def stderr_text(self):
+        return (self.workdir / f"stderr.{self.runs}.log").read_text(errors="replace")
+
+    def new_client(self):
+        """Another HTTP/2 client: a separate TCP connection to the server."""
+        return httpx.Client(http1=False, http2=True, base_url=self.base_url,
+                            timeout=REQUEST_TIMEOUT)
+
+    def start(self):
+        """Start on the same ports and store; return once /health/ready answers 200."""
+        require_binary(BSFD, "BSFD")
+        assert not self.running, "already running"
+        self.runs += 1
+        with open(self.workdir / f"stdout.{self.runs}.log", "wb") as out, \
+                open(self.workdir / f"stderr.{self.runs}.log", "wb") as err:
+            self.process = subprocess.Popen(self.command(), stdin=subprocess.DEVNULL,
+                                            stdout=out, stderr=err)
+        self.ops = httpx.Client(base_url=f"http://127.0.0.1:{self.ops_port}",
+                                timeout=REQUEST_TIMEOUT)
+        self._wait_ready()
+        self.client = self.new_client()
+        return self
+
+    def _wait_ready(self):
+        deadline = time.monotonic() + READY_TIMEOUT
+        while True:
+            code = self.process.poll()
+            if code is not None:
+                self._detach()
+                pytest.fail(f"bsfd exited with {code} before it was ready: {self.command()}\n"
+                            f"stderr:\n{self.stderr_text()[-4000:]}")
+            try:
+                if self.ops.get("/health/ready").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                self.kill9()
+                pytest.fail(f"bsfd not ready within {READY_TIMEOUT} s\n"
+                            f"stderr:\n{self.stderr_text()[-4000:]}")
+            time.sleep(0.05)
+
+    def _detach(self):
+        for http in (self.client, self.ops):
+            if http is not None:
+                http.close()
+        self.client = self.ops = None
+        process, self.process = self.process, None
+        return process
+
+    def stop(self):
+        """SIGTERM; assert a clean exit (code 0, no sanitizer report)."""
+        process = self._detach()
+        process.send_signal(signal.SIGTERM)
+        try:
+            code = process.wait(timeout=STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            pytest.fail(f"bsfd did not exit within {STOP_TIMEOUT} s of SIGTERM")
+        stderr = self.stderr_text()
+        assert_no_sanitizer_report(stderr, "bsfd")
+        assert code == 0, f"bsfd exited with {code} after SIGTERM\nstderr:\n{stderr[-4000:]}"
+
+    def kill9(self):
+        """SIGKILL: no chance to flush or clean up. Checks stderr for reports made before."""
+        process = self._detach()
+        process.kill()
+        process.wait()
+        assert_no_sanitizer_report(self.stderr_text(), "bsfd")
+
+    def restart(self):
+        """Clean stop (if running) and start again on the same store."""
+        if self.running:
+            self.stop()
+        return self.start()
+
+    # --- ops port and bsfctl ---
+
+    def active_sessions(self):
+        resp = self.ops.get("/oc-bsf-configuration/v1/activeSessionCount/pcfBindings")
+        assert resp.status_code == 200, resp.text
+        assert resp.headers.get("content-type", "").startswith("application/json"), resp.headers
+        return resp.json()
+
+    def count(self):
+        return self.active_sessions()["count"]
+
+    def bsfctl(self, *args, check=True):
+        return run_bsfctl(self.store, *args, check=check)
+
+    def history(self, binding=None, supi=None, ue_addr=None):
+        """`bsfctl history ... --json` as a list of event objects."""
+        (option, value), = [(o, v) for o, v in (("--binding", binding), ("--supi", supi),
+                                                 ("--ue-addr", ue_addr)) if v is not None]
+        out = self.bsfctl("history", option, value, "--json").stdout
+        return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+    def digest(self):
+        lines = [line.strip() for line in self.bsfctl("digest").stdout.splitlines() if line.strip()]
+        assert len(lines) == 1, lines
+        return lines[0]
+
+
+def _server_factory(tmp_path_factory):
+    servers = []
+
+    def start(settings=None):
+        server = Bsfd(tmp_path_factory.mktemp("bsfd"), settings)
+        servers.append(server)
+        return server.start()
+
+    yield start
+    failures = []
+    for server in servers:
+        if server.running:
+            try:
+                server.stop()
+            except (AssertionError, pytest.fail.Exception) as error:
+                failures.append(str(error))
+    if failures:
+        pytest.fail("\n\n".join(failures))
+
+
+@pytest.fixture
+def bsfd_factory(tmp_path_factory):
+    yield from _server_factory(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def module_bsfd_factory(tmp_path_factory):
+    yield from _server_factory(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def bsfd(module_bsfd_factory):
+    return module_bsfd_factory()
+
+
+@pytest.fixture
+def client(bsfd):
+    return bsfd.client
