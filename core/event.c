@@ -1,5 +1,7 @@
 #include "core/event.h"
 
+#include "core/msgpack_guard.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -134,6 +136,10 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
     size_t off = 0;
     memset(out, 0, sizeof *out);
     out->origin_ts_ms = out->sender_ts_ms = -1;
+    if (!bsf_msgpack_well_formed(buf, len, 16)) {
+        snprintf(err, err_cap, "not a well-formed msgpack document");
+        return -1;
+    }
     if (msgpack_unpack(buf, len, &off, zone, &root) != MSGPACK_UNPACK_SUCCESS || off != len ||
         root.type != MSGPACK_OBJECT_MAP) {
         snprintf(err, err_cap, "not a msgpack map");

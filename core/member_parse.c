@@ -7,7 +7,8 @@ bool bsf_member_key(const msgpack_object *key, char *out, size_t cap)
 {
     if (key->type != MSGPACK_OBJECT_STR || key->via.str.size >= cap)
         return false;
-    memcpy(out, key->via.str.ptr, key->via.str.size);
+    if (key->via.str.size) /* an empty string may have a NULL pointer */
+        memcpy(out, key->via.str.ptr, key->via.str.size);
     out[key->via.str.size] = '\0';
     return true;
 }
@@ -200,7 +201,8 @@ static const char *zone_strndup(msgpack_zone *zone, const char *s, size_t n)
     char *p = msgpack_zone_malloc(zone, n + 1);
     if (!p)
         return NULL;
-    memcpy(p, s, n);
+    if (n)
+        memcpy(p, s, n);
     p[n] = '\0';
     return p;
 }

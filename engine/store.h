@@ -25,7 +25,7 @@ typedef struct {
 
 typedef struct {
     const char *path;   /* directory; created when missing (unless read_only) */
-    size_t map_size_mb; /* upper bound of the store size */
+    size_t map_size_mb; /* upper bound of the store size; 0 = as recorded in the store */
     bool read_only;
     unsigned max_readers;
 } bsf_store_options_t;

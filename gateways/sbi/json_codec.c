@@ -87,7 +87,7 @@ int bsf_json_to_msgpack(const char *text, size_t len, msgpack_sbuffer *out, msgp
 
 static int put(msgpack_sbuffer *out, const char *s, size_t n)
 {
-    return msgpack_sbuffer_write(out, s, n);
+    return n ? msgpack_sbuffer_write(out, s, n) : 0;
 }
 
 static int put_string(msgpack_sbuffer *out, const char *s, size_t n)

@@ -109,12 +109,12 @@ static void route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
     size_t query_len = q ? r->path_len - path_len - 1 : 0;
     snprintf(rq->instance, sizeof rq->instance, "%.*s", (int)path_len, r->path);
     size_t plen = strlen(API_PREFIX);
-    const char *res = r->path + plen;
-    size_t res_len = path_len - plen;
     if (path_len < plen || memcmp(r->path, API_PREFIX, plen) != 0) {
         problem(rq, BSF_CAUSE_RESOURCE_URI_STRUCTURE_NOT_FOUND, "no such resource");
         return;
     }
+    const char *res = r->path + plen;
+    size_t res_len = path_len - plen;
     bool collection = res_len == 11 && memcmp(res, "pcfBindings", 11) == 0;
     bool individual = res_len > 12 && memcmp(res, "pcfBindings/", 12) == 0 &&
                       !memchr(res + 12, '/', res_len - 12);

@@ -1,5 +1,4 @@
 /* af_build.c - see af_build.h */
-#define _GNU_SOURCE
 #include "af_build.h"
 
 #include <errno.h>

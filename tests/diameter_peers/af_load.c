@@ -1,5 +1,4 @@
 /* af_load.c - see af_load.h */
-#define _GNU_SOURCE
 #include "af_load.h"
 
 #include <arpa/inet.h>

@@ -14,7 +14,6 @@
  *   Auth-Application-Id AVP not 16777236                  -> 5004 + Failed-AVP
  *   STR for an unknown Session-Id                         -> 5002 DIAMETER_UNKNOWN_SESSION_ID
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,9 @@
  * rx_dict.c - Rx application and command rules on top of freeDiameter's dictionaries.
  * See rx_dict.h for what is changed and why.
  */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* freeDiameter headers need POSIX declarations */
+#endif
 #include "rx_dict.h"
 
 #include <errno.h>
@@ -374,6 +376,8 @@ int rx_dict_init(struct rx_dict *rx, struct dictionary *dict, unsigned flags, ch
 		return ret;
 	if ((ret = rx_dict_resolve_avps(rx, err, errlen)) != 0)
 		return ret;
+	if (flags & RX_DICT_F_KEEP_NASREQ_RULES)
+		return 0;
 	if ((ret = rx_dict_rules_apply(rx, rx_rules, sizeof(rx_rules) / sizeof(rx_rules[0]), err, errlen)) != 0)
 		return ret;
 	if (flags & RX_DICT_F_STRICT)

@@ -77,6 +77,8 @@ enum rx_exp_result {
 
 /* Flags for rx_dict_init(). */
 #define RX_DICT_F_STRICT 0x1u /* enforce Rx-mandatory AVPs of RAR (Specific-Action) and ASR (Abort-Cause) */
+#define RX_DICT_F_KEEP_NASREQ_RULES 0x2u /* resolve only, leave the NASREQ/base rules as they are:
+                                          * reproduces pitfall 1 (for tests of the tests only) */
 
 /*
  * Resolved dictionary objects.  Filled by rx_dict_init(); read-only afterwards, so it can be

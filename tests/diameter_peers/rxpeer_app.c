@@ -1,5 +1,4 @@
 /* rxpeer_app.c - see rxpeer_app.h */
-#define _GNU_SOURCE
 #include "rxpeer_app.h"
 
 #include <errno.h>
@@ -24,7 +23,7 @@ enum {
 	OPT_IDENTITY = 1000, OPT_REALM, OPT_LISTEN, OPT_PORT, OPT_CONNECT, OPT_ACCEPT, OPT_ACCEPT_ANY,
 	OPT_ROUTE, OPT_CTL, OPT_NO_STDIN, OPT_EVENTS, OPT_NO_RECORD, OPT_TIMEOUT, OPT_THREADS,
 	OPT_EXT_DIR, OPT_FD_LOG, OPT_FD_DUMPS, OPT_STRICT, OPT_LENIENT, OPT_EXEC, OPT_EXIT,
-	OPT_WAIT_PEER, OPT_WAIT_PEER_MS, OPT_TC, OPT_HELP,
+	OPT_WAIT_PEER, OPT_WAIT_PEER_MS, OPT_TC, OPT_NASREQ_RULES, OPT_HELP,
 };
 
 static const struct option rxpeer_app_options[] = {
@@ -52,6 +51,7 @@ static const struct option rxpeer_app_options[] = {
 	{ "wait-peer", required_argument, NULL, OPT_WAIT_PEER },
 	{ "wait-peer-ms", required_argument, NULL, OPT_WAIT_PEER_MS },
 	{ "tc-timer", required_argument, NULL, OPT_TC },
+	{ "nasreq-rules", no_argument, NULL, OPT_NASREQ_RULES },
 	{ "help", no_argument, NULL, OPT_HELP },
 };
 
@@ -77,6 +77,7 @@ static const char rxpeer_app_usage[] =
     "  --strict-dict          enforce Rx-mandatory Specific-Action (RAR) and Abort-Cause (ASR) (default)\n"
     "  --lenient-dict         do not enforce them\n"
     "  --tc-timer S           reconnect interval in seconds                     (5)\n"
+    "  --nasreq-rules         debug: keep dict_nasreq's AAR/AAA rules (reproduces the Rx breakage)\n"
     "  --exec CMD             run a control command after start (repeatable, in order)\n"
     "  --wait-peer ID         before --exec, wait until peer ID is connected\n"
     "  --wait-peer-ms N       how long to wait for it                          (10000)\n"
@@ -125,10 +126,10 @@ static int rxpeer_app_parse_connect(struct rxpeer_app_opts *o, const char *arg)
 		colon[-1] = '\0';
 	}
 	struct rxpeer_fd_peer *p = &o->connect[o->fd.n_connect];
-	p->id = s;
+	p->id = s; /* id, host and port all point into s */
 	p->host = host;
 	p->port = (uint16_t)port;
-	o->connect_buf[o->fd.n_connect++] = s;
+	o->fd.n_connect++; /* s stays allocated: the strings live as long as the process */
 	return 0;
 }
 
@@ -200,9 +201,10 @@ void rxpeer_app_parse(struct rxpeer_app *a, const char *name, uint16_t default_p
 		case OPT_FD_DUMPS: o->fd_dumps = 1; break;
 		case OPT_STRICT: o->strict_dict = 1; break;
 		case OPT_LENIENT: o->strict_dict = 0; break;
+		case OPT_NASREQ_RULES: o->nasreq_rules = 1; break;
 		case OPT_TC: bad = rxpeer_app_parse_u32(optarg, 3600, &v) || v == 0; o->fd.tc_timer = v; break;
 		case OPT_EXEC:
-			if (o->n_exec == RXPEER_MAX_PEERS) bad = E2BIG;
+			if (o->n_exec == RXPEER_MAX_EXEC) bad = E2BIG;
 			else o->exec[o->n_exec++] = optarg;
 			break;
 		case OPT_EXIT: o->exit_after_exec = 1; break;
@@ -338,8 +340,8 @@ int rxpeer_app_start(struct rxpeer_app *a, const char *const *behav_kinds, int n
 	o->fd.accept = o->accept;
 	if ((ret = rxpeer_fd_init(&o->fd, err, sizeof err)) != 0)
 		rxpeer_app_die(a, "freeDiameter", err);
-	if ((ret = rx_dict_init(&a->rx, fd_g_config->cnf_dict, o->strict_dict ? RX_DICT_F_STRICT : 0,
-	    err, sizeof err)) != 0)
+	unsigned dflags = (o->strict_dict ? RX_DICT_F_STRICT : 0) | (o->nasreq_rules ? RX_DICT_F_KEEP_NASREQ_RULES : 0);
+	if ((ret = rx_dict_init(&a->rx, fd_g_config->cnf_dict, dflags, err, sizeof err)) != 0)
 		rxpeer_app_die(a, "Rx dictionary", err);
 	if ((ret = rx_dict_advertise(&a->rx, err, sizeof err)) != 0)
 		rxpeer_app_die(a, "Rx dictionary", err);
@@ -444,6 +446,11 @@ int rxpeer_app_answer(struct rxpeer_app *a, struct msg **req, const struct rxpee
 	if ((ret = fd_msg_new_answer_from_req(a->rx.dict, req, is_error ? MSGFL_ANSW_ERROR : 0)) != 0)
 		return ret;
 	struct msg *ans = *req; /* now the answer (the request hangs off it) */
+	struct msg_hdr *ah = NULL, *qh = NULL;
+	struct msg *q = NULL;
+	/* RFC 6733 6.2: the answer's P bit is the request's (libfdcore clears it on E-bit answers). */
+	if (fd_msg_hdr(ans, &ah) == 0 && fd_msg_answ_getq(ans, &q) == 0 && q && fd_msg_hdr(q, &qh) == 0)
+		ah->msg_flags = (uint8_t)((ah->msg_flags & ~CMD_FLAG_PROXIABLE) | (qh->msg_flags & CMD_FLAG_PROXIABLE));
 	if ((ret = rxpeer_app_set_result(a, ans, rule, default_rc)) != 0 ||
 	    (!is_error && fill && (ret = fill(a, ans, arg)) != 0)) {
 		fd_msg_free(ans);
@@ -544,9 +551,10 @@ static void rxpeer_app_exchange_done(void *arg, enum rxpeer_req_status st, struc
 	rxpeer_json_free(&j);
 }
 
-void rxpeer_app_send(struct rxpeer_app *a, struct msg **req, const char *label, uint32_t timeout_ms,
+uint32_t rxpeer_app_send(struct rxpeer_app *a, struct msg **req, const char *label, uint32_t timeout_ms,
     int wait, struct rxpeer_json *reply)
 {
+	uint32_t code = 0;
 	struct rxpeer_exchange *x = calloc(1, sizeof(*x));
 	struct msg_hdr *h = NULL;
 	int ret;
@@ -555,7 +563,7 @@ void rxpeer_app_send(struct rxpeer_app *a, struct msg **req, const char *label, 
 		fd_msg_free(*req);
 		*req = NULL;
 		rxpeer_ctl_error(reply, "out of memory");
-		return;
+		return 0;
 	}
 	x->app = a;
 	x->wait = wait;
@@ -582,14 +590,14 @@ void rxpeer_app_send(struct rxpeer_app *a, struct msg **req, const char *label, 
 		}
 		rxpeer_exchange_free(x);
 		rxpeer_ctl_error(reply, "sending failed: %s", strerror(ret));
-		return;
+		return 0;
 	}
 	rxpeer_json_bool(reply, "ok", 1);
 	rxpeer_json_str(reply, "session_id", sid);
 	rxpeer_json_u64(reply, "e2e", e2e);
 	if (!wait) {
 		rxpeer_json_str(reply, "status", "sent");
-		return;
+		return 0;
 	}
 	pthread_mutex_lock(&x->mu);
 	while (!x->done)
@@ -597,11 +605,14 @@ void rxpeer_app_send(struct rxpeer_app *a, struct msg **req, const char *label, 
 	pthread_mutex_unlock(&x->mu);
 	rxpeer_json_str(reply, "status", rxpeer_req_status_name(x->status));
 	rxpeer_json_dbl(reply, "latency_ms", (double)x->latency_ns / 1e6, 3);
-	if (x->has_code)
+	if (x->has_code) {
+		code = x->code;
 		rxpeer_json_u64(reply, "code", x->code);
+	}
 	if (x->record)
-		rxpeer_json_raw(reply, "answer", x->record, strlen(x->record));
+		rxpeer_json_raw(reply, "record", x->record, strlen(x->record));
 	rxpeer_exchange_free(x);
+	return code;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -716,7 +727,8 @@ static void rxpeer_app_cmd_wait_peer(struct rxpeer_app *a, const struct rxpeer_a
 	rxpeer_json_str(reply, "peer_id", id);
 	rxpeer_json_str(reply, "state", rxpeer_fd_peer_state(id));
 	if (ret != 0)
-		rxpeer_json_str(reply, "error", "timeout waiting for the peer");
+		rxpeer_json_str(reply, "error", ret == ETIMEDOUT ? "timeout waiting for the peer" :
+		    "the freeDiameter core stopped");
 }
 
 static void rxpeer_app_cmd_sessions(struct rxpeer_app *a, const struct rxpeer_args *args, struct rxpeer_json *reply)
@@ -809,10 +821,22 @@ int rxpeer_app_run(struct rxpeer_app *a, rxpeer_ctl_fn handler)
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
-	while (!atomic_load(&a->quit)) {
+	while (!atomic_load(&a->quit) && !rxpeer_fd_is_down()) {
 		struct timespec ts = { 0, 100 * 1000 * 1000 };
 		if (sigtimedwait(&set, NULL, &ts) > 0)
 			break;
+	}
+	if (rxpeer_fd_is_down() && !atomic_load(&a->quit)) {
+		/* libfdcore stopped by itself (internal fatal error): do not linger as a zombie peer */
+		struct rxpeer_json j;
+		rxpeer_json_init(&j);
+		rxpeer_app_begin_record(&j, "fd_down");
+		rxpeer_json_str(&j, "reason", "freeDiameter core stopped by itself (see stderr)");
+		rxpeer_json_obj_end(&j);
+		rxpeer_app_emit(a, &j);
+		rxpeer_json_free(&j);
+		fprintf(stderr, "%s: the freeDiameter core stopped by itself (see the fd log above)\n", a->name);
+		code = 4;
 	}
 
 	rxpeer_ctl_stop(&a->ctl);

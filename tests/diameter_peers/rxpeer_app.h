@@ -30,12 +30,12 @@
 #include "rxpeer_route.h"
 #include "rxpeer_sess.h"
 
-#define RXPEER_MAX_PEERS 16
+#define RXPEER_MAX_PEERS 16 /* --connect / --accept / --default-route entries */
+#define RXPEER_MAX_EXEC 32  /* --exec commands */
 
 struct rxpeer_app_opts {
 	struct rxpeer_fd_opts fd;
 	struct rxpeer_fd_peer connect[RXPEER_MAX_PEERS];
-	char *connect_buf[RXPEER_MAX_PEERS];  /* storage for --connect strings */
 	const char *accept[RXPEER_MAX_PEERS + 1];
 	size_t n_accept;
 	const char *routes[RXPEER_MAX_PEERS];
@@ -47,7 +47,8 @@ struct rxpeer_app_opts {
 	uint32_t timeout_ms;       /* default request timeout */
 	int fd_dumps;
 	int strict_dict;
-	const char *exec[RXPEER_MAX_PEERS];
+	int nasreq_rules;          /* debug: keep the NASREQ rules (RX_DICT_F_KEEP_NASREQ_RULES) */
+	const char *exec[RXPEER_MAX_EXEC];
 	size_t n_exec;
 	int exit_after_exec;
 	const char *wait_peer;     /* before --exec: wait until this peer is open */
@@ -114,11 +115,14 @@ int rxpeer_app_answer(struct rxpeer_app *a, struct msg **req, const struct rxpee
 
 /*
  * Send request *req (set to NULL on success) labelled `label` ("aar-i", "rar", ...).
- * wait != 0: block until the outcome and add "status", "latency_ms", "code", "answer" to reply.
+ * wait != 0: block until the outcome and add "status", "latency_ms", "code" and "record" (the
+ *           {"type":"recv"} or {"type":"no_answer"} record of the outcome) to reply.
  * wait == 0: return at once; the outcome appears on the event stream.
  * Always adds "ok", "session_id", "e2e" to reply.
+ * Returns the answer's result code (Experimental-Result-Code if present) when waited for and
+ * answered, else 0.
  */
-void rxpeer_app_send(struct rxpeer_app *a, struct msg **req, const char *label, uint32_t timeout_ms,
+uint32_t rxpeer_app_send(struct rxpeer_app *a, struct msg **req, const char *label, uint32_t timeout_ms,
     int wait, struct rxpeer_json *reply);
 
 /* Common control commands: status, record, answer, wait-peer, sessions, quit. 1 if handled. */

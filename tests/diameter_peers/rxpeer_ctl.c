@@ -1,5 +1,4 @@
 /* rxpeer_ctl.c - see rxpeer_ctl.h */
-#define _GNU_SOURCE
 #include "rxpeer_ctl.h"
 
 #include <errno.h>

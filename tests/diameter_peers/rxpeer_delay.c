@@ -1,5 +1,4 @@
 /* rxpeer_delay.c - see rxpeer_delay.h */
-#define _GNU_SOURCE
 #include "rxpeer_delay.h"
 
 #include <errno.h>

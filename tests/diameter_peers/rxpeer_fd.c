@@ -1,9 +1,10 @@
 /* rxpeer_fd.c - see rxpeer_fd.h */
-#define _GNU_SOURCE
 #include "rxpeer_fd.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,20 @@
 static int rxpeer_fd_log_level = FD_LOG_NOTICE;
 static const char *const *rxpeer_fd_accept_ids;
 static int rxpeer_fd_accept_all;
+
+/* libfdcore can stop on its own (a fatal error in one of its routing or dispatch threads calls
+ * fd_core_shutdown()): a watchdog thread joins the core and raises this flag. */
+static atomic_int rxpeer_fd_down;
+static pthread_t rxpeer_fd_watch;
+static int rxpeer_fd_watch_started;
+
+static void *rxpeer_fd_watchdog(void *arg)
+{
+	(void)arg;
+	fd_core_wait_shutdown_complete();
+	atomic_store(&rxpeer_fd_down, 1);
+	return NULL;
+}
 
 static int rxpeer_fd_fail(char *err, size_t errlen, int code, const char *fmt, ...)
 {
@@ -40,6 +55,12 @@ static void rxpeer_fd_logger(int level, const char *format, va_list args)
 		return;
 	char line[2048];
 	vsnprintf(line, sizeof line, format, args);
+	/* libfdcore announces every normal shutdown at FATAL level: do not alarm readers of stderr */
+	if (level == FD_LOG_FATAL && strncmp(line, "Initiating freeDiameter shutdown", 32) == 0) {
+		if (rxpeer_fd_log_level > FD_LOG_NOTICE)
+			return;
+		level = FD_LOG_NOTICE;
+	}
 	fprintf(stderr, "fd %s: %s\n", (level >= 0 && level <= 6) ? names[level] : "?", line);
 }
 
@@ -159,13 +180,25 @@ int rxpeer_fd_start(char *err, size_t errlen)
 		return rxpeer_fd_fail(err, errlen, ret, "fd_core_start: %s (port in use?)", strerror(ret));
 	if ((ret = fd_core_waitstartcomplete()) != 0)
 		return rxpeer_fd_fail(err, errlen, ret, "fd_core_waitstartcomplete: %s", strerror(ret));
+	if ((ret = pthread_create(&rxpeer_fd_watch, NULL, rxpeer_fd_watchdog, NULL)) != 0)
+		return rxpeer_fd_fail(err, errlen, ret, "watchdog thread: %s", strerror(ret));
+	rxpeer_fd_watch_started = 1;
 	return 0;
+}
+
+int rxpeer_fd_is_down(void)
+{
+	return atomic_load(&rxpeer_fd_down);
 }
 
 void rxpeer_fd_stop(void)
 {
-	fd_core_shutdown();
-	fd_core_wait_shutdown_complete();
+	if (!atomic_load(&rxpeer_fd_down))
+		fd_core_shutdown();
+	if (rxpeer_fd_watch_started) {
+		pthread_join(rxpeer_fd_watch, NULL);
+		rxpeer_fd_watch_started = 0;
+	}
 }
 
 const char *rxpeer_fd_peer_state(const char *id)
@@ -184,6 +217,8 @@ int rxpeer_fd_wait_open(const char *id, uint32_t timeout_ms)
 		if (fd_peer_getbyid((DiamId_t)id, strlen(id), 1, &p) == 0 && p != NULL &&
 		    fd_peer_get_state(p) == STATE_OPEN)
 			return 0;
+		if (atomic_load(&rxpeer_fd_down))
+			return ECONNABORTED;
 		usleep(20000);
 	} while (rxpeer_mono_ns() < until);
 	return ETIMEDOUT;

@@ -45,11 +45,14 @@ struct rxpeer_fd_opts {
 
 int rxpeer_fd_init(const struct rxpeer_fd_opts *o, char *err, size_t errlen);
 int rxpeer_fd_start(char *err, size_t errlen);
+/* Shut libfdcore down (if it is not down already) and wait for it. */
 void rxpeer_fd_stop(void);
+/* 1 once libfdcore has stopped -- on request, or by itself after an internal fatal error. */
+int rxpeer_fd_is_down(void);
 
 /* State name of a peer ("STATE_OPEN", ...), or "unknown". */
 const char *rxpeer_fd_peer_state(const char *id);
-/* Wait until the peer is STATE_OPEN. 0, or ETIMEDOUT. */
+/* Wait until the peer is STATE_OPEN. 0, ETIMEDOUT, or ECONNABORTED if libfdcore stopped. */
 int rxpeer_fd_wait_open(const char *id, uint32_t timeout_ms);
 /* Member `key`: [{"id":..,"realm":..,"state":..}] for all known peers. */
 void rxpeer_fd_peers_json(struct rxpeer_json *j, const char *key);

@@ -56,6 +56,7 @@ static void rxpeer_hooks_event(enum fd_hook_type type, struct msg *msg, struct p
 int rxpeer_hooks_install(rxpeer_hook_event_fn fn, void *ctx, int keep_dumps)
 {
 	struct rxpeer_hooks_reg *r = malloc(sizeof(*r)); /* lives as long as the process */
+	struct fd_hook_hdl *h = NULL; /* libfdcore insists on a handle; we never unregister */
 	int ret;
 
 	if (r == NULL)
@@ -64,7 +65,7 @@ int rxpeer_hooks_install(rxpeer_hook_event_fn fn, void *ctx, int keep_dumps)
 	r->ctx = ctx;
 	ret = fd_hook_register(HOOK_MASK(HOOK_MESSAGE_PARSING_ERROR, HOOK_MESSAGE_PARSING_ERROR2,
 	    HOOK_MESSAGE_ROUTING_ERROR, HOOK_MESSAGE_DROPPED, HOOK_MESSAGE_FAILOVER,
-	    HOOK_PEER_CONNECT_FAILED, HOOK_PEER_CONNECT_SUCCESS), rxpeer_hooks_event, r, NULL, NULL);
+	    HOOK_PEER_CONNECT_FAILED, HOOK_PEER_CONNECT_SUCCESS), rxpeer_hooks_event, r, NULL, &h);
 	if (ret != 0) {
 		free(r);
 		return ret;
@@ -73,5 +74,5 @@ int rxpeer_hooks_install(rxpeer_hook_event_fn fn, void *ctx, int keep_dumps)
 		return 0;
 	return fd_hook_register(HOOK_MASK(HOOK_DATA_RECEIVED, HOOK_MESSAGE_RECEIVED, HOOK_MESSAGE_LOCAL,
 	    HOOK_MESSAGE_SENDING, HOOK_MESSAGE_SENT, HOOK_MESSAGE_ROUTING_FORWARD,
-	    HOOK_MESSAGE_ROUTING_LOCAL), rxpeer_hooks_empty, NULL, NULL, NULL);
+	    HOOK_MESSAGE_ROUTING_LOCAL), rxpeer_hooks_empty, NULL, NULL, &h);
 }

@@ -1,5 +1,4 @@
 /* rxpeer_msg.c - see rxpeer_msg.h */
-#define _GNU_SOURCE
 #include "rxpeer_msg.h"
 
 #include <arpa/inet.h>

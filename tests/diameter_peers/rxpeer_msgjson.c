@@ -1,5 +1,4 @@
 /* rxpeer_msgjson.c - see rxpeer_msgjson.h */
-#define _GNU_SOURCE
 #include "rxpeer_msgjson.h"
 
 #include <stdio.h>

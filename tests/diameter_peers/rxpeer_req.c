@@ -1,5 +1,4 @@
 /* rxpeer_req.c - see rxpeer_req.h */
-#define _GNU_SOURCE
 #include "rxpeer_req.h"
 
 #include <errno.h>

@@ -92,6 +92,7 @@ def test_kill_9_under_load_loses_nothing_acknowledged(bsfd_factory):
         else:
             assert outcome.status_code in NO_EFFECT_STATUSES, describe(outcome)
             refused.append(index)
+    print(f"{len(created)} acknowledged, {len(unanswered)} without answer, {len(refused)} refused")
     assert len(created) >= KILL_AFTER
 
     ids = set()
@@ -121,6 +122,7 @@ def test_kill_9_under_load_loses_nothing_acknowledged(bsfd_factory):
             assert resp.content == b""
             assert registered == [], f"history has a registration that discovery does not find: {events}"
 
+    print(f"{present} of those without answer are present")
     assert server.count() == len(created) + present
     rebuilt = server.workdir / "rebuilt"
     rebuilt.mkdir()

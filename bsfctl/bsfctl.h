@@ -1,0 +1,26 @@
+/* bsfctl: the operator's tool for a BSF store (forensics, verification, rebuild). Each
+ * command is a function taking the parsed options; they run while bsfd runs (LMDB allows
+ * many reader processes) except where noted. */
+#ifndef BSF_BSFCTL_BSFCTL_H
+#define BSF_BSFCTL_BSFCTL_H
+
+#include <stdbool.h>
+
+typedef struct {
+    const char *store;
+    const char *binding;
+    const char *supi;
+    const char *gpsi;
+    const char *ue_addr;
+    const char *out;
+    const char *since; /* RFC 3339 or Unix milliseconds */
+    const char *until;
+    bool json;
+} bsfctl_options_t;
+
+int bsfctl_history(const bsfctl_options_t *o);
+int bsfctl_digest(const bsfctl_options_t *o);
+int bsfctl_rebuild(const bsfctl_options_t *o);
+int bsfctl_stats(const bsfctl_options_t *o);
+
+#endif

@@ -1,0 +1,71 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "bsfctl/bsfctl.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: bsfctl --store DIR COMMAND [options]\n"
+            "commands:\n"
+            "  history (--binding ID | --supi SUPI | --gpsi GPSI | --ue-addr ADDR)\n"
+            "          [--since TIME] [--until TIME] [--json]\n"
+            "          every event of a binding, subscriber or UE address (IPv4, IPv6 prefix or\n"
+            "          address, MAC), oldest first; TIME is RFC 3339 or Unix milliseconds\n"
+            "  digest  SHA-256 of the projections (equal on every store with the same events)\n"
+            "  rebuild --out DIR\n"
+            "          replay the log into a fresh store at DIR and print its digest\n"
+            "  stats [--json]\n"
+            "          bindings, events and bytes of the store\n");
+}
+
+int main(int argc, char **argv)
+{
+    bsfctl_options_t o = {0};
+    const char *command = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char **slot = strcmp(a, "--store") == 0     ? &o.store
+                            : strcmp(a, "--binding") == 0 ? &o.binding
+                            : strcmp(a, "--supi") == 0    ? &o.supi
+                            : strcmp(a, "--gpsi") == 0    ? &o.gpsi
+                            : strcmp(a, "--ue-addr") == 0 ? &o.ue_addr
+                            : strcmp(a, "--out") == 0     ? &o.out
+                            : strcmp(a, "--since") == 0   ? &o.since
+                            : strcmp(a, "--until") == 0   ? &o.until
+                                                          : NULL;
+        if (slot) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "bsfctl: %s needs a value\n", a);
+                return 2;
+            }
+            *slot = argv[++i];
+        } else if (strcmp(a, "--json") == 0) {
+            o.json = true;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (!command && a[0] != '-') {
+            command = a;
+        } else {
+            fprintf(stderr, "bsfctl: unexpected argument %s\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!command || !o.store) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(command, "history") == 0)
+        return bsfctl_history(&o);
+    if (strcmp(command, "digest") == 0)
+        return bsfctl_digest(&o);
+    if (strcmp(command, "rebuild") == 0)
+        return bsfctl_rebuild(&o);
+    if (strcmp(command, "stats") == 0)
+        return bsfctl_stats(&o);
+    fprintf(stderr, "bsfctl: unknown command %s\n", command);
+    usage(stderr);
+    return 2;
+}

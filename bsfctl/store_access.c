@@ -1,0 +1,72 @@
+#include "bsfctl/store_access.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/member_parse.h"
+
+int bsfctl_open_read(const char *path, bsf_store_t *store, MDB_txn **txn)
+{
+    char err[512];
+    bsf_store_options_t so = {path, 0, true, 126};
+    if (bsf_store_open(store, &so, err, sizeof err)) {
+        fprintf(stderr, "bsfctl: %s\n", err);
+        return -1;
+    }
+    int rc = mdb_txn_begin(store->env, NULL, MDB_RDONLY, txn);
+    if (rc) {
+        fprintf(stderr, "bsfctl: %s\n", mdb_strerror(rc));
+        bsf_store_close(store);
+        return -1;
+    }
+    return 0;
+}
+
+int bsfctl_parse_time(const char *s, int64_t *ms)
+{
+    *ms = -1;
+    if (!s)
+        return 0;
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (*s && !*end && v >= 0) {
+        *ms = v;
+        return 0;
+    }
+    if (!bsf_text_is_date_time(s, strlen(s)))
+        return -1;
+    struct tm tm = {0};
+    const char *rest = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+    if (!rest)
+        return -1;
+    int64_t t = (int64_t)timegm(&tm) * 1000;
+    if (*rest == '.') {
+        int64_t frac = 0, scale = 1000;
+        for (rest++; *rest >= '0' && *rest <= '9'; rest++) {
+            if (scale > 1) {
+                scale /= 10;
+                frac += (*rest - '0') * scale;
+            }
+        }
+        t += frac;
+    }
+    if (*rest == '+' || *rest == '-') {
+        int off = ((rest[1] - '0') * 10 + (rest[2] - '0')) * 60 + (rest[4] - '0') * 10 +
+                  (rest[5] - '0');
+        t -= (*rest == '+' ? 1 : -1) * (int64_t)off * 60000;
+    }
+    *ms = t;
+    return 0;
+}
+
+void bsfctl_hex(const uint8_t *b, size_t n, char *out)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = digits[b[i] >> 4];
+        out[2 * i + 1] = digits[b[i] & 15];
+    }
+    out[2 * n] = '\0';
+}

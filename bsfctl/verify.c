@@ -1,0 +1,236 @@
+/* bsfctl digest, stats and rebuild. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bsfctl/bsfctl.h"
+#include "bsfctl/store_access.h"
+#include "common/clock.h"
+
+static int print_digest(bsf_store_t *store, MDB_txn *txn)
+{
+    uint8_t d[32];
+    char hex[65];
+    int rc = bsf_projection_digest(&store->proj, txn, d);
+    if (rc) {
+        fprintf(stderr, "bsfctl: digest failed: %s\n", mdb_strerror(rc));
+        return 1;
+    }
+    bsfctl_hex(d, 32, hex);
+    printf("%s\n", hex);
+    return 0;
+}
+
+int bsfctl_digest(const bsfctl_options_t *o)
+{
+    bsf_store_t store;
+    MDB_txn *txn;
+    if (bsfctl_open_read(o->store, &store, &txn))
+        return 1;
+    int rc = print_digest(&store, txn);
+    mdb_txn_abort(txn);
+    bsf_store_close(&store);
+    return rc;
+}
+
+/* ---- stats ------------------------------------------------------------------------- */
+
+typedef struct {
+    const char *name;
+    MDB_dbi dbi;
+} named_dbi_t;
+
+static uint64_t db_bytes(const MDB_stat *st)
+{
+    return (uint64_t)st->ms_psize *
+           (st->ms_branch_pages + st->ms_leaf_pages + st->ms_overflow_pages);
+}
+
+int bsfctl_stats(const bsfctl_options_t *o)
+{
+    bsf_store_t store;
+    MDB_txn *txn;
+    if (bsfctl_open_read(o->store, &store, &txn))
+        return 1;
+    const bsf_projection_t *p = &store.proj;
+    named_dbi_t dbs[] = {{"bindings", p->bindings}, {"ix_ipv4", p->ipv4},
+                         {"ix_ipv4_route", p->ipv4_route}, {"ix_ipv6", p->ipv6},
+                         {"ix_mac", p->mac}, {"ix_supi", p->supi}, {"ix_gpsi", p->gpsi},
+                         {"counters", p->counters}, {"log", store.log.dbi}, {"meta", store.meta}};
+    size_t n = sizeof dbs / sizeof dbs[0];
+    uint64_t live = bsf_projection_counter(p, txn, "total");
+    uint64_t projection_bytes = 0, log_bytes = 0, entries[16] = {0}, bytes[16] = {0};
+    for (size_t i = 0; i < n; i++) {
+        MDB_stat st;
+        if (mdb_stat(txn, dbs[i].dbi, &st) == 0) {
+            entries[i] = st.ms_entries;
+            bytes[i] = db_bytes(&st);
+        }
+        if (dbs[i].dbi == store.log.dbi)
+            log_bytes = bytes[i];
+        else if (dbs[i].dbi != store.meta)
+            projection_bytes += bytes[i];
+    }
+    uint64_t file = bsf_store_file_bytes(&store);
+    if (o->json) {
+        printf("{\"liveBindings\":%llu,\"records\":%llu,\"events\":%llu,\"logPosition\":%llu,"
+               "\"fileBytes\":%llu,\"projectionBytes\":%llu,\"logBytes\":%llu,\"databases\":{",
+               (unsigned long long)live, (unsigned long long)entries[0],
+               (unsigned long long)entries[8], (unsigned long long)store.log.last,
+               (unsigned long long)file, (unsigned long long)projection_bytes,
+               (unsigned long long)log_bytes);
+        for (size_t i = 0; i < n; i++)
+            printf("%s\"%s\":{\"entries\":%llu,\"bytes\":%llu}", i ? "," : "", dbs[i].name,
+                   (unsigned long long)entries[i], (unsigned long long)bytes[i]);
+        printf("}}\n");
+    } else {
+        printf("live bindings      %llu\n", (unsigned long long)live);
+        printf("binding records    %llu (live and tombstones)\n", (unsigned long long)entries[0]);
+        printf("events in the log  %llu (last position %llu)\n", (unsigned long long)entries[8],
+               (unsigned long long)store.log.last);
+        printf("data file          %llu bytes\n", (unsigned long long)file);
+        printf("projections        %llu bytes", (unsigned long long)projection_bytes);
+        if (live)
+            printf(" (%.0f per live binding)", (double)projection_bytes / (double)live);
+        printf("\nlog                %llu bytes", (unsigned long long)log_bytes);
+        if (entries[8])
+            printf(" (%.0f per event)", (double)log_bytes / (double)entries[8]);
+        printf("\n");
+        for (size_t i = 0; i < n; i++)
+            printf("  %-14s %10llu entries %12llu bytes\n", dbs[i].name,
+                   (unsigned long long)entries[i], (unsigned long long)bytes[i]);
+    }
+    mdb_txn_abort(txn);
+    bsf_store_close(&store);
+    return 0;
+}
+
+/* ---- rebuild ----------------------------------------------------------------------- */
+
+#define REBUILD_BATCH 20000
+
+typedef struct {
+    bsf_store_t *dst;
+    MDB_txn *txn;
+    msgpack_zone zone;
+    msgpack_sbuffer buf, scratch;
+    uint64_t events, in_batch;
+    int err;
+    uint64_t start_ns;
+} rebuild_t;
+
+static int commit_batch(rebuild_t *r, bool reopen)
+{
+    int rc = mdb_txn_commit(r->txn);
+    r->txn = NULL;
+    if (!rc && reopen)
+        rc = mdb_txn_begin(r->dst->env, NULL, 0, &r->txn);
+    r->in_batch = 0;
+    return rc;
+}
+
+static int rebuild_visit(void *ctx, uint64_t position, const void *data, size_t len)
+{
+    rebuild_t *r = ctx;
+    bsf_event_t ev;
+    bsf_pcf_binding_t binding;
+    char err[256];
+    msgpack_zone_clear(&r->zone);
+    if (bsf_event_decode(data, len, &r->zone, &ev, &binding, err, sizeof err)) {
+        fprintf(stderr, "bsfctl: event at position %llu is unreadable: %s\n",
+                (unsigned long long)position, err);
+        r->err = MDB_CORRUPTED;
+        return 1;
+    }
+    r->err = bsf_store_write_event(r->dst, r->txn, &ev, &r->buf, &r->scratch, NULL);
+    if (!r->err && ++r->in_batch == REBUILD_BATCH)
+        r->err = commit_batch(r, true);
+    if (r->err)
+        return 1;
+    if (++r->events % 1000000 == 0 && isatty(2))
+        fprintf(stderr, "\r%llu events", (unsigned long long)r->events);
+    return 0;
+}
+
+/* Copies the per-site sequence numbers and clocks so the rebuilt store can serve. */
+static int copy_meta(bsf_store_t *src, MDB_txn *stxn, bsf_store_t *dst, MDB_txn *dtxn)
+{
+    MDB_cursor *cur;
+    int rc = mdb_cursor_open(stxn, src->meta, &cur);
+    if (rc)
+        return rc;
+    MDB_val k, v;
+    while ((rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) == 0)
+        if (k.mv_size > 5 && memcmp(k.mv_data, "site/", 5) == 0 &&
+            (rc = mdb_put(dtxn, dst->meta, &k, &v, 0)))
+            break;
+    mdb_cursor_close(cur);
+    return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+int bsfctl_rebuild(const bsfctl_options_t *o)
+{
+    if (!o->out) {
+        fprintf(stderr, "bsfctl: rebuild needs --out DIR (a new, empty directory)\n");
+        return 2;
+    }
+    struct stat st;
+    char probe[4096];
+    snprintf(probe, sizeof probe, "%s/data.mdb", o->out);
+    if (stat(probe, &st) == 0) {
+        fprintf(stderr, "bsfctl: %s already holds a store; give a new directory\n", o->out);
+        return 2;
+    }
+    bsf_store_t src, dst;
+    MDB_txn *stxn;
+    if (bsfctl_open_read(o->store, &src, &stxn))
+        return 1;
+    char err[512];
+    MDB_envinfo info;
+    mdb_env_info(src.env, &info);
+    bsf_store_options_t so = {o->out, (info.me_mapsize >> 20) + 1, false, 126};
+    if (bsf_store_open(&dst, &so, err, sizeof err)) {
+        fprintf(stderr, "bsfctl: %s\n", err);
+        mdb_txn_abort(stxn);
+        bsf_store_close(&src);
+        return 1;
+    }
+    rebuild_t r = {.dst = &dst, .start_ns = bsf_clock_mono_ns()};
+    msgpack_zone_init(&r.zone, 8192);
+    msgpack_sbuffer_init(&r.buf);
+    msgpack_sbuffer_init(&r.scratch);
+    int rc = mdb_txn_begin(dst.env, NULL, 0, &r.txn);
+    if (!rc)
+        rc = copy_meta(&src, stxn, &dst, r.txn);
+    if (!rc)
+        rc = bsf_embedded_log_scan(&src.log, stxn, 1, rebuild_visit, &r);
+    if (!rc)
+        rc = r.err;
+    if (!rc)
+        rc = commit_batch(&r, false);
+    else if (r.txn)
+        mdb_txn_abort(r.txn);
+    double secs = (double)(bsf_clock_mono_ns() - r.start_ns) / 1e9;
+    msgpack_zone_destroy(&r.zone);
+    msgpack_sbuffer_destroy(&r.buf);
+    msgpack_sbuffer_destroy(&r.scratch);
+    mdb_txn_abort(stxn);
+    bsf_store_close(&src);
+    int out = 1;
+    if (rc) {
+        fprintf(stderr, "bsfctl: rebuild failed: %s\n", mdb_strerror(rc));
+    } else {
+        MDB_txn *txn;
+        fprintf(stderr, "%llu events replayed in %.2f s (%.0f events/s)\n",
+                (unsigned long long)r.events, secs, secs > 0 ? (double)r.events / secs : 0.0);
+        if (mdb_txn_begin(dst.env, NULL, MDB_RDONLY, &txn) == 0) {
+            out = print_digest(&dst, txn);
+            mdb_txn_abort(txn);
+        }
+    }
+    bsf_store_close(&dst);
+    return out;
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# One command from a fresh Debian machine to the whole test suite: installs what is missing,
+# builds the release and the sanitizer (ASan+UBSan) flavours, runs the unit tests on both, the
+# integration tests against the sanitizer build, and every fuzz target for a bounded time.
+#   FUZZ_SECONDS=N   seconds per fuzz target (default 30; 0 skips fuzzing)
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+FUZZ_SECONDS=${FUZZ_SECONDS:-30}
+cd "$ROOT"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "dependencies"
+scripts/install-deps.sh
+
+step "build (release, asan)"
+scripts/build.sh release
+scripts/build.sh asan
+
+step "unit tests (release)"
+ctest --test-dir build --output-on-failure
+step "unit tests (asan)"
+ctest --test-dir build-asan --output-on-failure
+
+step "integration tests (asan build, HTTP/2 over loopback)"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+BSFD="$ROOT/build-asan/bsfd/bsfd" BSFCTL="$ROOT/build-asan/bsfctl/bsfctl" \
+  /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/integration
+
+if [ "$FUZZ_SECONDS" -gt 0 ]; then
+  step "fuzzing (${FUZZ_SECONDS}s per target)"
+  scripts/build.sh fuzz
+  tests/fuzz/run.sh "$ROOT/build-fuzz" "$FUZZ_SECONDS"
+fi
+
+step "all tests passed"

@@ -1,0 +1,22 @@
+/* libFuzzer target: decoding events read from a log or a Kafka topic. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "core/event.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    msgpack_zone zone;
+    msgpack_zone_init(&zone, 4096);
+    bsf_event_t ev;
+    bsf_pcf_binding_t storage;
+    char err[128];
+    if (bsf_event_decode((const char *)data, size, &zone, &ev, &storage, err, sizeof err) == 0 &&
+        ev.type != BSF_EVENT_BINDING_DEREGISTERED && !ev.binding)
+        abort(); /* a registration or update always carries its binding */
+    msgpack_zone_destroy(&zone);
+    return 0;
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for a bounded time from its seed corpus.
+#   tests/fuzz/run.sh BUILD_DIR SECONDS
+# New inputs go to a scratch corpus (not committed); a crash stops the run, prints the
+# sanitizer report and leaves the input as crash-* in the current directory.
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+build=${1:?build dir}
+seconds=${2:-30}
+failed=0
+for target in binding_json discovery_query patch_json event_decode; do
+  work=$(mktemp -d)
+  out=$(mktemp)
+  cp -r "$HERE/corpus/$target/." "$work/" 2>/dev/null
+  "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len=4096 -timeout=10 \
+      -rss_limit_mb=2048 -print_final_stats=1 "$work" >"$out" 2>&1
+  status=$?
+  runs=$(grep -m1 '^stat::number_of_executed_units' "$out" | awk '{print $2}')
+  echo "fuzz_$target: ${seconds}s, ${runs:-?} runs, exit $status"
+  if [ "$status" -ne 0 ]; then
+    grep -E -A30 '==[0-9]+==ERROR|runtime error|SUMMARY' "$out" | head -60
+    failed=1
+  fi
+  rm -rf "$work" "$out"
+done
+exit $failed

@@ -1,0 +1,312 @@
+/* PcfBinding decoding, the prose rules, canonical encoding and merge-patch. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/pcf_binding.h"
+#include "core/pcf_binding_patch.h"
+#include "gateways/sbi/json_codec.h"
+#include "tests/unit/test_util.h"
+
+typedef struct {
+    msgpack_sbuffer buf, out;
+    msgpack_zone zone;
+    bsf_problem_t problem;
+    bsf_pcf_binding_t b;
+} fixture_t;
+
+static int setup(void **state)
+{
+    fixture_t *f = calloc(1, sizeof *f);
+    msgpack_sbuffer_init(&f->buf);
+    msgpack_sbuffer_init(&f->out);
+    msgpack_zone_init(&f->zone, 4096);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture_t *f = *state;
+    msgpack_sbuffer_destroy(&f->buf);
+    msgpack_sbuffer_destroy(&f->out);
+    msgpack_zone_destroy(&f->zone);
+    free(f);
+    return 0;
+}
+
+/* Decodes and checks the rules; returns the cause (NONE on success). */
+static bsf_cause_t check(fixture_t *f, const char *json)
+{
+    msgpack_object o = tu_json(json, &f->buf, &f->zone);
+    memset(&f->problem, 0, sizeof f->problem);
+    if (bsf_pcf_binding_decode(&o, &f->zone, &f->b, &f->problem) ||
+        bsf_pcf_binding_check_rules(&f->b, &f->problem))
+        return f->problem.cause;
+    return BSF_CAUSE_NONE;
+}
+
+/* Encodes the decoded binding back to JSON text. */
+static const char *to_json(fixture_t *f)
+{
+    msgpack_sbuffer mp;
+    msgpack_sbuffer_init(&mp);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &mp, msgpack_sbuffer_write);
+    assert_int_equal(bsf_pcf_binding_encode(&f->b, &pk), 0);
+    msgpack_object o;
+    size_t off = 0;
+    assert_int_equal(msgpack_unpack(mp.data, mp.size, &off, &f->zone, &o),
+                     MSGPACK_UNPACK_SUCCESS);
+    msgpack_sbuffer_clear(&f->out);
+    assert_int_equal(bsf_json_write(&o, &f->out, NULL, NULL), 0);
+    msgpack_sbuffer_write(&f->out, "", 1);
+    msgpack_sbuffer_destroy(&mp);
+    return f->out.data;
+}
+
+static const char *const FULL =
+    "{\"supi\":\"imsi-001010000000001\",\"gpsi\":\"msisdn-491700000001\","
+    "\"ipv4Addr\":\"10.1.2.3\",\"ipv6Prefix\":\"2001:DB8:1::/64\","
+    "\"addIpv6Prefixes\":[\"2001:db8:2::/64\"],\"ipDomain\":\"corp\","
+    "\"dnn\":\"internet\",\"pcfFqdn\":\"pcf.example.com\","
+    "\"pcfIpEndPoints\":[{\"ipv4Address\":\"192.0.2.1\",\"transport\":\"TCP\",\"port\":8080}],"
+    "\"pcfDiamHost\":\"pcf.diam.example.com\",\"pcfDiamRealm\":\"example.com\","
+    "\"pcfSmFqdn\":\"pcf-sm.example.com\",\"pcfSmIpEndPoints\":[{\"ipv6Address\":\"2001:db8::5\"}],"
+    "\"snssai\":{\"sst\":1,\"sd\":\"abcdef\"},\"suppFeat\":\"7\","
+    "\"pcfId\":\"c1d2e3f4-0000-4000-8000-000000000001\",\"pcfSetId\":\"setxyz.pcfset.5gc.mnc001."
+    "mcc001\",\"recoveryTime\":\"2026-11-30T01:02:03.5Z\","
+    "\"paraCom\":{\"supi\":\"imsi-001010000000001\",\"dnn\":\"internet\",\"snssai\":{\"sst\":1}},"
+    "\"bindLevel\":\"NF_INSTANCE\",\"ipv4FrameRouteList\":[\"198.51.0.0/16\"],"
+    "\"ipv6FrameRouteList\":[\"2001:db8:99::/48\"],\"unknownMember\":{\"x\":[1,2]}}";
+
+static void every_member_round_trips(void **state)
+{
+    fixture_t *f = *state;
+    assert_int_equal(check(f, FULL), BSF_CAUSE_NONE);
+    assert_string_equal(
+        to_json(f),
+        "{\"supi\":\"imsi-001010000000001\",\"gpsi\":\"msisdn-491700000001\","
+        "\"ipv4Addr\":\"10.1.2.3\",\"ipv6Prefix\":\"2001:db8:1::/64\","
+        "\"addIpv6Prefixes\":[\"2001:db8:2::/64\"],\"ipDomain\":\"corp\","
+        "\"dnn\":\"internet\",\"pcfFqdn\":\"pcf.example.com\","
+        "\"pcfIpEndPoints\":[{\"ipv4Address\":\"192.0.2.1\",\"transport\":\"TCP\",\"port\":8080}],"
+        "\"pcfDiamHost\":\"pcf.diam.example.com\",\"pcfDiamRealm\":\"example.com\","
+        "\"pcfSmFqdn\":\"pcf-sm.example.com\",\"pcfSmIpEndPoints\":[{\"ipv6Address\":\"2001:db8::5\"}],"
+        "\"snssai\":{\"sst\":1,\"sd\":\"ABCDEF\"},\"suppFeat\":\"7\","
+        "\"pcfId\":\"c1d2e3f4-0000-4000-8000-000000000001\",\"pcfSetId\":\"setxyz.pcfset.5gc.mnc001."
+        "mcc001\",\"recoveryTime\":\"2026-11-30T01:02:03.5Z\","
+        "\"paraCom\":{\"supi\":\"imsi-001010000000001\",\"dnn\":\"internet\",\"snssai\":{\"sst\":1}},"
+        "\"bindLevel\":\"NF_INSTANCE\",\"ipv4FrameRouteList\":[\"198.51.0.0/16\"],"
+        "\"ipv6FrameRouteList\":[\"2001:db8:99::/48\"]}");
+}
+
+#define MIN_PCF "\"pcfFqdn\":\"pcf.example.com\""
+#define MIN_SESSION "\"dnn\":\"internet\",\"snssai\":{\"sst\":1}"
+
+static void prose_rules(void **state)
+{
+    fixture_t *f = *state;
+    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION "," MIN_PCF "}"),
+                     BSF_CAUSE_NONE);
+    /* mandatory members */
+    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.0.0.1\",\"snssai\":{\"sst\":1}," MIN_PCF "}"),
+                     BSF_CAUSE_MANDATORY_IE_MISSING);
+    assert_string_equal(f->problem.params[0].param, "/dnn");
+    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.0.0.1\",\"dnn\":\"x\"," MIN_PCF "}"),
+                     BSF_CAUSE_MANDATORY_IE_MISSING);
+    /* at least one UE address */
+    assert_int_equal(check(f, "{" MIN_SESSION "," MIN_PCF "}"), BSF_CAUSE_MANDATORY_IE_MISSING);
+    assert_int_equal(f->problem.n_params, 3);
+    /* ipDomain only with ipv4Addr */
+    assert_int_equal(check(f, "{\"ipv6Prefix\":\"2001:db8::/64\",\"ipDomain\":\"d\"," MIN_SESSION
+                              "," MIN_PCF "}"),
+                     BSF_CAUSE_OPTIONAL_IE_INCORRECT);
+    assert_string_equal(f->problem.params[0].param, "/ipDomain");
+    /* a PCF address */
+    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION "}"),
+                     BSF_CAUSE_MANDATORY_IE_MISSING);
+    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION
+                              ",\"pcfDiamHost\":\"pcf.example.com\"}"),
+                     BSF_CAUSE_OPTIONAL_IE_INCORRECT);
+    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION
+                              ",\"pcfDiamHost\":\"a.example.com\",\"pcfDiamRealm\":\"example.com\"}"),
+                     BSF_CAUSE_NONE);
+    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION
+                              ",\"pcfIpEndPoints\":[{\"ipv4Address\":\"192.0.2.1\"}]}"),
+                     BSF_CAUSE_NONE);
+    /* additional addresses need the primary one; MAC excludes IP */
+    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.0.0.1\",\"addIpv6Prefixes\":[\"2001:db8::/64\"],"
+                              MIN_SESSION "," MIN_PCF "}"),
+                     BSF_CAUSE_OPTIONAL_IE_INCORRECT);
+    assert_int_equal(check(f, "{\"macAddr48\":\"00-11-22-33-44-55\",\"ipv4Addr\":\"10.0.0.1\","
+                              MIN_SESSION "," MIN_PCF "}"),
+                     BSF_CAUSE_OPTIONAL_IE_INCORRECT);
+    assert_int_equal(check(f, "{\"macAddr48\":\"00-11-22-33-44-55\",\"addMacAddrs\":"
+                              "[\"00-11-22-33-44-56\"]," MIN_SESSION "," MIN_PCF "}"),
+                     BSF_CAUSE_NONE);
+}
+
+static void member_formats(void **state)
+{
+    fixture_t *f = *state;
+    struct {
+        const char *json;
+        bsf_cause_t cause;
+        const char *param;
+    } cases[] = {
+        {"{\"ipv4Addr\":\"10.0.0.256\"," MIN_SESSION "," MIN_PCF "}",
+         BSF_CAUSE_MANDATORY_IE_INCORRECT, "/ipv4Addr"},
+        {"{\"ipv4Addr\":17," MIN_SESSION "," MIN_PCF "}", BSF_CAUSE_MANDATORY_IE_INCORRECT,
+         "/ipv4Addr"},
+        {"{\"ipv6Prefix\":\"2001:db8::1\"," MIN_SESSION "," MIN_PCF "}",
+         BSF_CAUSE_MANDATORY_IE_INCORRECT, "/ipv6Prefix"},
+        {"{\"ipv4Addr\":\"10.0.0.1\",\"dnn\":\"\",\"snssai\":{\"sst\":1}," MIN_PCF "}",
+         BSF_CAUSE_MANDATORY_IE_INCORRECT, "/dnn"},
+        {"{\"ipv4Addr\":\"10.0.0.1\",\"dnn\":\"x\",\"snssai\":{\"sst\":256}," MIN_PCF "}",
+         BSF_CAUSE_MANDATORY_IE_INCORRECT, "/snssai/sst"},
+        {"{\"ipv4Addr\":\"10.0.0.1\",\"dnn\":\"x\",\"snssai\":{\"sst\":1,\"sd\":\"12345\"}," MIN_PCF
+         "}",
+         BSF_CAUSE_MANDATORY_IE_INCORRECT, "/snssai/sd"},
+        {"{\"ipv4Addr\":\"10.0.0.1\",\"dnn\":\"x\",\"snssai\":{\"sd\":\"123456\"}," MIN_PCF "}",
+         BSF_CAUSE_MANDATORY_IE_INCORRECT, "/snssai/sst"},
+        {"{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION ",\"pcfFqdn\":\"nodots\"}",
+         BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/pcfFqdn"},
+        {"{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION "," MIN_PCF ",\"pcfId\":\"not-a-uuid\"}",
+         BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/pcfId"},
+        {"{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION "," MIN_PCF ",\"supi\":\"imsi-12\"}",
+         BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/supi"},
+        {"{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION "," MIN_PCF ",\"recoveryTime\":\"yesterday\"}",
+         BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/recoveryTime"},
+        {"{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION "," MIN_PCF ",\"suppFeat\":\"xyz\"}",
+         BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/suppFeat"},
+        {"{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION "," MIN_PCF ",\"addIpv6Prefixes\":[]}",
+         BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/addIpv6Prefixes"},
+        {"{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION
+         ",\"pcfIpEndPoints\":[{\"ipv4Address\":\"1.2.3.4\",\"ipv6Address\":\"::1\"}]}",
+         BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/pcfIpEndPoints/0"},
+        {"{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION
+         ",\"pcfIpEndPoints\":[{\"ipv4Address\":\"1.2.3.4\",\"port\":70000}]}",
+         BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/pcfIpEndPoints/0/port"},
+        {"{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION "," MIN_PCF
+         ",\"ipv4FrameRouteList\":[\"10.0.0.0\"]}",
+         BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/ipv4FrameRouteList/0"},
+        {"{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION "," MIN_PCF ",\"paraCom\":{\"supi\":5}}",
+         BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/paraCom/supi"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bsf_cause_t got = check(f, cases[i].json);
+        if (got != cases[i].cause)
+            fail_msg("case %zu: cause %d, want %d (%s)", i, got, cases[i].cause,
+                     f->problem.detail);
+        assert_string_equal(f->problem.params[0].param, cases[i].param);
+    }
+}
+
+static void not_an_object(void **state)
+{
+    fixture_t *f = *state;
+    assert_int_equal(check(f, "[1,2]"), BSF_CAUSE_INVALID_MSG_FORMAT);
+}
+
+/* The JSON layer refuses what the rules must never see. */
+static void json_codec_limits(void **state)
+{
+    fixture_t *f = *state;
+    const char *bad[] = {"\"text\"", "{\"a\":1,\"a\":2}", "{\"a\":\"\\u0000\"}", "{\"a\":",
+                         "{\"a\":\"\xc3\x28\"}", "{} trailing",
+                         "{\"a\":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]}"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        msgpack_object o;
+        bsf_problem_t p;
+        assert_int_equal(bsf_json_to_msgpack(bad[i], strlen(bad[i]), &f->buf, &f->zone, &o, &p),
+                         -1);
+        assert_int_equal(p.cause, BSF_CAUSE_INVALID_MSG_FORMAT);
+    }
+    /* Output escaping: quotes, backslashes and control characters. */
+    msgpack_object o = tu_json("{\"k\":\"a\\\"b\\\\c\\n\\u0001\u00e9\"}", &f->buf, &f->zone);
+    msgpack_sbuffer_clear(&f->out);
+    assert_int_equal(bsf_json_write(&o, &f->out, NULL, "3"), 0);
+    msgpack_sbuffer_write(&f->out, "", 1);
+    assert_string_equal(f->out.data, "{\"k\":\"a\\\"b\\\\c\\u000a\\u0001\u00e9\",\"suppFeat\":\"3\"}");
+}
+
+static void patch_merge_semantics(void **state)
+{
+    fixture_t *f = *state;
+    assert_int_equal(check(f, FULL), BSF_CAUSE_NONE);
+    bsf_pcf_binding_t base = f->b;
+    bsf_pcf_binding_patch_t patch;
+    msgpack_object o = tu_json("{\"ipv4Addr\":\"10.9.9.9\",\"ipDomain\":null,"
+                               "\"addIpv6Prefixes\":null,\"pcfFqdn\":\"new.example.com\"}",
+                               &f->buf, &f->zone);
+    assert_int_equal(bsf_pcf_binding_patch_decode(&o, &f->zone, &patch, &f->problem), 0);
+    assert_false(bsf_pcf_binding_patch_is_empty(&patch));
+    bsf_pcf_binding_patch_apply(&base, &patch, &f->b);
+    assert_int_equal(bsf_pcf_binding_check_rules(&f->b, &f->problem), 0);
+    assert_int_equal(f->b.ipv4.b[3], 9);
+    assert_null(f->b.ip_domain);
+    assert_int_equal(f->b.n_add_ipv6, 0);
+    assert_string_equal(f->b.pcf_fqdn, "new.example.com");
+    assert_string_equal(f->b.dnn, "internet"); /* untouched */
+
+    /* Removing every UE address breaks the rules. */
+    o = tu_json("{\"ipv4Addr\":null,\"ipv6Prefix\":null,\"ipDomain\":null}", &f->buf, &f->zone);
+    assert_int_equal(bsf_pcf_binding_patch_decode(&o, &f->zone, &patch, &f->problem), 0);
+    bsf_pcf_binding_patch_apply(&base, &patch, &f->b);
+    assert_int_equal(bsf_pcf_binding_check_rules(&f->b, &f->problem), -1);
+    assert_int_equal(f->problem.cause, BSF_CAUSE_MANDATORY_IE_MISSING);
+
+    /* Members outside PcfBindingPatch are not modifiable. */
+    o = tu_json("{\"dnn\":\"other\"}", &f->buf, &f->zone);
+    assert_int_equal(bsf_pcf_binding_patch_decode(&o, &f->zone, &patch, &f->problem), -1);
+    assert_int_equal(f->problem.cause, BSF_CAUSE_MODIFICATION_NOT_ALLOWED);
+    /* pcfFqdn is not nullable in the schema. */
+    o = tu_json("{\"pcfFqdn\":null}", &f->buf, &f->zone);
+    assert_int_equal(bsf_pcf_binding_patch_decode(&o, &f->zone, &patch, &f->problem), -1);
+    assert_int_equal(f->problem.cause, BSF_CAUSE_OPTIONAL_IE_INCORRECT);
+    /* An empty patch changes nothing. */
+    o = tu_json("{}", &f->buf, &f->zone);
+    assert_int_equal(bsf_pcf_binding_patch_decode(&o, &f->zone, &patch, &f->problem), 0);
+    assert_true(bsf_pcf_binding_patch_is_empty(&patch));
+}
+
+static void same_pcf_and_shared_addresses(void **state)
+{
+    fixture_t *f = *state;
+    assert_int_equal(check(f, FULL), BSF_CAUSE_NONE);
+    bsf_pcf_binding_t a = f->b;
+    assert_int_equal(check(f, "{\"ipv6Prefix\":\"2001:db8:2::/64\"," MIN_SESSION
+                              ",\"pcfFqdn\":\"PCF.example.com\"}"),
+                     BSF_CAUSE_NONE);
+    bsf_pcf_binding_t b = f->b;
+    assert_true(bsf_pcf_binding_share_ue_address(&a, &b)); /* b's prefix is a's additional one */
+    assert_true(bsf_pcf_binding_same_pcf(&a, &b));          /* FQDNs compare case-insensitively */
+    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.1.2.3\"," MIN_SESSION
+                              ",\"pcfFqdn\":\"other.example.com\"}"),
+                     BSF_CAUSE_NONE);
+    bsf_pcf_binding_t c = f->b;
+    assert_false(bsf_pcf_binding_same_pcf(&a, &c));
+    assert_false(bsf_pcf_binding_share_ue_address(&a, &c)); /* same IPv4, other ipDomain */
+    char key[64];
+    bsf_pcf_binding_pcf_key(&a, key, sizeof key);
+    assert_string_equal(key, "c1d2e3f4-0000-4000-8000-000000000001");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(every_member_round_trips, setup, teardown),
+        cmocka_unit_test_setup_teardown(prose_rules, setup, teardown),
+        cmocka_unit_test_setup_teardown(member_formats, setup, teardown),
+        cmocka_unit_test_setup_teardown(not_an_object, setup, teardown),
+        cmocka_unit_test_setup_teardown(json_codec_limits, setup, teardown),
+        cmocka_unit_test_setup_teardown(patch_merge_semantics, setup, teardown),
+        cmocka_unit_test_setup_teardown(same_pcf_and_shared_addresses, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,304 @@
+/* Projections on real LMDB files: apply() is idempotent and order-insensitive (the same events
+ * in any order give the same digest), and lookups find what the indexes promise. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/hlc.h"
+#include "engine/store.h"
+#include "tests/unit/test_util.h"
+
+#define MAX_EVENTS 256
+
+typedef struct {
+    msgpack_sbuffer buf;
+    msgpack_zone zone;
+    bsf_event_t events[MAX_EVENTS];
+    size_t n;
+    char dir[64];
+    int opened;
+} fixture_t;
+
+static bsf_pcf_binding_t *binding(fixture_t *f, const char *json)
+{
+    bsf_pcf_binding_t *b = msgpack_zone_malloc(&f->zone, sizeof *b);
+    bsf_problem_t p;
+    msgpack_object o = tu_json(json, &f->buf, &f->zone);
+    if (bsf_pcf_binding_decode(&o, &f->zone, b, &p) || bsf_pcf_binding_check_rules(b, &p))
+        fail_msg("bad test binding: %s", p.detail);
+    return b;
+}
+
+static bsf_binding_id_t make_id(uint16_t site, uint64_t seq)
+{
+    bsf_binding_id_t id;
+    uint8_t rnd[8] = {(uint8_t)seq, 7, 7, 7, 7, 7, 7, (uint8_t)site};
+    bsf_binding_id_make(site, seq, rnd, &id);
+    return id;
+}
+
+static void add(fixture_t *f, bsf_event_t ev)
+{
+    assert_true(f->n < MAX_EVENTS);
+    if (ev.type == BSF_EVENT_BINDING_REGISTERED)
+        ev.created_hlc = ev.hlc;
+    if (!ev.origin_ts_ms)
+        ev.origin_ts_ms = -1;
+    if (!ev.sender_ts_ms)
+        ev.sender_ts_ms = -1;
+    f->events[f->n++] = ev;
+}
+
+/* A history with registrations, updates (address moves, PCF changes), deregistrations
+ * (one before its registration as seen from another site), collision replacements, two
+ * sites, prefixes of several lengths, framed routes and MACs. */
+static void build_history(fixture_t *f)
+{
+    char json[512];
+    uint64_t t = BSF_HLC_FROM_MS(1700000000000ULL);
+    for (int i = 0; i < 40; i++) {
+        uint16_t site = (uint16_t)(1 + i % 2);
+        bsf_binding_id_t id = make_id(site, (uint64_t)i + 1);
+        if (i % 5 == 0)
+            snprintf(json, sizeof json,
+                     "{\"supi\":\"imsi-0010100000%05d\",\"macAddr48\":\"00-00-00-00-00-%02x\","
+                     "\"dnn\":\"lan\",\"snssai\":{\"sst\":2},\"pcfFqdn\":\"pcf%d.example.com\"}",
+                     i, i, i % 3);
+        else if (i % 3 == 0)
+            snprintf(json, sizeof json,
+                     "{\"supi\":\"imsi-0010100000%05d\",\"ipv6Prefix\":\"2001:db8:%x::/%d\","
+                     "\"ipv6FrameRouteList\":[\"2001:db8:f%x::/56\"],"
+                     "\"dnn\":\"ims\",\"snssai\":{\"sst\":1,\"sd\":\"000001\"},"
+                     "\"pcfDiamHost\":\"pcf%d.example.com\",\"pcfDiamRealm\":\"example.com\"}",
+                     i, i, i % 2 ? 64 : 128, i, i % 3);
+        else
+            snprintf(json, sizeof json,
+                     "{\"supi\":\"imsi-0010100000%05d\",\"gpsi\":\"msisdn-49170%05d\","
+                     "\"ipv4Addr\":\"10.0.%d.%d\",\"ipv4FrameRouteList\":[\"192.168.%d.0/24\"],"
+                     "\"dnn\":\"internet\",\"snssai\":{\"sst\":1},"
+                     "\"pcfFqdn\":\"pcf%d.example.com\"}",
+                     i, i, i / 10, i % 7, i, i % 3);
+        add(f, (bsf_event_t){.type = BSF_EVENT_BINDING_REGISTERED, .site = site,
+                             .seq = (uint64_t)i + 1, .hlc = t + (uint64_t)i * 10,
+                             .binding_id = id, .binding = binding(f, json)});
+        if (i % 4 == 1) { /* an update that moves the address and changes the PCF */
+            snprintf(json, sizeof json,
+                     "{\"supi\":\"imsi-0010100000%05d\",\"ipv4Addr\":\"10.9.%d.%d\","
+                     "\"dnn\":\"internet\",\"snssai\":{\"sst\":1},"
+                     "\"pcfFqdn\":\"moved%d.example.com\"}",
+                     i, i / 10, i % 7, i);
+            add(f, (bsf_event_t){.type = BSF_EVENT_BINDING_UPDATED, .site = site,
+                                 .seq = 100 + (uint64_t)i, .hlc = t + (uint64_t)i * 10 + 5,
+                                 .binding_id = id, .binding = binding(f, json),
+                                 .created_hlc = t + (uint64_t)i * 10});
+        }
+        if (i % 6 == 2) /* deregistered by the PCF */
+            add(f, (bsf_event_t){.type = BSF_EVENT_BINDING_DEREGISTERED, .site = site,
+                                 .seq = 200 + (uint64_t)i, .hlc = t + (uint64_t)i * 10 + 7,
+                                 .binding_id = id, .reason = BSF_REASON_PCF_REQUEST});
+        if (i % 9 == 4) /* the same deregistration seen twice, from two sites */
+            for (uint16_t s = 1; s <= 2; s++)
+                add(f, (bsf_event_t){.type = BSF_EVENT_BINDING_DEREGISTERED, .site = s,
+                                     .seq = 300 + (uint64_t)i, .hlc = t + (uint64_t)i * 10 + 8,
+                                     .binding_id = id, .reason = BSF_REASON_OPERATOR});
+    }
+    /* Two updates of one binding from two sites with the same HLC: the site id decides. */
+    bsf_binding_id_t id = make_id(1, 1);
+    add(f, (bsf_event_t){.type = BSF_EVENT_BINDING_UPDATED, .site = 1, .seq = 500,
+                         .hlc = t + 1000, .binding_id = id, .created_hlc = t,
+                         .binding = binding(f, "{\"supi\":\"imsi-001010000000000\","
+                                               "\"macAddr48\":\"00-00-00-00-00-aa\","
+                                               "\"dnn\":\"lan\",\"snssai\":{\"sst\":2},"
+                                               "\"pcfFqdn\":\"site1.example.com\"}")});
+    add(f, (bsf_event_t){.type = BSF_EVENT_BINDING_UPDATED, .site = 2, .seq = 500,
+                         .hlc = t + 1000, .binding_id = id, .created_hlc = t,
+                         .binding = binding(f, "{\"supi\":\"imsi-001010000000000\","
+                                               "\"macAddr48\":\"00-00-00-00-00-bb\","
+                                               "\"dnn\":\"lan\",\"snssai\":{\"sst\":2},"
+                                               "\"pcfFqdn\":\"site2.example.com\"}")});
+}
+
+static int setup(void **state)
+{
+    fixture_t *f = calloc(1, sizeof *f);
+    msgpack_sbuffer_init(&f->buf);
+    msgpack_zone_init(&f->zone, 65536);
+    build_history(f);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture_t *f = *state;
+    msgpack_sbuffer_destroy(&f->buf);
+    msgpack_zone_destroy(&f->zone);
+    free(f);
+    return 0;
+}
+
+static void open_store(bsf_store_t *s, char *dir)
+{
+    strcpy(dir, "/tmp/bsf-unit-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    char err[256];
+    bsf_store_options_t so = {dir, 64, false, 16};
+    if (bsf_store_open(s, &so, err, sizeof err))
+        fail_msg("%s", err);
+}
+
+static void close_store(bsf_store_t *s, const char *dir)
+{
+    char path[128];
+    bsf_store_close(s);
+    snprintf(path, sizeof path, "%s/data.mdb", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/lock.mdb", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* Applies the events in `order` (each `times` times) to a fresh store; returns the digest
+ * and the live count. */
+static void apply_all(fixture_t *f, const size_t *order, int times, uint8_t digest[32],
+                      uint64_t *live)
+{
+    bsf_store_t s;
+    char dir[64];
+    open_store(&s, dir);
+    MDB_txn *txn;
+    assert_int_equal(mdb_txn_begin(s.env, NULL, 0, &txn), 0);
+    msgpack_sbuffer scratch;
+    msgpack_sbuffer_init(&scratch);
+    for (int k = 0; k < times; k++)
+        for (size_t i = 0; i < f->n; i++)
+            assert_int_equal(bsf_projection_apply(&s.proj, txn, &f->events[order[i]], &scratch),
+                             0);
+    assert_int_equal(bsf_projection_digest(&s.proj, txn, digest), 0);
+    *live = bsf_projection_counter(&s.proj, txn, "total");
+    assert_int_equal(mdb_txn_commit(txn), 0);
+    msgpack_sbuffer_destroy(&scratch);
+    close_store(&s, dir);
+}
+
+static void same_digest_in_any_order(void **state)
+{
+    fixture_t *f = *state;
+    size_t order[MAX_EVENTS];
+    for (size_t i = 0; i < f->n; i++)
+        order[i] = i;
+    uint8_t reference[32], digest[32];
+    uint64_t live_ref, live;
+    apply_all(f, order, 1, reference, &live_ref);
+    assert_true(live_ref > 10 && live_ref < 40);
+    /* Idempotence: every event applied twice. */
+    apply_all(f, order, 2, digest, &live);
+    assert_memory_equal(digest, reference, 32);
+    /* Reverse order, then seeded shuffles. */
+    for (size_t i = 0; i < f->n; i++)
+        order[i] = f->n - 1 - i;
+    apply_all(f, order, 1, digest, &live);
+    assert_memory_equal(digest, reference, 32);
+    srand(20261130);
+    for (int round = 0; round < 40; round++) {
+        for (size_t i = f->n - 1; i > 0; i--) {
+            size_t j = (size_t)rand() % (i + 1), tmp = order[i];
+            order[i] = order[j];
+            order[j] = tmp;
+        }
+        apply_all(f, order, 1, digest, &live);
+        if (memcmp(digest, reference, 32) != 0)
+            fail_msg("digest differs in shuffle round %d", round);
+        assert_int_equal(live, live_ref);
+    }
+}
+
+static void lookups(void **state)
+{
+    fixture_t *f = *state;
+    bsf_store_t s;
+    char dir[64];
+    open_store(&s, dir);
+    MDB_txn *txn;
+    assert_int_equal(mdb_txn_begin(s.env, NULL, 0, &txn), 0);
+    msgpack_sbuffer scratch;
+    msgpack_sbuffer_init(&scratch);
+    uint64_t t = BSF_HLC_FROM_MS(1800000000000ULL);
+    const char *const bindings[] = {
+        "{\"supi\":\"imsi-001019999900001\",\"ipv6Prefix\":\"2001:db8:aa::/64\",\"dnn\":\"x\","
+        "\"snssai\":{\"sst\":1},\"pcfFqdn\":\"a.example.com\"}",
+        "{\"supi\":\"imsi-001019999900002\",\"ipv4Addr\":\"10.50.0.1\",\"dnn\":\"x\","
+        "\"snssai\":{\"sst\":1},\"pcfFqdn\":\"b.example.com\"}",
+        "{\"supi\":\"imsi-001019999900003\",\"ipv4Addr\":\"10.50.0.1\",\"dnn\":\"x\","
+        "\"snssai\":{\"sst\":1},\"pcfFqdn\":\"c.example.com\"}",
+        "{\"supi\":\"imsi-001019999900004\",\"macAddr48\":\"02-00-00-00-00-01\","
+        "\"addMacAddrs\":[\"02-00-00-00-00-02\"],\"dnn\":\"x\",\"snssai\":{\"sst\":1},"
+        "\"pcfFqdn\":\"d.example.com\"}",
+    };
+    bsf_binding_id_t ids[4];
+    for (int i = 0; i < 4; i++) {
+        ids[i] = make_id(9, 1000 + (uint64_t)i);
+        bsf_event_t ev = {.type = BSF_EVENT_BINDING_REGISTERED, .site = 9,
+                          .seq = 1000 + (uint64_t)i, .hlc = t + (uint64_t)i, .binding_id = ids[i],
+                          .binding = binding(f, bindings[i]), .created_hlc = t + (uint64_t)i,
+                          .origin_ts_ms = -1, .sender_ts_ms = -1};
+        assert_int_equal(bsf_projection_apply(&s.proj, txn, &ev, &scratch), 0);
+    }
+    bsf_discovery_query_t q = {.kind = BSF_UE_ADDR_IPV6};
+    bsf_match_t m;
+    size_t n;
+    /* A /128 inside the /64 finds it; one outside and a /48 around it do not. */
+    assert_true(bsf_ipv6_prefix_parse("2001:db8:aa::77/128", 19, &q.ipv6));
+    assert_int_equal(bsf_projection_discover(&s.proj, txn, &q, &f->zone, &m, &n), 0);
+    assert_int_equal(n, 1);
+    assert_memory_equal(m.id.b, ids[0].b, 16);
+    assert_true(bsf_ipv6_prefix_parse("2001:db8:ab::77/128", 19, &q.ipv6));
+    assert_int_equal(bsf_projection_discover(&s.proj, txn, &q, &f->zone, &m, &n), 0);
+    assert_int_equal(n, 0);
+    assert_true(bsf_ipv6_prefix_parse("2001:db8::/32", 13, &q.ipv6));
+    assert_int_equal(bsf_projection_discover(&s.proj, txn, &q, &f->zone, &m, &n), 0);
+    assert_int_equal(n, 0);
+    /* Two bindings on one IPv4 address: the most recent wins, both are counted. */
+    q.kind = BSF_UE_ADDR_IPV4;
+    assert_true(bsf_ipv4_parse("10.50.0.1", 9, &q.ipv4));
+    assert_int_equal(bsf_projection_discover(&s.proj, txn, &q, &f->zone, &m, &n), 0);
+    assert_int_equal(n, 2);
+    assert_memory_equal(m.id.b, ids[2].b, 16);
+    q.supi = "imsi-001019999900002"; /* a filter narrows to the older one */
+    assert_int_equal(bsf_projection_discover(&s.proj, txn, &q, &f->zone, &m, &n), 0);
+    assert_int_equal(n, 1);
+    assert_memory_equal(m.id.b, ids[1].b, 16);
+    /* Additional MAC addresses are indexed. */
+    q = (bsf_discovery_query_t){.kind = BSF_UE_ADDR_MAC};
+    assert_true(bsf_mac48_parse("02-00-00-00-00-02", 17, &q.mac));
+    assert_int_equal(bsf_projection_discover(&s.proj, txn, &q, &f->zone, &m, &n), 0);
+    assert_int_equal(n, 1);
+    assert_memory_equal(m.id.b, ids[3].b, 16);
+    /* Deregistration removes every index entry and counter. */
+    bsf_event_t dereg = {.type = BSF_EVENT_BINDING_DEREGISTERED, .site = 9, .seq = 2000,
+                         .hlc = t + 100, .binding_id = ids[3], .reason = BSF_REASON_PCF_REQUEST};
+    assert_int_equal(bsf_projection_apply(&s.proj, txn, &dereg, &scratch), 0);
+    assert_int_equal(bsf_projection_discover(&s.proj, txn, &q, &f->zone, &m, &n), 0);
+    assert_int_equal(n, 0);
+    assert_int_equal(bsf_projection_counter(&s.proj, txn, "total"), 3);
+    assert_int_equal(bsf_projection_counter(&s.proj, txn, "pcf/d.example.com"), 0);
+    assert_int_equal(bsf_projection_counter(&s.proj, txn, "dnn/x"), 3);
+    mdb_txn_abort(txn);
+    msgpack_sbuffer_destroy(&scratch);
+    close_store(&s, dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(same_digest_in_any_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(lookups, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
