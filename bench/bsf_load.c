@@ -1,0 +1,397 @@
+/* bsf-load: an HTTP/2 (h2c) load generator for Nbsf_Management.
+ *
+ *   bsf-load [--target HOST:PORT] [--mode register|discover|mixed] [--count N] [--start K]
+ *            [--connections C] [--streams S] [--pid PID] [--json]
+ *
+ * register: POSTs N unique bindings (IPv4 10.0.0.0 + index, SUPI, GPSI, PCF addresses);
+ * discover: GETs ?ipv4Addr= for the same index range (uniformly random within it);
+ * Keeps C connections with S streams in flight each, and reports requests/s, latency
+ * percentiles, the status codes and, with --pid, the target's CPU time per request. */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <nghttp2/nghttp2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <uv.h>
+
+typedef enum { MODE_REGISTER, MODE_DISCOVER } mode_t_;
+
+typedef struct {
+    const char *host;
+    int port;
+    mode_t_ mode;
+    uint64_t count, start;
+    unsigned connections, streams;
+    int pid;
+    int json;
+} options_t;
+
+typedef struct load load_t;
+
+typedef struct {
+    load_t *load;
+    uv_tcp_t tcp;
+    uv_connect_t connect;
+    nghttp2_session *session;
+    unsigned in_flight;
+    char rbuf[65536];
+    int writing;
+    char *wbuf;
+    size_t wlen, wcap;
+    uv_write_t wreq;
+} conn_t;
+
+typedef struct {
+    conn_t *conn;
+    uint64_t start_ns;
+    int status;
+    char body[768];
+    size_t body_len, body_off;
+} req_t;
+
+struct load {
+    options_t o;
+    uv_loop_t *loop;
+    conn_t *conns;
+    uint64_t issued, done;
+    uint64_t status_counts[600];
+    uint64_t *latencies; /* ns, one per request */
+    uint64_t t0, t1;
+    uint32_t rng;
+};
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint32_t next_rand(load_t *l)
+{
+    l->rng ^= l->rng << 13;
+    l->rng ^= l->rng >> 17;
+    l->rng ^= l->rng << 5;
+    return l->rng;
+}
+
+static void ipv4_of(uint64_t index, char *out)
+{
+    uint32_t a = 0x0a000000u + (uint32_t)index; /* 10.0.0.0 + index */
+    snprintf(out, 16, "%u.%u.%u.%u", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255);
+}
+
+static void flush(conn_t *c);
+
+static void on_written(uv_write_t *w, int status)
+{
+    conn_t *c = w->data;
+    c->writing = 0;
+    if (status < 0) {
+        fprintf(stderr, "write failed: %s\n", uv_strerror(status));
+        exit(1);
+    }
+    flush(c);
+}
+
+static void flush(conn_t *c)
+{
+    if (c->writing)
+        return;
+    c->wlen = 0;
+    for (;;) {
+        const uint8_t *data;
+        ssize_t n = nghttp2_session_mem_send(c->session, &data);
+        if (n <= 0)
+            break;
+        if (c->wlen + (size_t)n > c->wcap) {
+            c->wcap = (c->wlen + (size_t)n) * 2;
+            c->wbuf = realloc(c->wbuf, c->wcap);
+        }
+        memcpy(c->wbuf + c->wlen, data, (size_t)n);
+        c->wlen += (size_t)n;
+    }
+    if (!c->wlen)
+        return;
+    uv_buf_t b = uv_buf_init(c->wbuf, (unsigned)c->wlen);
+    c->wreq.data = c;
+    c->writing = 1;
+    uv_write(&c->wreq, (uv_stream_t *)&c->tcp, &b, 1, on_written);
+}
+
+static ssize_t body_read(nghttp2_session *s, int32_t id, uint8_t *buf, size_t len,
+                         uint32_t *flags, nghttp2_data_source *src, void *user)
+{
+    (void)s;
+    (void)id;
+    (void)user;
+    req_t *r = src->ptr;
+    size_t n = r->body_len - r->body_off;
+    if (n > len)
+        n = len;
+    memcpy(buf, r->body + r->body_off, n);
+    r->body_off += n;
+    if (r->body_off == r->body_len)
+        *flags |= NGHTTP2_DATA_FLAG_EOF;
+    return (ssize_t)n;
+}
+
+#define NV(n, v) {(uint8_t *)(n), (uint8_t *)(v), sizeof(n) - 1, strlen(v), NGHTTP2_NV_FLAG_NONE}
+
+static void issue(conn_t *c)
+{
+    load_t *l = c->load;
+    while (c->in_flight < l->o.streams && l->issued < l->o.count) {
+        uint64_t index = l->o.start + (l->o.mode == MODE_REGISTER
+                                           ? l->issued
+                                           : next_rand(l) % (l->o.count ? l->o.count : 1));
+        l->issued++;
+        req_t *r = calloc(1, sizeof *r);
+        r->conn = c;
+        r->start_ns = now_ns();
+        char ip[16], authority[64], path[160];
+        ipv4_of(index, ip);
+        snprintf(authority, sizeof authority, "%s:%d", l->o.host, l->o.port);
+        int32_t id;
+        if (l->o.mode == MODE_REGISTER) {
+            r->body_len = (size_t)snprintf(
+                r->body, sizeof r->body,
+                "{\"supi\":\"imsi-00101%010" PRIu64 "\",\"gpsi\":\"msisdn-49%010" PRIu64 "\","
+                "\"ipv4Addr\":\"%s\",\"dnn\":\"internet\",\"snssai\":{\"sst\":1,\"sd\":\"000001\"},"
+                "\"pcfFqdn\":\"pcf%u.example.com\",\"pcfIpEndPoints\":[{\"ipv4Address\":"
+                "\"192.0.2.%u\",\"port\":8080}],\"pcfDiamHost\":\"pcf%u.diam.example.com\","
+                "\"pcfDiamRealm\":\"example.com\",\"pcfId\":\"5a1c6a4e-0000-4000-8000-0000000000%02u\"}",
+                index, index, ip, (unsigned)(index % 16), (unsigned)(index % 16),
+                (unsigned)(index % 16), (unsigned)(index % 16));
+            char len[16];
+            snprintf(len, sizeof len, "%zu", r->body_len);
+            snprintf(path, sizeof path, "/nbsf-management/v1/pcfBindings");
+            nghttp2_nv nva[] = {NV(":method", "POST"), NV(":scheme", "http"),
+                                NV(":authority", authority), NV(":path", path),
+                                NV("content-type", "application/json"),
+                                NV("content-length", len)};
+            nghttp2_data_provider prd = {.source.ptr = r, .read_callback = body_read};
+            id = nghttp2_submit_request(c->session, NULL, nva, 6, &prd, r);
+        } else {
+            snprintf(path, sizeof path, "/nbsf-management/v1/pcfBindings?ipv4Addr=%s", ip);
+            nghttp2_nv nva[] = {NV(":method", "GET"), NV(":scheme", "http"),
+                                NV(":authority", authority), NV(":path", path)};
+            id = nghttp2_submit_request(c->session, NULL, nva, 4, NULL, r);
+        }
+        if (id < 0) {
+            fprintf(stderr, "submit failed: %s\n", nghttp2_strerror(id));
+            exit(1);
+        }
+        c->in_flight++;
+    }
+}
+
+static int on_header(nghttp2_session *s, const nghttp2_frame *f, const uint8_t *name,
+                     size_t namelen, const uint8_t *value, size_t valuelen, uint8_t flags,
+                     void *user)
+{
+    (void)flags;
+    (void)user;
+    if (f->hd.type != NGHTTP2_HEADERS || namelen != 7 || memcmp(name, ":status", 7))
+        return 0;
+    req_t *r = nghttp2_session_get_stream_user_data(s, f->hd.stream_id);
+    if (r && valuelen == 3)
+        r->status = (value[0] - '0') * 100 + (value[1] - '0') * 10 + (value[2] - '0');
+    return 0;
+}
+
+static int on_close(nghttp2_session *s, int32_t id, uint32_t err, void *user)
+{
+    (void)err;
+    conn_t *c = user;
+    load_t *l = c->load;
+    req_t *r = nghttp2_session_get_stream_user_data(s, id);
+    if (!r)
+        return 0;
+    l->latencies[l->done++] = now_ns() - r->start_ns;
+    l->status_counts[r->status > 0 && r->status < 600 ? r->status : 0]++;
+    c->in_flight--;
+    free(r);
+    if (l->done == l->o.count) {
+        l->t1 = now_ns();
+        uv_stop(l->loop); /* the process exits; the server sees the connections close */
+    } else {
+        issue(c);
+    }
+    return 0;
+}
+
+static void on_alloc(uv_handle_t *h, size_t s, uv_buf_t *b)
+{
+    (void)s;
+    conn_t *c = h->data;
+    *b = uv_buf_init(c->rbuf, sizeof c->rbuf);
+}
+
+static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
+{
+    conn_t *c = st->data;
+    if (n < 0) {
+        uv_close((uv_handle_t *)st, NULL);
+        return;
+    }
+    if (nghttp2_session_mem_recv(c->session, (uint8_t *)b->base, (size_t)n) < 0) {
+        fprintf(stderr, "HTTP/2 error from server\n");
+        exit(1);
+    }
+    flush(c);
+    if (!nghttp2_session_want_read(c->session) && !nghttp2_session_want_write(c->session))
+        uv_close((uv_handle_t *)st, NULL);
+}
+
+static void on_connect(uv_connect_t *req, int status)
+{
+    conn_t *c = req->data;
+    if (status < 0) {
+        fprintf(stderr, "connect failed: %s\n", uv_strerror(status));
+        exit(1);
+    }
+    uv_tcp_nodelay(&c->tcp, 1);
+    nghttp2_session_callbacks *cbs;
+    nghttp2_session_callbacks_new(&cbs);
+    nghttp2_session_callbacks_set_on_header_callback(cbs, on_header);
+    nghttp2_session_callbacks_set_on_stream_close_callback(cbs, on_close);
+    nghttp2_session_client_new(&c->session, cbs, c);
+    nghttp2_session_callbacks_del(cbs);
+    nghttp2_settings_entry iv[] = {{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, 1024},
+                                   {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, 1 << 20}};
+    nghttp2_submit_settings(c->session, NGHTTP2_FLAG_NONE, iv, 2);
+    if (c->load->t0 == 0)
+        c->load->t0 = now_ns();
+    issue(c);
+    flush(c);
+    uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* utime + stime of a process in clock ticks, from /proc. */
+static long long proc_cpu_ticks(int pid)
+{
+    char path[64], buf[2048];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    long long ut = 0, st = 0;
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lld %lld", &ut, &st) != 2)
+        return -1;
+    return ut + st;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: bsf-load [--target HOST:PORT] [--mode register|discover] [--count N] "
+                    "[--start K] [--connections C] [--streams S] [--pid PID] [--json]\n");
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    load_t l = {.o = {"127.0.0.1", 8080, MODE_REGISTER, 100000, 0, 4, 64, 0, 0}, .rng = 2463534242u};
+    char host[64] = "127.0.0.1";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--json") == 0) {
+            l.o.json = 1;
+            continue;
+        }
+        if (i + 1 >= argc)
+            usage();
+        const char *v = argv[++i];
+        if (strcmp(a, "--target") == 0) {
+            const char *colon = strrchr(v, ':');
+            if (!colon || (size_t)(colon - v) >= sizeof host)
+                usage();
+            memcpy(host, v, (size_t)(colon - v));
+            host[colon - v] = '\0';
+            l.o.port = atoi(colon + 1);
+        } else if (strcmp(a, "--mode") == 0) {
+            l.o.mode = strcmp(v, "discover") == 0 ? MODE_DISCOVER : MODE_REGISTER;
+        } else if (strcmp(a, "--count") == 0) {
+            l.o.count = strtoull(v, NULL, 10);
+        } else if (strcmp(a, "--start") == 0) {
+            l.o.start = strtoull(v, NULL, 10);
+        } else if (strcmp(a, "--connections") == 0) {
+            l.o.connections = (unsigned)atoi(v);
+        } else if (strcmp(a, "--streams") == 0) {
+            l.o.streams = (unsigned)atoi(v);
+        } else if (strcmp(a, "--pid") == 0) {
+            l.o.pid = atoi(v);
+        } else {
+            usage();
+        }
+    }
+    l.o.host = host;
+    if (!l.o.count || !l.o.connections || !l.o.streams)
+        usage();
+    l.latencies = malloc(sizeof *l.latencies * l.o.count);
+    l.conns = calloc(l.o.connections, sizeof *l.conns);
+    l.loop = uv_default_loop();
+    struct sockaddr_in sa;
+    uv_ip4_addr(l.o.host, l.o.port, &sa);
+    long long cpu0 = l.o.pid ? proc_cpu_ticks(l.o.pid) : -1;
+    for (unsigned i = 0; i < l.o.connections; i++) {
+        conn_t *c = &l.conns[i];
+        c->load = &l;
+        uv_tcp_init(l.loop, &c->tcp);
+        c->tcp.data = c;
+        c->connect.data = c;
+        uv_tcp_connect(&c->connect, &c->tcp, (struct sockaddr *)&sa, on_connect);
+    }
+    uv_run(l.loop, UV_RUN_DEFAULT);
+    long long cpu1 = l.o.pid ? proc_cpu_ticks(l.o.pid) : -1;
+    if (l.done != l.o.count) {
+        fprintf(stderr, "only %" PRIu64 " of %" PRIu64 " requests completed\n", l.done, l.o.count);
+        return 1;
+    }
+    qsort(l.latencies, l.done, sizeof *l.latencies, cmp_u64);
+    double secs = (double)(l.t1 - l.t0) / 1e9;
+    double rps = (double)l.done / secs;
+    double p50 = (double)l.latencies[l.done / 2] / 1e6;
+    double p99 = (double)l.latencies[(size_t)((double)l.done * 0.99)] / 1e6;
+    double cpu_us = cpu0 >= 0 && cpu1 >= 0
+                        ? (double)(cpu1 - cpu0) / (double)sysconf(_SC_CLK_TCK) * 1e6 / (double)l.done
+                        : -1;
+    uint64_t ok = l.status_counts[201] + l.status_counts[200];
+    if (l.o.json) {
+        printf("{\"mode\":\"%s\",\"requests\":%" PRIu64 ",\"seconds\":%.3f,\"rps\":%.0f,"
+               "\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"ok\":%" PRIu64 ",\"cpu_us_per_request\":%.2f,"
+               "\"status\":{",
+               l.o.mode == MODE_REGISTER ? "register" : "discover", l.done, secs, rps, p50, p99,
+               ok, cpu_us);
+        int first = 1;
+        for (int s = 0; s < 600; s++)
+            if (l.status_counts[s]) {
+                printf("%s\"%d\":%" PRIu64, first ? "" : ",", s, l.status_counts[s]);
+                first = 0;
+            }
+        printf("}}\n");
+    } else {
+        printf("%s: %" PRIu64 " requests in %.2f s = %.0f req/s; latency p50 %.3f ms, p99 %.3f ms",
+               l.o.mode == MODE_REGISTER ? "register" : "discover", l.done, secs, rps, p50, p99);
+        if (cpu_us >= 0)
+            printf("; target CPU %.2f us/request", cpu_us);
+        printf("\nstatus:");
+        for (int s = 0; s < 600; s++)
+            if (l.status_counts[s])
+                printf(" %d=%" PRIu64, s, l.status_counts[s]);
+        printf("\n");
+    }
+    return ok == l.done ? 0 : 1;
+}
