@@ -97,6 +97,8 @@ int rxpeer_app_start(struct rxpeer_app *a, const char *const *behav_kinds, int n
 /* Serve the control channel, run --exec, wait for quit/SIGINT/SIGTERM, shut down. Returns exit code. */
 int rxpeer_app_run(struct rxpeer_app *a, rxpeer_ctl_fn handler);
 
+/* Open a record object: {"type":<type>,"ts":<wall clock>, ... (caller adds members and closes it). */
+void rxpeer_app_record_begin(struct rxpeer_json *j, const char *type);
 /* Write one JSON line to the event stream. */
 void rxpeer_app_emit(struct rxpeer_app *a, const struct rxpeer_json *j);
 /* Record a received request ({"type":"recv",...}), adding "kind" when non-NULL. */
