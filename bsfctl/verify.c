@@ -59,8 +59,10 @@ int bsfctl_stats(const bsfctl_options_t *o)
     named_dbi_t dbs[] = {{"bindings", p->bindings}, {"ix_ipv4", p->ipv4},
                          {"ix_ipv4_route", p->ipv4_route}, {"ix_ipv6", p->ipv6},
                          {"ix_mac", p->mac}, {"ix_supi", p->supi}, {"ix_gpsi", p->gpsi},
-                         {"counters", p->counters}, {"log", store.log.dbi}, {"meta", store.meta}};
+                         {"ix_dnn", p->dnn}, {"counters", p->counters}, {"log", store.log.dbi},
+                         {"meta", store.meta}};
     size_t n = sizeof dbs / sizeof dbs[0];
+    enum { LOG = 9 }; /* index of "log" above */
     uint64_t live = bsf_projection_counter(p, txn, "total");
     uint64_t projection_bytes = 0, log_bytes = 0, entries[16] = {0}, bytes[16] = {0};
     for (size_t i = 0; i < n; i++) {
@@ -79,7 +81,7 @@ int bsfctl_stats(const bsfctl_options_t *o)
         printf("{\"liveBindings\":%llu,\"records\":%llu,\"events\":%llu,\"logPosition\":%llu,"
                "\"fileBytes\":%llu,\"projectionBytes\":%llu,\"logBytes\":%llu,\"databases\":{",
                (unsigned long long)live, (unsigned long long)entries[0],
-               (unsigned long long)entries[8], (unsigned long long)store.log.last,
+               (unsigned long long)entries[LOG], (unsigned long long)store.log.last,
                (unsigned long long)file, (unsigned long long)projection_bytes,
                (unsigned long long)log_bytes);
         for (size_t i = 0; i < n; i++)
@@ -89,15 +91,15 @@ int bsfctl_stats(const bsfctl_options_t *o)
     } else {
         printf("live bindings      %llu\n", (unsigned long long)live);
         printf("binding records    %llu (live and tombstones)\n", (unsigned long long)entries[0]);
-        printf("events in the log  %llu (last position %llu)\n", (unsigned long long)entries[8],
+        printf("events in the log  %llu (last position %llu)\n", (unsigned long long)entries[LOG],
                (unsigned long long)store.log.last);
         printf("data file          %llu bytes\n", (unsigned long long)file);
         printf("projections        %llu bytes", (unsigned long long)projection_bytes);
         if (live)
             printf(" (%.0f per live binding)", (double)projection_bytes / (double)live);
         printf("\nlog                %llu bytes", (unsigned long long)log_bytes);
-        if (entries[8])
-            printf(" (%.0f per event)", (double)log_bytes / (double)entries[8]);
+        if (entries[LOG])
+            printf(" (%.0f per event)", (double)log_bytes / (double)entries[LOG]);
         printf("\n");
         for (size_t i = 0; i < n; i++)
             printf("  %-14s %10llu entries %12llu bytes\n", dbs[i].name,

@@ -1,3 +1,5 @@
+/* The configuration machinery: defaults, YAML files, --set, checks, the reference. The keys
+ * themselves live in the config_keys_*.c tables. */
 #include "bsfd/config.h"
 
 #include <errno.h>
@@ -8,73 +10,19 @@
 
 #include "common/diag.h"
 
-typedef enum { T_UINT, T_BOOL, T_STRING, T_LISTEN, T_ENUM } key_type_t;
-
-typedef struct {
-    const char *key;
-    key_type_t type;
-    const char *def;
-    uint64_t min, max;          /* T_UINT range; T_STRING maximum length in max */
-    const char *const *choices; /* T_ENUM */
-    size_t offset;
-    size_t size;                /* bytes of the field */
-    const char *doc;
-} key_def_t;
-
-static const char *const multiple_match_choices[] = {"most_recent", "reject", NULL};
-static const char *const log_level_choices[] = {"error", "warn", "info", "debug", NULL};
-static const char *const log_backend_choices[] = {"embedded", NULL};
-
-#define F(field) offsetof(bsf_config_t, field), sizeof(((bsf_config_t *)0)->field)
-
-static const key_def_t keys[] = {
-    {"site.id", T_UINT, "1", 1, 65535, NULL, F(site_id),
-     "Site identifier, unique among the sites sharing a log; part of every event and binding id."},
-    {"log.level", T_ENUM, "info", 0, 0, log_level_choices, F(log_level),
-     "Diagnostics level on stderr."},
-    {"log.backend", T_ENUM, "embedded", 0, 0, log_backend_choices, F(log_backend),
-     "Where events are logged: `embedded` (in the store's LMDB environment)."},
-    {"sbi.listen", T_LISTEN, "127.0.0.1:8080", 0, 0, NULL, F(sbi_listen),
-     "HTTP/2 (h2c) address of Nbsf_Management, `host:port` or `[v6]:port`; numeric addresses."},
-    {"sbi.api_root", T_STRING, "", 0, 255, NULL, F(sbi_api_root),
-     "apiRoot used in `Location` headers; empty = `http://<sbi.listen>`."},
-    {"sbi.workers", T_UINT, "0", 0, 64, NULL, F(sbi_workers),
-     "SBI worker threads (one event loop each); 0 = one per CPU."},
-    {"sbi.max_body_bytes", T_UINT, "65536", 1024, 16777216, NULL, F(sbi_max_body_bytes),
-     "Largest request body; larger ones get 413 without being read."},
-    {"sbi.max_uri_bytes", T_UINT, "8192", 256, 65536, NULL, F(sbi_max_uri_bytes),
-     "Longest request path and query; longer ones get 414."},
-    {"sbi.max_concurrent_streams", T_UINT, "1024", 1, 65536, NULL,
-     F(sbi_max_concurrent_streams), "HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS per connection."},
-    {"sbi.late_arrival", T_BOOL, "false", 0, 0, NULL, F(sbi_late_arrival),
-     "Refuse requests whose origination time plus 3gpp-Sbi-Max-Rsp-Time has passed (504)."},
-    {"ops.listen", T_LISTEN, "127.0.0.1:9090", 0, 0, NULL, F(ops_listen),
-     "HTTP/1.1 address of health, metrics and the active-session count; empty disables."},
-    {"store.path", T_STRING, "./data", 0, 1023, NULL, F(store_path),
-     "Directory of the LMDB store (created when missing)."},
-    {"store.map_size_mb", T_UINT, "65536", 16, 1048576, NULL, F(store_map_size_mb),
-     "Upper bound of the store size in MiB (address space; the file grows as needed)."},
-    {"store.max_batch", T_UINT, "512", 1, 65536, NULL, F(store_max_batch),
-     "Most write commands committed in one transaction (group commit)."},
-    {"store.queue_capacity", T_UINT, "65536", 16, 4194304, NULL, F(store_queue_capacity),
-     "Write commands waiting for the store before new ones get 503 NF_CONGESTION."},
-    {"discovery.multiple_match", T_ENUM, "most_recent", 0, 0, multiple_match_choices,
-     F(discovery_multiple_match),
-     "Several bindings match a discovery: answer the most recently created (`most_recent`, seed "
-     "3.44) or 400 MULTIPLE_BINDING_INFO_FOUND (`reject`)."},
-    {"bindings.collision_detection", T_BOOL, "true", 0, 0, NULL,
-     F(bindings_collision_detection),
-     "Seed 3.21: a registration colliding with an existing one (same SUPI, DNN, S-NSSAI and UE "
-     "address) replaces it when newer, or gets 403 when older."},
+static const bsf_config_section_t *const sections[] = {
+    &bsf_config_core_section,
+    &bsf_config_replication_section,
+    &bsf_config_diameter_section,
 };
+#define N_SECTIONS (sizeof sections / sizeof sections[0])
 
-#define N_KEYS (sizeof keys / sizeof keys[0])
-
-static const key_def_t *find_key(const char *name)
+static const bsf_config_key_t *find_key(const char *name)
 {
-    for (size_t i = 0; i < N_KEYS; i++)
-        if (strcmp(keys[i].key, name) == 0)
-            return &keys[i];
+    for (size_t s = 0; s < N_SECTIONS; s++)
+        for (size_t i = 0; i < sections[s]->n_keys; i++)
+            if (strcmp(sections[s]->keys[i].key, name) == 0)
+                return &sections[s]->keys[i];
     return NULL;
 }
 
@@ -95,8 +43,7 @@ static int set_uint_field(void *field, size_t size, uint64_t v)
     }
 }
 
-/* host:port or [v6]:port into host and port. */
-static int split_listen(const char *v, char *host, size_t host_cap, uint16_t *port)
+int bsf_config_split_listen(const char *v, char *host, size_t host_cap, uint16_t *port)
 {
     const char *colon;
     size_t hlen;
@@ -126,12 +73,45 @@ static int split_listen(const char *v, char *host, size_t host_cap, uint16_t *po
     return 0;
 }
 
-static int apply(bsf_config_t *cfg, const key_def_t *k, const char *value, char *err,
+bool bsf_config_list_next(const char **cursor, char *item, size_t cap)
+{
+    const char *p = *cursor;
+    if (!p || !*p)
+        return false;
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    snprintf(item, cap, "%.*s", (int)n, p);
+    *cursor = nl ? nl + 1 : p + n;
+    return true;
+}
+
+/* Stores `value` in a list field: items separated by '\n'. `append` adds to what is there
+ * (YAML sequences arrive one item at a time). */
+static int set_list(const bsf_config_key_t *k, void *field, const char *value, bool append,
+                    char *err, size_t err_cap)
+{
+    char *dst = field;
+    size_t used = append ? strlen(dst) : 0;
+    size_t need = used + (used ? 1 : 0) + strlen(value);
+    if (need > k->max || need >= k->size) {
+        snprintf(err, err_cap, "%s: the list is longer than %llu characters", k->key,
+                 (unsigned long long)k->max);
+        return -1;
+    }
+    if (!append)
+        dst[0] = '\0';
+    if (used)
+        strcat(dst, "\n");
+    strcat(dst, value);
+    return 0;
+}
+
+static int apply(bsf_config_t *cfg, const bsf_config_key_t *k, const char *value, char *err,
                  size_t err_cap)
 {
     void *field = (char *)cfg + k->offset;
     switch (k->type) {
-    case T_UINT: {
+    case BSF_CFG_UINT: {
         char *end;
         errno = 0;
         unsigned long long v = strtoull(value, &end, 10);
@@ -142,14 +122,14 @@ static int apply(bsf_config_t *cfg, const key_def_t *k, const char *value, char 
         }
         return set_uint_field(field, k->size, v);
     }
-    case T_BOOL:
+    case BSF_CFG_BOOL:
         if (strcmp(value, "true") == 0 || strcmp(value, "false") == 0) {
             *(bool *)field = value[0] == 't';
             return 0;
         }
         snprintf(err, err_cap, "%s: '%s' is not true or false", k->key, value);
         return -1;
-    case T_ENUM:
+    case BSF_CFG_ENUM:
         for (int i = 0; k->choices[i]; i++)
             if (strcmp(value, k->choices[i]) == 0) {
                 if (k->size == sizeof(int))
@@ -160,10 +140,10 @@ static int apply(bsf_config_t *cfg, const key_def_t *k, const char *value, char 
             }
         snprintf(err, err_cap, "%s: '%s' is not one of the allowed values", k->key, value);
         return -1;
-    case T_LISTEN: {
+    case BSF_CFG_LISTEN: {
         char host[64];
         uint16_t port;
-        if (value[0] && split_listen(value, host, sizeof host, &port)) {
+        if (value[0] && bsf_config_split_listen(value, host, sizeof host, &port)) {
             snprintf(err, err_cap, "%s: '%s' is not host:port", k->key, value);
             return -1;
         }
@@ -172,6 +152,29 @@ static int apply(bsf_config_t *cfg, const key_def_t *k, const char *value, char 
             return -1;
         }
         snprintf(field, k->size, "%s", value);
+        return 0;
+    }
+    case BSF_CFG_LIST: {
+        /* On the command line (and for a scalar in YAML) items are separated by ';'. */
+        ((char *)field)[0] = '\0';
+        char item[1024];
+        const char *p = value;
+        while (*p) {
+            const char *semi = strchr(p, ';');
+            size_t n = semi ? (size_t)(semi - p) : strlen(p);
+            while (n && (*p == ' ' || *p == '\t'))
+                p++, n--;
+            while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+                n--;
+            if (n >= sizeof item) {
+                snprintf(err, err_cap, "%s: an item is too long", k->key);
+                return -1;
+            }
+            snprintf(item, sizeof item, "%.*s", (int)n, p);
+            if (n && set_list(k, field, item, true, err, err_cap))
+                return -1;
+            p = semi ? semi + 1 : p + strlen(p);
+        }
         return 0;
     }
     default:
@@ -188,7 +191,7 @@ static int apply(bsf_config_t *cfg, const key_def_t *k, const char *value, char 
 static int set_key(bsf_config_t *cfg, const char *name, const char *value, char *err,
                    size_t err_cap)
 {
-    const key_def_t *k = find_key(name);
+    const bsf_config_key_t *k = find_key(name);
     if (!k) {
         snprintf(err, err_cap, "%s: unknown configuration key", name);
         return -1;
@@ -200,11 +203,12 @@ void bsf_config_defaults(bsf_config_t *cfg)
 {
     char err[256];
     memset(cfg, 0, sizeof *cfg);
-    for (size_t i = 0; i < N_KEYS; i++)
-        if (apply(cfg, &keys[i], keys[i].def, err, sizeof err)) {
-            BSF_ERROR("config", "bad built-in default: %s", err);
-            abort();
-        }
+    for (size_t s = 0; s < N_SECTIONS; s++)
+        for (size_t i = 0; i < sections[s]->n_keys; i++)
+            if (apply(cfg, &sections[s]->keys[i], sections[s]->keys[i].def, err, sizeof err)) {
+                BSF_ERROR("config", "bad built-in default: %s", err);
+                abort();
+            }
 }
 
 int bsf_config_set(bsf_config_t *cfg, const char *assignment, char *err, size_t err_cap)
@@ -225,7 +229,66 @@ int bsf_config_set(bsf_config_t *cfg, const char *assignment, char *err, size_t 
     return set_key(cfg, name, eq + 1, err, err_cap);
 }
 
-/* The YAML file is a mapping of sections, each a mapping of keys to scalars. */
+/* The YAML file is a mapping of sections; each section maps keys to scalars or to sequences
+ * of scalars (list keys). */
+typedef struct {
+    bsf_config_t *cfg;
+    const char *path;
+    char section[64], key[64];
+    int depth;         /* mapping depth: 1 = sections, 2 = keys */
+    bool expect_key;
+    bool in_sequence;  /* inside a list value */
+    const bsf_config_key_t *list_key;
+    char *err;
+    size_t err_cap;
+} yaml_state_t;
+
+static int on_scalar(yaml_state_t *y, const char *v)
+{
+    char name[160];
+    if (y->in_sequence)
+        return set_list(y->list_key, (char *)y->cfg + y->list_key->offset, v, true, y->err,
+                        y->err_cap);
+    if (y->depth == 1) {
+        if (!y->expect_key) {
+            snprintf(y->err, y->err_cap, "%s: section '%s' must be a mapping of keys", y->path,
+                     y->section);
+            return -1;
+        }
+        snprintf(y->section, sizeof y->section, "%s", v);
+        y->expect_key = false;
+        return 0;
+    }
+    if (y->depth == 2 && y->expect_key) {
+        snprintf(y->key, sizeof y->key, "%s", v);
+        y->expect_key = false;
+        return 0;
+    }
+    if (y->depth == 2) {
+        snprintf(name, sizeof name, "%s.%s", y->section, y->key);
+        y->expect_key = true;
+        return set_key(y->cfg, name, v, y->err, y->err_cap);
+    }
+    snprintf(y->err, y->err_cap, "%s: the document must be a mapping of sections", y->path);
+    return -1;
+}
+
+static int on_sequence_start(yaml_state_t *y)
+{
+    char name[160];
+    snprintf(name, sizeof name, "%s.%s", y->section, y->key);
+    const bsf_config_key_t *k = y->depth == 2 && !y->expect_key ? find_key(name) : NULL;
+    if (!k || k->type != BSF_CFG_LIST || y->in_sequence) {
+        snprintf(y->err, y->err_cap, "%s: %s", name,
+                 k ? "this key does not take a list" : "unknown configuration key or misplaced list");
+        return -1;
+    }
+    y->in_sequence = true;
+    y->list_key = k;
+    ((char *)y->cfg + k->offset)[0] = '\0';
+    return 0;
+}
+
 int bsf_config_load_file(bsf_config_t *cfg, const char *path, char *err, size_t err_cap)
 {
     FILE *f = fopen(path, "r");
@@ -236,9 +299,9 @@ int bsf_config_load_file(bsf_config_t *cfg, const char *path, char *err, size_t 
     yaml_parser_t parser;
     yaml_parser_initialize(&parser);
     yaml_parser_set_input_file(&parser, f);
-    char section[64] = "", key[64] = "";
-    int depth = 0, rc = 0;
-    bool expect_key = true;
+    yaml_state_t y = {.cfg = cfg, .path = path, .expect_key = true, .err = err,
+                      .err_cap = err_cap};
+    int rc = 0;
     for (bool done = false; !done && rc == 0;) {
         yaml_event_t ev;
         if (!yaml_parser_parse(&parser, &ev)) {
@@ -249,49 +312,27 @@ int bsf_config_load_file(bsf_config_t *cfg, const char *path, char *err, size_t 
         }
         switch (ev.type) {
         case YAML_MAPPING_START_EVENT:
-            if (depth == 1 && expect_key) {
-                snprintf(err, err_cap, "%s: a mapping cannot be a key", path);
-                rc = -1;
-            } else if (++depth > 2) {
-                snprintf(err, err_cap, "%s.%s: nested values are not supported", section, key);
+            if (y.in_sequence || ++y.depth > 2) {
+                snprintf(err, err_cap, "%s.%s: nested mappings are not supported", y.section,
+                         y.key);
                 rc = -1;
             }
-            expect_key = true;
+            y.expect_key = true;
             break;
         case YAML_MAPPING_END_EVENT:
-            depth--;
-            expect_key = true;
+            y.depth--;
+            y.expect_key = true;
             break;
         case YAML_SEQUENCE_START_EVENT:
-            snprintf(err, err_cap, "%s%s%s: lists are not supported here", section,
-                     depth == 2 ? "." : "", depth == 2 ? key : "");
-            rc = -1;
+            rc = on_sequence_start(&y);
             break;
-        case YAML_SCALAR_EVENT: {
-            const char *v = (const char *)ev.data.scalar.value;
-            if (depth == 1) {
-                if (!expect_key) {
-                    snprintf(err, err_cap, "%s: section '%s' must be a mapping of keys", path,
-                             section);
-                    rc = -1;
-                    break;
-                }
-                snprintf(section, sizeof section, "%s", v);
-                expect_key = false;
-            } else if (depth == 2 && expect_key) {
-                snprintf(key, sizeof key, "%s", v);
-                expect_key = false;
-            } else if (depth == 2) {
-                char name[160];
-                snprintf(name, sizeof name, "%s.%s", section, key);
-                rc = set_key(cfg, name, v, err, err_cap);
-                expect_key = true;
-            } else {
-                snprintf(err, err_cap, "%s: the document must be a mapping of sections", path);
-                rc = -1;
-            }
+        case YAML_SEQUENCE_END_EVENT:
+            y.in_sequence = false;
+            y.expect_key = true;
             break;
-        }
+        case YAML_SCALAR_EVENT:
+            rc = on_scalar(&y, (const char *)ev.data.scalar.value);
+            break;
         case YAML_STREAM_END_EVENT:
             done = true;
             break;
@@ -307,49 +348,33 @@ int bsf_config_load_file(bsf_config_t *cfg, const char *path, char *err, size_t 
 
 int bsf_config_finish(bsf_config_t *cfg, char *err, size_t err_cap)
 {
-    if (split_listen(cfg->sbi_listen, cfg->sbi_host, sizeof cfg->sbi_host, &cfg->sbi_port)) {
-        snprintf(err, err_cap, "sbi.listen: '%s' is not host:port", cfg->sbi_listen);
-        return -1;
-    }
-    if (cfg->ops_listen[0] &&
-        split_listen(cfg->ops_listen, cfg->ops_host, sizeof cfg->ops_host, &cfg->ops_port)) {
-        snprintf(err, err_cap, "ops.listen: '%s' is not host:port", cfg->ops_listen);
-        return -1;
-    }
-    if (!cfg->sbi_api_root[0])
-        snprintf(cfg->sbi_api_root, sizeof cfg->sbi_api_root, "http://%s", cfg->sbi_listen);
-    size_t n = strlen(cfg->sbi_api_root);
-    if (n && cfg->sbi_api_root[n - 1] == '/')
-        cfg->sbi_api_root[n - 1] = '\0';
-    if (strncmp(cfg->sbi_api_root, "http://", 7) != 0 &&
-        strncmp(cfg->sbi_api_root, "https://", 8) != 0) {
-        snprintf(err, err_cap, "sbi.api_root: '%s' must start with http:// or https://",
-                 cfg->sbi_api_root);
-        return -1;
-    }
+    for (size_t s = 0; s < N_SECTIONS; s++)
+        if (sections[s]->finish && sections[s]->finish(cfg, err, err_cap))
+            return -1;
     return 0;
 }
 
 void bsf_config_print_reference(void)
 {
+    static const char *const type_names[] = {"integer", "boolean", "string",
+                                             "host:port", "enum",   "list"};
     printf("| key | type | default | range / values | meaning |\n|---|---|---|---|---|\n");
-    for (size_t i = 0; i < N_KEYS; i++) {
-        const key_def_t *k = &keys[i];
-        char range[160] = "";
-        static const char *const type_names[] = {"integer", "boolean", "string", "host:port",
-                                                 "enum"};
-        if (k->type == T_UINT)
-            snprintf(range, sizeof range, "%llu – %llu", (unsigned long long)k->min,
-                     (unsigned long long)k->max);
-        else if (k->type == T_ENUM)
-            for (int c = 0; k->choices[c]; c++)
-                snprintf(range + strlen(range), sizeof range - strlen(range), "%s`%s`",
-                         c ? ", " : "", k->choices[c]);
-        else if (k->type == T_BOOL)
-            snprintf(range, sizeof range, "`true`, `false`");
-        else if (k->type == T_STRING)
-            snprintf(range, sizeof range, "up to %llu characters", (unsigned long long)k->max);
-        printf("| `%s` | %s | `%s` | %s | %s |\n", k->key, type_names[k->type], k->def, range,
-               k->doc);
-    }
+    for (size_t s = 0; s < N_SECTIONS; s++)
+        for (size_t i = 0; i < sections[s]->n_keys; i++) {
+            const bsf_config_key_t *k = &sections[s]->keys[i];
+            char range[200] = "";
+            if (k->type == BSF_CFG_UINT)
+                snprintf(range, sizeof range, "%llu – %llu", (unsigned long long)k->min,
+                         (unsigned long long)k->max);
+            else if (k->type == BSF_CFG_ENUM)
+                for (int c = 0; k->choices[c]; c++)
+                    snprintf(range + strlen(range), sizeof range - strlen(range), "%s`%s`",
+                             c ? ", " : "", k->choices[c]);
+            else if (k->type == BSF_CFG_BOOL)
+                snprintf(range, sizeof range, "`true`, `false`");
+            else if (k->type == BSF_CFG_STRING || k->type == BSF_CFG_LIST)
+                snprintf(range, sizeof range, "up to %llu characters", (unsigned long long)k->max);
+            printf("| `%s` | %s | `%s` | %s | %s |\n", k->key, type_names[k->type], k->def,
+                   range, k->doc);
+        }
 }

@@ -1,6 +1,9 @@
 /* bsfd configuration: a YAML file of sections and keys, overridden by --set section.key=value.
- * Every key, its type, default and range is declared in one table (config.c), which also
- * produces the reference in docs/configuration.md (`bsfd --config-reference`). */
+ *
+ * Every key, its type, default and range is declared once, in the key table of the
+ * subsystem that uses it (config_keys_*.c); the tables also produce docs/configuration.md
+ * (`bsfd --config-reference`). A list key takes a YAML sequence of strings, or on the command
+ * line items separated by ';'. */
 #ifndef BSF_BSFD_CONFIG_H
 #define BSF_BSFD_CONFIG_H
 
@@ -8,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bsfd/config_diameter.h"
+#include "bsfd/config_replication.h"
 #include "core/discovery.h"
 
 typedef struct {
@@ -36,8 +41,42 @@ typedef struct {
     bsf_multiple_match_t discovery_multiple_match;
     bool bindings_collision_detection;
 
-    char log_backend[16];
+    bsf_replication_settings_t replication; /* log backend, Kafka, sites, feed */
+    bsf_diameter_settings_t diameter;       /* Rx gateway */
 } bsf_config_t;
+
+typedef enum {
+    BSF_CFG_UINT,
+    BSF_CFG_BOOL,
+    BSF_CFG_STRING,
+    BSF_CFG_LISTEN, /* host:port or [v6]:port; empty allowed */
+    BSF_CFG_ENUM,   /* stored as int (index) or as the string, by field size */
+    BSF_CFG_LIST,   /* strings; stored joined with '\n' */
+} bsf_config_type_t;
+
+typedef struct {
+    const char *key;
+    bsf_config_type_t type;
+    const char *def;
+    uint64_t min, max;          /* UINT range; STRING/LIST maximum length in max */
+    const char *const *choices; /* ENUM, NULL-terminated */
+    size_t offset;
+    size_t size;                /* bytes of the field */
+    const char *doc;
+} bsf_config_key_t;
+
+#define BSF_CFG_FIELD(field) offsetof(bsf_config_t, field), sizeof(((bsf_config_t *)0)->field)
+
+typedef struct {
+    const bsf_config_key_t *keys;
+    size_t n_keys;
+    /* Cross-key checks and derived values of the section, after every key is set. */
+    int (*finish)(bsf_config_t *cfg, char *err, size_t err_cap);
+} bsf_config_section_t;
+
+extern const bsf_config_section_t bsf_config_core_section;
+extern const bsf_config_section_t bsf_config_replication_section;
+extern const bsf_config_section_t bsf_config_diameter_section;
 
 /* Sets every key to its default. */
 void bsf_config_defaults(bsf_config_t *cfg);
@@ -45,9 +84,15 @@ void bsf_config_defaults(bsf_config_t *cfg);
 int bsf_config_load_file(bsf_config_t *cfg, const char *path, char *err, size_t err_cap);
 /* Applies "section.key=value". Returns 0 or -1 with a message. */
 int bsf_config_set(bsf_config_t *cfg, const char *assignment, char *err, size_t err_cap);
-/* Cross-key checks and derived values (api_root default). Returns 0 or -1 with a message. */
+/* Runs every section's checks. Returns 0 or -1 with a message. */
 int bsf_config_finish(bsf_config_t *cfg, char *err, size_t err_cap);
 /* Writes the Markdown reference of every key. */
 void bsf_config_print_reference(void);
+
+/* host:port or [v6]:port into host and port. Returns 0 or -1. */
+int bsf_config_split_listen(const char *v, char *host, size_t host_cap, uint16_t *port);
+/* Iterates the items of a list value: copies the next item into `item` and advances
+ * `*cursor`; returns false at the end. */
+bool bsf_config_list_next(const char **cursor, char *item, size_t cap);
 
 #endif

@@ -49,8 +49,11 @@ void bsf_decide_register(const bsf_register_request_t *req, const bsf_binding_vi
 
     if (b->para_com.present) {
         const bsf_binding_view_t *bound = NULL;
+        /* Bound to this same PCF is no conflict: the registration proceeds (and a duplicate
+         * is then replaced as a re-registration). */
         for (size_t i = 0; i < n; i++)
             if (bsf_para_com_matches(&b->para_com, candidates[i].binding) &&
+                !bsf_pcf_binding_same_pcf(b, candidates[i].binding) &&
                 (!bound || more_recent(&candidates[i], bound)))
                 bound = &candidates[i];
         if (bound) {

@@ -6,6 +6,7 @@
 #include "core/member_parse.h"
 
 #define OPT BSF_CAUSE_OPTIONAL_IE_INCORRECT
+#define MAND BSF_CAUSE_MANDATORY_IE_INCORRECT /* the UE addresses, as in a registration */
 
 /* Which PcfBindingPatch members exist and which of them the schema makes nullable. */
 typedef struct {
@@ -59,16 +60,16 @@ static int decode_value(bsf_member_ctx_t *c, const char *key, const msgpack_obje
     char ptr[64];
     snprintf(ptr, sizeof ptr, "/%s", key);
     if (strcmp(key, "ipv4Addr") == 0)
-        return bsf_member_ipv4(c, v, ptr, OPT, &b->ipv4);
+        return bsf_member_ipv4(c, v, ptr, MAND, &b->ipv4);
     if (strcmp(key, "ipDomain") == 0)
         return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_IDENTITY, &b->ip_domain);
     if (strcmp(key, "ipv6Prefix") == 0)
-        return bsf_member_ipv6_prefix(c, v, ptr, OPT, &b->ipv6);
+        return bsf_member_ipv6_prefix(c, v, ptr, MAND, &b->ipv6);
     if (strcmp(key, "addIpv6Prefixes") == 0)
         return bsf_member_ipv6_prefix_array(c, v, ptr, OPT, BSF_MAX_ADD_ADDRESSES, &b->add_ipv6,
                                             &b->n_add_ipv6);
     if (strcmp(key, "macAddr48") == 0)
-        return bsf_member_mac(c, v, ptr, OPT, &b->mac);
+        return bsf_member_mac(c, v, ptr, MAND, &b->mac);
     if (strcmp(key, "addMacAddrs") == 0)
         return bsf_member_mac_array(c, v, ptr, OPT, &b->add_mac, &b->n_add_mac);
     if (strcmp(key, "pcfId") == 0)

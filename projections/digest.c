@@ -6,9 +6,9 @@
 
 static const MDB_dbi *projection_dbis(const bsf_projection_t *p, const char **names)
 {
-    static const char *const n[BSF_PROJECTION_DBS] = {"bindings", "ix_ipv4", "ix_ipv4_route",
-                                                      "ix_ipv6",  "ix_mac",  "ix_supi",
-                                                      "ix_gpsi",  "counters"};
+    static const char *const n[BSF_PROJECTION_DBS] = {
+        "bindings", "ix_ipv4", "ix_ipv4_route", "ix_ipv6", "ix_mac",
+        "ix_supi",  "ix_gpsi", "ix_dnn",        "counters"};
     memcpy(names, n, sizeof n);
     return &p->bindings; /* the members are consecutive MDB_dbi in that order */
 }

@@ -1,5 +1,6 @@
 #include "projections/index_keys.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #include "core/address.h"
@@ -38,6 +39,22 @@ size_t bsf_index_text_prefix(const char *text, uint8_t *out)
     return n + 1;
 }
 
+size_t bsf_index_dnn_prefix(const char *dnn, const bsf_snssai_t *snssai, uint8_t *out)
+{
+    size_t n = 0;
+    for (; dnn[n]; n++)
+        out[n] = (uint8_t)tolower((unsigned char)dnn[n]);
+    out[n++] = 0;
+    if (!snssai)
+        return n;
+    out[n++] = snssai->sst;
+    out[n++] = snssai->has_sd;
+    out[n++] = (uint8_t)(snssai->sd >> 16);
+    out[n++] = (uint8_t)(snssai->sd >> 8);
+    out[n++] = (uint8_t)snssai->sd;
+    return n;
+}
+
 static bsf_index_key_t *push(bsf_index_key_t *k, bsf_index_kind_t kind, size_t prefix_len,
                              const bsf_binding_id_t *id)
 {
@@ -73,5 +90,7 @@ size_t bsf_index_keys(const bsf_pcf_binding_t *b, const bsf_binding_id_t *id,
         k = push(k, BSF_INDEX_SUPI, bsf_index_text_prefix(b->supi, k->key), id);
     if (b->gpsi)
         k = push(k, BSF_INDEX_GPSI, bsf_index_text_prefix(b->gpsi, k->key), id);
+    if (b->dnn && b->has_snssai)
+        k = push(k, BSF_INDEX_DNN, bsf_index_dnn_prefix(b->dnn, &b->snssai, k->key), id);
     return (size_t)(k - out);
 }

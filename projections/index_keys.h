@@ -15,13 +15,14 @@ typedef enum {
     BSF_INDEX_MAC,
     BSF_INDEX_SUPI,
     BSF_INDEX_GPSI,
+    BSF_INDEX_DNN,
 } bsf_index_kind_t;
 
 #define BSF_INDEX_KEY_MAX (BSF_MAX_IDENTITY_LEN + 1 + 16)
-/* ipv4 + routes + ipv6 + additional + routes + mac + additional + supi + gpsi */
+/* ipv4 + routes + ipv6 + additional + routes + mac + additional + supi + gpsi + dnn */
 #define BSF_INDEX_KEYS_MAX                                                                     \
     (1 + BSF_MAX_FRAME_ROUTES + 1 + BSF_MAX_ADD_ADDRESSES + BSF_MAX_FRAME_ROUTES + 1 +          \
-     BSF_MAX_ADD_ADDRESSES + 2)
+     BSF_MAX_ADD_ADDRESSES + 3)
 
 typedef struct {
     bsf_index_kind_t kind;
@@ -40,5 +41,7 @@ size_t bsf_index_ipv4_route_prefix(const uint8_t addr[4], unsigned len, uint8_t 
 size_t bsf_index_ipv6_prefix(const uint8_t addr[16], unsigned len, uint8_t *out);
 size_t bsf_index_mac_prefix(const bsf_mac48_t *m, uint8_t *out);
 size_t bsf_index_text_prefix(const char *text, uint8_t *out);
+/* lowercase DNN | 0, followed by the S-NSSAI (sst, has-sd, sd) when `snssai` is not NULL. */
+size_t bsf_index_dnn_prefix(const char *dnn, const bsf_snssai_t *snssai, uint8_t *out);
 
 #endif

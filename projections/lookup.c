@@ -18,10 +18,37 @@ static int scan_prefix(MDB_txn *txn, MDB_dbi dbi, const uint8_t *prefix, size_t 
     MDB_val k = {plen, (void *)prefix}, v;
     for (rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE); rc == 0;
          rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-        if (k.mv_size != plen + 16 || memcmp(k.mv_data, prefix, plen) != 0)
+        /* Keys end with the binding id; some indexes have more after the prefix. */
+        if (k.mv_size < plen + 16 || memcmp(k.mv_data, prefix, plen) != 0)
             break;
         bsf_binding_id_t id;
-        memcpy(id.b, (const uint8_t *)k.mv_data + plen, 16);
+        memcpy(id.b, (const uint8_t *)k.mv_data + k.mv_size - 16, 16);
+        if (visit(ctx, &id))
+            break;
+    }
+    mdb_cursor_close(cur);
+    return rc == 0 || rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+/* paraCom with only an S-NSSAI: every DNN must be visited (rare, bounded by the visitor's
+ * capacity). Keys are dnn | 0 | sst | has_sd | sd[3] | id. */
+static int scan_all_for_snssai(MDB_txn *txn, MDB_dbi dbi, const bsf_snssai_t *s,
+                               id_visit_fn visit, void *ctx)
+{
+    MDB_cursor *cur;
+    int rc = mdb_cursor_open(txn, dbi, &cur);
+    if (rc)
+        return rc;
+    MDB_val k, v;
+    uint8_t want[5] = {s->sst, s->has_sd, (uint8_t)(s->sd >> 16), (uint8_t)(s->sd >> 8),
+                       (uint8_t)s->sd};
+    while ((rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) == 0) {
+        const uint8_t *key = k.mv_data;
+        if (k.mv_size < 22 || memcmp(key + k.mv_size - 21, want, 5) != 0 ||
+            key[k.mv_size - 22] != 0)
+            continue;
+        bsf_binding_id_t id;
+        memcpy(id.b, key + k.mv_size - 16, 16);
         if (visit(ctx, &id))
             break;
     }
@@ -162,9 +189,16 @@ int bsf_projection_collect_candidates(const bsf_projection_t *p, MDB_txn *txn,
     for (size_t i = 0; !rc && i < b->n_add_mac; i++)
         rc = scan_prefix(txn, p->mac, prefix, bsf_index_mac_prefix(&b->add_mac[i], prefix),
                          collect_visit, &c);
-    if (!rc && b->para_com.present && b->para_com.supi)
-        rc = scan_prefix(txn, p->supi, prefix, bsf_index_text_prefix(b->para_com.supi, prefix),
+    const bsf_para_com_t *pc = &b->para_com;
+    if (!rc && pc->present && pc->supi)
+        rc = scan_prefix(txn, p->supi, prefix, bsf_index_text_prefix(pc->supi, prefix),
                          collect_visit, &c);
+    else if (!rc && pc->present && pc->dnn)
+        rc = scan_prefix(txn, p->dnn, prefix,
+                         bsf_index_dnn_prefix(pc->dnn, pc->has_snssai ? &pc->snssai : NULL, prefix),
+                         collect_visit, &c);
+    else if (!rc && pc->present && pc->has_snssai)
+        rc = scan_all_for_snssai(txn, p->dnn, &pc->snssai, collect_visit, &c);
     *n = c.n;
     return rc ? rc : c.err;
 }

@@ -19,6 +19,7 @@ int bsf_projection_open(MDB_txn *txn, bsf_projection_t *p, bool create)
         {"ix_mac", offsetof(bsf_projection_t, mac)},
         {"ix_supi", offsetof(bsf_projection_t, supi)},
         {"ix_gpsi", offsetof(bsf_projection_t, gpsi)},
+        {"ix_dnn", offsetof(bsf_projection_t, dnn)},
         {"counters", offsetof(bsf_projection_t, counters)},
     };
     for (int i = 0; i < BSF_PROJECTION_DBS; i++) {
@@ -64,6 +65,8 @@ static MDB_dbi index_dbi(const bsf_projection_t *p, bsf_index_kind_t kind)
         return p->mac;
     case BSF_INDEX_SUPI:
         return p->supi;
+    case BSF_INDEX_DNN:
+        return p->dnn;
     default:
         return p->gpsi;
     }

@@ -23,10 +23,11 @@ typedef struct {
     MDB_dbi mac;        /* mac[6] | id -> "" */
     MDB_dbi supi;       /* supi | 0 | id -> "" */
     MDB_dbi gpsi;       /* gpsi | 0 | id -> "" */
+    MDB_dbi dnn;        /* lowercase dnn | 0 | snssai[5] | id -> "" (SamePcf by DNN/S-NSSAI) */
     MDB_dbi counters;   /* name -> u64 (little endian); absent when zero */
 } bsf_projection_t;
 
-#define BSF_PROJECTION_DBS 8
+#define BSF_PROJECTION_DBS 9
 
 /* Opens the sub-databases (creating them when `create`, which needs a write transaction).
  * Returns an LMDB error code. */
@@ -59,8 +60,9 @@ int bsf_projection_discover(const bsf_projection_t *p, MDB_txn *txn,
                             size_t *n_matches);
 
 /* Collects the live bindings that share a UE address with `b` (exact IPv4, IPv6 prefix of the
- * same length, MAC) and, when the binding carries a paraCom with a SUPI, the bindings of that
- * SUPI. Duplicates are removed; at most `cap` are returned. Returns 0 or an LMDB error. */
+ * same length, MAC) and, when the binding carries a paraCom, the bindings of its SUPI (or,
+ * without one, of its DNN / S-NSSAI). Duplicates are removed; at most `cap` are returned.
+ * Returns 0 or an LMDB error. */
 int bsf_projection_collect_candidates(const bsf_projection_t *p, MDB_txn *txn,
                                       const bsf_pcf_binding_t *b, msgpack_zone *zone,
                                       bsf_match_t *out, size_t cap, size_t *n);

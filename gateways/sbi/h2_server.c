@@ -279,10 +279,7 @@ void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
             memcpy(s->resp, body, body_len);
         s->resp_len = body_len;
     }
-    int rv = nghttp2_submit_response(s->conn->session, s->id, nva, n, body_len ? &prd : NULL);
-    if (rv == 0 && s->refused)
-        /* The request body was refused unread: stop the peer from sending it. */
-        nghttp2_submit_rst_stream(s->conn->session, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_NO_ERROR);
+    nghttp2_submit_response(s->conn->session, s->id, nva, n, body_len ? &prd : NULL);
     conn_flush(s->conn);
 }
 
@@ -471,6 +468,21 @@ static int on_frame_recv(nghttp2_session *session, const nghttp2_frame *frame, v
     return 0;
 }
 
+/* Once the answer to a refused request is out, a reset (NO_ERROR, RFC 9113 §8.1) stops the
+ * peer from sending the rest of a body nobody will read. Sent earlier, the reset would
+ * discard the queued answer. */
+static int on_frame_send(nghttp2_session *session, const nghttp2_frame *frame, void *user)
+{
+    (void)user;
+    if (!(frame->hd.flags & NGHTTP2_FLAG_END_STREAM) ||
+        (frame->hd.type != NGHTTP2_HEADERS && frame->hd.type != NGHTTP2_DATA))
+        return 0;
+    bsf_h2_stream_t *s = nghttp2_session_get_stream_user_data(session, frame->hd.stream_id);
+    if (s && s->refused && !nghttp2_session_get_stream_remote_close(session, s->id))
+        nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_NO_ERROR);
+    return 0;
+}
+
 static int on_stream_close(nghttp2_session *session, int32_t stream_id, uint32_t error_code,
                            void *user)
 {
@@ -494,6 +506,7 @@ static nghttp2_session_callbacks *make_callbacks(void)
     nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cbs, on_data_chunk);
     nghttp2_session_callbacks_set_on_frame_recv_callback(cbs, on_frame_recv);
     nghttp2_session_callbacks_set_on_stream_close_callback(cbs, on_stream_close);
+    nghttp2_session_callbacks_set_on_frame_send_callback(cbs, on_frame_send);
     return cbs;
 }
 

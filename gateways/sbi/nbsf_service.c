@@ -70,10 +70,15 @@ const char *bsf_nbsf_header(const bsf_h2_request_t *r, const char *name)
 
 static void method_not_allowed(bsf_nbsf_request_t *rq, const char *method, const char *allow)
 {
+    bsf_h2_header_t h = {"allow", allow};
+    if (strcmp(method, "HEAD") == 0) { /* a HEAD answer never has content */
+        bsf_sbi_metrics_record(rq->w->metrics, rq->op, 405, bsf_clock_mono_ns() - rq->received_ns);
+        bsf_h2_respond(rq->stream, 405, NULL, &h, 1, NULL, 0);
+        return;
+    }
     bsf_problem_t p;
     bsf_problem_set(&p, BSF_CAUSE_METHOD_NOT_ALLOWED, "%s is not allowed on %s (allowed: %s)",
                     method, rq->instance, allow);
-    bsf_h2_header_t h = {"allow", allow};
     respond_problem_with(rq, &p, NULL, &h, 1);
 }
 
@@ -137,7 +142,19 @@ static void route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
         return;
     }
     if (q) {
-        problem(rq, BSF_CAUSE_INVALID_QUERY_PARAM, "this operation takes no query parameters");
+        const char *amp = memchr(q + 1, '&', query_len), *eq = memchr(q + 1, '=', query_len);
+        size_t n = query_len;
+        if (amp && (size_t)(amp - q - 1) < n)
+            n = (size_t)(amp - q - 1);
+        if (eq && (size_t)(eq - q - 1) < n)
+            n = (size_t)(eq - q - 1);
+        char param[48];
+        snprintf(param, sizeof param, "query %.*s", (int)(n < 40 ? n : 40), q + 1);
+        bsf_problem_t p;
+        bsf_problem_set(&p, BSF_CAUSE_INVALID_QUERY_PARAM,
+                        "%s takes no query parameters", m);
+        bsf_problem_add_param(&p, param, "is not a parameter of this operation");
+        bsf_nbsf_respond_problem(rq, &p, NULL);
         return;
     }
     if (collection) {

@@ -27,7 +27,7 @@ static int add_binding_resp(json_t *root, const msgpack_object *binding)
         msgpack_sbuffer_init(&text);
         json_t *value = NULL;
         if (bsf_json_write(&kv->val, &text, NULL, NULL) == 0)
-            value = json_loadb(text.data, text.size, 0, NULL);
+            value = json_loadb(text.data, text.size, JSON_DECODE_ANY, NULL);
         msgpack_sbuffer_destroy(&text);
         if (!value || json_object_set_new(root, fqdn ? "pcfSmFqdn" : "pcfSmIpEndPoints", value))
             return -1;

@@ -1,7 +1,7 @@
 """Fixtures that run a real bsfd.
 
     bsfd                  module-scoped server with the default configuration
-    client                bsfd.client (HTTP/2 h2c client on the API root)
+    client                bsfd.client on a fresh connection (HTTP/2 h2c client on the API root)
     bsfd_factory          function-scoped factory: bsfd_factory({"key": "value"}) -> Bsfd
     module_bsfd_factory   the same, servers live until the end of the module
 
@@ -116,6 +116,14 @@ class Bsfd:
 
     def stderr_text(self):
         return (self.workdir / f"stderr.{self.runs}.log").read_text(errors="replace")
+
+    def reconnect(self):
+        """Replace `client` by one on a new connection (one test's protocol error must not
+        leave a broken connection to the next test)."""
+        if self.client is not None:
+            self.client.close()
+        self.client = self.new_client()
+        return self.client
 
     def new_client(self):
         """Another HTTP/2 client: a separate TCP connection to the server."""
@@ -255,4 +263,5 @@ def bsfd(module_bsfd_factory):
 
 @pytest.fixture
 def client(bsfd):
-    return bsfd.client
+    """bsfd.client, on a fresh HTTP/2 connection for every test."""
+    return bsfd.reconnect()

@@ -5,8 +5,8 @@ are exact."""
 import re
 
 import openapi
-from support import (Ue, assert_no_content, binding, delete, new_pcf_id, patch, post_binding,
-                     register, assert_binding)
+from support import (Ue, assert_binding, assert_no_content, binding, delete, new_pcf_id, patch,
+                     post_binding, register)
 
 GAUGE = "oc_db_active_session_count"
 
@@ -87,3 +87,12 @@ def test_counts_survive_restart_and_kill(bsfd_factory):
     server.kill9()
     server.start()
     assert_counts(server, 5, by_dnn={"internet": 5})
+
+
+def test_ops_port_speaks_http1(bsfd_factory):
+    server = bsfd_factory()
+    ready = server.ops.get("/health/ready")
+    assert ready.status_code == 200 and ready.http_version == "HTTP/1.1"
+    metrics = server.ops.get("/metrics")
+    assert metrics.headers.get("content-type", "").startswith("text/plain"), metrics.headers
+    assert metric(server, GAUGE) == 0

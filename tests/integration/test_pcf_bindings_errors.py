@@ -218,7 +218,9 @@ WRONG = [
     ("macAddr48", 5, "mac", M), ("macAddr48", "02:00:00:00:00:01", "mac", M),
     ("supi", 5, "ipv4", O), ("supi", "", "ipv4", O), ("supi", None, "ipv4", O),
     ("gpsi", 5, "ipv4", O), ("gpsi", "", "ipv4", O),
-    ("ipv6Prefix", "2001:db8::1", "ipv4", O),
+    # ipv4Addr satisfies the "one UE address" rule here, so ipv6Prefix reads as optional;
+    # the contract's wording allows both readings (see README, "open points")
+    ("ipv6Prefix", "2001:db8::1", "ipv4", (M, O)),
     ("addIpv6Prefixes", "2001:db8::/64", "ipv6", O), ("addIpv6Prefixes", [], "ipv6", O),
     ("addIpv6Prefixes", ["2001:db8::1"], "ipv6", O),
     ("ipDomain", 5, "ipv4", O),

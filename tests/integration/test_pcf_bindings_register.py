@@ -44,6 +44,7 @@ def test_minimal_registration_returns_201_location_and_the_binding(bsfd, client)
     ue = Ue()
     body = binding(ipv4Addr=ue.ipv4)
     resp = post_binding(client, body)
+    assert resp.http_version == "HTTP/2"
     assert assert_binding(resp, 201) == body
     location = resp.headers["location"]
     prefix = f"{bsfd.api_root}/nbsf-management/v1/pcfBindings/"

@@ -134,8 +134,9 @@ def test_members_outside_pcf_binding_patch_are_not_modifiable(client, member, va
     ("diam-host-without-realm", {"ipv4Addr": "UE4"}, {"pcfDiamHost": "h.diameter.example.com"},
      "OPTIONAL_IE_INCORRECT"),
     ("malformed-optional-member", {"ipv4Addr": "UE4"}, {"pcfFqdn": "x"}, "OPTIONAL_IE_INCORRECT"),
+    # the same open point as in test_pcf_bindings_errors: a bad second UE address
     ("malformed-second-address", {"ipv4Addr": "UE4"}, {"ipv6Prefix": "2001:db8::1"},
-     "OPTIONAL_IE_INCORRECT"),
+     ("MANDATORY_IE_INCORRECT", "OPTIONAL_IE_INCORRECT")),
     ("wrong-type", {"ipv4Addr": "UE4"}, {"pcfIpEndPoints": "192.0.2.1"}, "OPTIONAL_IE_INCORRECT"),
 ])
 def test_result_must_satisfy_the_register_rules(client, name, initial, changes, cause):

@@ -1,0 +1,81 @@
+/* Configuration keys of the site, the SBI gateway, the ops endpoint, the store and the
+ * binding rules. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bsfd/config.h"
+
+static const char *const multiple_match_choices[] = {"most_recent", "reject", NULL};
+static const char *const log_level_choices[] = {"error", "warn", "info", "debug", NULL};
+
+static const bsf_config_key_t keys[] = {
+    {"site.id", BSF_CFG_UINT, "1", 1, 65535, NULL, BSF_CFG_FIELD(site_id),
+     "Site identifier, unique among the sites sharing a log; part of every event and binding id."},
+    {"log.level", BSF_CFG_ENUM, "info", 0, 0, log_level_choices, BSF_CFG_FIELD(log_level),
+     "Diagnostics level on stderr."},
+    {"sbi.listen", BSF_CFG_LISTEN, "127.0.0.1:8080", 0, 0, NULL, BSF_CFG_FIELD(sbi_listen),
+     "HTTP/2 (h2c) address of Nbsf_Management, `host:port` or `[v6]:port`; numeric addresses."},
+    {"sbi.api_root", BSF_CFG_STRING, "", 0, 255, NULL, BSF_CFG_FIELD(sbi_api_root),
+     "apiRoot used in `Location` headers; empty = `http://<sbi.listen>`."},
+    {"sbi.workers", BSF_CFG_UINT, "0", 0, 64, NULL, BSF_CFG_FIELD(sbi_workers),
+     "SBI worker threads (one event loop each); 0 = one per CPU."},
+    {"sbi.max_body_bytes", BSF_CFG_UINT, "65536", 1024, 16777216, NULL,
+     BSF_CFG_FIELD(sbi_max_body_bytes),
+     "Largest request body; larger ones get 413 without being read."},
+    {"sbi.max_uri_bytes", BSF_CFG_UINT, "8192", 256, 65536, NULL,
+     BSF_CFG_FIELD(sbi_max_uri_bytes), "Longest request path and query; longer ones get 414."},
+    {"sbi.max_concurrent_streams", BSF_CFG_UINT, "1024", 1, 65536, NULL,
+     BSF_CFG_FIELD(sbi_max_concurrent_streams),
+     "HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS per connection."},
+    {"sbi.late_arrival", BSF_CFG_BOOL, "false", 0, 0, NULL, BSF_CFG_FIELD(sbi_late_arrival),
+     "Refuse requests whose origination time plus 3gpp-Sbi-Max-Rsp-Time has passed (504)."},
+    {"ops.listen", BSF_CFG_LISTEN, "127.0.0.1:9090", 0, 0, NULL, BSF_CFG_FIELD(ops_listen),
+     "HTTP/1.1 address of health, metrics and the active-session count; empty disables."},
+    {"store.path", BSF_CFG_STRING, "./data", 0, 1023, NULL, BSF_CFG_FIELD(store_path),
+     "Directory of the LMDB store (created when missing)."},
+    {"store.map_size_mb", BSF_CFG_UINT, "65536", 16, 1048576, NULL,
+     BSF_CFG_FIELD(store_map_size_mb),
+     "Upper bound of the store size in MiB (address space; the file grows as needed)."},
+    {"store.max_batch", BSF_CFG_UINT, "512", 1, 65536, NULL, BSF_CFG_FIELD(store_max_batch),
+     "Most write commands committed in one transaction (group commit)."},
+    {"store.queue_capacity", BSF_CFG_UINT, "65536", 16, 4194304, NULL,
+     BSF_CFG_FIELD(store_queue_capacity),
+     "Write commands waiting for the store before new ones get 503 NF_CONGESTION."},
+    {"discovery.multiple_match", BSF_CFG_ENUM, "most_recent", 0, 0, multiple_match_choices,
+     BSF_CFG_FIELD(discovery_multiple_match),
+     "Several bindings match a discovery: answer the most recently created (`most_recent`, seed "
+     "3.44) or 400 MULTIPLE_BINDING_INFO_FOUND (`reject`)."},
+    {"bindings.collision_detection", BSF_CFG_BOOL, "true", 0, 0, NULL,
+     BSF_CFG_FIELD(bindings_collision_detection),
+     "Seed 3.21: a registration colliding with an existing one (same SUPI, DNN, S-NSSAI and UE "
+     "address) replaces it when newer, or gets 403 when older."},
+};
+
+static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
+{
+    if (bsf_config_split_listen(cfg->sbi_listen, cfg->sbi_host, sizeof cfg->sbi_host,
+                                &cfg->sbi_port)) {
+        snprintf(err, err_cap, "sbi.listen: '%s' is not host:port", cfg->sbi_listen);
+        return -1;
+    }
+    if (cfg->ops_listen[0] && bsf_config_split_listen(cfg->ops_listen, cfg->ops_host,
+                                                      sizeof cfg->ops_host, &cfg->ops_port)) {
+        snprintf(err, err_cap, "ops.listen: '%s' is not host:port", cfg->ops_listen);
+        return -1;
+    }
+    if (!cfg->sbi_api_root[0])
+        snprintf(cfg->sbi_api_root, sizeof cfg->sbi_api_root, "http://%s", cfg->sbi_listen);
+    size_t n = strlen(cfg->sbi_api_root);
+    if (n && cfg->sbi_api_root[n - 1] == '/')
+        cfg->sbi_api_root[n - 1] = '\0';
+    if (strncmp(cfg->sbi_api_root, "http://", 7) != 0 &&
+        strncmp(cfg->sbi_api_root, "https://", 8) != 0) {
+        snprintf(err, err_cap, "sbi.api_root: '%s' must start with http:// or https://",
+                 cfg->sbi_api_root);
+        return -1;
+    }
+    return 0;
+}
+
+const bsf_config_section_t bsf_config_core_section = {keys, sizeof keys / sizeof keys[0],
+                                                      finish};
