@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bsfd/config_diameter.h"
-#include "bsfd/config_replication.h"
+#include "gateways/diameter/rx_settings.h"
+#include "replication/replication_settings.h"
 #include "core/discovery.h"
 
 typedef struct {

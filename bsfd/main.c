@@ -10,8 +10,10 @@
 #include "bsfd/config.h"
 #include "common/diag.h"
 #include "engine/engine.h"
+#include "gateways/diameter/rx_gateway.h"
 #include "gateways/ops/ops_server.h"
 #include "gateways/sbi/nbsf_service.h"
+#include "replication/replication.h"
 
 #define EXIT_CONFIG 2
 
@@ -89,9 +91,19 @@ int main(int argc, char **argv)
     }
     bsf_engine_config_t ec = {cfg.site_id, cfg.bindings_collision_detection, cfg.store_max_batch,
                               cfg.store_queue_capacity};
+    bsf_replication_t *repl;
+    if (bsf_replication_create(&cfg.replication, cfg.site_id, &store, &ec, &repl, err,
+                               sizeof err)) {
+        BSF_ERROR("bsfd", "%s", err);
+        return 1;
+    }
     bsf_engine_t *engine;
     if (bsf_engine_create(&store, &ec, &engine, err, sizeof err) || bsf_engine_start(engine)) {
         BSF_ERROR("bsfd", "cannot start the engine: %s", err);
+        return 1;
+    }
+    if (bsf_replication_start(repl, engine, err, sizeof err)) {
+        BSF_ERROR("bsfd", "%s", err);
         return 1;
     }
     bsf_ops_server_t *ops = NULL;
@@ -116,8 +128,18 @@ int main(int argc, char **argv)
         BSF_ERROR("bsfd", "%s", err);
         return 1;
     }
+    bsf_rx_gateway_t *rx = NULL;
+    if (cfg.diameter.enabled &&
+        bsf_rx_gateway_start(&cfg.diameter, &store, engine, &rx, err, sizeof err)) {
+        BSF_ERROR("bsfd", "%s", err);
+        return 1;
+    }
     if (ops) {
         bsf_ops_server_set_sbi(ops, sbi);
+        if (repl)
+            bsf_ops_server_add_metrics(ops, bsf_replication_write_metrics, repl);
+        if (rx)
+            bsf_ops_server_add_metrics(ops, bsf_rx_gateway_write_metrics, rx);
         bsf_ops_server_set_ready(ops, true);
     }
     BSF_INFO("bsfd", "site %u serving Nbsf_Management on h2c %s:%u (%u workers), store %s, "
@@ -130,13 +152,19 @@ int main(int argc, char **argv)
     BSF_INFO("bsfd", "signal %d: shutting down", sig);
     if (ops)
         bsf_ops_server_set_ready(ops, false);
+    if (rx)
+        bsf_rx_gateway_drain(rx);
     bsf_nbsf_service_drain(sbi);
     bsf_engine_stop(engine); /* every accepted write is committed and answered */
+    bsf_replication_stop(repl);
+    if (rx)
+        bsf_rx_gateway_stop(rx);
     bsf_nbsf_service_stop(sbi, 2000);
     if (ops)
         bsf_ops_server_stop(ops);
     bsf_nbsf_service_free(sbi);
     bsf_engine_destroy(engine);
+    bsf_replication_destroy(repl);
     bsf_store_close(&store);
     BSF_INFO("bsfd", "stopped");
     return 0;

@@ -12,6 +12,7 @@ step() { printf '\n==> %s\n' "$*"; }
 
 step "dependencies"
 scripts/install-deps.sh
+scripts/kafka-fetch.sh   # the Kafka broker's jars (Maven Central), for the replication tests
 
 step "build (release, asan)"
 scripts/build.sh release

@@ -10,7 +10,15 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/text.h"
 #include "core/sbi_time.h"
+
+#define MAX_PROVIDERS 8
+
+typedef struct {
+    bsf_ops_metrics_fn fn;
+    void *ctx;
+} provider_t;
 
 struct bsf_ops_server {
     bsf_ops_config_t cfg;
@@ -18,46 +26,10 @@ struct bsf_ops_server {
     atomic_bool ready;
     _Atomic(bsf_nbsf_service_t *) sbi;
     uint16_t port;
+    /* Registered before requests are served (start-up), read-only afterwards. */
+    provider_t providers[MAX_PROVIDERS];
+    atomic_size_t n_providers;
 };
-
-/* ---- text building ----------------------------------------------------------------- */
-
-typedef struct {
-    char *data;
-    size_t len, cap;
-    bool failed;
-} text_t;
-
-static void text_printf(text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void text_printf(text_t *t, const char *fmt, ...)
-{
-    if (t->failed)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(t->data + t->len, t->cap - t->len, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            t->failed = true;
-            return;
-        }
-        if ((size_t)n < t->cap - t->len) {
-            t->len += (size_t)n;
-            return;
-        }
-        size_t cap = t->cap ? t->cap * 2 : 8192;
-        while (cap < t->len + (size_t)n + 1)
-            cap *= 2;
-        char *p = realloc(t->data, cap);
-        if (!p) {
-            t->failed = true;
-            return;
-        }
-        t->data = p;
-        t->cap = cap;
-    }
-}
 
 /* ---- responses --------------------------------------------------------------------- */
 
@@ -87,10 +59,10 @@ static enum MHD_Result send_json(struct MHD_Connection *conn, unsigned status, j
 
 /* ---- metrics ----------------------------------------------------------------------- */
 
-static void sbi_metrics(text_t *t, bsf_nbsf_service_t *sbi)
+static void sbi_metrics(bsf_text_t *t, bsf_nbsf_service_t *sbi)
 {
     unsigned workers = bsf_nbsf_service_workers(sbi);
-    text_printf(t, "# HELP bsf_sbi_responses_total SBI responses by operation and status.\n"
+    bsf_text_printf(t, "# HELP bsf_sbi_responses_total SBI responses by operation and status.\n"
                    "# TYPE bsf_sbi_responses_total counter\n");
     for (int op = 0; op < BSF_SBI_OP_COUNT; op++)
         for (unsigned slot = 0; slot < BSF_SBI_STATUS_SLOTS; slot++) {
@@ -101,11 +73,11 @@ static void sbi_metrics(text_t *t, bsf_nbsf_service_t *sbi)
             if (!sum)
                 continue;
             int status = bsf_sbi_status_of_slot(slot);
-            text_printf(t, "bsf_sbi_responses_total{operation=\"%s\",status=\"%s%d\"} %llu\n",
+            bsf_text_printf(t, "bsf_sbi_responses_total{operation=\"%s\",status=\"%s%d\"} %llu\n",
                         bsf_sbi_op_name(op), status ? "" : "other", status ? status : 0,
                         (unsigned long long)sum);
         }
-    text_printf(t, "# HELP bsf_sbi_request_duration_seconds Time from a complete request to "
+    bsf_text_printf(t, "# HELP bsf_sbi_request_duration_seconds Time from a complete request to "
                    "its answer.\n# TYPE bsf_sbi_request_duration_seconds histogram\n");
     for (int op = 0; op < BSF_SBI_OP_COUNT; op++) {
         uint64_t cumulative = 0, sum_ns = 0;
@@ -118,47 +90,47 @@ static void sbi_metrics(text_t *t, bsf_nbsf_service_t *sbi)
                                                    memory_order_relaxed);
             double bound = bsf_sbi_latency_bound(b);
             if (bound > 0)
-                text_printf(t,
+                bsf_text_printf(t,
                             "bsf_sbi_request_duration_seconds_bucket{operation=\"%s\",le=\"%g\"} "
                             "%llu\n",
                             bsf_sbi_op_name(op), bound, (unsigned long long)cumulative);
             else
-                text_printf(t,
+                bsf_text_printf(t,
                             "bsf_sbi_request_duration_seconds_bucket{operation=\"%s\",le=\"+Inf\"} "
                             "%llu\n",
                             bsf_sbi_op_name(op), (unsigned long long)cumulative);
         }
-        text_printf(t, "bsf_sbi_request_duration_seconds_sum{operation=\"%s\"} %.9f\n",
+        bsf_text_printf(t, "bsf_sbi_request_duration_seconds_sum{operation=\"%s\"} %.9f\n",
                     bsf_sbi_op_name(op), (double)sum_ns / 1e9);
-        text_printf(t, "bsf_sbi_request_duration_seconds_count{operation=\"%s\"} %llu\n",
+        bsf_text_printf(t, "bsf_sbi_request_duration_seconds_count{operation=\"%s\"} %llu\n",
                     bsf_sbi_op_name(op), (unsigned long long)cumulative);
     }
     uint64_t full = 0;
     for (unsigned w = 0; w < workers; w++)
         full += atomic_load_explicit(&bsf_nbsf_service_metrics(sbi, w)->rejected_queue_full,
                                      memory_order_relaxed);
-    text_printf(t, "# TYPE bsf_sbi_rejected_queue_full_total counter\n"
+    bsf_text_printf(t, "# TYPE bsf_sbi_rejected_queue_full_total counter\n"
                    "bsf_sbi_rejected_queue_full_total %llu\n",
                 (unsigned long long)full);
 }
 
 static void count_visit(void *ctx, const char *name, uint64_t value)
 {
-    text_t *t = ctx;
+    bsf_text_t *t = ctx;
     const char *slash = strchr(name, '/');
     if (!slash)
         return;
     /* Label values are quoted; counter names never contain quotes or backslashes except
      * through PCF keys, which are validated FQDNs, UUIDs or addresses. */
-    text_printf(t, "bsf_active_bindings{%.*s=\"%s\"} %llu\n", (int)(slash - name), name,
+    bsf_text_printf(t, "bsf_active_bindings{%.*s=\"%s\"} %llu\n", (int)(slash - name), name,
                 slash + 1, (unsigned long long)value);
 }
 
-static void store_metrics(text_t *t, bsf_ops_server_t *ops)
+static void store_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
 {
     bsf_engine_stats_t st;
     bsf_engine_stats(ops->cfg.engine, &st);
-    text_printf(t,
+    bsf_text_printf(t,
                 "# TYPE bsf_store_commands_total counter\nbsf_store_commands_total %llu\n"
                 "# TYPE bsf_store_events_total counter\nbsf_store_events_total %llu\n"
                 "# TYPE bsf_store_transactions_total counter\nbsf_store_transactions_total %llu\n"
@@ -178,11 +150,11 @@ static void store_metrics(text_t *t, bsf_ops_server_t *ops)
     if (mdb_txn_begin(ops->cfg.store->env, NULL, MDB_RDONLY, &txn))
         return;
     const bsf_projection_t *p = &ops->cfg.store->proj;
-    text_printf(t,
+    bsf_text_printf(t,
                 "# HELP oc_db_active_session_count Active PCF bindings (seed 3.38).\n"
                 "# TYPE oc_db_active_session_count gauge\noc_db_active_session_count %llu\n",
                 (unsigned long long)bsf_projection_counter(p, txn, "total"));
-    text_printf(t, "# HELP bsf_active_bindings Active PCF bindings by DNN, S-NSSAI and PCF.\n"
+    bsf_text_printf(t, "# HELP bsf_active_bindings Active PCF bindings by DNN, S-NSSAI and PCF.\n"
                    "# TYPE bsf_active_bindings gauge\n");
     bsf_projection_counters_each(p, txn, "dnn/", count_visit, t);
     bsf_projection_counters_each(p, txn, "snssai/", count_visit, t);
@@ -192,11 +164,14 @@ static void store_metrics(text_t *t, bsf_ops_server_t *ops)
 
 static enum MHD_Result serve_metrics(bsf_ops_server_t *ops, struct MHD_Connection *conn)
 {
-    text_t t = {0};
+    bsf_text_t t = {0};
     store_metrics(&t, ops);
     bsf_nbsf_service_t *sbi = atomic_load(&ops->sbi);
     if (sbi)
         sbi_metrics(&t, sbi);
+    size_t n = atomic_load(&ops->n_providers);
+    for (size_t i = 0; i < n; i++)
+        ops->providers[i].fn(ops->providers[i].ctx, &t);
     if (t.failed || !t.data) {
         free(t.data);
         return MHD_NO;
@@ -316,6 +291,16 @@ int bsf_ops_server_start(const bsf_ops_config_t *cfg, bsf_ops_server_t **out, ch
 void bsf_ops_server_set_ready(bsf_ops_server_t *ops, bool ready)
 {
     atomic_store(&ops->ready, ready);
+}
+
+int bsf_ops_server_add_metrics(bsf_ops_server_t *ops, bsf_ops_metrics_fn fn, void *ctx)
+{
+    size_t n = atomic_load(&ops->n_providers);
+    if (n == MAX_PROVIDERS)
+        return -1;
+    ops->providers[n] = (provider_t){fn, ctx};
+    atomic_store(&ops->n_providers, n + 1);
+    return 0;
 }
 
 void bsf_ops_server_set_sbi(bsf_ops_server_t *ops, bsf_nbsf_service_t *sbi)

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "common/text.h"
 #include "engine/engine.h"
 #include "gateways/sbi/nbsf_service.h"
 
@@ -24,6 +25,11 @@ int bsf_ops_server_start(const bsf_ops_config_t *cfg, bsf_ops_server_t **out, ch
 /* Ready = serving SBI; set once the SBI service has started, cleared when draining. */
 void bsf_ops_server_set_ready(bsf_ops_server_t *ops, bool ready);
 void bsf_ops_server_set_sbi(bsf_ops_server_t *ops, bsf_nbsf_service_t *sbi);
+/* Adds a writer of Prometheus text called on every GET /metrics (on the ops thread; it must
+ * read its numbers thread-safely). Call before bsf_ops_server_set_ready. Returns 0 or -1
+ * when the table is full. */
+typedef void (*bsf_ops_metrics_fn)(void *ctx, bsf_text_t *out);
+int bsf_ops_server_add_metrics(bsf_ops_server_t *ops, bsf_ops_metrics_fn fn, void *ctx);
 void bsf_ops_server_stop(bsf_ops_server_t *ops);
 uint16_t bsf_ops_server_port(const bsf_ops_server_t *ops);
 

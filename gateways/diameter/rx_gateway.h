@@ -1,0 +1,22 @@
+/* The Rx Diameter gateway (TS 29.214 over freeDiameter): AF requests routed to the PCF that
+ * holds the UE's binding, answers relayed back, sessions followed. */
+#ifndef BSF_GATEWAYS_DIAMETER_RX_GATEWAY_H
+#define BSF_GATEWAYS_DIAMETER_RX_GATEWAY_H
+
+#include "common/text.h"
+#include "engine/engine.h"
+#include "gateways/diameter/rx_settings.h"
+
+typedef struct bsf_rx_gateway bsf_rx_gateway_t;
+
+/* Starts the Diameter node. Returns 0 or -1 with a message. */
+int bsf_rx_gateway_start(const bsf_diameter_settings_t *settings, bsf_store_t *store,
+                         bsf_engine_t *engine, bsf_rx_gateway_t **out, char *err,
+                         size_t err_cap);
+/* Stops taking new sessions and disconnects peers (DPR). */
+void bsf_rx_gateway_drain(bsf_rx_gateway_t *gw);
+void bsf_rx_gateway_stop(bsf_rx_gateway_t *gw);
+/* Prometheus text of the gateway's counters. */
+void bsf_rx_gateway_write_metrics(void *gw, bsf_text_t *out);
+
+#endif

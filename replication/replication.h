@@ -1,0 +1,28 @@
+/* Replication between sites through the log (Apache Kafka): the outbox shipper that
+ * produces this site's events, the consumers that apply the other sites' events, and the
+ * message feed. With `log.backend = embedded` it does nothing.
+ *
+ * Lifecycle in bsfd: create (before the engine is created: it may install engine hooks),
+ * start (after the engine runs), stop (after the engine stopped: ships what is left). */
+#ifndef BSF_REPLICATION_REPLICATION_H
+#define BSF_REPLICATION_REPLICATION_H
+
+#include <stdint.h>
+
+#include "common/text.h"
+#include "engine/engine.h"
+#include "replication/replication_settings.h"
+
+typedef struct bsf_replication bsf_replication_t;
+
+/* Returns 0 (with *out NULL when there is nothing to replicate) or -1 with a message. */
+int bsf_replication_create(const bsf_replication_settings_t *settings, uint16_t site_id,
+                           bsf_store_t *store, bsf_engine_config_t *engine_cfg,
+                           bsf_replication_t **out, char *err, size_t err_cap);
+int bsf_replication_start(bsf_replication_t *r, bsf_engine_t *engine, char *err, size_t err_cap);
+void bsf_replication_stop(bsf_replication_t *r);
+void bsf_replication_destroy(bsf_replication_t *r);
+/* Prometheus text: replication lag per source site, shipper backlog. */
+void bsf_replication_write_metrics(void *r, bsf_text_t *out);
+
+#endif
