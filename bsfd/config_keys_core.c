@@ -49,6 +49,9 @@ static const bsf_config_key_t keys[] = {
      BSF_CFG_FIELD(bindings_collision_detection),
      "Seed 3.21: a registration colliding with an existing one (same SUPI, DNN, S-NSSAI and UE "
      "address) replaces it when newer, or gets 403 when older."},
+    {"bindings.pcf_cookie", BSF_CFG_BOOL, "false", 0, 0, NULL, BSF_CFG_FIELD(bindings_pcf_cookie),
+     "Seed 3.3: keep the `ocnf-service-cookie` header of a registration (at most 1024 bytes) "
+     "with the binding, for the Rx gateway to pass to the PCF."},
 };
 
 static int finish(bsf_config_t *cfg, char *err, size_t err_cap)

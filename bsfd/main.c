@@ -122,7 +122,8 @@ int main(int argc, char **argv)
                           cfg.sbi_max_uri_bytes,
                           cfg.sbi_max_concurrent_streams,
                           0};
-    bsf_nbsf_config_t nc = {cfg.sbi_api_root, cfg.discovery_multiple_match, cfg.sbi_late_arrival};
+    bsf_nbsf_config_t nc = {cfg.sbi_api_root, cfg.discovery_multiple_match, cfg.sbi_late_arrival,
+                            cfg.bindings_pcf_cookie};
     bsf_nbsf_service_t *sbi;
     if (bsf_nbsf_service_start(&nc, &h2, &store, engine, &sbi, err, sizeof err)) {
         BSF_ERROR("bsfd", "%s", err);

@@ -55,7 +55,8 @@ static int pack_ts(msgpack_packer *pk, int64_t ts)
 int bsf_event_encode(const bsf_event_t *ev, msgpack_packer *pk)
 {
     bool has_binding = ev->type != BSF_EVENT_BINDING_DEREGISTERED;
-    size_t members = 6 + (has_binding ? 4 : 1 + ev->has_replaced_by);
+    bool has_cookie = has_binding && ev->cookie;
+    size_t members = 6 + (has_binding ? 4 + has_cookie : 1 + ev->has_replaced_by);
     if (msgpack_pack_map(pk, members) || pack_cstr(pk, "v") ||
         msgpack_pack_uint8(pk, BSF_EVENT_VERSION) || pack_cstr(pk, "type") ||
         pack_cstr(pk, bsf_event_type_name(ev->type)) || pack_cstr(pk, "site") ||
@@ -68,7 +69,9 @@ int bsf_event_encode(const bsf_event_t *ev, msgpack_packer *pk)
         return pack_cstr(pk, "binding") || bsf_pcf_binding_encode(ev->binding, pk) ||
                pack_cstr(pk, "createdHlc") || msgpack_pack_uint64(pk, ev->created_hlc) ||
                pack_cstr(pk, "originTs") || pack_ts(pk, ev->origin_ts_ms) ||
-               pack_cstr(pk, "senderTs") || pack_ts(pk, ev->sender_ts_ms);
+               pack_cstr(pk, "senderTs") || pack_ts(pk, ev->sender_ts_ms) ||
+               (has_cookie && (pack_cstr(pk, "cookie") || msgpack_pack_str(pk, ev->cookie_len) ||
+                               msgpack_pack_str_body(pk, ev->cookie, ev->cookie_len)));
     if (pack_cstr(pk, "reason") || pack_cstr(pk, bsf_dereg_reason_name(ev->reason)))
         return -1;
     return ev->has_replaced_by && (pack_cstr(pk, "replacedBy") || pack_id(pk, &ev->replaced_by));
@@ -183,6 +186,12 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
         } else if (str_eq(k, "reason")) {
             ok = get_reason(val, &out->reason);
             seen |= HAS_REASON;
+        } else if (str_eq(k, "cookie")) {
+            ok = val->type == MSGPACK_OBJECT_STR && val->via.str.size <= BSF_COOKIE_MAX;
+            if (ok) {
+                out->cookie = val->via.str.size ? val->via.str.ptr : "";
+                out->cookie_len = val->via.str.size;
+            }
         } else if (str_eq(k, "replacedBy")) {
             ok = get_id(val, &out->replaced_by);
             out->has_replaced_by = true;

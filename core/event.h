@@ -14,6 +14,7 @@
 #include "core/pcf_binding.h"
 
 #define BSF_EVENT_VERSION 1
+#define BSF_COOKIE_MAX 1024 /* longest ocnf-service-cookie kept */
 
 typedef enum {
     BSF_EVENT_BINDING_REGISTERED = 1,
@@ -44,6 +45,8 @@ typedef struct {
     uint64_t created_hlc;   /* when the binding was registered (= hlc for registrations) */
     int64_t origin_ts_ms;   /* 3gpp-Sbi-Origination-Timestamp of the registration, -1 absent */
     int64_t sender_ts_ms;   /* 3gpp-Sbi-Sender-Timestamp of the registration, -1 absent */
+    const char *cookie;     /* ocnf-service-cookie of the registration (seed §3.3), or NULL */
+    size_t cookie_len;
     /* BindingDeregistered */
     bsf_dereg_reason_t reason;
     bool has_replaced_by;

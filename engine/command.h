@@ -41,6 +41,8 @@ struct bsf_command {
     bsf_pcf_binding_t binding;      /* register: decoded and rule-checked */
     int64_t origin_ts_ms;           /* register: collision timestamps, -1 when absent */
     int64_t sender_ts_ms;
+    char *cookie;                   /* register: ocnf-service-cookie (in zone), or NULL */
+    size_t cookie_len;
     bsf_pcf_binding_patch_t patch;  /* update */
     bsf_binding_id_t id;            /* update, deregister (and the result of register) */
     bsf_dereg_reason_t reason;      /* deregister */

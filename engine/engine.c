@@ -126,7 +126,9 @@ static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
                       .binding_id = cmd->id,
                       .binding = &cmd->binding,
                       .origin_ts_ms = cmd->origin_ts_ms,
-                      .sender_ts_ms = cmd->sender_ts_ms};
+                      .sender_ts_ms = cmd->sender_ts_ms,
+                      .cookie = cmd->cookie,
+                      .cookie_len = cmd->cookie_len};
     if ((rc = emit(e, txn, &ev, &cmd->log_position)))
         return rc;
     return encode_binding(&cmd->binding, &cmd->body);
@@ -175,12 +177,18 @@ static int run_update(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
         refuse(cmd, &problem);
         return 0;
     }
+    /* The stored cookie lives in the record's page, which this transaction rewrites. */
+    char *cookie = NULL;
+    if (rec.cookie_len && (cookie = msgpack_zone_malloc(&cmd->zone, rec.cookie_len)))
+        memcpy(cookie, rec.cookie, rec.cookie_len);
     bsf_event_t ev = {.type = BSF_EVENT_BINDING_UPDATED,
                       .binding_id = cmd->id,
                       .binding = &updated,
                       .created_hlc = rec.created_hlc,
                       .origin_ts_ms = rec.origin_ts_ms,
-                      .sender_ts_ms = rec.sender_ts_ms};
+                      .sender_ts_ms = rec.sender_ts_ms,
+                      .cookie = cookie,
+                      .cookie_len = cookie ? rec.cookie_len : 0};
     if ((rc = emit(e, txn, &ev, &cmd->log_position)))
         return rc;
     return encode_binding(&updated, &cmd->body);

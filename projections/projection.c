@@ -108,8 +108,11 @@ static int put_record(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding
     size_t hlen = bsf_record_write_header(r, header);
     msgpack_sbuffer_clear(scratch);
     msgpack_sbuffer_write(scratch, (const char *)header, hlen);
-    if (r->state == BSF_RECORD_LIVE)
+    if (r->state == BSF_RECORD_LIVE) {
+        if (r->cookie_len)
+            msgpack_sbuffer_write(scratch, r->cookie, r->cookie_len);
         msgpack_sbuffer_write(scratch, r->binding, r->binding_len);
+    }
     MDB_val k = {16, (void *)id->b}, v = {scratch->size, scratch->data};
     return mdb_put(txn, p->bindings, &k, &v, 0);
 }
@@ -154,6 +157,8 @@ static int apply_binding_version(const bsf_projection_t *p, MDB_txn *txn, const 
                           .created_hlc = ev->created_hlc,
                           .origin_ts_ms = ev->origin_ts_ms,
                           .sender_ts_ms = ev->sender_ts_ms,
+                          .cookie = ev->cookie,
+                          .cookie_len = ev->cookie ? ev->cookie_len : 0,
                           .binding = binding.data,
                           .binding_len = binding.size};
         rc = put_record(p, txn, &ev->binding_id, &r, scratch);

@@ -33,8 +33,12 @@ int bsf_record_parse(const void *value, size_t len, bsf_record_t *out)
     out->created_hlc = get_u64(p + 12);
     out->origin_ts_ms = (int64_t)get_u64(p + 20);
     out->sender_ts_ms = (int64_t)get_u64(p + 28);
-    out->binding = (const char *)p + BSF_RECORD_HEADER_LIVE;
-    out->binding_len = len - BSF_RECORD_HEADER_LIVE;
+    out->cookie_len = (size_t)(p[36] << 8 | p[37]);
+    if (len <= BSF_RECORD_HEADER_LIVE + out->cookie_len)
+        return -1;
+    out->cookie = (const char *)p + BSF_RECORD_HEADER_LIVE;
+    out->binding = out->cookie + out->cookie_len;
+    out->binding_len = len - BSF_RECORD_HEADER_LIVE - out->cookie_len;
     return 0;
 }
 
@@ -50,6 +54,8 @@ size_t bsf_record_write_header(const bsf_record_t *r, uint8_t *out)
     put_u64(out + 12, r->created_hlc);
     put_u64(out + 20, (uint64_t)r->origin_ts_ms);
     put_u64(out + 28, (uint64_t)r->sender_ts_ms);
+    out[36] = (uint8_t)(r->cookie_len >> 8);
+    out[37] = (uint8_t)r->cookie_len;
     return BSF_RECORD_HEADER_LIVE;
 }
 

@@ -12,7 +12,7 @@
 #define BSF_RECORD_FORMAT 1
 #define BSF_RECORD_LIVE 1
 #define BSF_RECORD_DEAD 2
-#define BSF_RECORD_HEADER_LIVE 36
+#define BSF_RECORD_HEADER_LIVE 38 /* then the cookie (u16 length first), then the binding */
 #define BSF_RECORD_HEADER_DEAD 12
 
 typedef struct {
@@ -22,6 +22,8 @@ typedef struct {
     uint64_t created_hlc;  /* live only */
     int64_t origin_ts_ms;  /* live only; -1 absent */
     int64_t sender_ts_ms;
+    const char *cookie;    /* live only: ocnf-service-cookie, cookie_len bytes (0: none) */
+    size_t cookie_len;
     const char *binding;   /* live only: canonical msgpack map, points into the value */
     size_t binding_len;
 } bsf_record_t;
@@ -30,7 +32,7 @@ typedef struct {
 int bsf_record_parse(const void *value, size_t len, bsf_record_t *out);
 
 /* Writes the header of `r` into `out` (BSF_RECORD_HEADER_LIVE or _DEAD bytes); the caller
- * appends the binding for a live record. Returns the header length. */
+ * appends the cookie and the binding for a live record. Returns the header length. */
 size_t bsf_record_write_header(const bsf_record_t *r, uint8_t *out);
 
 /* Order of two versions of the same binding: by HLC, then by site. >0 when a is newer. */

@@ -14,6 +14,7 @@ typedef struct {
     const char *api_root; /* e.g. "http://127.0.0.1:8080", for Location headers */
     bsf_multiple_match_t multiple_match;
     bool late_arrival;
+    bool pcf_cookie; /* keep the ocnf-service-cookie header of registrations (seed §3.3) */
 } bsf_nbsf_config_t;
 
 typedef struct bsf_nbsf_service bsf_nbsf_service_t;

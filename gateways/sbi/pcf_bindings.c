@@ -183,6 +183,13 @@ void bsf_pcf_bindings_register(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r
             cmd->binding.supp_feat = agreed;
         }
     }
+    const char *cookie = rq->w->svc->cfg.pcf_cookie ? bsf_nbsf_header(r, "ocnf-service-cookie")
+                                                    : NULL;
+    if (cookie && strlen(cookie) <= BSF_COOKIE_MAX &&
+        (cmd->cookie = msgpack_zone_malloc(&cmd->zone, strlen(cookie) + 1))) {
+        cmd->cookie_len = strlen(cookie);
+        memcpy(cmd->cookie, cookie, cmd->cookie_len + 1);
+    }
     cmd->origin_ts_ms = header_time(r, "3gpp-sbi-origination-timestamp");
     cmd->sender_ts_ms = header_time(r, "3gpp-sbi-sender-timestamp");
     submit(rq, cmd);

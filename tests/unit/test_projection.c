@@ -274,6 +274,24 @@ static void lookups(void **state)
     assert_int_equal(bsf_projection_discover(&s.proj, txn, &q, &f->zone, &m, &n), 0);
     assert_int_equal(n, 1);
     assert_memory_equal(m.id.b, ids[1].b, 16);
+    /* A registration's cookie is kept in the record (seed 3.3). */
+    bsf_event_t with_cookie = {.type = BSF_EVENT_BINDING_REGISTERED, .site = 9, .seq = 1500,
+                               .hlc = t + 50, .binding_id = make_id(9, 1500),
+                               .binding = binding(f, bindings[0]), .created_hlc = t + 50,
+                               .origin_ts_ms = -1, .sender_ts_ms = -1, .cookie = "cookie-data",
+                               .cookie_len = 11};
+    assert_int_equal(bsf_projection_apply(&s.proj, txn, &with_cookie, &scratch), 0);
+    bsf_record_t rec;
+    assert_int_equal(bsf_projection_get(&s.proj, txn, &with_cookie.binding_id, &rec), 0);
+    assert_int_equal(rec.cookie_len, 11);
+    assert_memory_equal(rec.cookie, "cookie-data", 11);
+    assert_int_equal(bsf_projection_get(&s.proj, txn, &ids[0], &rec), 0);
+    assert_int_equal(rec.cookie_len, 0);
+    bsf_event_t drop_cookie = with_cookie;
+    drop_cookie.type = BSF_EVENT_BINDING_DEREGISTERED;
+    drop_cookie.hlc = t + 51;
+    drop_cookie.reason = BSF_REASON_PCF_REQUEST;
+    assert_int_equal(bsf_projection_apply(&s.proj, txn, &drop_cookie, &scratch), 0);
     /* Additional MAC addresses are indexed. */
     q = (bsf_discovery_query_t){.kind = BSF_UE_ADDR_MAC};
     assert_true(bsf_mac48_parse("02-00-00-00-00-02", 17, &q.mac));

@@ -103,7 +103,8 @@ static void event_round_trip(void **state)
     uint8_t rnd[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     bsf_event_t ev = {.type = BSF_EVENT_BINDING_REGISTERED, .site = 3, .seq = 42,
                       .hlc = BSF_HLC_FROM_MS(1700000000000ULL) + 7, .binding = b,
-                      .origin_ts_ms = 1700000000000LL, .sender_ts_ms = -1};
+                      .origin_ts_ms = 1700000000000LL, .sender_ts_ms = -1,
+                      .cookie = "{\"cookieOwner\":\"PCF-SM\"}", .cookie_len = 24};
     bsf_binding_id_make(3, 42, rnd, &ev.binding_id);
     ev.created_hlc = ev.hlc;
     msgpack_sbuffer enc;
@@ -126,6 +127,8 @@ static void event_round_trip(void **state)
     assert_int_equal(back.sender_ts_ms, -1);
     assert_memory_equal(back.binding_id.b, ev.binding_id.b, 16);
     assert_string_equal(back.binding->supi, "imsi-001010000000009");
+    assert_int_equal(back.cookie_len, 24);
+    assert_memory_equal(back.cookie, "{\"cookieOwner\":\"PCF-SM\"}", 24);
     assert_int_equal(bsf_binding_id_site(&back.binding_id), 3);
 
     /* A deregistration with its reason. */
