@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "gateways/diameter/rx_settings.h"
+#include "gateways/feed/feed_settings.h"
 #include "replication/replication_settings.h"
 #include "core/discovery.h"
 
@@ -44,6 +45,7 @@ typedef struct {
 
     bsf_replication_settings_t replication; /* log backend, Kafka, sites, feed */
     bsf_diameter_settings_t diameter;       /* Rx gateway */
+    bsf_feed_settings_t feed;               /* message feed */
 } bsf_config_t;
 
 typedef enum {
@@ -78,6 +80,7 @@ typedef struct {
 extern const bsf_config_section_t bsf_config_core_section;
 extern const bsf_config_section_t bsf_config_replication_section;
 extern const bsf_config_section_t bsf_config_diameter_section;
+extern const bsf_config_section_t bsf_config_feed_section;
 
 /* Sets every key to its default. */
 void bsf_config_defaults(bsf_config_t *cfg);

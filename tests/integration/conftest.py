@@ -265,3 +265,48 @@ def bsfd(module_bsfd_factory):
 def client(bsfd):
     """bsfd.client, on a fresh HTTP/2 connection for every test."""
     return bsfd.reconnect()
+
+
+# ---- a real Kafka broker, shared by the whole session ---------------------------------------
+
+KAFKA_SCRIPT = REPO / "scripts" / "kafka-broker.sh"
+
+
+class KafkaBroker:
+    """A single-node KRaft broker from scripts/kafka-broker.sh.
+
+    bootstrap   "127.0.0.1:PORT"
+    stop()      clean shutdown (SIGTERM)          start()  start again on the same data
+    kill()      SIGKILL (outage / crash tests)
+    """
+
+    def __init__(self, directory):
+        self.dir = directory
+        self.port, self.controller_port = free_ports(2)
+        self.bootstrap = f"127.0.0.1:{self.port}"
+
+    def _run(self, *args, timeout=180):
+        done = subprocess.run(["bash", str(KAFKA_SCRIPT), *args], capture_output=True, text=True,
+                              timeout=timeout)
+        assert done.returncode == 0, f"kafka-broker.sh {' '.join(args)} -> {done.returncode}\n" \
+                                     f"{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
+        return done.stdout.strip()
+
+    def start(self):
+        self._run("start", str(self.dir), str(self.port), str(self.controller_port))
+
+    def stop(self):
+        self._run("stop", str(self.dir))
+
+    def kill(self):
+        self._run("kill", str(self.dir))
+
+
+@pytest.fixture(scope="session")
+def kafka_broker(tmp_path_factory):
+    """One broker for every test that needs Kafka (use unique topics per test)."""
+    broker = KafkaBroker(tmp_path_factory.mktemp("kafka"))
+    broker.start()
+    yield broker
+    subprocess.run(["bash", str(KAFKA_SCRIPT), "stop", str(broker.dir)], capture_output=True,
+                   timeout=120)
