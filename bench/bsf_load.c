@@ -1,10 +1,11 @@
 /* bsf-load: an HTTP/2 (h2c) load generator for Nbsf_Management.
  *
- *   bsf-load [--target HOST:PORT] [--mode register|discover|mixed] [--count N] [--start K]
- *            [--connections C] [--streams S] [--pid PID] [--json]
+ *   bsf-load [--target HOST:PORT] [--mode register|discover] [--count N] [--start K]
+ *            [--range R] [--connections C] [--streams S] [--pid PID] [--json]
  *
- * register: POSTs N unique bindings (IPv4 10.0.0.0 + index, SUPI, GPSI, PCF addresses);
- * discover: GETs ?ipv4Addr= for the same index range (uniformly random within it);
+ * register: POSTs N unique bindings (IPv4 10.0.0.0 + index for index = K..K+N-1, SUPI, GPSI,
+ *           PCF addresses);
+ * discover: N GETs ?ipv4Addr= for indexes drawn uniformly from K..K+R-1 (R defaults to N);
  * Keeps C connections with S streams in flight each, and reports requests/s, latency
  * percentiles, the status codes and, with --pid, the target's CPU time per request. */
 #include <arpa/inet.h>
@@ -22,7 +23,7 @@ typedef struct {
     const char *host;
     int port;
     mode_t_ mode;
-    uint64_t count, start;
+    uint64_t count, start, range;
     unsigned connections, streams;
     int pid;
     int json;
@@ -146,7 +147,7 @@ static void issue(conn_t *c)
     while (c->in_flight < l->o.streams && l->issued < l->o.count) {
         uint64_t index = l->o.start + (l->o.mode == MODE_REGISTER
                                            ? l->issued
-                                           : next_rand(l) % (l->o.count ? l->o.count : 1));
+                                           : next_rand(l) % l->o.range);
         l->issued++;
         req_t *r = calloc(1, sizeof *r);
         r->conn = c;
@@ -297,13 +298,15 @@ static long long proc_cpu_ticks(int pid)
 static void usage(void)
 {
     fprintf(stderr, "usage: bsf-load [--target HOST:PORT] [--mode register|discover] [--count N] "
-                    "[--start K] [--connections C] [--streams S] [--pid PID] [--json]\n");
+                    "[--start K] [--range R] [--connections C] [--streams S] [--pid PID] "
+                    "[--json]\n");
     exit(2);
 }
 
 int main(int argc, char **argv)
 {
-    load_t l = {.o = {"127.0.0.1", 8080, MODE_REGISTER, 100000, 0, 4, 64, 0, 0}, .rng = 2463534242u};
+    load_t l = {.o = {"127.0.0.1", 8080, MODE_REGISTER, 100000, 0, 0, 4, 64, 0, 0},
+                .rng = 2463534242u};
     char host[64] = "127.0.0.1";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -325,6 +328,8 @@ int main(int argc, char **argv)
             l.o.mode = strcmp(v, "discover") == 0 ? MODE_DISCOVER : MODE_REGISTER;
         } else if (strcmp(a, "--count") == 0) {
             l.o.count = strtoull(v, NULL, 10);
+        } else if (strcmp(a, "--range") == 0) {
+            l.o.range = strtoull(v, NULL, 10);
         } else if (strcmp(a, "--start") == 0) {
             l.o.start = strtoull(v, NULL, 10);
         } else if (strcmp(a, "--connections") == 0) {
@@ -340,6 +345,8 @@ int main(int argc, char **argv)
     l.o.host = host;
     if (!l.o.count || !l.o.connections || !l.o.streams)
         usage();
+    if (!l.o.range)
+        l.o.range = l.o.count;
     l.latencies = malloc(sizeof *l.latencies * l.o.count);
     l.conns = calloc(l.o.connections, sizeof *l.conns);
     l.loop = uv_default_loop();

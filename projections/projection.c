@@ -5,6 +5,7 @@
 
 #include "projections/counters.h"
 #include "projections/index_keys.h"
+#include "projections/record_codec.h"
 
 int bsf_projection_open(MDB_txn *txn, bsf_projection_t *p, bool create)
 {
@@ -44,9 +45,10 @@ int bsf_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_bindin
 int bsf_record_decode_binding(const bsf_record_t *r, msgpack_zone *zone, bsf_pcf_binding_t *out)
 {
     msgpack_object obj;
-    size_t off = 0;
-    if (r->state != BSF_RECORD_LIVE ||
-        msgpack_unpack(r->binding, r->binding_len, &off, zone, &obj) != MSGPACK_UNPACK_SUCCESS)
+    size_t off = 0, len;
+    const char *mp;
+    if (bsf_record_binding_msgpack(r, zone, &mp, &len) ||
+        msgpack_unpack(mp, len, &off, zone, &obj) != MSGPACK_UNPACK_SUCCESS)
         return -1;
     bsf_problem_t problem;
     return bsf_pcf_binding_decode(&obj, zone, out, &problem);
@@ -149,8 +151,11 @@ static int apply_binding_version(const bsf_projection_t *p, MDB_txn *txn, const 
     msgpack_sbuffer_init(&binding);
     msgpack_packer pk;
     msgpack_packer_init(&pk, &binding, msgpack_sbuffer_write);
+    msgpack_sbuffer frame;
+    msgpack_sbuffer_init(&frame);
     int rc = ENOMEM;
-    if (bsf_pcf_binding_encode(ev->binding, &pk) == 0) {
+    if (bsf_pcf_binding_encode(ev->binding, &pk) == 0 &&
+        bsf_record_codec_pack(binding.data, binding.size, &frame) == 0) {
         bsf_record_t r = {.state = BSF_RECORD_LIVE,
                           .site = ev->site,
                           .hlc = ev->hlc,
@@ -159,13 +164,14 @@ static int apply_binding_version(const bsf_projection_t *p, MDB_txn *txn, const 
                           .sender_ts_ms = ev->sender_ts_ms,
                           .cookie = ev->cookie,
                           .cookie_len = ev->cookie ? ev->cookie_len : 0,
-                          .binding = binding.data,
-                          .binding_len = binding.size};
+                          .binding = frame.data,
+                          .binding_len = frame.size};
         rc = put_record(p, txn, &ev->binding_id, &r, scratch);
         if (!rc)
             rc = index_binding(p, txn, ev->binding, &ev->binding_id, +1);
     }
     msgpack_sbuffer_destroy(&binding);
+    msgpack_sbuffer_destroy(&frame);
     return rc;
 }
 

@@ -1,5 +1,7 @@
 #include "projections/record.h"
 
+#include "projections/record_codec.h"
+
 static void put_u64(uint8_t *p, uint64_t v)
 {
     for (int i = 0; i < 8; i++)
@@ -64,4 +66,12 @@ int bsf_record_version_cmp(uint64_t a_hlc, uint16_t a_site, uint64_t b_hlc, uint
     if (a_hlc != b_hlc)
         return a_hlc > b_hlc ? 1 : -1;
     return (int)a_site - (int)b_site;
+}
+
+int bsf_record_binding_msgpack(const bsf_record_t *r, msgpack_zone *zone, const char **mp,
+                               size_t *len)
+{
+    if (r->state != BSF_RECORD_LIVE)
+        return -1;
+    return bsf_record_codec_unpack(r->binding, r->binding_len, zone, mp, len);
 }

@@ -6,10 +6,11 @@
 #ifndef BSF_PROJECTIONS_RECORD_H
 #define BSF_PROJECTIONS_RECORD_H
 
+#include <msgpack.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define BSF_RECORD_FORMAT 1
+#define BSF_RECORD_FORMAT 2 /* 2: the binding is a zstd frame (record_codec.h) */
 #define BSF_RECORD_LIVE 1
 #define BSF_RECORD_DEAD 2
 #define BSF_RECORD_HEADER_LIVE 38 /* then the cookie (u16 length first), then the binding */
@@ -24,7 +25,7 @@ typedef struct {
     int64_t sender_ts_ms;
     const char *cookie;    /* live only: ocnf-service-cookie, cookie_len bytes (0: none) */
     size_t cookie_len;
-    const char *binding;   /* live only: canonical msgpack map, points into the value */
+    const char *binding;   /* live only: the compressed binding, points into the value */
     size_t binding_len;
 } bsf_record_t;
 
@@ -34,6 +35,10 @@ int bsf_record_parse(const void *value, size_t len, bsf_record_t *out);
 /* Writes the header of `r` into `out` (BSF_RECORD_HEADER_LIVE or _DEAD bytes); the caller
  * appends the cookie and the binding for a live record. Returns the header length. */
 size_t bsf_record_write_header(const bsf_record_t *r, uint8_t *out);
+
+/* The binding's canonical msgpack, decompressed into `zone`. Returns 0 or -1. */
+int bsf_record_binding_msgpack(const bsf_record_t *r, msgpack_zone *zone, const char **mp,
+                               size_t *len);
 
 /* Order of two versions of the same binding: by HLC, then by site. >0 when a is newer. */
 int bsf_record_version_cmp(uint64_t a_hlc, uint16_t a_site, uint64_t b_hlc, uint16_t b_site);

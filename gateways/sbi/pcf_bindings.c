@@ -235,9 +235,10 @@ static int render_match(bsf_nbsf_request_t *rq, const bsf_discovery_query_t *q,
                         const bsf_match_t *m)
 {
     msgpack_object obj;
-    size_t off = 0;
-    if (msgpack_unpack(m->record.binding, m->record.binding_len, &off, &rq->w->zone, &obj) !=
-        MSGPACK_UNPACK_SUCCESS)
+    size_t off = 0, len;
+    const char *mp;
+    if (bsf_record_binding_msgpack(&m->record, &rq->w->zone, &mp, &len) ||
+        msgpack_unpack(mp, len, &off, &rq->w->zone, &obj) != MSGPACK_UNPACK_SUCCESS)
         return -1;
     const char *const *skip = NULL;
     char agreed[72];
