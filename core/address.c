@@ -1,5 +1,7 @@
 #include "core/address.h"
 
+#include "core/bytes.h"
+
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
@@ -88,17 +90,6 @@ bool bsf_ipv4_mask_parse(const char *s, size_t n, bsf_ipv4_mask_t *out)
     return parse_ipv4_at(&p, end, out->b) && parse_prefix_len(p, end, 32, &out->len);
 }
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 bool bsf_mac48_parse(const char *s, size_t n, bsf_mac48_t *out)
 {
     if (n != 17)
@@ -106,7 +97,7 @@ bool bsf_mac48_parse(const char *s, size_t n, bsf_mac48_t *out)
     for (int i = 0; i < 6; i++) {
         if (i > 0 && s[3 * i - 1] != '-')
             return false;
-        int hi = hex_value(s[3 * i]), lo = hex_value(s[3 * i + 1]);
+        int hi = bsf_hex_value(s[3 * i]), lo = bsf_hex_value(s[3 * i + 1]);
         if (hi < 0 || lo < 0)
             return false;
         out->b[i] = (uint8_t)(hi << 4 | lo);

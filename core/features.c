@@ -1,19 +1,15 @@
 #include "core/features.h"
 
+#include "core/bytes.h"
+
 #include <string.h>
 
 static unsigned nibble(const char *hex, size_t len, size_t index_from_right)
 {
     if (index_from_right >= len)
         return 0;
-    char c = hex[len - 1 - index_from_right];
-    if (c >= '0' && c <= '9')
-        return (unsigned)(c - '0');
-    if (c >= 'a' && c <= 'f')
-        return (unsigned)(c - 'a' + 10);
-    if (c >= 'A' && c <= 'F')
-        return (unsigned)(c - 'A' + 10);
-    return 0;
+    int v = bsf_hex_value(hex[len - 1 - index_from_right]);
+    return v < 0 ? 0 : (unsigned)v;
 }
 
 bool bsf_features_has(const char *hex, unsigned feature)

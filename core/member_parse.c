@@ -1,5 +1,7 @@
 #include "core/member_parse.h"
 
+#include "core/bytes.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -54,7 +56,7 @@ static bool all_digits(const char *s, size_t n)
 
 static bool is_hex(char ch)
 {
-    return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
+    return bsf_hex_value(ch) >= 0;
 }
 
 static bool printable_identity(const char *s, size_t n)
@@ -283,9 +285,9 @@ int bsf_member_snssai(bsf_member_ctx_t *c, const msgpack_object *o, const char *
             bool ok = v->type == MSGPACK_OBJECT_STR && v->via.str.size == 6;
             uint32_t sd = 0;
             for (uint32_t k = 0; ok && k < 6; k++) {
-                char ch = v->via.str.ptr[k];
-                ok = is_hex(ch);
-                sd = sd << 4 | (uint32_t)(ch <= '9' ? ch - '0' : (ch | 0x20) - 'a' + 10);
+                int d = bsf_hex_value(v->via.str.ptr[k]);
+                ok = d >= 0;
+                sd = sd << 4 | (uint32_t)(ok ? d : 0);
             }
             if (!ok)
                 return bsf_problem_fail(c->problem, cause, p, "must be 6 hexadecimal digits");
@@ -300,18 +302,9 @@ int bsf_member_snssai(bsf_member_ctx_t *c, const msgpack_object *o, const char *
     return 0;
 }
 
-/* Shared shape of the array readers: type, 1..max items, then one reader per item. */
-static int check_array(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
-                       bsf_cause_t cause, size_t max)
-{
-    if (want_type(c, o, MSGPACK_OBJECT_ARRAY, ptr, cause, "an array"))
-        return -1;
-    if (o->via.array.size == 0)
-        return bsf_problem_fail(c->problem, cause, ptr, "must have at least one item");
-    if (o->via.array.size > max)
-        return bsf_problem_fail(c->problem, cause, ptr, "must have at most %zu items", max);
-    return 0;
-}
+/* Reads one array item into `slot`. */
+typedef int (*item_reader_fn)(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
+                              bsf_cause_t cause, void *slot);
 
 static void *zone_array(msgpack_zone *zone, size_t n, size_t size)
 {
@@ -321,66 +314,73 @@ static void *zone_array(msgpack_zone *zone, size_t n, size_t size)
     return p;
 }
 
-int bsf_member_ipv6_prefix_array(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
-                                 bsf_cause_t cause, size_t max, bsf_ipv6_prefix_t **out,
-                                 size_t *n)
+/* The shape every array member shares: type, 1..max items, one reader per item. */
+static int read_array(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
+                      bsf_cause_t cause, size_t max, size_t item_size, item_reader_fn read_item,
+                      void **out, size_t *n)
 {
-    if (check_array(c, o, ptr, cause, max))
+    if (want_type(c, o, MSGPACK_OBJECT_ARRAY, ptr, cause, "an array"))
         return -1;
-    bsf_ipv6_prefix_t *items = zone_array(c->zone, o->via.array.size, sizeof *items);
+    if (o->via.array.size == 0)
+        return bsf_problem_fail(c->problem, cause, ptr, "must have at least one item");
+    if (o->via.array.size > max)
+        return bsf_problem_fail(c->problem, cause, ptr, "must have at most %zu items", max);
+    char *items = zone_array(c->zone, o->via.array.size, item_size);
     if (!items)
         return out_of_memory(c);
     for (uint32_t i = 0; i < o->via.array.size; i++) {
         char p[BSF_PROBLEM_PARAM_MAX];
         snprintf(p, sizeof p, "%s/%u", ptr, i);
-        if (bsf_member_ipv6_prefix(c, &o->via.array.ptr[i], p, cause, &items[i]))
+        if (read_item(c, &o->via.array.ptr[i], p, cause, items + i * item_size))
             return -1;
     }
     *out = items;
     *n = o->via.array.size;
     return 0;
+}
+
+static int ipv6_item(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
+                     bsf_cause_t cause, void *slot)
+{
+    return bsf_member_ipv6_prefix(c, o, ptr, cause, slot);
+}
+
+static int mac_item(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
+                    bsf_cause_t cause, void *slot)
+{
+    return bsf_member_mac(c, o, ptr, cause, slot);
+}
+
+static int ipv4_mask_item(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
+                          bsf_cause_t cause, void *slot)
+{
+    if (want_type(c, o, MSGPACK_OBJECT_STR, ptr, cause, "a string"))
+        return -1;
+    if (!bsf_ipv4_mask_parse(o->via.str.ptr, o->via.str.size, slot))
+        return bsf_problem_fail(c->problem, cause, ptr,
+                                "must be an IPv4 address mask such as 198.51.0.0/16");
+    return 0;
+}
+
+int bsf_member_ipv6_prefix_array(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
+                                 bsf_cause_t cause, size_t max, bsf_ipv6_prefix_t **out,
+                                 size_t *n)
+{
+    return read_array(c, o, ptr, cause, max, sizeof **out, ipv6_item, (void **)out, n);
 }
 
 int bsf_member_mac_array(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
                          bsf_cause_t cause, bsf_mac48_t **out, size_t *n)
 {
-    if (check_array(c, o, ptr, cause, BSF_MAX_ADD_ADDRESSES))
-        return -1;
-    bsf_mac48_t *items = zone_array(c->zone, o->via.array.size, sizeof *items);
-    if (!items)
-        return out_of_memory(c);
-    for (uint32_t i = 0; i < o->via.array.size; i++) {
-        char p[BSF_PROBLEM_PARAM_MAX];
-        snprintf(p, sizeof p, "%s/%u", ptr, i);
-        if (bsf_member_mac(c, &o->via.array.ptr[i], p, cause, &items[i]))
-            return -1;
-    }
-    *out = items;
-    *n = o->via.array.size;
-    return 0;
+    return read_array(c, o, ptr, cause, BSF_MAX_ADD_ADDRESSES, sizeof **out, mac_item,
+                      (void **)out, n);
 }
 
 int bsf_member_ipv4_mask_array(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
                                bsf_cause_t cause, bsf_ipv4_mask_t **out, size_t *n)
 {
-    if (check_array(c, o, ptr, cause, BSF_MAX_FRAME_ROUTES))
-        return -1;
-    bsf_ipv4_mask_t *items = zone_array(c->zone, o->via.array.size, sizeof *items);
-    if (!items)
-        return out_of_memory(c);
-    for (uint32_t i = 0; i < o->via.array.size; i++) {
-        char p[BSF_PROBLEM_PARAM_MAX];
-        snprintf(p, sizeof p, "%s/%u", ptr, i);
-        const msgpack_object *v = &o->via.array.ptr[i];
-        if (want_type(c, v, MSGPACK_OBJECT_STR, p, cause, "a string"))
-            return -1;
-        if (!bsf_ipv4_mask_parse(v->via.str.ptr, v->via.str.size, &items[i]))
-            return bsf_problem_fail(c->problem, cause, p,
-                                    "must be an IPv4 address mask such as 198.51.0.0/16");
-    }
-    *out = items;
-    *n = o->via.array.size;
-    return 0;
+    return read_array(c, o, ptr, cause, BSF_MAX_FRAME_ROUTES, sizeof **out, ipv4_mask_item,
+                      (void **)out, n);
 }
 
 static int end_point_member(bsf_member_ctx_t *c, const msgpack_object_kv *kv, const char *ptr,
@@ -414,30 +414,26 @@ static int end_point_member(bsf_member_ctx_t *c, const msgpack_object_kv *kv, co
     return 0;
 }
 
+static int end_point_item(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
+                          bsf_cause_t cause, void *slot)
+{
+    bsf_ip_end_point_t *ep = slot;
+    if (want_type(c, o, MSGPACK_OBJECT_MAP, ptr, cause, "an object"))
+        return -1;
+    for (uint32_t k = 0; k < o->via.map.size; k++)
+        if (end_point_member(c, &o->via.map.ptr[k], ptr, cause, ep))
+            return -1;
+    if (ep->has_ipv4 && ep->has_ipv6)
+        return bsf_problem_fail(c->problem, cause, ptr,
+                                "must not carry both ipv4Address and ipv6Address");
+    return 0;
+}
+
 int bsf_member_end_points(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
                           bsf_cause_t cause, bsf_ip_end_points_t *out)
 {
-    if (check_array(c, o, ptr, cause, BSF_MAX_END_POINTS))
-        return -1;
-    bsf_ip_end_point_t *items = zone_array(c->zone, o->via.array.size, sizeof *items);
-    if (!items)
-        return out_of_memory(c);
-    for (uint32_t i = 0; i < o->via.array.size; i++) {
-        char p[BSF_PROBLEM_PARAM_MAX];
-        snprintf(p, sizeof p, "%s/%u", ptr, i);
-        const msgpack_object *v = &o->via.array.ptr[i];
-        if (want_type(c, v, MSGPACK_OBJECT_MAP, p, cause, "an object"))
-            return -1;
-        for (uint32_t k = 0; k < v->via.map.size; k++)
-            if (end_point_member(c, &v->via.map.ptr[k], p, cause, &items[i]))
-                return -1;
-        if (items[i].has_ipv4 && items[i].has_ipv6)
-            return bsf_problem_fail(c->problem, cause, p,
-                                    "must not carry both ipv4Address and ipv6Address");
-    }
-    out->items = items;
-    out->n = o->via.array.size;
-    return 0;
+    return read_array(c, o, ptr, cause, BSF_MAX_END_POINTS, sizeof *out->items, end_point_item,
+                      (void **)&out->items, &out->n);
 }
 
 int bsf_member_para_com(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,

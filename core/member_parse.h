@@ -51,6 +51,11 @@ int bsf_member_end_points(bsf_member_ctx_t *c, const msgpack_object *o, const ch
 int bsf_member_para_com(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
                         bsf_cause_t cause, bsf_para_com_t *out);
 
+/* Decodes one PcfBinding member by name into `b` (its has_ flag or count included), with the
+ * cause a registration uses for it; an unknown name is ignored. Returns 0 or -1. */
+int bsf_pcf_binding_decode_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
+                                  bsf_pcf_binding_t *b);
+
 /* True when the text has the RFC 3339 date-time form (used for recoveryTime). */
 bool bsf_text_is_date_time(const char *s, size_t n);
 bool bsf_text_is_fqdn(const char *s, size_t n);

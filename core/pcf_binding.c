@@ -6,73 +6,105 @@
 
 #include "core/member_parse.h"
 
-#define MAND BSF_CAUSE_MANDATORY_IE_INCORRECT
-#define OPT BSF_CAUSE_OPTIONAL_IE_INCORRECT
+/* Every PcfBinding member: its kind, its format, whether it counts as mandatory for the cause
+ * of a format error (dnn, snssai and the UE addresses), and where it goes. */
+typedef enum {
+    M_TEXT,
+    M_IPV4,
+    M_IPV6,
+    M_MAC,
+    M_SNSSAI,
+    M_IPV6_LIST,
+    M_MAC_LIST,
+    M_IPV4_ROUTES,
+    M_END_POINTS,
+    M_PARA_COM,
+} member_kind_t;
 
-static int decode_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
-                         bsf_pcf_binding_t *b)
+typedef struct {
+    const char *name;
+    member_kind_t kind;
+    bsf_text_kind_t text;
+    bool mandatory;
+    size_t field; /* offset of the value (or of the array pointer) */
+    size_t extra; /* offset of the has_ flag, or of the array count */
+    size_t max;   /* array members: most items */
+} member_def_t;
+
+#define AT(f) offsetof(bsf_pcf_binding_t, f)
+#define NONE 0
+
+static const member_def_t member_defs[] = {
+    {"supi", M_TEXT, BSF_TEXT_SUPI, false, AT(supi), NONE, 0},
+    {"gpsi", M_TEXT, BSF_TEXT_GPSI, false, AT(gpsi), NONE, 0},
+    {"ipv4Addr", M_IPV4, 0, true, AT(ipv4), AT(has_ipv4), 0},
+    {"ipv6Prefix", M_IPV6, 0, true, AT(ipv6), AT(has_ipv6), 0},
+    {"addIpv6Prefixes", M_IPV6_LIST, 0, false, AT(add_ipv6), AT(n_add_ipv6),
+     BSF_MAX_ADD_ADDRESSES},
+    {"ipDomain", M_TEXT, BSF_TEXT_IDENTITY, false, AT(ip_domain), NONE, 0},
+    {"macAddr48", M_MAC, 0, true, AT(mac), AT(has_mac), 0},
+    {"addMacAddrs", M_MAC_LIST, 0, false, AT(add_mac), AT(n_add_mac), BSF_MAX_ADD_ADDRESSES},
+    {"dnn", M_TEXT, BSF_TEXT_IDENTITY, true, AT(dnn), NONE, 0},
+    {"snssai", M_SNSSAI, 0, true, AT(snssai), AT(has_snssai), 0},
+    {"pcfFqdn", M_TEXT, BSF_TEXT_FQDN, false, AT(pcf_fqdn), NONE, 0},
+    {"pcfIpEndPoints", M_END_POINTS, 0, false, AT(pcf_ip_end_points), NONE, 0},
+    {"pcfDiamHost", M_TEXT, BSF_TEXT_FQDN, false, AT(pcf_diam_host), NONE, 0},
+    {"pcfDiamRealm", M_TEXT, BSF_TEXT_FQDN, false, AT(pcf_diam_realm), NONE, 0},
+    {"pcfSmFqdn", M_TEXT, BSF_TEXT_FQDN, false, AT(pcf_sm_fqdn), NONE, 0},
+    {"pcfSmIpEndPoints", M_END_POINTS, 0, false, AT(pcf_sm_ip_end_points), NONE, 0},
+    {"suppFeat", M_TEXT, BSF_TEXT_HEX, false, AT(supp_feat), NONE, 0},
+    {"pcfId", M_TEXT, BSF_TEXT_UUID, false, AT(pcf_id), NONE, 0},
+    {"pcfSetId", M_TEXT, BSF_TEXT_IDENTITY, false, AT(pcf_set_id), NONE, 0},
+    {"recoveryTime", M_TEXT, BSF_TEXT_DATE_TIME, false, AT(recovery_time), NONE, 0},
+    {"paraCom", M_PARA_COM, 0, false, AT(para_com), NONE, 0},
+    {"bindLevel", M_TEXT, BSF_TEXT_IDENTITY, false, AT(bind_level), NONE, 0},
+    {"ipv4FrameRouteList", M_IPV4_ROUTES, 0, false, AT(ipv4_routes), AT(n_ipv4_routes),
+     BSF_MAX_FRAME_ROUTES},
+    {"ipv6FrameRouteList", M_IPV6_LIST, 0, false, AT(ipv6_routes), AT(n_ipv6_routes),
+     BSF_MAX_FRAME_ROUTES},
+};
+
+int bsf_pcf_binding_decode_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
+                                  bsf_pcf_binding_t *b)
 {
+    const member_def_t *m = NULL;
+    for (size_t i = 0; i < sizeof member_defs / sizeof member_defs[0] && !m; i++)
+        if (strcmp(member_defs[i].name, key) == 0)
+            m = &member_defs[i];
+    if (!m)
+        return 0; /* unknown members are ignored (TS 29.500 extensibility) */
     char ptr[64];
     snprintf(ptr, sizeof ptr, "/%s", key);
-    if (strcmp(key, "supi") == 0)
-        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_SUPI, &b->supi);
-    if (strcmp(key, "gpsi") == 0)
-        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_GPSI, &b->gpsi);
-    if (strcmp(key, "ipv4Addr") == 0) {
-        b->has_ipv4 = true;
-        return bsf_member_ipv4(c, v, ptr, MAND, &b->ipv4);
+    bsf_cause_t cause = m->mandatory ? BSF_CAUSE_MANDATORY_IE_INCORRECT
+                                     : BSF_CAUSE_OPTIONAL_IE_INCORRECT;
+    char *base = (char *)b;
+    void *field = base + m->field;
+    if (m->extra && (m->kind == M_IPV4 || m->kind == M_IPV6 || m->kind == M_MAC ||
+                     m->kind == M_SNSSAI))
+        *(bool *)(base + m->extra) = true;
+    switch (m->kind) {
+    case M_TEXT:
+        return bsf_member_text(c, v, ptr, cause, m->text, field);
+    case M_IPV4:
+        return bsf_member_ipv4(c, v, ptr, cause, field);
+    case M_IPV6:
+        return bsf_member_ipv6_prefix(c, v, ptr, cause, field);
+    case M_MAC:
+        return bsf_member_mac(c, v, ptr, cause, field);
+    case M_SNSSAI:
+        return bsf_member_snssai(c, v, ptr, cause, field);
+    case M_IPV6_LIST:
+        return bsf_member_ipv6_prefix_array(c, v, ptr, cause, m->max, field,
+                                            (size_t *)(base + m->extra));
+    case M_MAC_LIST:
+        return bsf_member_mac_array(c, v, ptr, cause, field, (size_t *)(base + m->extra));
+    case M_IPV4_ROUTES:
+        return bsf_member_ipv4_mask_array(c, v, ptr, cause, field, (size_t *)(base + m->extra));
+    case M_END_POINTS:
+        return bsf_member_end_points(c, v, ptr, cause, field);
+    default:
+        return bsf_member_para_com(c, v, ptr, cause, field);
     }
-    if (strcmp(key, "ipv6Prefix") == 0) {
-        b->has_ipv6 = true;
-        return bsf_member_ipv6_prefix(c, v, ptr, MAND, &b->ipv6);
-    }
-    if (strcmp(key, "addIpv6Prefixes") == 0)
-        return bsf_member_ipv6_prefix_array(c, v, ptr, OPT, BSF_MAX_ADD_ADDRESSES, &b->add_ipv6,
-                                            &b->n_add_ipv6);
-    if (strcmp(key, "ipDomain") == 0)
-        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_IDENTITY, &b->ip_domain);
-    if (strcmp(key, "macAddr48") == 0) {
-        b->has_mac = true;
-        return bsf_member_mac(c, v, ptr, MAND, &b->mac);
-    }
-    if (strcmp(key, "addMacAddrs") == 0)
-        return bsf_member_mac_array(c, v, ptr, OPT, &b->add_mac, &b->n_add_mac);
-    if (strcmp(key, "dnn") == 0)
-        return bsf_member_text(c, v, ptr, MAND, BSF_TEXT_IDENTITY, &b->dnn);
-    if (strcmp(key, "snssai") == 0) {
-        b->has_snssai = true;
-        return bsf_member_snssai(c, v, ptr, MAND, &b->snssai);
-    }
-    if (strcmp(key, "pcfFqdn") == 0)
-        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_FQDN, &b->pcf_fqdn);
-    if (strcmp(key, "pcfIpEndPoints") == 0)
-        return bsf_member_end_points(c, v, ptr, OPT, &b->pcf_ip_end_points);
-    if (strcmp(key, "pcfDiamHost") == 0)
-        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_FQDN, &b->pcf_diam_host);
-    if (strcmp(key, "pcfDiamRealm") == 0)
-        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_FQDN, &b->pcf_diam_realm);
-    if (strcmp(key, "pcfSmFqdn") == 0)
-        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_FQDN, &b->pcf_sm_fqdn);
-    if (strcmp(key, "pcfSmIpEndPoints") == 0)
-        return bsf_member_end_points(c, v, ptr, OPT, &b->pcf_sm_ip_end_points);
-    if (strcmp(key, "suppFeat") == 0)
-        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_HEX, &b->supp_feat);
-    if (strcmp(key, "pcfId") == 0)
-        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_UUID, &b->pcf_id);
-    if (strcmp(key, "pcfSetId") == 0)
-        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_IDENTITY, &b->pcf_set_id);
-    if (strcmp(key, "recoveryTime") == 0)
-        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_DATE_TIME, &b->recovery_time);
-    if (strcmp(key, "paraCom") == 0)
-        return bsf_member_para_com(c, v, ptr, OPT, &b->para_com);
-    if (strcmp(key, "bindLevel") == 0)
-        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_IDENTITY, &b->bind_level);
-    if (strcmp(key, "ipv4FrameRouteList") == 0)
-        return bsf_member_ipv4_mask_array(c, v, ptr, OPT, &b->ipv4_routes, &b->n_ipv4_routes);
-    if (strcmp(key, "ipv6FrameRouteList") == 0)
-        return bsf_member_ipv6_prefix_array(c, v, ptr, OPT, BSF_MAX_FRAME_ROUTES, &b->ipv6_routes,
-                                            &b->n_ipv6_routes);
-    return 0; /* unknown members are ignored (TS 29.500 extensibility) */
 }
 
 int bsf_pcf_binding_decode(const msgpack_object *map, msgpack_zone *zone,
@@ -89,7 +121,7 @@ int bsf_pcf_binding_decode(const msgpack_object *map, msgpack_zone *zone,
         char key[32];
         if (!bsf_member_key(&kv->key, key, sizeof key))
             continue;
-        if (decode_member(&c, key, &kv->val, out))
+        if (bsf_pcf_binding_decode_member(&c, key, &kv->val, out))
             return -1;
     }
     return 0;

@@ -6,7 +6,6 @@
 #include "core/member_parse.h"
 
 #define OPT BSF_CAUSE_OPTIONAL_IE_INCORRECT
-#define MAND BSF_CAUSE_MANDATORY_IE_INCORRECT /* the UE addresses, as in a registration */
 
 /* Which PcfBindingPatch members exist and which of them the schema makes nullable. */
 typedef struct {
@@ -54,35 +53,6 @@ static bsf_patch_op_t *op_of(bsf_pcf_binding_patch_t *p, const char *key)
     return &p->pcf_diam_realm;
 }
 
-static int decode_value(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
-                        bsf_pcf_binding_t *b)
-{
-    char ptr[64];
-    snprintf(ptr, sizeof ptr, "/%s", key);
-    if (strcmp(key, "ipv4Addr") == 0)
-        return bsf_member_ipv4(c, v, ptr, MAND, &b->ipv4);
-    if (strcmp(key, "ipDomain") == 0)
-        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_IDENTITY, &b->ip_domain);
-    if (strcmp(key, "ipv6Prefix") == 0)
-        return bsf_member_ipv6_prefix(c, v, ptr, MAND, &b->ipv6);
-    if (strcmp(key, "addIpv6Prefixes") == 0)
-        return bsf_member_ipv6_prefix_array(c, v, ptr, OPT, BSF_MAX_ADD_ADDRESSES, &b->add_ipv6,
-                                            &b->n_add_ipv6);
-    if (strcmp(key, "macAddr48") == 0)
-        return bsf_member_mac(c, v, ptr, MAND, &b->mac);
-    if (strcmp(key, "addMacAddrs") == 0)
-        return bsf_member_mac_array(c, v, ptr, OPT, &b->add_mac, &b->n_add_mac);
-    if (strcmp(key, "pcfId") == 0)
-        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_UUID, &b->pcf_id);
-    if (strcmp(key, "pcfFqdn") == 0)
-        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_FQDN, &b->pcf_fqdn);
-    if (strcmp(key, "pcfIpEndPoints") == 0)
-        return bsf_member_end_points(c, v, ptr, OPT, &b->pcf_ip_end_points);
-    if (strcmp(key, "pcfDiamHost") == 0)
-        return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_FQDN, &b->pcf_diam_host);
-    return bsf_member_text(c, v, ptr, OPT, BSF_TEXT_FQDN, &b->pcf_diam_realm);
-}
-
 int bsf_pcf_binding_patch_decode(const msgpack_object *map, msgpack_zone *zone,
                                  bsf_pcf_binding_patch_t *out, bsf_problem_t *problem)
 {
@@ -112,7 +82,8 @@ int bsf_pcf_binding_patch_decode(const msgpack_object *map, msgpack_zone *zone,
             *op = BSF_PATCH_REMOVE;
             continue;
         }
-        if (decode_value(&c, key, &kv->val, &out->values))
+        /* A value is decoded exactly as in a registration (same formats and causes). */
+        if (bsf_pcf_binding_decode_member(&c, key, &kv->val, &out->values))
             return -1;
         *op = BSF_PATCH_SET;
     }

@@ -1,20 +1,7 @@
 #include "projections/record.h"
 
+#include "core/bytes.h"
 #include "projections/record_codec.h"
-
-static void put_u64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (56 - 8 * i));
-}
-
-static uint64_t get_u64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v = v << 8 | p[i];
-    return v;
-}
 
 int bsf_record_parse(const void *value, size_t len, bsf_record_t *out)
 {
@@ -23,7 +10,7 @@ int bsf_record_parse(const void *value, size_t len, bsf_record_t *out)
         return -1;
     out->state = p[1];
     out->site = (uint16_t)(p[2] << 8 | p[3]);
-    out->hlc = get_u64(p + 4);
+    out->hlc = bsf_get_be64(p + 4);
     out->created_hlc = 0;
     out->origin_ts_ms = out->sender_ts_ms = -1;
     out->binding = NULL;
@@ -32,9 +19,9 @@ int bsf_record_parse(const void *value, size_t len, bsf_record_t *out)
         return len == BSF_RECORD_HEADER_DEAD ? 0 : -1;
     if (out->state != BSF_RECORD_LIVE || len <= BSF_RECORD_HEADER_LIVE)
         return -1;
-    out->created_hlc = get_u64(p + 12);
-    out->origin_ts_ms = (int64_t)get_u64(p + 20);
-    out->sender_ts_ms = (int64_t)get_u64(p + 28);
+    out->created_hlc = bsf_get_be64(p + 12);
+    out->origin_ts_ms = (int64_t)bsf_get_be64(p + 20);
+    out->sender_ts_ms = (int64_t)bsf_get_be64(p + 28);
     out->cookie_len = (size_t)(p[36] << 8 | p[37]);
     if (len <= BSF_RECORD_HEADER_LIVE + out->cookie_len)
         return -1;
@@ -50,12 +37,12 @@ size_t bsf_record_write_header(const bsf_record_t *r, uint8_t *out)
     out[1] = r->state;
     out[2] = (uint8_t)(r->site >> 8);
     out[3] = (uint8_t)r->site;
-    put_u64(out + 4, r->hlc);
+    bsf_put_be64(out + 4, r->hlc);
     if (r->state == BSF_RECORD_DEAD)
         return BSF_RECORD_HEADER_DEAD;
-    put_u64(out + 12, r->created_hlc);
-    put_u64(out + 20, (uint64_t)r->origin_ts_ms);
-    put_u64(out + 28, (uint64_t)r->sender_ts_ms);
+    bsf_put_be64(out + 12, r->created_hlc);
+    bsf_put_be64(out + 20, (uint64_t)r->origin_ts_ms);
+    bsf_put_be64(out + 28, (uint64_t)r->sender_ts_ms);
     out[36] = (uint8_t)(r->cookie_len >> 8);
     out[37] = (uint8_t)r->cookie_len;
     return BSF_RECORD_HEADER_LIVE;

@@ -4,20 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "core/features.h"
 #include "core/member_parse.h"
 #include "gateways/sbi/json_codec.h"
-
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 long bsf_percent_decode(const char *in, size_t n, char *out)
 {
@@ -27,7 +17,7 @@ long bsf_percent_decode(const char *in, size_t n, char *out)
         if (c == '%') {
             if (i + 2 >= n)
                 return -1;
-            int hi = hexval(in[i + 1]), lo = hexval(in[i + 2]);
+            int hi = bsf_hex_value(in[i + 1]), lo = bsf_hex_value(in[i + 2]);
             if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
                 return -1;
             out[o++] = (char)(hi << 4 | lo);
