@@ -1,12 +1,13 @@
 /* bsf-load: an HTTP/2 (h2c) load generator for Nbsf_Management.
  *
  *   bsf-load [--target HOST:PORT] [--mode register|discover] [--count N] [--start K]
- *            [--range R] [--connections C] [--streams S] [--pid PID] [--json]
+ *            [--range R] [--connections C] [--streams S] [--rate R] [--pid PID] [--json]
  *
  * register: POSTs N unique bindings (IPv4 10.0.0.0 + index for index = K..K+N-1, SUPI, GPSI,
  *           PCF addresses);
  * discover: N GETs ?ipv4Addr= for indexes drawn uniformly from K..K+R-1 (R defaults to N);
- * Keeps C connections with S streams in flight each, and reports requests/s, latency
+ * Keeps C connections with S streams in flight each (with --rate, at most R requests per
+ * second are started, paced every millisecond), and reports requests/s, latency
  * percentiles, the status codes and, with --pid, the target's CPU time per request. */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -27,6 +28,7 @@ typedef struct {
     unsigned connections, streams;
     int pid;
     int json;
+    uint64_t rate; /* requests started per second; 0 = as fast as the streams allow */
 } options_t;
 
 typedef struct load load_t;
@@ -144,7 +146,8 @@ static ssize_t body_read(nghttp2_session *s, int32_t id, uint8_t *buf, size_t le
 static void issue(conn_t *c)
 {
     load_t *l = c->load;
-    while (c->in_flight < l->o.streams && l->issued < l->o.count) {
+    uint64_t allowed = l->o.rate ? 1 + (now_ns() - l->t0) * l->o.rate / 1000000000u : UINT64_MAX;
+    while (c->in_flight < l->o.streams && l->issued < l->o.count && l->issued < allowed) {
         uint64_t index = l->o.start + (l->o.mode == MODE_REGISTER
                                            ? l->issued
                                            : next_rand(l) % l->o.range);
@@ -271,6 +274,17 @@ static void on_connect(uv_connect_t *req, int status)
     uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
 }
 
+/* --rate: every millisecond, start what the rate allows on every connection. */
+static void on_pace(uv_timer_t *t)
+{
+    load_t *l = t->data;
+    for (unsigned i = 0; i < l->o.connections; i++)
+        if (l->conns[i].session) {
+            issue(&l->conns[i]);
+            flush(&l->conns[i]);
+        }
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -298,8 +312,8 @@ static long long proc_cpu_ticks(int pid)
 static void usage(void)
 {
     fprintf(stderr, "usage: bsf-load [--target HOST:PORT] [--mode register|discover] [--count N] "
-                    "[--start K] [--range R] [--connections C] [--streams S] [--pid PID] "
-                    "[--json]\n");
+                    "[--start K] [--range R] [--connections C] [--streams S] [--rate R] "
+                    "[--pid PID] [--json]\n");
     exit(2);
 }
 
@@ -336,6 +350,8 @@ int main(int argc, char **argv)
             l.o.connections = (unsigned)atoi(v);
         } else if (strcmp(a, "--streams") == 0) {
             l.o.streams = (unsigned)atoi(v);
+        } else if (strcmp(a, "--rate") == 0) {
+            l.o.rate = strtoull(v, NULL, 10);
         } else if (strcmp(a, "--pid") == 0) {
             l.o.pid = atoi(v);
         } else {
@@ -360,6 +376,12 @@ int main(int argc, char **argv)
         c->tcp.data = c;
         c->connect.data = c;
         uv_tcp_connect(&c->connect, &c->tcp, (struct sockaddr *)&sa, on_connect);
+    }
+    uv_timer_t pace;
+    if (l.o.rate) {
+        uv_timer_init(l.loop, &pace);
+        pace.data = &l;
+        uv_timer_start(&pace, on_pace, 1, 1);
     }
     uv_run(l.loop, UV_RUN_DEFAULT);
     long long cpu1 = l.o.pid ? proc_cpu_ticks(l.o.pid) : -1;

@@ -16,11 +16,19 @@ typedef struct {
     const char *since; /* RFC 3339 or Unix milliseconds */
     const char *until;
     bool json;
+    /* the replicated log */
+    const char *kafka;      /* bootstrap servers: read Kafka instead of the local log */
+    const char *topics;     /* comma-separated */
+    const char *offset;     /* replay: start every topic at this offset */
+    bool from_beginning;    /* replay: the default */
+    const char *format;     /* export: jsonl (default) or msgpack */
 } bsfctl_options_t;
 
 int bsfctl_history(const bsfctl_options_t *o);
 int bsfctl_digest(const bsfctl_options_t *o);
 int bsfctl_rebuild(const bsfctl_options_t *o);
 int bsfctl_stats(const bsfctl_options_t *o);
+int bsfctl_replay(const bsfctl_options_t *o);
+int bsfctl_export(const bsfctl_options_t *o);
 
 #endif

@@ -1,9 +1,13 @@
-/* bsfctl history: the events of one binding, subscriber or UE address, read from the log. */
+/* bsfctl history: the events of one binding, subscriber or UE address, from the store's log
+ * (which holds every site's events) or from the replicated log's topics, in HLC order. Two
+ * passes: the first finds the bindings that match, the second prints their events (a
+ * deregistration carries no address and may be stored before the registration it ends). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bsfctl/bsfctl.h"
+#include "bsfctl/kafka_source.h"
 #include "bsfctl/store_access.h"
 #include "core/discovery.h"
 #include "core/hlc.h"
@@ -26,7 +30,24 @@ typedef struct {
     msgpack_zone zone;
     msgpack_sbuffer text;
     size_t printed;
+    const char *topic; /* reading Kafka: the event's topic (position = its offset) */
+    /* The matches are kept and printed in HLC order at the end: the sites' events reach a
+     * log (and the topics interleave) in no particular order. */
+    struct match *matches;
+    size_t n_matches, cap_matches;
+    char topics[16][256]; /* the topic names (the reader's own go away with it) */
+    size_t n_topics;
 } history_t;
+
+typedef struct match {
+    uint64_t hlc, offset;
+    uint16_t site;
+    const char *topic;
+    char *raw;
+    size_t len;
+} match_t;
+
+static const char *intern(history_t *h, const char *topic);
 
 static bool tracked(const history_t *h, const bsf_binding_id_t *id)
 {
@@ -91,10 +112,15 @@ static void print_event(history_t *h, uint64_t position, const bsf_event_t *ev, 
     if (ev->has_replaced_by)
         bsf_binding_id_format(&ev->replaced_by, by);
     if (h->o->json) {
-        printf("{\"position\":%llu,\"time\":\"%s\",\"type\":\"%s\",\"bindingId\":\"%s\","
+        if (h->topic)
+            printf("{\"topic\":\"%s\",\"offset\":%llu,", h->topic,
+                   (unsigned long long)position);
+        else
+            printf("{\"position\":%llu,", (unsigned long long)position);
+        printf("\"time\":\"%s\",\"type\":\"%s\",\"bindingId\":\"%s\","
                "\"site\":%u,\"seq\":%llu,\"hlc\":%llu",
-               (unsigned long long)position, ts, bsf_event_type_name(ev->type), id, ev->site,
-               (unsigned long long)ev->seq, (unsigned long long)ev->hlc);
+               ts, bsf_event_type_name(ev->type), id, ev->site, (unsigned long long)ev->seq,
+               (unsigned long long)ev->hlc);
         if (ev->type == BSF_EVENT_BINDING_DEREGISTERED) {
             printf(",\"reason\":\"%s\"", bsf_dereg_reason_name(ev->reason));
             if (ev->has_replaced_by)
@@ -133,8 +159,90 @@ static int visit(void *ctx, uint64_t position, const void *data, size_t len)
     int64_t ms = (int64_t)BSF_HLC_MS(ev.hlc);
     if ((h->since_ms >= 0 && ms < h->since_ms) || (h->until_ms >= 0 && ms > h->until_ms))
         return 0;
-    print_event(h, position, &ev, data, len);
+    if (h->n_matches == h->cap_matches) {
+        size_t cap = h->cap_matches ? h->cap_matches * 2 : 64;
+        match_t *m = realloc(h->matches, cap * sizeof *m);
+        if (!m)
+            return 1;
+        h->matches = m;
+        h->cap_matches = cap;
+    }
+    char *raw = malloc(len);
+    if (!raw)
+        return 1;
+    memcpy(raw, data, len);
+    h->matches[h->n_matches++] = (match_t){ev.hlc, position, ev.site,
+                                           h->topic ? intern(h, h->topic) : NULL, raw, len};
     return 0;
+}
+
+static const char *intern(history_t *h, const char *topic)
+{
+    for (size_t i = 0; i < h->n_topics; i++)
+        if (strcmp(h->topics[i], topic) == 0)
+            return h->topics[i];
+    if (h->n_topics == 16)
+        return "?";
+    snprintf(h->topics[h->n_topics], sizeof h->topics[0], "%s", topic);
+    return h->topics[h->n_topics++];
+}
+
+static int match_cmp(const void *a, const void *b)
+{
+    const match_t *x = a, *y = b;
+    if (x->hlc != y->hlc)
+        return x->hlc < y->hlc ? -1 : 1;
+    return (int)x->site - (int)y->site;
+}
+
+/* Prints the kept matches in HLC order, then frees them. */
+static void print_matches(history_t *h)
+{
+    qsort(h->matches, h->n_matches, sizeof *h->matches, match_cmp);
+    for (size_t i = 0; i < h->n_matches; i++) {
+        match_t *m = &h->matches[i];
+        bsf_event_t ev;
+        bsf_pcf_binding_t binding;
+        char err[256];
+        msgpack_zone_clear(&h->zone);
+        h->topic = m->topic; /* NULL: a position in the store's log */
+        if (bsf_event_decode(m->raw, m->len, &h->zone, &ev, &binding, err, sizeof err) == 0)
+            print_event(h, m->offset, &ev, m->raw, m->len);
+        free(m->raw);
+    }
+    free(h->matches);
+    h->matches = NULL;
+    h->n_matches = h->cap_matches = 0;
+}
+
+/* First pass over the topics: the ids of the bindings that match (a site's deregistration
+ * may come before the registration from another topic). */
+static int track_kafka(void *ctx, const char *topic, int64_t offset, const void *data,
+                       size_t len)
+{
+    (void)topic;
+    (void)offset;
+    history_t *h = ctx;
+    bsf_event_t ev;
+    bsf_pcf_binding_t binding;
+    char err[256];
+    msgpack_zone_clear(&h->zone);
+    if (bsf_event_decode(data, len, &h->zone, &ev, &binding, err, sizeof err) == 0)
+        event_matches(h, &ev);
+    return 0;
+}
+
+static int track_local(void *ctx, uint64_t position, const void *data, size_t len)
+{
+    return track_kafka(ctx, NULL, (int64_t)position, data, len);
+}
+
+static int visit_kafka(void *ctx, const char *topic, int64_t offset, const void *data,
+                       size_t len)
+{
+    history_t *h = ctx;
+    h->topic = topic;
+    return visit(ctx, (uint64_t)offset, data, len);
 }
 
 static int parse_address(const char *s, bsf_discovery_query_t *q)
@@ -188,21 +296,38 @@ int bsfctl_history(const bsfctl_options_t *o)
         fprintf(stderr, "bsfctl: --since / --until need RFC 3339 or Unix milliseconds\n");
         goto out;
     }
-    bsf_store_t store;
-    MDB_txn *txn;
-    if (bsfctl_open_read(o->store, &store, &txn)) {
-        rc = 1;
-        goto out;
-    }
+    int lrc;
     msgpack_zone_init(&h->zone, 8192);
     msgpack_sbuffer_init(&h->text);
-    int lrc = bsf_embedded_log_scan(&store.log, txn, 1, visit, h);
+    if (o->kafka) {
+        /* Every site's topic; the events of one binding may be in several. */
+        /* From the beginning: a deregistration is matched through its registration. */
+        bsfctl_kafka_read_t how = {.start = BSFCTL_FROM_BEGINNING};
+        lrc = h->kind == BY_BINDING ? 0 : bsfctl_kafka_read(o, &how, track_kafka, h);
+        if (!lrc)
+            lrc = bsfctl_kafka_read(o, &how, visit_kafka, h);
+        print_matches(h);
+    } else {
+        bsf_store_t store;
+        MDB_txn *txn;
+        if (bsfctl_open_read(o->store, &store, &txn)) {
+            msgpack_zone_destroy(&h->zone);
+            msgpack_sbuffer_destroy(&h->text);
+            rc = 1;
+            goto out;
+        }
+        lrc = h->kind == BY_BINDING ? 0 : bsf_embedded_log_scan(&store.log, txn, 1, track_local, h);
+        if (!lrc)
+            lrc = bsf_embedded_log_scan(&store.log, txn, 1, visit, h);
+        print_matches(h);
+        if (lrc)
+            fprintf(stderr, "bsfctl: reading the log failed: %s\n", mdb_strerror(lrc));
+        mdb_txn_abort(txn);
+        bsf_store_close(&store);
+    }
     msgpack_zone_destroy(&h->zone);
     msgpack_sbuffer_destroy(&h->text);
-    mdb_txn_abort(txn);
-    bsf_store_close(&store);
     if (lrc) {
-        fprintf(stderr, "bsfctl: reading the log failed: %s\n", mdb_strerror(lrc));
         rc = 1;
     } else {
         rc = 0;

@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,7 +17,18 @@ static void usage(FILE *out)
             "  rebuild --out DIR\n"
             "          replay the log into a fresh store at DIR and print its digest\n"
             "  stats [--json]\n"
-            "          bindings, events and bytes of the store\n");
+            "          bindings, events and bytes of the store\n"
+            "the replicated log (Kafka):\n"
+            "  replay --kafka BROKERS --topics T1,T2 [--from-beginning | --offset N | --since TIME]\n"
+            "         --out DIR\n"
+            "          rebuild a store from the topics into a new DIR (progress on stderr) and\n"
+            "          print its digest; from the beginning it equals a live site's\n"
+            "  export [--kafka BROKERS --topics T1,T2] [--format jsonl|msgpack]\n"
+            "         [--since TIME] [--until TIME]\n"
+            "          every event, from the store's log (--store) or from the topics, as JSON\n"
+            "          lines (docs/events.md) or raw msgpack, on stdout\n"
+            "  history ... --kafka BROKERS --topics T1,T2\n"
+            "          read the topics instead of the store's log (HLC order)\n");
 }
 
 int main(int argc, char **argv)
@@ -33,6 +45,10 @@ int main(int argc, char **argv)
                             : strcmp(a, "--out") == 0     ? &o.out
                             : strcmp(a, "--since") == 0   ? &o.since
                             : strcmp(a, "--until") == 0   ? &o.until
+                            : strcmp(a, "--kafka") == 0   ? &o.kafka
+                            : strcmp(a, "--topics") == 0  ? &o.topics
+                            : strcmp(a, "--offset") == 0  ? &o.offset
+                            : strcmp(a, "--format") == 0  ? &o.format
                                                           : NULL;
         if (slot) {
             if (i + 1 >= argc) {
@@ -42,6 +58,8 @@ int main(int argc, char **argv)
             *slot = argv[++i];
         } else if (strcmp(a, "--json") == 0) {
             o.json = true;
+        } else if (strcmp(a, "--from-beginning") == 0) {
+            o.from_beginning = true;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
             return 0;
@@ -53,7 +71,11 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!command || !o.store) {
+    /* The store is needed unless the events come from Kafka (replay writes to --out). */
+    bool kafka_only = command && (strcmp(command, "replay") == 0 ||
+                                  ((strcmp(command, "export") == 0 ||
+                                    strcmp(command, "history") == 0) && o.kafka));
+    if (!command || (!o.store && !kafka_only)) {
         usage(stderr);
         return 2;
     }
@@ -65,6 +87,10 @@ int main(int argc, char **argv)
         return bsfctl_rebuild(&o);
     if (strcmp(command, "stats") == 0)
         return bsfctl_stats(&o);
+    if (strcmp(command, "replay") == 0)
+        return bsfctl_replay(&o);
+    if (strcmp(command, "export") == 0)
+        return bsfctl_export(&o);
     fprintf(stderr, "bsfctl: unknown command %s\n", command);
     usage(stderr);
     return 2;

@@ -38,6 +38,7 @@ typedef struct {
     uint64_t store_map_size_mb;
     unsigned store_max_batch;
     unsigned store_queue_capacity;
+    bool store_warmup;
 
     bsf_multiple_match_t discovery_multiple_match;
     bool bindings_collision_detection;

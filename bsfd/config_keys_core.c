@@ -41,6 +41,9 @@ static const bsf_config_key_t keys[] = {
     {"store.queue_capacity", BSF_CFG_UINT, "65536", 16, 4194304, NULL,
      BSF_CFG_FIELD(store_queue_capacity),
      "Write commands waiting for the store before new ones get 503 NF_CONGESTION."},
+    {"store.warmup", BSF_CFG_BOOL, "true", 0, 0, NULL, BSF_CFG_FIELD(store_warmup),
+     "After start-up, populate the memory map in the background (when the store fits in half "
+     "of the memory) so that the first lookups do not each pay a page fault."},
     {"discovery.multiple_match", BSF_CFG_ENUM, "most_recent", 0, 0, multiple_match_choices,
      BSF_CFG_FIELD(discovery_multiple_match),
      "Several bindings match a discovery: answer the most recently created (`most_recent`, seed "

@@ -1,13 +1,232 @@
-/* Configuration keys of the Rx Diameter gateway. */
+/* Configuration keys of the Rx Diameter gateway (docs/rx-gateway.md). */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bsfd/config.h"
+#include "gateways/diameter/rx_retry.h"
+#include "gateways/diameter/rx_routes.h"
+
+static const char *const originator_choices[] = {"any", "intermediate", "destination", NULL};
+
+#define TIMEOUT_MIN 3000u /* seed §3.22: 3000 - 2147483647 ms */
+#define TIMEOUT_MAX 2147483647u
 
 static const bsf_config_key_t keys[] = {
     {"diameter.enabled", BSF_CFG_BOOL, "false", 0, 0, NULL, BSF_CFG_FIELD(diameter.enabled),
      "Run the Rx Diameter gateway."},
+    {"diameter.identity", BSF_CFG_STRING, "bsf.localdomain", 0, 255, NULL,
+     BSF_CFG_FIELD(diameter.identity), "Our Diameter identity (Origin-Host, CER/CEA)."},
+    {"diameter.realm", BSF_CFG_STRING, "localdomain", 0, 255, NULL,
+     BSF_CFG_FIELD(diameter.realm), "Our Diameter realm (Origin-Realm)."},
+    {"diameter.listen", BSF_CFG_LIST, "127.0.0.1", 0, 1023, NULL,
+     BSF_CFG_FIELD(diameter.listen),
+     "IP addresses to listen on and to advertise in CER/CEA (Host-IP-Address)."},
+    {"diameter.port", BSF_CFG_UINT, "3868", 0, 65535, NULL, BSF_CFG_FIELD(diameter.port),
+     "Listening port (TCP, and SCTP with `diameter.sctp`); 0 = accept no connection."},
+    {"diameter.sctp", BSF_CFG_BOOL, "false", 0, 0, NULL, BSF_CFG_FIELD(diameter.sctp),
+     "Also listen and connect over SCTP (needs the kernel's SCTP support); TCP is preferred."},
+    {"diameter.extensions_dir", BSF_CFG_STRING, "/usr/lib/freeDiameter", 0, 255, NULL,
+     BSF_CFG_FIELD(diameter.extensions_dir),
+     "Directory of freeDiameter's dictionary extensions (dict_nasreq, dict_dcca, "
+     "dict_dcca_3gpp)."},
+    {"diameter.threads", BSF_CFG_UINT, "2", 1, 64, NULL, BSF_CFG_FIELD(diameter.threads),
+     "freeDiameter dispatch threads (requests addressed to the gateway's realm run there)."},
+    {"diameter.advertise_rx", BSF_CFG_BOOL, "true", 0, 0, NULL,
+     BSF_CFG_FIELD(diameter.advertise_rx),
+     "Advertise Rx (16777236) in CER/CEA. `false` advertises the Relay application only: Rx "
+     "requests then skip libfdcore's dispatch threads and full dictionary parse (about 25 % "
+     "less CPU per message), and a request whose Destination-Host is the BSF itself gets 3007."},
+    {"diameter.reconnect_s", BSF_CFG_UINT, "5", 1, 3600, NULL,
+     BSF_CFG_FIELD(diameter.reconnect_s),
+     "Seconds between connection attempts to a configured peer (Tc timer)."},
+    {"diameter.watchdog_s", BSF_CFG_UINT, "30", 6, 3600, NULL,
+     BSF_CFG_FIELD(diameter.watchdog_s), "Device-Watchdog interval (Tw timer, RFC 3539)."},
+    {"diameter.peers", BSF_CFG_LIST, "", 0, BSF_RX_LIST_MAX - 1, NULL,
+     BSF_CFG_FIELD(diameter.peers),
+     "Peers the gateway connects to, `ID=HOST:PORT` (e.g. `pcf1.example.com=10.1.1.1:3868`); "
+     "ID must be the Origin-Host the peer sends in its CEA."},
+    {"diameter.accept", BSF_CFG_LIST, "", 0, BSF_RX_LIST_MAX - 1, NULL,
+     BSF_CFG_FIELD(diameter.accept),
+     "Identities allowed to connect to the gateway (AFs, PCFs), or `*` for any; others get "
+     "3010 DIAMETER_UNKNOWN_PEER in the CEA. Peers of `diameter.peers` are always allowed."},
+    {"diameter.routes", BSF_CFG_LIST, "", 0, BSF_RX_LIST_MAX - 1, NULL,
+     BSF_CFG_FIELD(diameter.routes),
+     "Static routing table: `realm=R [host=H] peer=ID [priority=N]` (R, H may be `*`; lower "
+     "priority first). Routes requests not routed by binding or session, and gives the "
+     "alternate peers for retries."},
+    {"diameter.validate_realm", BSF_CFG_BOOL, "false", 0, 0, NULL,
+     BSF_CFG_FIELD(diameter.validate_realm),
+     "Seed 3.12 Validate.Realm: an AAR-I whose Destination-Realm is not `diameter.realm` gets "
+     "3003 DIAMETER_REALM_NOT_SERVED."},
+    {"diameter.validate_binding_realm", BSF_CFG_BOOL, "false", 0, 0, NULL,
+     BSF_CFG_FIELD(diameter.validate_binding_realm),
+     "Seed 3.12 Validate.Binding.Realm: an AAR-I whose Destination-Realm is not the binding's "
+     "pcfDiamRealm gets 3003."},
+    {"diameter.overwrite_realm", BSF_CFG_BOOL, "false", 0, 0, NULL,
+     BSF_CFG_FIELD(diameter.overwrite_realm),
+     "Seed 3.12 Overwrite.Realm: the forwarded AAR-I carries the binding's pcfDiamRealm as "
+     "Destination-Realm."},
+    {"diameter.cookie_avp_code", BSF_CFG_UINT, "3001", 1, 16777215, NULL,
+     BSF_CFG_FIELD(diameter.cookie_avp_code),
+     "AVP code of OCNF-SERVICE-COOKIE, which carries a binding's `ocnf-service-cookie` to the "
+     "PCF in the AAR-I when `bindings.pcf_cookie` is on (seed 3.3)."},
+    {"diameter.cookie_avp_vendor", BSF_CFG_UINT, "21274", 1, 4294967295u, NULL,
+     BSF_CFG_FIELD(diameter.cookie_avp_vendor), "Vendor-Id of OCNF-SERVICE-COOKIE."},
+    {"diameter.timeout_ms", BSF_CFG_UINT, "4000", TIMEOUT_MIN, TIMEOUT_MAX, NULL,
+     BSF_CFG_FIELD(diameter.timeout_ms),
+     "Seed 3.22: answer timeout of a forwarded Rx request (interface level); on expiry the "
+     "requester gets 3002 DIAMETER_UNABLE_TO_DELIVER (or a retry)."},
+    {"diameter.timeout_aar_ms", BSF_CFG_UINT, "0", 0, TIMEOUT_MAX, NULL,
+     BSF_CFG_FIELD(diameter.timeout_aar_ms),
+     "Answer timeout of AAR (message level, 3000 - 2147483647); 0 = `diameter.timeout_ms`."},
+    {"diameter.timeout_str_ms", BSF_CFG_UINT, "0", 0, TIMEOUT_MAX, NULL,
+     BSF_CFG_FIELD(diameter.timeout_str_ms), "Answer timeout of STR; 0 = interface level."},
+    {"diameter.timeout_rar_ms", BSF_CFG_UINT, "0", 0, TIMEOUT_MAX, NULL,
+     BSF_CFG_FIELD(diameter.timeout_rar_ms), "Answer timeout of RAR; 0 = interface level."},
+    {"diameter.timeout_asr_ms", BSF_CFG_UINT, "0", 0, TIMEOUT_MAX, NULL,
+     BSF_CFG_FIELD(diameter.timeout_asr_ms), "Answer timeout of ASR; 0 = interface level."},
+    {"diameter.retry", BSF_CFG_LIST, "", 0, 63, NULL, BSF_CFG_FIELD(diameter.retry),
+     "Seed 3.15: commands retried on an alternate peer of the routing table (`aar`, `str`, "
+     "`rar`, `asr`); empty = no retry."},
+    {"diameter.retry_codes", BSF_CFG_LIST, "3***;4***;5***", 0, 1023, NULL,
+     BSF_CFG_FIELD(diameter.retry_codes),
+     "Result-Code / Experimental-Result-Code patterns that trigger a retry (digits and `*`; "
+     "2xxx never)."},
+    {"diameter.retry_on_timeout", BSF_CFG_BOOL, "true", 0, 0, NULL,
+     BSF_CFG_FIELD(diameter.retry_on_timeout), "An answer timeout triggers a retry."},
+    {"diameter.max_retries", BSF_CFG_UINT, "1", 0, 2147483647, NULL,
+     BSF_CFG_FIELD(diameter.max_retries),
+     "Seed 3.15 MaxRetryCount: retries of one request (0 is read as 1)."},
+    {"diameter.cycle_back", BSF_CFG_BOOL, "false", 0, 0, NULL, BSF_CFG_FIELD(diameter.cycle_back),
+     "Seed 3.15 CycleBackRetry: when every alternate was tried, go through the peers again "
+     "(the first one included)."},
+    {"diameter.update_destination_host", BSF_CFG_BOOL, "false", 0, 0, NULL,
+     BSF_CFG_FIELD(diameter.update_destination_host),
+     "Seed 3.15 UpdateDestinationHost: a retried request's Destination-Host becomes the "
+     "alternate peer."},
+    {"diameter.retry_originator", BSF_CFG_ENUM, "any", 0, 0, originator_choices,
+     BSF_CFG_FIELD(diameter.retry_originator),
+     "Which error answers trigger a retry: from an `intermediate` agent, from the "
+     "`destination`, or `any` (timeouts always count)."},
+    {"diameter.stale_binding_codes", BSF_CFG_LIST, "5012", 0, 1023, NULL,
+     BSF_CFG_FIELD(diameter.stale_codes),
+     "Seed 3.34: a PCF answering an AAR (I or U) of a binding-routed session with one of these "
+     "codes (patterns allowed) makes the gateway deregister the binding (reason "
+     "`diameter_failure`); empty = never."},
+    {"diameter.max_sessions", BSF_CFG_UINT, "1000000", 1, 100000000, NULL,
+     BSF_CFG_FIELD(diameter.max_sessions),
+     "Rx sessions followed at once; an AAR-I beyond it gets 3004 DIAMETER_TOO_BUSY."},
+    {"diameter.session_idle_s", BSF_CFG_UINT, "3600", 1, 31536000, NULL,
+     BSF_CFG_FIELD(diameter.session_idle_s),
+     "A session without any request for this long is forgotten."},
+    {"diameter.max_pending", BSF_CFG_UINT, "65536", 16, 4194304, NULL,
+     BSF_CFG_FIELD(diameter.max_pending),
+     "Forwarded requests waiting for an answer; new requests beyond it get 3004 "
+     "DIAMETER_TOO_BUSY."},
 };
 
+static int check_list(const char *key, const char *list, int (*check)(const char *, char *, size_t),
+                      char *err, size_t err_cap)
+{
+    char item[1024], why[512];
+    const char *cursor = list;
+    while (bsf_config_list_next(&cursor, item, sizeof item))
+        if (check(item, why, sizeof why)) {
+            snprintf(err, err_cap, "%s: %s", key, why);
+            return -1;
+        }
+    return 0;
+}
+
+static int check_peer(const char *item, char *why, size_t cap)
+{
+    bsf_rx_peer_cfg_t p;
+    return bsf_rx_peer_parse(item, &p, why, cap);
+}
+
+static int check_route(const char *item, char *why, size_t cap)
+{
+    bsf_rx_route_t r;
+    return bsf_rx_route_parse(item, &r, why, cap);
+}
+
+static int check_accept(const char *item, char *why, size_t cap)
+{
+    if (strcmp(item, "*") == 0 || bsf_rx_identity_valid(item))
+        return 0;
+    snprintf(why, cap, "'%s' is not a Diameter identity or '*'", item);
+    return -1;
+}
+
+static int check_address(const char *item, char *why, size_t cap)
+{
+    unsigned char a[16];
+    if (inet_pton(AF_INET, item, a) == 1 || inet_pton(AF_INET6, item, a) == 1)
+        return 0;
+    snprintf(why, cap, "'%s' is not an IP address", item);
+    return -1;
+}
+
+static int check_command(const char *item, char *why, size_t cap)
+{
+    if (strcmp(item, "aar") == 0 || strcmp(item, "str") == 0 || strcmp(item, "rar") == 0 ||
+        strcmp(item, "asr") == 0)
+        return 0;
+    snprintf(why, cap, "'%s' is not one of aar, str, rar, asr", item);
+    return -1;
+}
+
+static int check_timeout(const char *key, uint32_t v, char *err, size_t err_cap)
+{
+    if (v == 0 || v >= TIMEOUT_MIN)
+        return 0;
+    snprintf(err, err_cap, "%s: %u is below the minimum of %u ms (0 = interface level)", key, v,
+             TIMEOUT_MIN);
+    return -1;
+}
+
+static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
+{
+    bsf_diameter_settings_t *d = &cfg->diameter;
+    char why[512];
+    /* Seed §3.3 has one switch for keeping and for sending the cookie. */
+    d->pcf_cookie = cfg->bindings_pcf_cookie;
+    if (!bsf_rx_identity_valid(d->identity)) {
+        snprintf(err, err_cap, "diameter.identity: '%s' is not a Diameter identity", d->identity);
+        return -1;
+    }
+    if (!bsf_rx_identity_valid(d->realm)) {
+        snprintf(err, err_cap, "diameter.realm: '%s' is not a Diameter realm", d->realm);
+        return -1;
+    }
+    if (d->port && !d->listen[0]) {
+        snprintf(err, err_cap, "diameter.listen: at least one address is needed to listen on "
+                               "diameter.port");
+        return -1;
+    }
+    if (check_list("diameter.listen", d->listen, check_address, err, err_cap) ||
+        check_list("diameter.peers", d->peers, check_peer, err, err_cap) ||
+        check_list("diameter.accept", d->accept, check_accept, err, err_cap) ||
+        check_list("diameter.routes", d->routes, check_route, err, err_cap) ||
+        check_list("diameter.retry", d->retry, check_command, err, err_cap))
+        return -1;
+    if (check_timeout("diameter.timeout_aar_ms", d->timeout_aar_ms, err, err_cap) ||
+        check_timeout("diameter.timeout_str_ms", d->timeout_str_ms, err, err_cap) ||
+        check_timeout("diameter.timeout_rar_ms", d->timeout_rar_ms, err, err_cap) ||
+        check_timeout("diameter.timeout_asr_ms", d->timeout_asr_ms, err, err_cap))
+        return -1;
+    bsf_rx_code_set_t set;
+    if (bsf_rx_code_set_parse(d->retry_codes, false, &set, why, sizeof why)) {
+        snprintf(err, err_cap, "diameter.retry_codes: %s", why);
+        return -1;
+    }
+    if (bsf_rx_code_set_parse(d->stale_codes, false, &set, why, sizeof why)) {
+        snprintf(err, err_cap, "diameter.stale_binding_codes: %s", why);
+        return -1;
+    }
+    return 0;
+}
+
 const bsf_config_section_t bsf_config_diameter_section = {keys, sizeof keys / sizeof keys[0],
-                                                          NULL};
+                                                          finish};

@@ -1,16 +1,159 @@
-/* Configuration keys of the log backend, replication between sites and the message feed. */
+/* Configuration keys of the log backend and the replication between sites (Kafka). */
 #include <stdio.h>
 #include <string.h>
 
 #include "bsfd/config.h"
 
-static const char *const backend_choices[] = {"embedded", NULL};
+static const char *const backend_choices[] = {"embedded", "kafka", NULL};
+static const char *const durability_choices[] = {"local", "replicated", NULL};
 
 static const bsf_config_key_t keys[] = {
     {"log.backend", BSF_CFG_ENUM, "embedded", 0, 0, backend_choices,
      BSF_CFG_FIELD(replication.backend),
-     "Where events are logged: `embedded` (in the store's LMDB environment)."},
+     "Where events are logged: `embedded` (the store's LMDB log only, one site) or `kafka` (the "
+     "local log is an outbox shipped to Kafka, and the other sites' events are applied from it; "
+     "see docs/replication.md)."},
+    {"log.durability", BSF_CFG_ENUM, "local", 0, 0, durability_choices,
+     BSF_CFG_FIELD(replication.durability),
+     "With `log.backend = kafka`: answer a write after the local commit and ship it "
+     "asynchronously (`local`), or only after Kafka committed its events (`replicated`; a write "
+     "Kafka does not take within `kafka.replicated_timeout_ms` gets 503 and has no effect)."},
+    {"kafka.brokers", BSF_CFG_STRING, "", 0, 511, NULL, BSF_CFG_FIELD(replication.brokers),
+     "Kafka bootstrap servers, `host:port[,host:port...]`; needed by `log.backend = kafka`."},
+    {"kafka.topic", BSF_CFG_STRING, "", 0, BSF_KAFKA_TOPIC_MAX, NULL,
+     BSF_CFG_FIELD(replication.topic),
+     "Topic this site produces its events to; empty = `bsf.events.<site.id>`. Sites sharing one "
+     "stretched cluster may also share one topic."},
+    {"kafka.consume_topics", BSF_CFG_LIST, "", 0, 4095, NULL,
+     BSF_CFG_FIELD(replication.consume_topics),
+     "Topics whose events this site applies (every site's topic, its own included, so that a "
+     "new or wiped site bootstraps from it); empty = `kafka.topic` only. At most 16."},
+    {"kafka.create_topics", BSF_CFG_BOOL, "true", 0, 0, NULL,
+     BSF_CFG_FIELD(replication.create_topics),
+     "Create missing topics at start (1 partition, `cleanup.policy=delete`, the retention and "
+     "replication settings below). The settings of existing topics are checked either way."},
+    {"kafka.replication_factor", BSF_CFG_UINT, "0", 0, 32, NULL,
+     BSF_CFG_FIELD(replication.replication_factor),
+     "Replication factor of topics the BSF creates; 0 = the broker's default (production: 3)."},
+    {"kafka.min_insync_replicas", BSF_CFG_UINT, "0", 0, 32, NULL,
+     BSF_CFG_FIELD(replication.min_insync_replicas),
+     "`min.insync.replicas` of topics the BSF creates; 0 = the broker's default (production: "
+     "2)."},
+    {"kafka.retention_days", BSF_CFG_UINT, "0", 0, 36500, NULL,
+     BSF_CFG_FIELD(replication.retention_days),
+     "Retention of topics the BSF creates; 0 = keep every event forever (`retention.ms=-1`)."},
+    {"kafka.transactional_id", BSF_CFG_STRING, "", 0, 127, NULL,
+     BSF_CFG_FIELD(replication.transactional_id),
+     "Transactional id of the site's producer (stable per site, unique among sites); empty = "
+     "`bsf-site-<site.id>`. A second process with the same id fences the first."},
+    {"kafka.client_properties", BSF_CFG_LIST, "", 0, 2047, NULL,
+     BSF_CFG_FIELD(replication.client_properties),
+     "Extra librdkafka properties `name=value` for every Kafka client (security, timeouts)."},
+    {"kafka.linger_ms", BSF_CFG_UINT, "1", 0, 1000, NULL, BSF_CFG_FIELD(replication.linger_ms),
+     "Producer `linger.ms`: how long events wait to be batched into one request."},
+    {"kafka.transaction_timeout_ms", BSF_CFG_UINT, "10000", 1000, 900000, NULL,
+     BSF_CFG_FIELD(replication.transaction_timeout_ms),
+     "Producer `transaction.timeout.ms`: the broker aborts a transaction of a dead producer "
+     "after this; consumers of its topic wait that long at most."},
+    {"kafka.replicated_timeout_ms", BSF_CFG_UINT, "2000", 100, 600000, NULL,
+     BSF_CFG_FIELD(replication.replicated_timeout_ms),
+     "`log.durability = replicated`: longest time a write batch waits for Kafka before its "
+     "writes get 503; must be below `kafka.transaction_timeout_ms`."},
+    {"kafka.ship_batch", BSF_CFG_UINT, "10000", 1, 1000000, NULL,
+     BSF_CFG_FIELD(replication.ship_batch),
+     "Most events the shipper puts in one Kafka transaction."},
+    {"kafka.apply_batch", BSF_CFG_UINT, "2000", 1, 100000, NULL,
+     BSF_CFG_FIELD(replication.apply_batch),
+     "Most events of other sites applied in one engine command."},
+    {"kafka.apply_inflight", BSF_CFG_UINT, "4", 1, 64, NULL,
+     BSF_CFG_FIELD(replication.apply_inflight),
+     "Apply commands queued at the engine at once (flow control of the consumer)."},
+    {"kafka.catchup_timeout_ms", BSF_CFG_UINT, "30000", 0, 3600000, NULL,
+     BSF_CFG_FIELD(replication.catchup_timeout_ms),
+     "At start, how long to apply the log's tail before serving; 0 = serve at once. A store "
+     "that has never written or applied an event must catch up, or bsfd exits."},
+    {"kafka.shutdown_timeout_ms", BSF_CFG_UINT, "5000", 0, 600000, NULL,
+     BSF_CFG_FIELD(replication.shutdown_timeout_ms),
+     "At stop, how long to keep shipping what is left (the rest is shipped at the next start)."},
 };
 
+static bool topic_name_ok(const char *t)
+{
+    size_t n = strlen(t);
+    if (n == 0 || n > BSF_KAFKA_TOPIC_MAX || strcmp(t, ".") == 0 || strcmp(t, "..") == 0)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = t[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '_' || c == '-'))
+            return false;
+    }
+    return true;
+}
+
+static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
+{
+    bsf_replication_settings_t *r = &cfg->replication;
+    if (r->backend != BSF_LOG_BACKEND_KAFKA) {
+        if (r->durability == BSF_DURABILITY_REPLICATED) {
+            snprintf(err, err_cap, "log.durability: 'replicated' needs log.backend = kafka");
+            return -1;
+        }
+        return 0;
+    }
+    if (!r->brokers[0]) {
+        snprintf(err, err_cap, "kafka.brokers: needed by log.backend = kafka");
+        return -1;
+    }
+    if (!r->topic[0])
+        snprintf(r->topic, sizeof r->topic, "bsf.events.%u", (unsigned)cfg->site_id);
+    if (!topic_name_ok(r->topic)) {
+        snprintf(err, err_cap, "kafka.topic: '%s' is not a valid topic name ([A-Za-z0-9._-])",
+                 r->topic);
+        return -1;
+    }
+    if (!r->consume_topics[0])
+        snprintf(r->consume_topics, sizeof r->consume_topics, "%s", r->topic);
+    const char *cursor = r->consume_topics;
+    char item[1024];
+    unsigned n = 0;
+    bool own = false;
+    while (bsf_config_list_next(&cursor, item, sizeof item)) {
+        own = own || strcmp(item, r->topic) == 0;
+        if (!topic_name_ok(item)) {
+            snprintf(err, err_cap, "kafka.consume_topics: '%s' is not a valid topic name", item);
+            return -1;
+        }
+        if (++n > BSF_KAFKA_MAX_TOPICS) {
+            snprintf(err, err_cap, "kafka.consume_topics: more than %d topics",
+                     BSF_KAFKA_MAX_TOPICS);
+            return -1;
+        }
+    }
+    if (!own) {
+        snprintf(err, err_cap,
+                 "kafka.consume_topics: must include this site's own topic %s (a store catches "
+                 "up with its own events from it)",
+                 r->topic);
+        return -1;
+    }
+    cursor = r->client_properties;
+    while (bsf_config_list_next(&cursor, item, sizeof item))
+        if (!strchr(item, '=') || item[0] == '=') {
+            snprintf(err, err_cap, "kafka.client_properties: '%s' is not name=value", item);
+            return -1;
+        }
+    if (!r->transactional_id[0])
+        snprintf(r->transactional_id, sizeof r->transactional_id, "bsf-site-%u",
+                 (unsigned)cfg->site_id);
+    if (r->replicated_timeout_ms >= r->transaction_timeout_ms) {
+        snprintf(err, err_cap,
+                 "kafka.replicated_timeout_ms: %u must be below kafka.transaction_timeout_ms (%u)",
+                 r->replicated_timeout_ms, r->transaction_timeout_ms);
+        return -1;
+    }
+    return 0;
+}
+
 const bsf_config_section_t bsf_config_replication_section = {keys, sizeof keys / sizeof keys[0],
-                                                             NULL};
+                                                             finish};

@@ -10,7 +10,9 @@
 #include "bsfd/config.h"
 #include "common/diag.h"
 #include "engine/engine.h"
+#include "engine/warmup.h"
 #include "gateways/diameter/rx_gateway.h"
+#include "gateways/feed/feed.h"
 #include "gateways/ops/ops_server.h"
 #include "gateways/sbi/nbsf_service.h"
 #include "replication/replication.h"
@@ -122,8 +124,13 @@ int main(int argc, char **argv)
                           cfg.sbi_max_uri_bytes,
                           cfg.sbi_max_concurrent_streams,
                           0};
+    bsf_feed_t *feed = NULL;
+    if (cfg.feed.enabled && bsf_feed_create(&cfg.feed, cfg.site_id, &feed, err, sizeof err)) {
+        BSF_ERROR("bsfd", "%s", err);
+        return 1;
+    }
     bsf_nbsf_config_t nc = {cfg.sbi_api_root, cfg.discovery_multiple_match, cfg.sbi_late_arrival,
-                            cfg.bindings_pcf_cookie};
+                            cfg.bindings_pcf_cookie, feed};
     bsf_nbsf_service_t *sbi;
     if (bsf_nbsf_service_start(&nc, &h2, &store, engine, &sbi, err, sizeof err)) {
         BSF_ERROR("bsfd", "%s", err);
@@ -141,8 +148,11 @@ int main(int argc, char **argv)
             bsf_ops_server_add_metrics(ops, bsf_replication_write_metrics, repl);
         if (rx)
             bsf_ops_server_add_metrics(ops, bsf_rx_gateway_write_metrics, rx);
+        if (feed)
+            bsf_ops_server_add_metrics(ops, bsf_feed_write_metrics, feed);
         bsf_ops_server_set_ready(ops, true);
     }
+    bsf_warmup_t *warmup = cfg.store_warmup ? bsf_warmup_start(&store) : NULL;
     BSF_INFO("bsfd", "site %u serving Nbsf_Management on h2c %s:%u (%u workers), store %s, "
              "log position %llu",
              cfg.site_id, cfg.sbi_host, bsf_nbsf_service_port(sbi), h2.workers, cfg.store_path,
@@ -151,6 +161,7 @@ int main(int argc, char **argv)
     int sig = 0;
     sigwait(&stop_signals, &sig);
     BSF_INFO("bsfd", "signal %d: shutting down", sig);
+    bsf_warmup_stop(warmup);
     if (ops)
         bsf_ops_server_set_ready(ops, false);
     if (rx)
@@ -164,6 +175,7 @@ int main(int argc, char **argv)
     if (ops)
         bsf_ops_server_stop(ops);
     bsf_nbsf_service_free(sbi);
+    bsf_feed_destroy(feed); /* after every gateway that offers records stopped */
     bsf_engine_destroy(engine);
     bsf_replication_destroy(repl);
     bsf_store_close(&store);

@@ -87,3 +87,52 @@ void bsf_decide_register(const bsf_register_request_t *req, const bsf_binding_vi
         }
     }
 }
+
+static int ts_cmp(int64_t a, int64_t b, bool *decided)
+{
+    *decided = a >= 0 && b >= 0 && a != b;
+    return *decided ? (a > b ? 1 : -1) : 0;
+}
+
+int bsf_registration_precedence_cmp(const bsf_binding_view_t *a, const bsf_binding_view_t *b)
+{
+    bool decided;
+    int c = ts_cmp(a->origin_ts_ms, b->origin_ts_ms, &decided);
+    if (decided)
+        return c;
+    c = ts_cmp(a->sender_ts_ms, b->sender_ts_ms, &decided);
+    if (decided)
+        return c;
+    if (a->created_hlc != b->created_hlc)
+        return a->created_hlc > b->created_hlc ? 1 : -1;
+    uint16_t sa = bsf_binding_id_site(&a->id), sb = bsf_binding_id_site(&b->id);
+    if (sa != sb)
+        return sa > sb ? 1 : -1;
+    c = memcmp(a->id.b, b->id.b, sizeof a->id.b);
+    return c > 0 ? 1 : c < 0 ? -1 : 0;
+}
+
+void bsf_decide_replicated_registration(const bsf_binding_view_t *remote,
+                                        const bsf_binding_view_t *candidates, size_t n,
+                                        uint16_t own_site, const bsf_decide_config_t *cfg,
+                                        bsf_register_decision_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->outcome = BSF_REGISTER_ACCEPT;
+    if (!cfg->collision_detection)
+        return;
+    for (size_t i = 0; i < n && out->n_replaced < BSF_MAX_REPLACED; i++) {
+        const bsf_binding_view_t *own = &candidates[i];
+        if (bsf_binding_id_site(&own->id) != own_site ||
+            memcmp(own->id.b, remote->id.b, sizeof own->id.b) == 0 ||
+            !bsf_registrations_collide(remote->binding, own->binding) ||
+            bsf_registration_precedence_cmp(remote, own) <= 0)
+            continue;
+        out->replaced[out->n_replaced] = own;
+        out->replaced_reason[out->n_replaced] =
+            bsf_pcf_binding_same_pcf(remote->binding, own->binding)
+                ? BSF_REASON_REREGISTERED
+                : BSF_REASON_REPLACED_BY_COLLISION;
+        out->n_replaced++;
+    }
+}

@@ -52,6 +52,23 @@ void bsf_decide_register(const bsf_register_request_t *req, const bsf_binding_vi
                          size_t n_candidates, const bsf_decide_config_t *cfg,
                          bsf_register_decision_t *out);
 
+/* Precedence of two colliding registrations that is the same at every site (seed §3.21 made
+ * deterministic across sites): the origination timestamps when both are valid and differ,
+ * then the sender timestamps likewise, then the created HLC, then the creating site (the
+ * higher wins), then the binding id. >0 when `a` is the newer, <0 when `b` is, 0 when they
+ * are the same registration. */
+int bsf_registration_precedence_cmp(const bsf_binding_view_t *a, const bsf_binding_view_t *b);
+
+/* Cross-site collisions. `remote` is a live registration made at another site, just applied
+ * here; `candidates` are the live bindings sharing a UE address with it. Only the site that
+ * created a binding deregisters it, so every replaced binding is one of `own_site`'s: those
+ * that collide with `remote` and lose to it by bsf_registration_precedence_cmp. The decision
+ * is always BSF_REGISTER_ACCEPT; `replaced` / `replaced_reason` list them. */
+void bsf_decide_replicated_registration(const bsf_binding_view_t *remote,
+                                        const bsf_binding_view_t *candidates, size_t n_candidates,
+                                        uint16_t own_site, const bsf_decide_config_t *cfg,
+                                        bsf_register_decision_t *out);
+
 /* True when the stored binding matches every member present in the paraCom. */
 bool bsf_para_com_matches(const bsf_para_com_t *pc, const bsf_pcf_binding_t *b);
 

@@ -63,4 +63,9 @@ int bsf_event_encode(const bsf_event_t *ev, msgpack_packer *pk);
 int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_t *out,
                      bsf_pcf_binding_t *binding_storage, char *err, size_t err_cap);
 
+/* Reads only the envelope (type, site, seq, hlc, bindingId) of an encoded event; the
+ * payload members of `out` stay empty. Returns 0, or -1 when the bytes are not an event of a
+ * known version. */
+int bsf_event_decode_envelope(const char *buf, size_t len, bsf_event_t *out);
+
 #endif

@@ -70,7 +70,7 @@ static bool header(const uint8_t *p, size_t avail, uint64_t *skip, uint64_t *chi
     }
 }
 
-bool bsf_msgpack_well_formed(const char *buf, size_t len, unsigned max_depth)
+size_t bsf_msgpack_object_len(const char *buf, size_t len, unsigned max_depth)
 {
     const uint8_t *p = (const uint8_t *)buf;
     uint64_t pending[64]; /* objects still to read at each open level */
@@ -85,18 +85,23 @@ bool bsf_msgpack_well_formed(const char *buf, size_t len, unsigned max_depth)
             continue;
         }
         if (pos >= len)
-            return false;
+            return 0;
         uint64_t skip, children;
         if (!header(p + pos, len - pos, &skip, &children) || skip > len - pos)
-            return false;
+            return 0;
         pos += skip;
         pending[depth]--;
         if (children) {
             /* Each child needs at least one byte: refuse impossible sizes up front. */
             if (children > len - pos || depth + 1 > max_depth)
-                return false;
+                return 0;
             pending[++depth] = children;
         }
     }
-    return pos == len;
+    return pos;
+}
+
+bool bsf_msgpack_well_formed(const char *buf, size_t len, unsigned max_depth)
+{
+    return len > 0 && bsf_msgpack_object_len(buf, len, max_depth) == len;
 }

@@ -12,5 +12,8 @@
 
 /* True when `buf` holds exactly one well-formed msgpack object within the limits. */
 bool bsf_msgpack_well_formed(const char *buf, size_t len, unsigned max_depth);
+/* Bytes taken by the well-formed object at the start of `buf` (more may follow it), or 0
+ * when there is none within the limits. */
+size_t bsf_msgpack_object_len(const char *buf, size_t len, unsigned max_depth);
 
 #endif

@@ -20,7 +20,44 @@ typedef enum {
     BSF_CMD_REGISTER,
     BSF_CMD_UPDATE,
     BSF_CMD_DEREGISTER,
+    BSF_CMD_APPLY, /* events of the replicated log (other sites', or this site's own when
+                      bootstrapping): see bsf_apply_batch_t */
 } bsf_command_kind_t;
+
+/* One event read from the replicated log: its bytes as received and their decoding (storage
+ * owned by whoever built the batch). */
+typedef struct {
+    const char *raw;
+    size_t len;
+    bsf_event_t ev;
+    bool applied; /* outcome: appended and applied (false: already present) */
+} bsf_apply_event_t;
+
+/* A consumer position stored in the store's `meta` in the same transaction as the events:
+ * the source (e.g. "kafka/bsf.events.1/0") continues at `to` once the batch is applied.
+ * `from` is where the batch starts; a stored position below it means an earlier batch of the
+ * source was not applied, and the whole batch is refused (`gap`). */
+#define BSF_APPLY_SOURCE_MAX 288
+typedef struct {
+    char source[BSF_APPLY_SOURCE_MAX];
+    uint64_t from, to;
+} bsf_apply_position_t;
+
+/* The input and outcome of a BSF_CMD_APPLY command. Events are applied unless already
+ * present: an event is present when its site's highest sequence number in this store is at
+ * or above its `seq` (each site's events reach the log in sequence order). */
+typedef struct {
+    bsf_apply_event_t *events;
+    size_t n_events;
+    bsf_apply_position_t *positions;
+    size_t n_positions;
+    /* outcome */
+    bool gap;              /* refused: a source's stored position is below `from` */
+    size_t applied;        /* events appended to the log and applied */
+    size_t skipped;        /* events already present */
+    size_t replaced;       /* own bindings deregistered after a cross-site collision */
+    size_t replace_held;   /* ... that could not be, the site being behind its own events */
+} bsf_apply_batch_t;
 
 typedef enum {
     BSF_CMD_OK,           /* done; `id` and `body` hold the result */
@@ -46,6 +83,7 @@ struct bsf_command {
     bsf_pcf_binding_patch_t patch;  /* update */
     bsf_binding_id_t id;            /* update, deregister (and the result of register) */
     bsf_dereg_reason_t reason;      /* deregister */
+    bsf_apply_batch_t *apply;       /* apply: not owned by the command */
 
     /* outcome */
     bsf_command_status_t status;

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@ struct bsf_engine {
     uint8_t random[4096];
     size_t random_used;
     uint64_t events_in_batch;
+    _Atomic uint64_t seq_floor; /* bsf_engine_raise_seq_floor */
 };
 
 /* ---- helpers ----------------------------------------------------------------------- */
@@ -82,6 +84,12 @@ static void refuse(bsf_command_t *cmd, const bsf_problem_t *problem)
 }
 
 /* ---- commands ---------------------------------------------------------------------- */
+
+/* True while this site's own events up to the floor are not all in the store. */
+static bool behind_own_log(bsf_engine_t *e)
+{
+    return e->seq < atomic_load_explicit(&e->seq_floor, memory_order_relaxed);
+}
 
 static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
 {
@@ -211,10 +219,199 @@ static int run_deregister(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
     return emit(e, txn, &ev, &cmd->log_position);
 }
 
+/* ---- events of the replicated log ---------------------------------------------------- */
+
+#define MAX_APPLY_POSITIONS 32
+
+typedef struct {
+    uint16_t site;
+    bool dirty;
+    uint64_t seq, hlc;
+} site_state_t;
+
+typedef struct {
+    site_state_t s[64];
+    size_t n;
+} site_table_t;
+
+/* The stored state of a remote site, loaded once per command. NULL when the table is full
+ * (the caller then reads and writes it directly). */
+static int remote_site(bsf_engine_t *e, MDB_txn *txn, site_table_t *t, uint16_t site,
+                       site_state_t **out)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->s[i].site == site) {
+            *out = &t->s[i];
+            return 0;
+        }
+    if (t->n == sizeof t->s / sizeof t->s[0]) {
+        *out = NULL;
+        return 0;
+    }
+    site_state_t *st = &t->s[t->n];
+    int rc = bsf_store_load_site_state(e->store, txn, site, &st->seq, &st->hlc);
+    if (rc)
+        return rc;
+    st->site = site;
+    st->dirty = false;
+    t->n++;
+    *out = st;
+    return 0;
+}
+
+/* A registration from another site was just applied: if it collides with live bindings this
+ * site created and wins over them, this site (their only owner) deregisters them. */
+static int resolve_cross_site_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
+                                        const bsf_binding_id_t *id)
+{
+    bsf_match_t matches[MAX_CANDIDATES];
+    bsf_binding_view_t views[MAX_CANDIDATES];
+    bsf_record_t rec;
+    bsf_pcf_binding_t remote;
+    size_t n = 0;
+    msgpack_zone_clear(&e->zone);
+    int rc = bsf_projection_get(&e->store->proj, txn, id, &rec);
+    if (rc == MDB_NOTFOUND || (rc == 0 && rec.state != BSF_RECORD_LIVE))
+        return 0; /* already deregistered */
+    if (rc)
+        return rc;
+    if (bsf_record_decode_binding(&rec, &e->zone, &remote))
+        return MDB_CORRUPTED;
+    bsf_binding_view_t rv = {*id, &remote, rec.created_hlc, rec.origin_ts_ms, rec.sender_ts_ms};
+    rc = bsf_projection_collect_candidates(&e->store->proj, txn, &remote, &e->zone, matches,
+                                           MAX_CANDIDATES, &n);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        views[i] = (bsf_binding_view_t){matches[i].id, &matches[i].binding,
+                                        matches[i].record.created_hlc,
+                                        matches[i].record.origin_ts_ms,
+                                        matches[i].record.sender_ts_ms};
+    bsf_decide_config_t dc = {e->cfg.collision_detection};
+    bsf_register_decision_t d;
+    bsf_decide_replicated_registration(&rv, views, n, e->cfg.site_id, &dc, &d);
+    for (size_t i = 0; i < d.n_replaced; i++) {
+        if (behind_own_log(e)) {
+            b->replace_held++;
+            BSF_WARN("engine", "cross-site collision left unresolved: this site is still "
+                               "applying its own events from the replicated log");
+            continue;
+        }
+        bsf_event_t ev = {.type = BSF_EVENT_BINDING_DEREGISTERED,
+                          .binding_id = d.replaced[i]->id,
+                          .reason = d.replaced_reason[i],
+                          .has_replaced_by = true,
+                          .replaced_by = *id};
+        if ((rc = emit(e, txn, &ev, NULL)))
+            return rc;
+        b->replaced++;
+    }
+    return 0;
+}
+
+static void refuse_gap(bsf_command_t *cmd, const bsf_apply_position_t *p, uint64_t stored)
+{
+    bsf_problem_set(&cmd->problem, BSF_CAUSE_SYSTEM_FAILURE,
+                    "%s: batch starts at %llu, the store is at %llu", p->source,
+                    (unsigned long long)p->from, (unsigned long long)stored);
+    cmd->status = BSF_CMD_REFUSED;
+    cmd->apply->gap = true;
+}
+
+static int run_apply(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
+{
+    bsf_apply_batch_t *b = cmd->apply;
+    uint64_t stored[MAX_APPLY_POSITIONS];
+    b->gap = false;
+    b->applied = b->skipped = b->replaced = b->replace_held = 0;
+    if (b->n_positions > MAX_APPLY_POSITIONS) {
+        bsf_problem_set(&cmd->problem, BSF_CAUSE_SYSTEM_FAILURE, "too many positions");
+        cmd->status = BSF_CMD_REFUSED;
+        return 0;
+    }
+    int rc;
+    for (size_t i = 0; i < b->n_positions; i++) {
+        if ((rc = bsf_store_load_position(e->store, txn, b->positions[i].source, &stored[i])))
+            return rc;
+        if (stored[i] < b->positions[i].from) {
+            refuse_gap(cmd, &b->positions[i], stored[i]);
+            return 0;
+        }
+    }
+    site_table_t sites = {.n = 0};
+    for (size_t i = 0; i < b->n_events; i++) {
+        const bsf_event_t *ev = &b->events[i].ev;
+        bool own = ev->site == e->cfg.site_id;
+        site_state_t *st = NULL, direct;
+        bsf_hlc_observe(&e->hlc, ev->hlc);
+        if (!own) {
+            if ((rc = remote_site(e, txn, &sites, ev->site, &st)))
+                return rc;
+            if (!st) {
+                st = &direct;
+                direct.site = ev->site;
+                if ((rc = bsf_store_load_site_state(e->store, txn, ev->site, &direct.seq,
+                                                    &direct.hlc)))
+                    return rc;
+            }
+        }
+        b->events[i].applied = false;
+        if (ev->seq <= (own ? e->seq : st->seq)) {
+            b->skipped++;
+            continue;
+        }
+        rc = bsf_store_write_raw_event(e->store, txn, b->events[i].raw, b->events[i].len, ev,
+                                       &e->scratch, &cmd->log_position);
+        if (rc)
+            return rc;
+        b->applied++;
+        b->events[i].applied = true;
+        e->events_in_batch++;
+        if (own) {
+            e->seq = ev->seq; /* a store catching up with its own events */
+        } else {
+            st->seq = ev->seq;
+            st->hlc = ev->hlc;
+            st->dirty = true;
+            if (st == &direct && (rc = bsf_store_save_site_state(e->store, txn, ev->site,
+                                                                 ev->seq, ev->hlc)))
+                return rc;
+            if (ev->type == BSF_EVENT_BINDING_REGISTERED &&
+                (rc = resolve_cross_site_collision(e, txn, b, &ev->binding_id)))
+                return rc;
+        }
+    }
+    for (size_t i = 0; i < sites.n; i++)
+        if (sites.s[i].dirty && (rc = bsf_store_save_site_state(e->store, txn, sites.s[i].site,
+                                                                sites.s[i].seq, sites.s[i].hlc)))
+            return rc;
+    for (size_t i = 0; i < b->n_positions; i++)
+        if (b->positions[i].to > stored[i] &&
+            (rc = bsf_store_save_position(e->store, txn, b->positions[i].source,
+                                          b->positions[i].to)))
+            return rc;
+    return 0;
+}
+
+static void refuse_behind(bsf_command_t *cmd)
+{
+    bsf_problem_t p;
+    bsf_problem_set(&p, BSF_CAUSE_NF_CONGESTION,
+                    "this site is still applying its own earlier events from the replicated "
+                    "log; the request had no effect, retry shortly");
+    refuse(cmd, &p);
+}
+
 static int run_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
 {
     msgpack_zone_clear(&e->zone);
     bsf_command_reset_outcome(cmd);
+    if (cmd->kind == BSF_CMD_APPLY)
+        return run_apply(e, txn, cmd);
+    if (behind_own_log(e)) {
+        refuse_behind(cmd);
+        return 0;
+    }
     switch (cmd->kind) {
     case BSF_CMD_REGISTER:
         return run_register(e, txn, cmd);
@@ -240,11 +437,15 @@ static void fail_command(bsf_command_t *cmd, int rc)
 }
 
 /* Runs the commands in one transaction. On a store error the transaction is aborted and the
- * engine's counters restored; returns the LMDB error (no command took effect). */
-static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *commit_ns)
+ * engine's counters restored; returns the LMDB error (no command took effect). When the log
+ * backend refuses the batch, `*refused` is set (and `hook_problem` filled). */
+static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *commit_ns,
+                     bool *refused, bsf_problem_t *hook_problem)
 {
     uint64_t seq = e->seq, hlc = e->hlc.last, log_last = e->store->log.last;
+    const bsf_engine_hooks_t *hooks = &e->cfg.hooks;
     MDB_txn *txn;
+    *refused = false;
     int rc = mdb_txn_begin(e->store->env, NULL, 0, &txn);
     if (rc)
         return rc;
@@ -253,12 +454,26 @@ static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *
         rc = run_command(e, txn, cmds[i]);
     if (!rc)
         rc = bsf_store_save_site_state(e->store, txn, e->cfg.site_id, e->seq, e->hlc.last);
-    if (!rc) {
+    int hook = BSF_ENGINE_HOOK_OK;
+    if (!rc && hooks->before_commit) {
+        hook = hooks->before_commit(hooks->ctx, txn, seq + 1, e->seq, hook_problem);
+        *refused = hook == BSF_ENGINE_HOOK_REFUSE;
+    }
+    if (!rc && !*refused) {
         uint64_t t0 = bsf_clock_mono_ns();
         rc = mdb_txn_commit(txn);
         *commit_ns = bsf_clock_mono_ns() - t0;
+        if (hooks->after_commit)
+            hooks->after_commit(hooks->ctx, rc == 0);
         if (!rc)
             return 0;
+        if (hook == BSF_ENGINE_HOOK_EXPORTED && e->seq > seq) {
+            /* The events are in the replicated log but not here: never reuse their numbers. */
+            BSF_ERROR("engine", "events %llu..%llu reached the replicated log but the local "
+                                "commit failed (%s); they come back from the log",
+                      (unsigned long long)seq + 1, (unsigned long long)e->seq, mdb_strerror(rc));
+            bsf_engine_raise_seq_floor(e, e->seq);
+        }
     } else {
         mdb_txn_abort(txn);
     }
@@ -269,18 +484,37 @@ static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *
     return rc;
 }
 
+static void fail_all(bsf_command_t **cmds, size_t n, const bsf_problem_t *problem)
+{
+    for (size_t i = 0; i < n; i++) {
+        cmds[i]->status = BSF_CMD_FAILED;
+        cmds[i]->problem = *problem;
+        msgpack_sbuffer_clear(&cmds[i]->body);
+    }
+}
+
 static void process(bsf_engine_t *e, bsf_command_t **cmds, size_t n)
 {
     uint64_t commit_ns = 0;
-    int rc = run_batch(e, cmds, n, &commit_ns);
+    bool refused;
+    bsf_problem_t hook_problem;
+    int rc = run_batch(e, cmds, n, &commit_ns, &refused, &hook_problem);
     uint64_t events = e->events_in_batch;
-    bool failed = rc != 0;
-    if (rc && n > 1) {
+    bool failed = rc != 0 || refused;
+    if (refused) {
+        /* The log backend refused the whole batch (e.g. Kafka unreachable): retrying the
+         * commands one by one would only wait n times. */
+        fail_all(cmds, n, &hook_problem);
+        events = 0;
+    } else if (rc && n > 1) {
         /* Isolate the command that failed: the others must not pay for it. */
         for (size_t i = 0; i < n; i++) {
             uint64_t ns = 0;
-            int one = run_batch(e, &cmds[i], 1, &ns);
-            if (one)
+            bool one_refused;
+            int one = run_batch(e, &cmds[i], 1, &ns, &one_refused, &hook_problem);
+            if (one_refused)
+                fail_all(&cmds[i], 1, &hook_problem);
+            else if (one)
                 fail_command(cmds[i], one);
             commit_ns += ns;
             events += e->events_in_batch;
@@ -288,17 +522,19 @@ static void process(bsf_engine_t *e, bsf_command_t **cmds, size_t n)
     } else if (rc) {
         fail_command(cmds[0], rc);
     }
-    if (failed)
+    if (rc)
         BSF_ERROR("engine", "write transaction failed: %s", mdb_strerror(rc));
     pthread_mutex_lock(&e->mu);
     e->stats.commands += n;
     e->stats.batches++;
     e->stats.events += events;
     e->stats.failed_batches += failed;
+    e->stats.hook_refusals += refused;
     e->stats.commit_ns_total += commit_ns;
     if (n > e->stats.max_batch_seen)
         e->stats.max_batch_seen = n;
     e->stats.log_position = e->store->log.last;
+    e->stats.own_seq = e->seq;
     pthread_mutex_unlock(&e->mu);
     for (size_t i = 0; i < n; i++)
         cmds[i]->done(cmds[i]);
@@ -372,6 +608,7 @@ int bsf_engine_create(bsf_store_t *store, const bsf_engine_config_t *cfg, bsf_en
         return -1;
     }
     e->stats.log_position = store->log.last;
+    e->stats.own_seq = e->seq;
     *out = e;
     return 0;
 }
@@ -436,4 +673,12 @@ void bsf_engine_stats(bsf_engine_t *e, bsf_engine_stats_t *out)
     pthread_mutex_lock(&e->mu);
     *out = e->stats;
     pthread_mutex_unlock(&e->mu);
+    out->seq_floor = atomic_load(&e->seq_floor);
+}
+
+void bsf_engine_raise_seq_floor(bsf_engine_t *e, uint64_t seq)
+{
+    uint64_t cur = atomic_load(&e->seq_floor);
+    while (cur < seq && !atomic_compare_exchange_weak(&e->seq_floor, &cur, seq))
+        ;
 }

@@ -16,11 +16,31 @@
 #include "engine/command.h"
 #include "engine/store.h"
 
+/* What before_commit answers. */
+#define BSF_ENGINE_HOOK_OK 0        /* go on and commit */
+#define BSF_ENGINE_HOOK_EXPORTED 1  /* go on; the batch's own events now also exist outside the
+                                       store (the replicated log), so their sequence numbers
+                                       are never issued again, even if the commit fails */
+#define BSF_ENGINE_HOOK_REFUSE (-1) /* abort the batch: every command fails with `problem` */
+
+/* Hooks of the log backend, called on the engine thread. */
+typedef struct {
+    void *ctx;
+    /* Inside the batch's write transaction, after its commands ran, before the commit.
+     * `first_seq`..`last_seq` are this site's events of the batch (none when first > last).
+     * Returns one of BSF_ENGINE_HOOK_*. */
+    int (*before_commit)(void *ctx, MDB_txn *txn, uint64_t first_seq, uint64_t last_seq,
+                         bsf_problem_t *problem);
+    /* After the commit was tried (whenever before_commit did not refuse). */
+    void (*after_commit)(void *ctx, bool committed);
+} bsf_engine_hooks_t;
+
 typedef struct {
     uint16_t site_id;
     bool collision_detection;
     unsigned max_batch;      /* commands per transaction */
     unsigned queue_capacity; /* queued commands before submit refuses (503) */
+    bsf_engine_hooks_t hooks;
 } bsf_engine_config_t;
 
 typedef struct {
@@ -32,6 +52,9 @@ typedef struct {
     uint64_t queue_depth;
     uint64_t max_batch_seen;
     uint64_t log_position;
+    uint64_t own_seq;         /* highest sequence number of this site's events in the store */
+    uint64_t seq_floor;       /* see bsf_engine_raise_seq_floor */
+    uint64_t hook_refusals;   /* batches refused by before_commit */
 } bsf_engine_stats_t;
 
 typedef struct bsf_engine bsf_engine_t;
@@ -47,5 +70,10 @@ int bsf_engine_submit(bsf_engine_t *e, bsf_command_t *cmd);
 void bsf_engine_stop(bsf_engine_t *e);
 void bsf_engine_destroy(bsf_engine_t *e);
 void bsf_engine_stats(bsf_engine_t *e, bsf_engine_stats_t *out);
+
+/* This site's events up to `seq` exist in the replicated log: until the store holds them all
+ * (applied by BSF_CMD_APPLY commands), the engine issues no new event of its own, so no
+ * sequence number is used twice. Writes are refused meanwhile (503). Any thread. */
+void bsf_engine_raise_seq_floor(bsf_engine_t *e, uint64_t seq);
 
 #endif

@@ -94,6 +94,13 @@ int bsf_store_write_event(bsf_store_t *s, MDB_txn *txn, const bsf_event_t *ev,
     return rc ? rc : bsf_projection_apply(&s->proj, txn, ev, scratch);
 }
 
+int bsf_store_write_raw_event(bsf_store_t *s, MDB_txn *txn, const char *raw, size_t len,
+                              const bsf_event_t *ev, msgpack_sbuffer *scratch, uint64_t *position)
+{
+    int rc = bsf_embedded_log_append(&s->log, txn, raw, len, position);
+    return rc ? rc : bsf_projection_apply(&s->proj, txn, ev, scratch);
+}
+
 static void put_be64(uint8_t *p, uint64_t v)
 {
     for (int i = 0; i < 8; i++)
@@ -137,6 +144,74 @@ int bsf_store_save_site_state(bsf_store_t *s, MDB_txn *txn, uint16_t site, uint6
     put_be64(value, seq);
     put_be64(value + 8, hlc);
     MDB_val k = {strlen(name), name}, v = {16, value};
+    return mdb_put(txn, s->meta, &k, &v, 0);
+}
+
+static int meta_key(char *key, size_t cap, const char *prefix, const char *name, MDB_val *k)
+{
+    int n = snprintf(key, cap, "%s%s", prefix, name);
+    if (n < 0 || (size_t)n >= cap)
+        return EINVAL;
+    k->mv_size = (size_t)n;
+    k->mv_data = key;
+    return 0;
+}
+
+int bsf_store_load_position(bsf_store_t *s, MDB_txn *txn, const char *source, uint64_t *pos)
+{
+    char key[320];
+    MDB_val k, v;
+    int rc = meta_key(key, sizeof key, "pos/", source, &k);
+    if (!rc)
+        rc = mdb_get(txn, s->meta, &k, &v);
+    *pos = 0;
+    if (rc == MDB_NOTFOUND)
+        return 0;
+    if (rc)
+        return rc;
+    if (v.mv_size != 8)
+        return MDB_CORRUPTED;
+    *pos = get_be64(v.mv_data);
+    return 0;
+}
+
+int bsf_store_save_position(bsf_store_t *s, MDB_txn *txn, const char *source, uint64_t pos)
+{
+    char key[320];
+    uint8_t value[8];
+    MDB_val k;
+    int rc = meta_key(key, sizeof key, "pos/", source, &k);
+    if (rc)
+        return rc;
+    put_be64(value, pos);
+    MDB_val v = {8, value};
+    return mdb_put(txn, s->meta, &k, &v, 0);
+}
+
+int bsf_store_get_meta(bsf_store_t *s, MDB_txn *txn, const char *name, void *out, size_t cap,
+                       size_t *len)
+{
+    char key[320];
+    MDB_val k, v;
+    int rc = meta_key(key, sizeof key, "ext/", name, &k);
+    if (!rc)
+        rc = mdb_get(txn, s->meta, &k, &v);
+    if (rc)
+        return rc;
+    memcpy(out, v.mv_data, v.mv_size < cap ? v.mv_size : cap);
+    *len = v.mv_size;
+    return 0;
+}
+
+int bsf_store_put_meta(bsf_store_t *s, MDB_txn *txn, const char *name, const void *value,
+                       size_t len)
+{
+    char key[320];
+    MDB_val k;
+    int rc = meta_key(key, sizeof key, "ext/", name, &k);
+    if (rc)
+        return rc;
+    MDB_val v = {len, (void *)value};
     return mdb_put(txn, s->meta, &k, &v, 0);
 }
 

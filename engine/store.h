@@ -39,7 +39,26 @@ void bsf_store_close(bsf_store_t *s);
 int bsf_store_write_event(bsf_store_t *s, MDB_txn *txn, const bsf_event_t *ev,
                           msgpack_sbuffer *buf, msgpack_sbuffer *scratch, uint64_t *position);
 
-/* Per-site state kept in `meta`: the last sequence number the site issued and its HLC. */
+/* Appends an event received from the replicated log with its bytes unchanged (`raw`) and
+ * applies its decoding `ev`. Returns 0 or an LMDB error code. */
+int bsf_store_write_raw_event(bsf_store_t *s, MDB_txn *txn, const char *raw, size_t len,
+                              const bsf_event_t *ev, msgpack_sbuffer *scratch, uint64_t *position);
+
+/* Consumer positions kept in `meta` under "pos/<source>": where reading the source continues.
+ * `load` gives 0 for a source never stored. Return 0 or an LMDB error code. */
+int bsf_store_load_position(bsf_store_t *s, MDB_txn *txn, const char *source, uint64_t *pos);
+int bsf_store_save_position(bsf_store_t *s, MDB_txn *txn, const char *source, uint64_t pos);
+
+/* Small values of other modules kept in `meta` under "ext/<name>". `get` returns
+ * MDB_NOTFOUND when absent and copies at most `cap` bytes (the full length in *len). */
+int bsf_store_get_meta(bsf_store_t *s, MDB_txn *txn, const char *name, void *out, size_t cap,
+                       size_t *len);
+int bsf_store_put_meta(bsf_store_t *s, MDB_txn *txn, const char *name, const void *value,
+                       size_t len);
+
+/* Per-site state kept in `meta` ("site/<id>"): the highest sequence number of that site's
+ * events in this store's log, and an HLC: for this site its clock, for another site the HLC
+ * of that event. */
 int bsf_store_load_site_state(bsf_store_t *s, MDB_txn *txn, uint16_t site, uint64_t *seq,
                               uint64_t *hlc);
 int bsf_store_save_site_state(bsf_store_t *s, MDB_txn *txn, uint16_t site, uint64_t seq,

@@ -1,12 +1,60 @@
 /* Settings of the Rx Diameter gateway (their keys are declared in
- * bsfd/config_keys_diameter.c). */
+ * bsfd/config_keys_diameter.c; docs/rx-gateway.md explains them). */
 #ifndef BSF_GATEWAYS_DIAMETER_RX_SETTINGS_H
 #define BSF_GATEWAYS_DIAMETER_RX_SETTINGS_H
 
 #include <stdbool.h>
+#include <stdint.h>
+
+#define BSF_RX_LIST_MAX 4096 /* characters of one list setting */
+
+typedef enum {
+    BSF_RX_ORIGINATOR_ANY = 0,
+    BSF_RX_ORIGINATOR_INTERMEDIATE,
+    BSF_RX_ORIGINATOR_DESTINATION,
+} bsf_rx_originator_t;
 
 typedef struct {
     bool enabled;
+    char identity[256]; /* our Diameter identity (Origin-Host) */
+    char realm[256];
+    char listen[BSF_RX_LIST_MAX]; /* list of IP literals */
+    uint32_t port;                /* 0: do not listen */
+    bool sctp;                    /* SCTP besides TCP (when the kernel has it) */
+    char extensions_dir[256];     /* where freeDiameter's dict_*.fdx are */
+    uint32_t threads;             /* freeDiameter dispatch threads */
+    bool advertise_rx;            /* Rx in CER/CEA (else Relay only: requests take the
+                                   * cheaper relay path; see docs/rx-gateway.md) */
+    uint32_t reconnect_s;         /* TcTimer */
+    uint32_t watchdog_s;          /* TwTimer */
+    char peers[BSF_RX_LIST_MAX];  /* "ID=HOST:PORT" items we connect to */
+    char accept[BSF_RX_LIST_MAX]; /* identities allowed to connect to us; "*" = any */
+    char routes[BSF_RX_LIST_MAX]; /* "realm=R host=H peer=ID priority=N" items */
+
+    bool validate_realm;         /* seed §3.12 Validate.Realm */
+    bool validate_binding_realm; /* Validate.Binding.Realm */
+    bool overwrite_realm;        /* Overwrite.Realm */
+
+    bool pcf_cookie;            /* derived from bindings.pcf_cookie (seed §3.3) */
+    uint32_t cookie_avp_code;   /* OCNF-SERVICE-COOKIE */
+    uint32_t cookie_avp_vendor;
+
+    uint32_t timeout_ms; /* interface level (seed §3.22) */
+    uint32_t timeout_aar_ms, timeout_str_ms, timeout_rar_ms, timeout_asr_ms; /* 0: inherit */
+
+    char retry[64];          /* commands that are retried: aar, str, rar, asr */
+    char retry_codes[1024];  /* result-code patterns (5***, 3002, ...) */
+    bool retry_on_timeout;
+    uint32_t max_retries;
+    bool cycle_back;
+    bool update_destination_host;
+    int retry_originator; /* bsf_rx_originator_t */
+
+    char stale_codes[1024]; /* PCF answer codes to an AAR that remove the binding */
+
+    uint32_t max_sessions;
+    uint32_t session_idle_s;
+    uint32_t max_pending; /* requests in flight before new ones get 3004 */
 } bsf_diameter_settings_t;
 
 #endif

@@ -17,11 +17,12 @@ typedef struct {
     bool ack_required;          /* ackRequired: acks=all (else acks=0) */
     unsigned retry_on_failure;  /* retryOnFailure: resends by the Kafka client, 0 = none */
     unsigned queue_capacity;    /* records waiting for the feed thread (and in the client) */
-    unsigned queue_max_mb;      /* bytes of those records, in MiB */
+    unsigned queue_max_mb;      /* MiB of waiting records too large for a queue cell (and
+                                   MiB of records in the client) */
     unsigned max_payload_bytes; /* longer payloads are cut (the record says so) */
     unsigned message_timeout_ms; /* how long the client tries to deliver a record */
     unsigned flush_timeout_ms;  /* at shutdown, wait this long for queued records */
-    char kafka_options[4096];   /* extra librdkafka properties "name=value", '\n'-separated */
+    char client_properties[4096]; /* extra librdkafka properties "name=value", '\n'-separated */
 } bsf_feed_settings_t;
 
 /* Checks the settings (topic name, brokers when enabled, every extra Kafka property known

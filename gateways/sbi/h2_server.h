@@ -93,6 +93,17 @@ void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
                     const bsf_h2_header_t *headers, size_t n_headers, const void *body,
                     size_t body_len);
 
+/* What the server knows of a stream: its request line (NULL when not received, or refused
+ * for its length) and the addresses of its connection ("ip:port", "[v6]:port"; empty when
+ * unknown). The strings live as long as the stream. Worker thread only. */
+typedef struct {
+    const char *method;
+    const char *path;
+    const char *local;
+    const char *peer;
+} bsf_h2_stream_info_t;
+void bsf_h2_stream_info(bsf_h2_stream_t *s, bsf_h2_stream_info_t *out);
+
 /* Marks the stream as waiting for an answer computed elsewhere; see `abandon`. */
 void bsf_h2_stream_set_pending(bsf_h2_stream_t *s, void *pending);
 

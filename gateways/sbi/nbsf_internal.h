@@ -6,6 +6,7 @@
 
 #include "engine/reader.h"
 #include "gateways/sbi/nbsf_service.h"
+#include "gateways/sbi/sbi_feed.h"
 
 struct bsf_nbsf_service {
     bsf_nbsf_config_t cfg;
@@ -36,6 +37,7 @@ typedef struct {
     bsf_sbi_op_t op;
     uint64_t received_ns;
     char instance[96];       /* the request path, for ProblemDetails.instance */
+    bsf_sbi_feed_txn_t *feed; /* owned; NULL when the feed is off (see sbi_feed.h) */
 } bsf_nbsf_request_t;
 
 void bsf_nbsf_respond_json(bsf_nbsf_request_t *rq, int status, const bsf_h2_header_t *headers,

@@ -19,20 +19,35 @@ static void record(bsf_nbsf_request_t *rq, int status)
                            bsf_clock_mono_ns() - rq->received_ns);
 }
 
+/* Sends the answer (unless the client went away) and its copy to the feed. */
+static void answer(bsf_nbsf_request_t *rq, int status, const char *content_type,
+                   const bsf_h2_header_t *headers, size_t n_headers, const void *body,
+                   size_t body_len)
+{
+    bool sent = rq->stream != NULL;
+    if (sent)
+        bsf_h2_respond(rq->stream, status, content_type, headers, n_headers, body, body_len);
+    if (rq->feed) {
+        if (sent)
+            bsf_sbi_feed_response(rq->feed, status, content_type, headers, n_headers, body,
+                                  body_len);
+        else
+            bsf_sbi_feed_txn_free(rq->feed);
+        rq->feed = NULL;
+    }
+}
+
 void bsf_nbsf_respond_json(bsf_nbsf_request_t *rq, int status, const bsf_h2_header_t *headers,
                            size_t n_headers, const msgpack_sbuffer *body)
 {
     record(rq, status);
-    if (rq->stream)
-        bsf_h2_respond(rq->stream, status, "application/json", headers, n_headers, body->data,
-                       body->size);
+    answer(rq, status, "application/json", headers, n_headers, body->data, body->size);
 }
 
 void bsf_nbsf_respond_empty(bsf_nbsf_request_t *rq, int status)
 {
     record(rq, status);
-    if (rq->stream)
-        bsf_h2_respond(rq->stream, status, NULL, NULL, 0, NULL, 0);
+    answer(rq, status, NULL, NULL, 0, NULL, 0);
 }
 
 static void respond_problem_with(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
@@ -41,15 +56,12 @@ static void respond_problem_with(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
 {
     int status = bsf_cause_status(p->cause);
     record(rq, status);
-    if (!rq->stream)
-        return;
     msgpack_sbuffer *out = &rq->w->json;
-    if (bsf_problem_render(p, rq->instance, binding, out)) {
-        bsf_h2_respond(rq->stream, status, NULL, headers, n_headers, NULL, 0);
+    if (!rq->stream || bsf_problem_render(p, rq->instance, binding, out)) {
+        answer(rq, status, NULL, headers, n_headers, NULL, 0);
         return;
     }
-    bsf_h2_respond(rq->stream, status, "application/problem+json", headers, n_headers, out->data,
-                   out->size);
+    answer(rq, status, "application/problem+json", headers, n_headers, out->data, out->size);
 }
 
 void bsf_nbsf_respond_problem(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
@@ -73,7 +85,7 @@ static void method_not_allowed(bsf_nbsf_request_t *rq, const char *method, const
     bsf_h2_header_t h = {"allow", allow};
     if (strcmp(method, "HEAD") == 0) { /* a HEAD answer never has content */
         bsf_sbi_metrics_record(rq->w->metrics, rq->op, 405, bsf_clock_mono_ns() - rq->received_ns);
-        bsf_h2_respond(rq->stream, 405, NULL, &h, 1, NULL, 0);
+        answer(rq, 405, NULL, &h, 1, NULL, 0);
         return;
     }
     bsf_problem_t p;
@@ -180,7 +192,10 @@ static void on_request(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s,
                        const bsf_h2_request_t *r)
 {
     bsf_nbsf_service_t *svc = ctx;
-    bsf_nbsf_request_t rq = {bsf_h2_worker_state(hw), s, BSF_SBI_OP_OTHER, r->received_ns, ""};
+    bsf_nbsf_request_t rq = {bsf_h2_worker_state(hw), s, BSF_SBI_OP_OTHER, r->received_ns, "",
+                             NULL};
+    if (svc->cfg.feed)
+        rq.feed = bsf_sbi_feed_request(svc->cfg.feed, s, r);
     if (svc->cfg.late_arrival && arrived_too_late(r)) {
         snprintf(rq.instance, sizeof rq.instance, "%.*s", (int)r->path_len, r->path);
         problem(&rq, BSF_CAUSE_TIMED_OUT_REQUEST,
@@ -194,7 +209,9 @@ static void on_reject(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s, bsf_h2
 {
     bsf_nbsf_service_t *svc = ctx;
     bsf_nbsf_request_t rq = {bsf_h2_worker_state(hw), s, BSF_SBI_OP_OTHER, bsf_clock_mono_ns(),
-                             ""};
+                             "", NULL};
+    if (svc->cfg.feed)
+        rq.feed = bsf_sbi_feed_refused(svc->cfg.feed, s);
     switch (why) {
     case BSF_H2_REJECT_BODY_TOO_LARGE: {
         bsf_problem_t p;

@@ -7,6 +7,7 @@
 
 #include "core/discovery.h"
 #include "engine/engine.h"
+#include "gateways/feed/feed.h"
 #include "gateways/sbi/h2_server.h"
 #include "gateways/sbi/sbi_metrics.h"
 
@@ -15,6 +16,7 @@ typedef struct {
     bsf_multiple_match_t multiple_match;
     bool late_arrival;
     bool pcf_cookie; /* keep the ocnf-service-cookie header of registrations (seed §3.3) */
+    bsf_feed_t *feed; /* copies of requests and responses (seed §3.43); NULL: none */
 } bsf_nbsf_config_t;
 
 typedef struct bsf_nbsf_service bsf_nbsf_service_t;

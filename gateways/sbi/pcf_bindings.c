@@ -115,6 +115,7 @@ static void on_command_done(bsf_command_t *cmd)
     pending_write_t *pw = cmd->owner;
     if (bsf_h2_worker_post(pw->rq.w->worker, on_write_answered, pw)) {
         BSF_WARN("sbi", "worker gone before an answer could be sent");
+        bsf_sbi_feed_txn_free(pw->rq.feed);
         bsf_command_free(cmd);
         free(pw);
     }

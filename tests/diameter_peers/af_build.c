@@ -15,7 +15,7 @@
 #define AF_SUB_ID_SIP_URI 2
 
 /* Media-Sub-Component: one flow, downlink and uplink filters. */
-static int af_build_sub_component(const struct rx_dict *rx, struct avp *mcd, const char *ue)
+static int af_build_sub_component(const bsf_rx_dict_t *rx, struct avp *mcd, const char *ue)
 {
 	char down[160], up[160];
 	struct avp *msc = NULL;
@@ -36,7 +36,7 @@ static int af_build_sub_component(const struct rx_dict *rx, struct avp *mcd, con
 }
 
 /* Media-Component-Description for one audio stream. */
-static int af_build_media(const struct rx_dict *rx, struct msg *m, uint32_t number, const char *ue)
+static int af_build_media(const bsf_rx_dict_t *rx, struct msg *m, uint32_t number, const char *ue)
 {
 	static const char codec[] = "uplink\noffer\nm=audio 49000 RTP/AVP 0 8 96\na=rtpmap:96 AMR/8000\n";
 	struct avp *mcd = NULL;
@@ -55,7 +55,7 @@ static int af_build_media(const struct rx_dict *rx, struct msg *m, uint32_t numb
 	return 0;
 }
 
-static int af_build_subscription(const struct rx_dict *rx, struct msg *m, const char *sub)
+static int af_build_subscription(const bsf_rx_dict_t *rx, struct msg *m, const char *sub)
 {
 	struct avp *g = NULL;
 	int ret;
@@ -69,7 +69,7 @@ static int af_build_subscription(const struct rx_dict *rx, struct msg *m, const 
 }
 
 /* The AVPs in TS 29.214 clause 5.6.1 order. */
-static int af_build_aar_avps(const struct rx_dict *rx, const struct af_aar *p, struct msg *m)
+static int af_build_aar_avps(const bsf_rx_dict_t *rx, const struct af_aar *p, struct msg *m)
 {
 	int ret = 0;
 
@@ -102,7 +102,7 @@ static int af_build_aar_avps(const struct rx_dict *rx, const struct af_aar *p, s
 	return 0;
 }
 
-int af_build_aar(const struct rx_dict *rx, const struct af_aar *p, struct msg **out)
+int af_build_aar(const bsf_rx_dict_t *rx, const struct af_aar *p, struct msg **out)
 {
 	struct msg *m = NULL;
 	struct msg_hdr *h = NULL;
@@ -110,7 +110,7 @@ int af_build_aar(const struct rx_dict *rx, const struct af_aar *p, struct msg **
 
 	if (p->dest_realm == NULL)
 		return EINVAL;
-	if ((ret = rx_dict_new_request(rx, rx->cmd_aar, &m)) != 0)
+	if ((ret = bsf_rx_dict_new_request(rx, rx->cmd_aar, &m)) != 0)
 		return ret;
 	if ((ret = fd_msg_hdr(m, &h)) == 0) {
 		h->msg_appl = p->app_hdr;
@@ -124,7 +124,7 @@ int af_build_aar(const struct rx_dict *rx, const struct af_aar *p, struct msg **
 	return 0;
 }
 
-int af_build_str(const struct rx_dict *rx, const char *sid, const char *dest_realm, const char *dest_host,
+int af_build_str(const bsf_rx_dict_t *rx, const char *sid, const char *dest_realm, const char *dest_host,
     uint32_t cause, struct msg **out)
 {
 	struct msg *m = NULL;
@@ -132,12 +132,12 @@ int af_build_str(const struct rx_dict *rx, const char *sid, const char *dest_rea
 
 	if (sid == NULL || dest_realm == NULL)
 		return EINVAL;
-	if ((ret = rx_dict_new_request(rx, rx->cmd_str, &m)) != 0)
+	if ((ret = bsf_rx_dict_new_request(rx, rx->cmd_str, &m)) != 0)
 		return ret;
 	if ((ret = rxpeer_add_session_id(m, rx, sid)) != 0 ||
 	    (ret = fd_msg_add_origin(m, 0)) != 0 ||
 	    (ret = rxpeer_add_destination(m, rx, dest_host, dest_realm)) != 0 ||
-	    (ret = rxpeer_add_u32(m, rx->auth_application_id, RX_APP_ID)) != 0 ||
+	    (ret = rxpeer_add_u32(m, rx->auth_application_id, BSF_RX_APP_ID)) != 0 ||
 	    (ret = rxpeer_add_i32(m, rx->termination_cause, (int32_t)cause)) != 0) {
 		fd_msg_free(m);
 		return ret;

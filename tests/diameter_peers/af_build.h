@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rx_dict.h"
+#include "gateways/diameter/rx_dict.h"
 
 struct af_aar {
 	const char *sid;            /* Session-Id; NULL omits it (malformed) */
@@ -28,15 +28,15 @@ struct af_aar {
 	const uint32_t *actions;    /* Specific-Action values */
 	size_t n_actions;
 	int rx_request_type;        /* 0 INITIAL, 1 UPDATE, -1 omit */
-	uint32_t app_hdr;           /* application id in the header (RX_APP_ID) */
-	uint32_t app_avp;           /* Auth-Application-Id value (RX_APP_ID) */
+	uint32_t app_hdr;           /* application id in the header (BSF_RX_APP_ID) */
+	uint32_t app_avp;           /* Auth-Application-Id value (BSF_RX_APP_ID) */
 };
 
 /* Build an AAR. 0 or an errno-style code. */
-int af_build_aar(const struct rx_dict *rx, const struct af_aar *p, struct msg **out);
+int af_build_aar(const bsf_rx_dict_t *rx, const struct af_aar *p, struct msg **out);
 
 /* Build an STR (Termination-Cause `cause`). */
-int af_build_str(const struct rx_dict *rx, const char *sid, const char *dest_realm, const char *dest_host,
+int af_build_str(const bsf_rx_dict_t *rx, const char *sid, const char *dest_realm, const char *dest_host,
     uint32_t cause, struct msg **out);
 
 #endif /* AF_BUILD_H */

@@ -85,7 +85,7 @@ static void af_load_address(const struct af_load_params *p, uint64_t i, struct a
 static int af_load_build(struct af_chain *c, struct msg **m)
 {
 	const struct af_load_params *p = c->L->p;
-	const struct rx_dict *rx = &c->L->af->app.rx;
+	const bsf_rx_dict_t *rx = &c->L->af->app.rx;
 
 	if (c->step == AFL_STR)
 		return af_build_str(rx, c->sid, p->dest_realm, p->dest_host, 1 /* DIAMETER_LOGOUT */, m);
@@ -98,8 +98,8 @@ static int af_load_build(struct af_chain *c, struct msg **m)
 	q.ue_text = c->ue;
 	q.media = p->media;
 	q.media_number = 1;
-	q.app_hdr = RX_APP_ID;
-	q.app_avp = RX_APP_ID;
+	q.app_hdr = BSF_RX_APP_ID;
+	q.app_avp = BSF_RX_APP_ID;
 	q.af_app_id = "IMS Services";
 	if (c->step == AFL_AAR_I) {
 		q.rx_request_type = 0;

@@ -231,7 +231,7 @@ static void af_cmd_aar(struct af *af, const struct rxpeer_args *args, struct rxp
 		return;
 	}
 	memset(&q, 0, sizeof q);
-	q.app_hdr = q.app_avp = RX_APP_ID;
+	q.app_hdr = q.app_avp = BSF_RX_APP_ID;
 	q.rx_request_type = initial ? 0 : 1;
 	q.media_number = 1;
 	q.af_app_id = "IMS Services";
@@ -331,7 +331,7 @@ static void af_cmd_bad(struct af *af, const struct rxpeer_args *args, struct rxp
 		return;
 	}
 	memset(&q, 0, sizeof q);
-	q.app_hdr = q.app_avp = RX_APP_ID;
+	q.app_hdr = q.app_avp = BSF_RX_APP_ID;
 	q.rx_request_type = 0;
 	q.af_app_id = "IMS Services";
 	af_sid_make(af, sid, sizeof sid);

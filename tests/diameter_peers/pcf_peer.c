@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rx_dict.h"
+#include "gateways/diameter/rx_dict.h"
 #include "rxpeer_app.h"
 #include "rxpeer_build.h"
 #include "rxpeer_msg.h"
@@ -48,7 +48,7 @@ static int pcf_fill_answer(struct rxpeer_app *a, struct msg *ans, void *arg)
 	struct pcf_fill *f = arg;
 	int ret;
 
-	if (f->auth_app && (ret = rxpeer_add_u32(ans, a->rx.auth_application_id, RX_APP_ID)) != 0)
+	if (f->auth_app && (ret = rxpeer_add_u32(ans, a->rx.auth_application_id, BSF_RX_APP_ID)) != 0)
 		return ret;
 	if (f->failed_src) {
 		struct avp_hdr *h = NULL;
@@ -90,7 +90,7 @@ static struct rxpeer_behav_rule pcf_validate_aar(struct msg *req, int initial, s
 	char tmp[64];
 
 	memset(&r, 0, sizeof r);
-	if (rxpeer_avp_u32(aai, &app) == 0 && app != RX_APP_ID) {
+	if (rxpeer_avp_u32(aai, &app) == 0 && app != BSF_RX_APP_ID) {
 		r.mode = RXPEER_BEHAV_RC;
 		r.code = 5004; /* DIAMETER_INVALID_AVP_VALUE */
 		fill->failed_src = aai;
@@ -104,8 +104,8 @@ static struct rxpeer_behav_rule pcf_validate_aar(struct msg *req, int initial, s
 		fill->failed_src = ip6;
 	} else if (initial && ip4 == NULL && ip6 == NULL) {
 		r.mode = RXPEER_BEHAV_EXP;
-		r.vendor = RX_VENDOR_3GPP;
-		r.code = RX_EXP_IP_CAN_SESSION_NOT_AVAILABLE;
+		r.vendor = BSF_RX_VENDOR_3GPP;
+		r.code = BSF_RX_EXP_IP_CAN_SESSION_NOT_AVAILABLE;
 	}
 	return r;
 }
@@ -140,7 +140,7 @@ static int pcf_on_aar(struct msg **msg, struct avp *avp, struct session *sess, v
 		initial = rxpeer_sess_get(&a->sess, sid, &v) != 0;
 	} else {
 		uint32_t rt = 0;
-		initial = !(rxpeer_avp_u32(rxpeer_msg_find(*msg, 533, RX_VENDOR_3GPP), &rt) == 0 && rt == 1);
+		initial = !(rxpeer_avp_u32(rxpeer_msg_find(*msg, 533, BSF_RX_VENDOR_3GPP), &rt) == 0 && rt == 1);
 	}
 	int kind = initial ? PCF_AAR_I : PCF_AAR_U;
 	rxpeer_app_record_request(a, *msg, pcf_kind_names[kind]);
@@ -265,11 +265,11 @@ static void pcf_cmd_rar_asr(struct pcf *p, const struct rxpeer_args *args, struc
 	if (is_rar && n_actions == 0 && rxpeer_args_get(args, "action") == NULL)
 		actions[n_actions++] = 4; /* INDICATION_OF_RELEASE_OF_BEARER */
 
-	ret = rx_dict_new_request(&a->rx, is_rar ? a->rx.cmd_rar : a->rx.cmd_asr, &m);
+	ret = bsf_rx_dict_new_request(&a->rx, is_rar ? a->rx.cmd_rar : a->rx.cmd_asr, &m);
 	if (ret == 0) ret = rxpeer_add_session_id(m, &a->rx, sid);
 	if (ret == 0) ret = fd_msg_add_origin(m, 0);
 	if (ret == 0) ret = rxpeer_add_destination(m, &a->rx, host, realm);
-	if (ret == 0) ret = rxpeer_add_u32(m, a->rx.auth_application_id, RX_APP_ID);
+	if (ret == 0) ret = rxpeer_add_u32(m, a->rx.auth_application_id, BSF_RX_APP_ID);
 	for (size_t i = 0; ret == 0 && is_rar && i < n_actions; i++)
 		ret = rxpeer_add_i32(m, a->rx.specific_action, (int32_t)actions[i]);
 	if (ret == 0 && (rxpeer_args_get(args, "abort-cause") || !is_rar)) {

@@ -29,7 +29,7 @@ static void rxpeer_app_record_sent(struct rxpeer_app *a, struct msg *ans_or_req,
 	rxpeer_json_init(&j);
 	rxpeer_app_record_begin(&j, "sent_answer");
 	if (fd_msg_hdr(ans_or_req, &h) == 0)
-		rxpeer_json_str(&j, "cmd", rx_dict_cmd_name(h->msg_code, 0));
+		rxpeer_json_str(&j, "cmd", bsf_rx_dict_cmd_name(h->msg_code, 0));
 	if (kind)
 		rxpeer_json_str(&j, "kind", kind);
 	if (rxpeer_msg_session_id(ans_or_req, sid, sizeof sid) == 0)

@@ -117,10 +117,13 @@ int rxpeer_app_start(struct rxpeer_app *a, const char *const *behav_kinds, int n
 	o->fd.accept = o->accept;
 	if ((ret = rxpeer_fd_init(&o->fd, err, sizeof err)) != 0)
 		rxpeer_app_die(a, "freeDiameter", err);
-	unsigned dflags = (o->strict_dict ? RX_DICT_F_STRICT : 0) | (o->nasreq_rules ? RX_DICT_F_KEEP_NASREQ_RULES : 0);
-	if ((ret = rx_dict_init(&a->rx, fd_g_config->cnf_dict, dflags, err, sizeof err)) != 0)
+	unsigned dflags = (o->strict_dict ? BSF_RX_DICT_F_STRICT : 0) | (o->nasreq_rules ? BSF_RX_DICT_F_KEEP_NASREQ_RULES : 0);
+	if ((ret = bsf_rx_dict_init(&a->rx, fd_g_config->cnf_dict, dflags, err, sizeof err)) != 0)
 		rxpeer_app_die(a, "Rx dictionary", err);
-	if ((ret = rx_dict_advertise(&a->rx, err, sizeof err)) != 0)
+	if ((ret = bsf_rx_dict_advertise(&a->rx, err, sizeof err)) != 0)
+		rxpeer_app_die(a, "Rx dictionary", err);
+	/* The BSF's OCNF-SERVICE-COOKIE (default code/vendor), so records can show its value. */
+	if ((ret = bsf_rx_dict_define_cookie(&a->rx, BSF_RX_COOKIE_CODE, BSF_RX_COOKIE_VENDOR, err, sizeof err)) != 0)
 		rxpeer_app_die(a, "Rx dictionary", err);
 	if ((ret = rxpeer_hooks_install(rxpeer_app_on_hook, a, o->fd_dumps)) != 0)
 		rxpeer_app_die(a, "fd_hook_register", strerror(ret));

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rx_dict.h"
+#include "gateways/diameter/rx_dict.h"
 #include "rxpeer_behav.h"
 #include "rxpeer_ctl.h"
 #include "rxpeer_delay.h"
@@ -47,7 +47,7 @@ struct rxpeer_app_opts {
 	uint32_t timeout_ms;       /* default request timeout */
 	int fd_dumps;
 	int strict_dict;
-	int nasreq_rules;          /* debug: keep the NASREQ rules (RX_DICT_F_KEEP_NASREQ_RULES) */
+	int nasreq_rules;          /* debug: keep the NASREQ rules (BSF_RX_DICT_F_KEEP_NASREQ_RULES) */
 	const char *exec[RXPEER_MAX_EXEC];
 	size_t n_exec;
 	int exit_after_exec;
@@ -58,7 +58,7 @@ struct rxpeer_app_opts {
 struct rxpeer_app {
 	const char *name;
 	struct rxpeer_app_opts opts;
-	struct rx_dict rx;
+	bsf_rx_dict_t rx;
 	struct rxpeer_out stdout_sink;
 	struct rxpeer_out file_sink;
 	struct rxpeer_out *events;   /* &stdout_sink or &file_sink */

@@ -64,7 +64,7 @@ int rxpeer_add_grouped(void *parent, struct dict_object *model, struct avp **out
 	return rxpeer_add_value(parent, model, NULL, out);
 }
 
-int rxpeer_add_session_id(struct msg *m, const struct rx_dict *rx, const char *sid)
+int rxpeer_add_session_id(struct msg *m, const bsf_rx_dict_t *rx, const char *sid)
 {
 	struct avp *a = NULL;
 	union avp_value val;
@@ -85,7 +85,7 @@ int rxpeer_add_session_id(struct msg *m, const struct rx_dict *rx, const char *s
 	return 0;
 }
 
-int rxpeer_add_destination(struct msg *m, const struct rx_dict *rx, const char *host, const char *realm)
+int rxpeer_add_destination(struct msg *m, const bsf_rx_dict_t *rx, const char *host, const char *realm)
 {
 	int ret;
 	/* Realm first: the order of the Rx ABNF ({ Destination-Realm } before Destination-Host). */
@@ -96,7 +96,7 @@ int rxpeer_add_destination(struct msg *m, const struct rx_dict *rx, const char *
 	return 0;
 }
 
-int rxpeer_add_exp_result(struct msg *m, const struct rx_dict *rx, uint32_t vendor, uint32_t code)
+int rxpeer_add_exp_result(struct msg *m, const bsf_rx_dict_t *rx, uint32_t vendor, uint32_t code)
 {
 	struct avp *g = NULL;
 	int ret;

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rx_dict.h"
+#include "gateways/diameter/rx_dict.h"
 
 /* `parent` is a struct msg * or a grouped struct avp *. */
 int rxpeer_add_u32(void *parent, struct dict_object *model, uint32_t v);
@@ -21,10 +21,10 @@ int rxpeer_add_str(void *parent, struct dict_object *model, const char *s);
 int rxpeer_add_grouped(void *parent, struct dict_object *model, struct avp **out);
 
 /* Session-Id as the first AVP (RFC 6733 requires it first). */
-int rxpeer_add_session_id(struct msg *m, const struct rx_dict *rx, const char *sid);
+int rxpeer_add_session_id(struct msg *m, const bsf_rx_dict_t *rx, const char *sid);
 /* Destination-Host (if host != NULL and non-empty) and Destination-Realm (if realm != NULL). */
-int rxpeer_add_destination(struct msg *m, const struct rx_dict *rx, const char *host, const char *realm);
+int rxpeer_add_destination(struct msg *m, const bsf_rx_dict_t *rx, const char *host, const char *realm);
 /* Experimental-Result { Vendor-Id, Experimental-Result-Code }. */
-int rxpeer_add_exp_result(struct msg *m, const struct rx_dict *rx, uint32_t vendor, uint32_t code);
+int rxpeer_add_exp_result(struct msg *m, const bsf_rx_dict_t *rx, uint32_t vendor, uint32_t code);
 
 #endif /* RXPEER_BUILD_H */

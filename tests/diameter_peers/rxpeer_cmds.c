@@ -62,7 +62,7 @@ void rxpeer_app_cmd_answer(struct rxpeer_app *a, const struct rxpeer_args *args,
 		{ rxpeer_ctl_error(reply, "unknown kind '%s'", cmd); return; }
 
 	memset(&rule, 0, sizeof rule);
-	rule.vendor = RX_VENDOR_3GPP;
+	rule.vendor = BSF_RX_VENDOR_3GPP;
 	if (rxpeer_args_get(args, "rc")) {
 		n_modes++;
 		rule.mode = RXPEER_BEHAV_RC;
@@ -73,7 +73,7 @@ void rxpeer_app_cmd_answer(struct rxpeer_app *a, const struct rxpeer_args *args,
 		n_modes++;
 		rule.mode = RXPEER_BEHAV_EXP;
 		if (rxpeer_args_u32(args, "exp", 0, &rule.code, err, sizeof err) != 0 ||
-		    rxpeer_args_u32(args, "vendor", RX_VENDOR_3GPP, &rule.vendor, err, sizeof err) != 0)
+		    rxpeer_args_u32(args, "vendor", BSF_RX_VENDOR_3GPP, &rule.vendor, err, sizeof err) != 0)
 			{ rxpeer_ctl_error(reply, "%s", err); return; }
 	}
 	if (rxpeer_args_get(args, "drop")) {

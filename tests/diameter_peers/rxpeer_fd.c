@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rx_dict.h"
+#include "gateways/diameter/rx_dict.h"
 #include "rxpeer_time.h"
 
 /*
@@ -82,7 +82,7 @@ static int rxpeer_fd_validate(struct peer_info *info, int *auth, int (**cb2)(str
 /* Write the configuration file. */
 static int rxpeer_fd_write_conf(FILE *f, const struct rxpeer_fd_opts *o, int v6)
 {
-	static const char *const exts[] = RX_DICT_EXTENSIONS;
+	static const char *const exts[] = BSF_RX_DICT_EXTENSIONS;
 
 	fprintf(f, "Identity = \"%s\";\nRealm = \"%s\";\n", o->identity, o->realm);
 	fprintf(f, "Port = %u;\nSecPort = 0;\nNo_SCTP;\nNoRelay;\n", (unsigned)o->port);

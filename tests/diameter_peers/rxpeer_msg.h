@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rx_dict.h"
+#include "gateways/diameter/rx_dict.h"
 
 /* Result of an answer: Result-Code and/or Experimental-Result. */
 struct rxpeer_result {

@@ -114,12 +114,12 @@ static void rxpeer_msgjson_children_list(struct rxpeer_json *j, const char *key,
 static void rxpeer_msgjson_sub_component(struct rxpeer_json *j, struct avp *msc)
 {
 	rxpeer_json_obj_begin(j, NULL);
-	rxpeer_json_u32_of(j, "flow_number", rxpeer_avp_find_child(msc, 509, RX_VENDOR_3GPP));
-	rxpeer_json_u32_of(j, "flow_usage", rxpeer_avp_find_child(msc, 512, RX_VENDOR_3GPP));
+	rxpeer_json_u32_of(j, "flow_number", rxpeer_avp_find_child(msc, 509, BSF_RX_VENDOR_3GPP));
+	rxpeer_json_u32_of(j, "flow_usage", rxpeer_avp_find_child(msc, 512, BSF_RX_VENDOR_3GPP));
 	rxpeer_json_arr_begin(j, "flow_descriptions");
 	for (struct avp *c = rxpeer_next(msc, MSG_BRW_FIRST_CHILD); c; c = rxpeer_next(c, MSG_BRW_NEXT)) {
 		struct avp_hdr *h = rxpeer_hdr(c);
-		if (h && h->avp_code == 507 && rxpeer_vendor(h) == RX_VENDOR_3GPP && h->avp_value)
+		if (h && h->avp_code == 507 && rxpeer_vendor(h) == BSF_RX_VENDOR_3GPP && h->avp_value)
 			rxpeer_json_os(j, NULL, h->avp_value->os.data, h->avp_value->os.len);
 	}
 	rxpeer_json_arr_end(j);
@@ -129,15 +129,15 @@ static void rxpeer_msgjson_sub_component(struct rxpeer_json *j, struct avp *msc)
 static void rxpeer_msgjson_media_component(struct rxpeer_json *j, struct avp *mcd)
 {
 	rxpeer_json_obj_begin(j, NULL);
-	rxpeer_json_u32_of(j, "number", rxpeer_avp_find_child(mcd, 518, RX_VENDOR_3GPP));
-	rxpeer_json_u32_of(j, "media_type", rxpeer_avp_find_child(mcd, 520, RX_VENDOR_3GPP));
-	rxpeer_json_u32_of(j, "flow_status", rxpeer_avp_find_child(mcd, 511, RX_VENDOR_3GPP));
-	rxpeer_json_u32_of(j, "max_bw_ul", rxpeer_avp_find_child(mcd, 516, RX_VENDOR_3GPP));
-	rxpeer_json_u32_of(j, "max_bw_dl", rxpeer_avp_find_child(mcd, 515, RX_VENDOR_3GPP));
+	rxpeer_json_u32_of(j, "number", rxpeer_avp_find_child(mcd, 518, BSF_RX_VENDOR_3GPP));
+	rxpeer_json_u32_of(j, "media_type", rxpeer_avp_find_child(mcd, 520, BSF_RX_VENDOR_3GPP));
+	rxpeer_json_u32_of(j, "flow_status", rxpeer_avp_find_child(mcd, 511, BSF_RX_VENDOR_3GPP));
+	rxpeer_json_u32_of(j, "max_bw_ul", rxpeer_avp_find_child(mcd, 516, BSF_RX_VENDOR_3GPP));
+	rxpeer_json_u32_of(j, "max_bw_dl", rxpeer_avp_find_child(mcd, 515, BSF_RX_VENDOR_3GPP));
 	rxpeer_json_arr_begin(j, "sub_components");
 	for (struct avp *c = rxpeer_next(mcd, MSG_BRW_FIRST_CHILD); c; c = rxpeer_next(c, MSG_BRW_NEXT)) {
 		struct avp_hdr *h = rxpeer_hdr(c);
-		if (h && h->avp_code == 519 && rxpeer_vendor(h) == RX_VENDOR_3GPP)
+		if (h && h->avp_code == 519 && rxpeer_vendor(h) == BSF_RX_VENDOR_3GPP)
 			rxpeer_msgjson_sub_component(j, c);
 	}
 	rxpeer_json_arr_end(j);
@@ -156,8 +156,8 @@ static void rxpeer_msgjson_supported_features(struct rxpeer_json *j, struct avp 
 {
 	rxpeer_json_obj_begin(j, NULL);
 	rxpeer_json_u32_of(j, "vendor_id", rxpeer_avp_find_child(a, AC_VENDOR_ID, 0));
-	rxpeer_json_u32_of(j, "feature_list_id", rxpeer_avp_find_child(a, 629, RX_VENDOR_3GPP));
-	rxpeer_json_u32_of(j, "feature_list", rxpeer_avp_find_child(a, 630, RX_VENDOR_3GPP));
+	rxpeer_json_u32_of(j, "feature_list_id", rxpeer_avp_find_child(a, 629, BSF_RX_VENDOR_3GPP));
+	rxpeer_json_u32_of(j, "feature_list", rxpeer_avp_find_child(a, 630, BSF_RX_VENDOR_3GPP));
 	rxpeer_json_obj_end(j);
 }
 
@@ -177,7 +177,7 @@ static void rxpeer_msgjson_header(struct rxpeer_json *j, struct msg *m)
 	flags[k] = '\0';
 
 	int req = (h->msg_flags & CMD_FLAG_REQUEST) != 0;
-	rxpeer_json_str(j, "cmd", rx_dict_cmd_name(h->msg_code, req));
+	rxpeer_json_str(j, "cmd", bsf_rx_dict_cmd_name(h->msg_code, req));
 	rxpeer_json_u64(j, "code", h->msg_code);
 	rxpeer_json_u64(j, "app", h->msg_appl);
 	rxpeer_json_str(j, "flags", flags);
@@ -219,7 +219,7 @@ static void rxpeer_msgjson_known(struct rxpeer_json *j, const struct avp_hdr *h)
 		default: return;
 		}
 	}
-	if (vendor == RX_VENDOR_3GPP) {
+	if (vendor == BSF_RX_VENDOR_3GPP) {
 		switch (h->avp_code) {
 		case 537: rxpeer_json_os(j, "ip_domain_id", v->os.data, v->os.len); return;
 		case 504: rxpeer_json_os(j, "af_application_identifier", v->os.data, v->os.len); return;
@@ -230,6 +230,8 @@ static void rxpeer_msgjson_known(struct rxpeer_json *j, const struct avp_hdr *h)
 		default: return;
 		}
 	}
+	if (vendor == BSF_RX_COOKIE_VENDOR && h->avp_code == BSF_RX_COOKIE_CODE)
+		rxpeer_json_os(j, "ocnf_service_cookie", v->os.data, v->os.len);
 }
 
 /* Members that collect several AVPs into one array, or grouped AVPs. */
@@ -296,9 +298,9 @@ void rxpeer_msgjson_fields(struct rxpeer_json *j, struct msg *m)
 		if (vendor == 0 && h->avp_code == 297) { l.exp_result = a; continue; }
 		if (vendor == 0 && h->avp_code == AC_FAILED_AVP) { l.failed_avp = a; continue; }
 		if (vendor == 0 && h->avp_code == 443) { if (!l.first_sub) l.first_sub = a; continue; }
-		if (vendor == RX_VENDOR_3GPP && h->avp_code == 517) { if (!l.first_mcd) l.first_mcd = a; continue; }
-		if (vendor == RX_VENDOR_3GPP && h->avp_code == 513) { if (!l.first_spec) l.first_spec = a; continue; }
-		if (vendor == RX_VENDOR_3GPP && h->avp_code == 628) { if (!l.first_sf) l.first_sf = a; continue; }
+		if (vendor == BSF_RX_VENDOR_3GPP && h->avp_code == 517) { if (!l.first_mcd) l.first_mcd = a; continue; }
+		if (vendor == BSF_RX_VENDOR_3GPP && h->avp_code == 513) { if (!l.first_spec) l.first_spec = a; continue; }
+		if (vendor == BSF_RX_VENDOR_3GPP && h->avp_code == 628) { if (!l.first_sf) l.first_sf = a; continue; }
 		if (h->avp_value == NULL)
 			continue; /* not parsed: listed in "avps" only */
 		if (vendor == 0 && h->avp_code == AC_ROUTE_RECORD) {
@@ -317,10 +319,10 @@ void rxpeer_msgjson_fields(struct rxpeer_json *j, struct msg *m)
 		rxpeer_msgjson_exp_result(j, l.exp_result);
 	if (l.failed_avp)
 		rxpeer_msgjson_children_list(j, "failed_avp", l.failed_avp);
-	rxpeer_msgjson_list_of(j, "specific_action", l.first_spec, 513, RX_VENDOR_3GPP, rxpeer_msgjson_specific_action);
+	rxpeer_msgjson_list_of(j, "specific_action", l.first_spec, 513, BSF_RX_VENDOR_3GPP, rxpeer_msgjson_specific_action);
 	rxpeer_msgjson_list_of(j, "subscription_id", l.first_sub, 443, 0, rxpeer_msgjson_subscription_id);
-	rxpeer_msgjson_list_of(j, "supported_features", l.first_sf, 628, RX_VENDOR_3GPP, rxpeer_msgjson_supported_features);
-	rxpeer_msgjson_list_of(j, "media_components", l.first_mcd, 517, RX_VENDOR_3GPP, rxpeer_msgjson_media_component);
+	rxpeer_msgjson_list_of(j, "supported_features", l.first_sf, 628, BSF_RX_VENDOR_3GPP, rxpeer_msgjson_supported_features);
+	rxpeer_msgjson_list_of(j, "media_components", l.first_mcd, 517, BSF_RX_VENDOR_3GPP, rxpeer_msgjson_media_component);
 
 	rxpeer_json_arr_begin(j, "route_record");
 	for (size_t i = 0; i < l.n_rr; i++)

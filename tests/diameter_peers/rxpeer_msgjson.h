@@ -26,7 +26,7 @@
 #ifndef RXPEER_MSGJSON_H
 #define RXPEER_MSGJSON_H
 
-#include "rx_dict.h"
+#include "gateways/diameter/rx_dict.h"
 #include "rxpeer_json.h"
 
 void rxpeer_msgjson_fields(struct rxpeer_json *j, struct msg *m);

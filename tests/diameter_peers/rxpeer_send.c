@@ -104,7 +104,7 @@ uint32_t rxpeer_app_send(struct rxpeer_app *a, struct msg **req, const char *lab
 	x->wait = wait;
 	snprintf(x->label, sizeof x->label, "%s", label);
 	if (fd_msg_hdr(*req, &h) == 0) {
-		snprintf(x->cmd, sizeof x->cmd, "%s", rx_dict_cmd_name(h->msg_code, 1));
+		snprintf(x->cmd, sizeof x->cmd, "%s", bsf_rx_dict_cmd_name(h->msg_code, 1));
 		x->e2e = h->msg_eteid;
 	}
 	rxpeer_msg_session_id(*req, x->sid, sizeof x->sid);

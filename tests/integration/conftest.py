@@ -310,3 +310,46 @@ def kafka_broker(tmp_path_factory):
     yield broker
     subprocess.run(["bash", str(KAFKA_SCRIPT), "stop", str(broker.dir)], capture_output=True,
                    timeout=120)
+
+
+# ---- sites replicating through the Kafka broker ----------------------------------------------
+
+class SiteFactory:
+    """Sites of one deployment: site N (from 1) produces to `<prefix>.N` and consumes every
+    site's topic; the prefix is unique per test.
+
+        sites = site_factory.start(3, {"log.durability": "replicated"})
+        a, b = site_factory.start(2, total=3)  # the topics of 3 sites, 2 running
+        c = site_factory.site(3, 3)            # site 3 (of 3), started later
+    """
+
+    def __init__(self, bsfd_factory, broker):
+        import uuid
+        self.bsfd_factory = bsfd_factory
+        self.broker = broker
+        self.prefix = f"bsf.it.{uuid.uuid4().hex[:10]}"
+        self.count = 0
+
+    def topics(self, n):
+        return [f"{self.prefix}.{i}" for i in range(1, n + 1)]
+
+    def settings(self, site, n, extra=None):
+        settings = {"site.id": site, "log.backend": "kafka",
+                    "kafka.brokers": self.broker.bootstrap,
+                    "kafka.topic": f"{self.prefix}.{site}",
+                    "kafka.consume_topics": ";".join(self.topics(n))}
+        settings.update(extra or {})
+        return settings
+
+    def site(self, site, n, extra=None):
+        return self.bsfd_factory(self.settings(site, n, extra))
+
+    def start(self, n, extra=None, total=None):
+        """Sites 1..n, each consuming the topics of `total` sites (default n)."""
+        self.count = total or n
+        return [self.site(i, self.count, extra) for i in range(1, n + 1)]
+
+
+@pytest.fixture
+def site_factory(bsfd_factory, kafka_broker):
+    return SiteFactory(bsfd_factory, kafka_broker)

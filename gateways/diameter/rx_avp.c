@@ -1,0 +1,304 @@
+/* AVP helpers and locally made answers. */
+#include "gateways/diameter/rx_avp.h"
+
+#include <errno.h>
+#include <string.h>
+#include <strings.h>
+
+/* Parses one AVP's value (and a grouped AVP's children; parsing again is harmless).
+ * freeDiameter leaves relayed messages unparsed. */
+static int parse_avp(struct avp *a)
+{
+    struct avp_hdr *h = NULL;
+    if (fd_msg_avp_hdr(a, &h) != 0)
+        return EBADMSG;
+    if (h->avp_value)
+        return 0; /* a parsed value: nothing to do */
+    struct fd_pei pei;
+    memset(&pei, 0, sizeof pei);
+    int rc = fd_msg_parse_dict(a, fd_g_config->cnf_dict, &pei);
+    if (pei.pei_avp_free && pei.pei_avp)
+        fd_msg_free(pei.pei_avp);
+    return rc ? EBADMSG : 0;
+}
+
+static int find_in(msg_or_avp *parent, struct dict_object *model, struct avp **out)
+{
+    struct dict_avp_data d;
+    *out = NULL;
+    if (!model || fd_dict_getval(model, &d) != 0)
+        return ENOENT;
+    struct avp *a = NULL;
+    if (fd_msg_browse(parent, MSG_BRW_FIRST_CHILD, &a, NULL) != 0)
+        return EBADMSG;
+    while (a) {
+        struct avp_hdr *h = NULL;
+        if (fd_msg_avp_hdr(a, &h) != 0)
+            return EBADMSG;
+        uint32_t vendor = (h->avp_flags & AVP_FLAG_VENDOR) ? h->avp_vendor : 0;
+        if (h->avp_code == d.avp_code && vendor == d.avp_vendor) {
+            /* A grouped AVP has children, never a value. */
+            if (parse_avp(a) != 0 || (d.avp_basetype != AVP_TYPE_GROUPED && !h->avp_value))
+                return EBADMSG;
+            *out = a;
+            return 0;
+        }
+        if (fd_msg_browse(a, MSG_BRW_NEXT, &a, NULL) != 0)
+            return EBADMSG;
+    }
+    return ENOENT;
+}
+
+int bsf_rx_avp_find(struct msg *msg, struct dict_object *model, struct avp **out)
+{
+    return find_in(msg, model, out);
+}
+
+int bsf_rx_avp_find_child(struct avp *parent, struct dict_object *model, struct avp **out)
+{
+    return find_in(parent, model, out);
+}
+
+void bsf_rx_avp_os(struct avp *a, const uint8_t **data, size_t *len)
+{
+    struct avp_hdr *h = NULL;
+    *data = NULL;
+    *len = 0;
+    if (fd_msg_avp_hdr(a, &h) == 0 && h->avp_value) {
+        *data = h->avp_value->os.data;
+        *len = h->avp_value->os.len;
+    }
+}
+
+uint32_t bsf_rx_avp_u32(struct avp *a)
+{
+    struct avp_hdr *h = NULL;
+    return fd_msg_avp_hdr(a, &h) == 0 && h->avp_value ? h->avp_value->u32 : 0;
+}
+
+int32_t bsf_rx_avp_i32(struct avp *a)
+{
+    struct avp_hdr *h = NULL;
+    return fd_msg_avp_hdr(a, &h) == 0 && h->avp_value ? h->avp_value->i32 : 0;
+}
+
+int bsf_rx_avp_text(struct msg *msg, struct dict_object *model, char *out, size_t cap)
+{
+    struct avp *a;
+    out[0] = '\0';
+    int rc = bsf_rx_avp_find(msg, model, &a);
+    if (rc)
+        return rc;
+    const uint8_t *d;
+    size_t n;
+    bsf_rx_avp_os(a, &d, &n);
+    if (n >= cap)
+        return ENOSPC;
+    memcpy(out, d, n);
+    out[n] = '\0';
+    return 0;
+}
+
+static int new_os_avp(struct dict_object *model, const void *data, size_t len, struct avp **out)
+{
+    union avp_value v;
+    memset(&v, 0, sizeof v);
+    v.os.data = (uint8_t *)data;
+    v.os.len = len;
+    int rc = fd_msg_avp_new(model, 0, out);
+    if (rc)
+        return rc;
+    rc = fd_msg_avp_setvalue(*out, &v); /* copies the bytes */
+    if (rc) {
+        fd_msg_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+int bsf_rx_avp_set_os(struct msg *msg, struct dict_object *model, const void *data, size_t len)
+{
+    struct avp *old = NULL, *a = NULL;
+    int rc = bsf_rx_avp_find(msg, model, &old);
+    if (rc != 0 && rc != ENOENT && rc != EBADMSG)
+        return rc;
+    if ((rc = new_os_avp(model, data, len, &a)) != 0)
+        return rc;
+    if (old) {
+        rc = fd_msg_avp_add(old, MSG_BRW_NEXT, a);
+        if (rc == 0)
+            fd_msg_free(old); /* unlinks it */
+    } else {
+        rc = fd_msg_avp_add(msg, MSG_BRW_LAST_CHILD, a);
+    }
+    if (rc)
+        fd_msg_free(a);
+    return rc;
+}
+
+int bsf_rx_avp_add_u32(msg_or_avp *parent, struct dict_object *model, uint32_t val)
+{
+    struct avp *a = NULL;
+    union avp_value v;
+    memset(&v, 0, sizeof v);
+    v.u32 = val;
+    int rc = fd_msg_avp_new(model, 0, &a);
+    if (rc == 0 && (rc = fd_msg_avp_setvalue(a, &v)) == 0 &&
+        (rc = fd_msg_avp_add(parent, MSG_BRW_LAST_CHILD, a)) == 0)
+        return 0;
+    if (a)
+        fd_msg_free(a);
+    return rc;
+}
+
+void bsf_rx_avp_strip_local_route_record(const bsf_rx_dict_t *rx, struct msg *msg,
+                                         const char *peer)
+{
+    struct avp *last = NULL;
+    struct avp_hdr *h = NULL;
+    if (!peer || fd_msg_browse(msg, MSG_BRW_LAST_CHILD, &last, NULL) != 0 || !last ||
+        fd_msg_avp_hdr(last, &h) != 0)
+        return;
+    if (h->avp_code != 282 || (h->avp_flags & AVP_FLAG_VENDOR) || parse_avp(last) != 0 ||
+        !h->avp_value)
+        return;
+    (void)rx;
+    size_t n = strlen(peer);
+    if (h->avp_value->os.len == n && strncasecmp((const char *)h->avp_value->os.data, peer, n) == 0)
+        fd_msg_free(last);
+}
+
+void bsf_rx_avp_answer_info(const bsf_rx_dict_t *rx, struct msg *ans, bsf_rx_answer_info_t *out)
+{
+    memset(out, 0, sizeof *out);
+    struct msg_hdr *hdr = NULL;
+    if (fd_msg_hdr(ans, &hdr) == 0)
+        out->e_bit = (hdr->msg_flags & CMD_FLAG_ERROR) != 0;
+    struct avp *a = NULL, *c = NULL;
+    if (bsf_rx_avp_find(ans, rx->experimental_result, &a) == 0 &&
+        bsf_rx_avp_find_child(a, rx->experimental_result_code, &c) == 0) {
+        out->code = bsf_rx_avp_u32(c);
+        out->experimental = true;
+    } else if (bsf_rx_avp_find(ans, rx->result_code, &a) == 0) {
+        out->code = bsf_rx_avp_u32(a);
+    }
+    if (bsf_rx_avp_text(ans, rx->origin_host, out->origin, sizeof out->origin) != 0)
+        out->origin[0] = '\0';
+}
+
+static int add_result(const bsf_rx_dict_t *rx, struct msg *ans, const bsf_rx_result_t *res)
+{
+    int rc;
+    if (res->vendor) {
+        struct avp *er = NULL;
+        if ((rc = fd_msg_avp_new(rx->experimental_result, 0, &er)) != 0)
+            return rc;
+        if ((rc = bsf_rx_avp_add_u32(er, rx->vendor_id, res->vendor)) != 0 ||
+            (rc = bsf_rx_avp_add_u32(er, rx->experimental_result_code, res->code)) != 0 ||
+            (rc = fd_msg_avp_add(ans, MSG_BRW_LAST_CHILD, er)) != 0) {
+            fd_msg_free(er);
+            return rc;
+        }
+    } else if ((rc = bsf_rx_avp_add_u32(ans, rx->result_code, res->code)) != 0) {
+        return rc;
+    }
+    if (res->message) {
+        struct avp *em = NULL;
+        if ((rc = new_os_avp(rx->error_message, res->message, strlen(res->message), &em)) != 0)
+            return rc;
+        if ((rc = fd_msg_avp_add(ans, MSG_BRW_LAST_CHILD, em)) != 0) {
+            fd_msg_free(em);
+            return rc;
+        }
+    }
+    if (res->failed_model) {
+        struct avp *fa = NULL, *inner = NULL;
+        if ((rc = fd_msg_avp_new(rx->failed_avp, 0, &fa)) != 0)
+            return rc;
+        if (res->failed_u32) {
+            rc = bsf_rx_avp_add_u32(fa, res->failed_model, res->failed_u32_value);
+        } else if ((rc = new_os_avp(res->failed_model, res->failed_data ? res->failed_data : "",
+                                    res->failed_len, &inner)) == 0 &&
+                   (rc = fd_msg_avp_add(fa, MSG_BRW_LAST_CHILD, inner)) != 0) {
+            fd_msg_free(inner);
+        }
+        if (rc == 0)
+            rc = fd_msg_avp_add(ans, MSG_BRW_LAST_CHILD, fa);
+        if (rc) {
+            fd_msg_free(fa);
+            return rc;
+        }
+    }
+    return 0;
+}
+
+/* Fills an answer made with fd_msg_new_answer_from_req. */
+static int fill_answer(const bsf_rx_dict_t *rx, struct msg *ans, const bsf_rx_result_t *res)
+{
+    struct msg_hdr *hdr = NULL;
+    int rc = fd_msg_hdr(ans, &hdr);
+    if (rc)
+        return rc;
+    bool protocol_error = res->vendor == 0 && res->code >= 3000 && res->code < 4000;
+    if (protocol_error)
+        hdr->msg_flags |= CMD_FLAG_ERROR;
+    else
+        hdr->msg_flags &= (uint8_t)~CMD_FLAG_ERROR;
+    if ((rc = fd_msg_add_origin(ans, 0)) != 0)
+        return rc;
+    /* TS 29.214 answers carry Auth-Application-Id; the generic error answer (E bit) does not. */
+    if (!protocol_error && hdr->msg_appl == BSF_RX_APP_ID &&
+        (rc = bsf_rx_avp_add_u32(ans, rx->auth_application_id, BSF_RX_APP_ID)) != 0)
+        return rc;
+    return add_result(rx, ans, res);
+}
+
+int bsf_rx_avp_make_answer(const bsf_rx_dict_t *rx, struct msg **req, const bsf_rx_result_t *res)
+{
+    struct msg *m = *req;
+    bool protocol_error = res->vendor == 0 && res->code >= 3000 && res->code < 4000;
+    int rc = fd_msg_new_answer_from_req(rx->dict, &m, protocol_error ? MSGFL_ANSW_ERROR : 0);
+    if (rc)
+        return rc;
+    /* From here m is the answer; its request is freed with it. */
+    rc = fill_answer(rx, m, res);
+    if (rc) {
+        fd_msg_free(m); /* frees the request too: nothing can be answered */
+        *req = NULL;
+        return rc;
+    }
+    *req = m;
+    return 0;
+}
+
+int bsf_rx_avp_answer_ref(const bsf_rx_dict_t *rx, const bsf_rx_request_ref_t *ref,
+                          const bsf_rx_result_t *res)
+{
+    struct dict_object *cmd = NULL;
+    command_code_t code = ref->code;
+    int rc = fd_dict_search(rx->dict, DICT_COMMAND, CMD_BY_CODE_R, &code, &cmd, ENOENT);
+    if (rc || !cmd)
+        return rc ? rc : ENOENT;
+    struct msg *q = NULL;
+    if ((rc = fd_msg_new(cmd, 0, &q)) != 0)
+        return rc;
+    struct msg_hdr *h = NULL;
+    struct avp *sid = NULL;
+    if ((rc = fd_msg_hdr(q, &h)) == 0) {
+        h->msg_appl = ref->app;
+        h->msg_flags = ref->flags | CMD_FLAG_REQUEST;
+        h->msg_hbhid = ref->hbh;
+        h->msg_eteid = ref->e2e;
+        rc = fd_msg_source_set(q, (DiamId_t)ref->from, strlen(ref->from));
+    }
+    if (rc == 0 && ref->sid && (rc = new_os_avp(rx->session_id, ref->sid, ref->sid_len, &sid)) == 0 &&
+        (rc = fd_msg_avp_add(q, MSG_BRW_FIRST_CHILD, sid)) != 0)
+        fd_msg_free(sid);
+    if (rc == 0)
+        rc = bsf_rx_avp_make_answer(rx, &q, res); /* on failure q is freed or unchanged */
+    if (rc == 0 && (rc = fd_msg_send(&q, NULL, NULL)) == 0)
+        return 0;
+    if (q)
+        fd_msg_free(q);
+    return rc;
+}

@@ -1,0 +1,104 @@
+/* Binding lookup and stale-binding removal for the Rx gateway. */
+#include "gateways/diameter/rx_binding.h"
+
+#include <lmdb.h>
+#include <msgpack.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/diag.h"
+
+static void copy_identity(char *dst, const char *src)
+{
+    snprintf(dst, BSF_RX_IDENTITY_MAX, "%s", src ? src : "");
+}
+
+bsf_rx_lookup_result_t bsf_rx_binding_lookup(bsf_store_t *store, const bsf_discovery_query_t *q,
+                                             bool want_cookie, bsf_rx_binding_t *out)
+{
+    memset(out, 0, sizeof *out);
+    MDB_txn *txn = NULL;
+    int rc = mdb_txn_begin(store->env, NULL, MDB_RDONLY, &txn);
+    if (rc) {
+        BSF_ERROR("diameter", "binding lookup: %s", mdb_strerror(rc));
+        return BSF_RX_LOOKUP_ERROR;
+    }
+    msgpack_zone zone;
+    if (!msgpack_zone_init(&zone, 2048)) {
+        mdb_txn_abort(txn);
+        return BSF_RX_LOOKUP_ERROR;
+    }
+    bsf_match_t best;
+    size_t n = 0;
+    bsf_rx_lookup_result_t res = BSF_RX_LOOKUP_NOT_FOUND;
+    rc = bsf_projection_discover(&store->proj, txn, q, &zone, &best, &n);
+    if (rc) {
+        BSF_ERROR("diameter", "binding lookup: %s", rc > 0 ? mdb_strerror(rc) : "corrupt record");
+        res = BSF_RX_LOOKUP_ERROR;
+    } else if (n > 0) {
+        /* Nothing may point into LMDB or the zone once the transaction ends: copy. */
+        out->id = best.id;
+        copy_identity(out->pcf_host, best.binding.pcf_diam_host);
+        copy_identity(out->pcf_realm, best.binding.pcf_diam_realm);
+        res = BSF_RX_LOOKUP_FOUND;
+        if (want_cookie && best.record.cookie_len > 0) {
+            out->cookie = malloc(best.record.cookie_len);
+            if (!out->cookie) {
+                res = BSF_RX_LOOKUP_ERROR;
+            } else {
+                memcpy(out->cookie, best.record.cookie, best.record.cookie_len);
+                out->cookie_len = best.record.cookie_len;
+            }
+        }
+    }
+    msgpack_zone_destroy(&zone);
+    mdb_txn_abort(txn);
+    return res;
+}
+
+void bsf_rx_binding_clear(bsf_rx_binding_t *b)
+{
+    free(b->cookie);
+    b->cookie = NULL;
+    b->cookie_len = 0;
+}
+
+/* Engine thread: the deregistration is durable (or failed). */
+static void stale_done(bsf_command_t *cmd)
+{
+    bsf_rx_metrics_t *m = cmd->owner;
+    char id[BSF_BINDING_ID_TEXT_LEN + 1];
+    bsf_binding_id_format(&cmd->id, id);
+    if (cmd->status == BSF_CMD_OK) {
+        bsf_rx_metrics_count_stale(m, BSF_RX_STALE_REMOVED);
+        BSF_INFO("diameter", "binding %s removed: the PCF answered an AAR with a stale code", id);
+    } else if (cmd->status == BSF_CMD_REFUSED) {
+        bsf_rx_metrics_count_stale(m, BSF_RX_STALE_ALREADY_GONE);
+    } else {
+        bsf_rx_metrics_count_stale(m, BSF_RX_STALE_FAILED);
+        BSF_WARN("diameter", "binding %s: stale removal failed", id);
+    }
+    bsf_command_free(cmd);
+}
+
+int bsf_rx_binding_remove_stale(bsf_engine_t *engine, const bsf_binding_id_t *id,
+                                bsf_rx_metrics_t *m)
+{
+    bsf_command_t *cmd = bsf_command_new(BSF_CMD_DEREGISTER);
+    if (!cmd) {
+        bsf_rx_metrics_count_stale(m, BSF_RX_STALE_FAILED);
+        return -1;
+    }
+    cmd->id = *id;
+    cmd->reason = BSF_REASON_DIAMETER_FAILURE;
+    cmd->done = stale_done;
+    cmd->owner = m;
+    if (bsf_engine_submit(engine, cmd)) {
+        bsf_command_free(cmd);
+        bsf_rx_metrics_count_stale(m, BSF_RX_STALE_FAILED);
+        return -1;
+    }
+    bsf_rx_metrics_count_stale(m, BSF_RX_STALE_REQUESTED);
+    return 0;
+}

@@ -1,0 +1,312 @@
+"""Rx gateway, failure handling: answer timeouts (seed 3.22), session retry to an alternate
+peer with and without cycle-back (seed 3.15), the stale-binding signal (seed 3.34), malformed
+requests, peers that disconnect and come back, and configuration errors."""
+
+import subprocess
+
+import pytest
+
+from conftest import BSFD, Bsfd, assert_no_sanitizer_report, require_binary
+from rx_support import metric, peer_up, rx_lab, wait_until  # noqa: F401 (fixture)
+from support import Ue, assert_not_found
+
+PCF1, PCF2 = "pcf1.test.local", "pcf2.test.local"
+ROUTES = f"realm=test.local peer={PCF1} priority=1;realm=test.local peer={PCF2} priority=2"
+
+
+# ---- timeouts ------------------------------------------------------------------------------
+
+def test_unanswered_requests_time_out_per_command(rx_lab):
+    lab = rx_lab(settings={"diameter.timeout_ms": "4000", "diameter.timeout_aar_ms": "3000"})
+    ue = Ue()
+    lab.register(ue)
+    sid = lab.aar_i(ip=ue.ipv4)["session_id"]
+    lab.pcf().cmd("answer cmd=all drop")
+    reply = lab.af.cmd(f"aar-u session={sid}")
+    assert reply["status"] == "answer" and reply["code"] == 3002, reply
+    assert 2900 <= reply["latency_ms"] <= 3900, reply          # message level: AAR 3000 ms
+    assert reply["record"]["origin_host"] == "bsf.test.local"
+    reply = lab.af.cmd(f"str session={sid}")
+    assert reply["code"] == 3002, reply
+    assert 3900 <= reply["latency_ms"] <= 4900, reply          # interface level: 4000 ms
+    assert metric(lab.bsfd, "ocbsf_diam_timeout_total", msgType="AAR-U") == 1
+    assert metric(lab.bsfd, "ocbsf_diam_timeout_total", msgType="STR") == 1
+    assert lab.pending() == 0                                 # nothing left pending
+    assert metric(lab.bsfd, "ocbsf_diam_sessions") == 0       # STR ended it anyway
+    lab.pcf().cmd("answer reset")
+    assert lab.aar_i(ip=ue.ipv4)["code"] == 2001
+
+
+def test_a_late_answer_after_the_timeout_is_dropped(rx_lab):
+    lab = rx_lab(settings={"diameter.timeout_ms": "3000"})
+    ue = Ue()
+    lab.register(ue)
+    lab.pcf().cmd("answer cmd=aar-i ok delay=3600 count=1")
+    reply = lab.aar_i(ip=ue.ipv4)
+    assert reply["code"] == 3002, reply
+    # The PCF's answer comes 600 ms later; the AF must not get a second one.
+    wait_until(lambda: lab.pcf().events(type="sent_answer"), what="the PCF's late answer")
+    assert lab.aar_i(ip=ue.ipv4)["code"] == 2001
+    assert [r for r in lab.af.events(type="recv") if r.get("session_id") == reply["session_id"]
+            and not r.get("request") and r.get("label") is None] == []
+    assert lab.pending() == 0
+
+
+# ---- retries -------------------------------------------------------------------------------
+
+def retry_lab(rx_lab, **extra):
+    settings = {"diameter.routes": ROUTES, "diameter.retry": "aar;str",
+                "diameter.update_destination_host": "true", "diameter.stale_binding_codes": ""}
+    settings.update(extra)
+    return rx_lab(pcfs=(PCF1, PCF2), settings=settings)
+
+
+def test_retry_to_the_alternate_peer_on_a_configured_code(rx_lab):
+    lab = retry_lab(rx_lab)
+    ue = Ue()
+    lab.register(ue, pcf=PCF1)
+    lab.pcf(PCF1).cmd("answer cmd=aar-i rc=3004 count=1")
+    reply = lab.aar_i(ip=ue.ipv4)
+    assert reply["code"] == 2001 and reply["record"]["origin_host"] == PCF2, reply
+    sid = reply["session_id"]
+    (first,) = lab.pcf(PCF1).received(sid)
+    (second,) = lab.pcf(PCF2).received(sid)
+    assert second["e2e"] == first["e2e"] == reply["e2e"]     # the same request
+    assert second["destination_host"] == PCF2                 # UpdateDestinationHost
+    assert "T" in second["flags"], second
+    assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msgType="AAR-I", retry="true",
+                  retryReason="3004") == 1
+    assert metric(lab.bsfd, "ocbsf_diam_response_network_total", msgType="AAR-I",
+                  resultCode="2001", retry="true") == 1
+    # the session now lives at PCF2
+    assert lab.af.cmd(f"aar-u session={sid}")["record"]["origin_host"] == PCF2
+
+
+def test_without_update_destination_host_the_retry_keeps_it(rx_lab):
+    lab = retry_lab(rx_lab, **{"diameter.update_destination_host": "false"})
+    ue = Ue()
+    lab.register(ue, pcf=PCF1)
+    lab.pcf(PCF1).cmd("answer cmd=aar-i rc=3004 count=1")
+    reply = lab.aar_i(ip=ue.ipv4)
+    # PCF2 is not the Destination-Host and relays nothing: 3002 from it is the last error
+    assert reply["code"] == 3002 and reply["record"]["origin_host"] == PCF2, reply
+    assert lab.pcf(PCF2).events(type="recv") == []  # libfdcore refused it before the app
+
+
+def test_no_retry_without_cycle_back_once_every_peer_was_tried(rx_lab):
+    lab = retry_lab(rx_lab, **{"diameter.max_retries": "2"})
+    ue = Ue()
+    lab.register(ue, pcf=PCF1)
+    for pcf in (PCF1, PCF2):
+        lab.pcf(pcf).cmd("answer cmd=aar-i rc=3004")
+    reply = lab.aar_i(ip=ue.ipv4)
+    assert reply["code"] == 3004 and reply["record"]["origin_host"] == PCF2, reply
+    assert len(lab.pcf(PCF1).received(reply["session_id"])) == 1
+    assert len(lab.pcf(PCF2).received(reply["session_id"])) == 1
+    assert metric(lab.bsfd, "ocbsf_diam_sessions") == 0
+
+
+def test_cycle_back_retries_the_first_peer_again(rx_lab):
+    lab = retry_lab(rx_lab, **{"diameter.max_retries": "2", "diameter.cycle_back": "true"})
+    ue = Ue()
+    lab.register(ue, pcf=PCF1)
+    for pcf in (PCF1, PCF2):
+        lab.pcf(pcf).cmd("answer cmd=aar-i rc=3004")
+    reply = lab.aar_i(ip=ue.ipv4)
+    assert reply["code"] == 3004 and reply["record"]["origin_host"] == PCF1, reply
+    assert len(lab.pcf(PCF1).received(reply["session_id"])) == 2
+    assert len(lab.pcf(PCF2).received(reply["session_id"])) == 1
+    assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msgType="AAR-I", retry="true",
+                  retryReason="3004") == 2
+
+
+def test_retry_on_timeout(rx_lab):
+    lab = retry_lab(rx_lab, **{"diameter.timeout_ms": "3000"})
+    ue = Ue()
+    lab.register(ue, pcf=PCF1)
+    lab.pcf(PCF1).cmd("answer cmd=aar-i drop count=1")
+    reply = lab.aar_i(ip=ue.ipv4)
+    assert reply["code"] == 2001 and reply["record"]["origin_host"] == PCF2, reply
+    assert reply["latency_ms"] >= 2900, reply
+    assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msgType="AAR-I", retry="true",
+                  retryReason="timeout") == 1
+    assert lab.pending() == 0
+
+
+def test_codes_outside_the_patterns_and_commands_without_retry_are_relayed(rx_lab):
+    lab = retry_lab(rx_lab, **{"diameter.retry_codes": "3004", "diameter.retry": "aar"})
+    ue = Ue()
+    lab.register(ue, pcf=PCF1)
+    lab.pcf(PCF1).cmd("answer cmd=aar-i exp=5063 count=1")
+    assert lab.aar_i(ip=ue.ipv4)["code"] == 5063
+    sid = lab.aar_i(ip=ue.ipv4)["session_id"]
+    lab.pcf(PCF1).cmd("answer cmd=str rc=3004 count=1")  # STR is not in diameter.retry
+    assert lab.af.cmd(f"str session={sid}")["code"] == 3004
+    assert lab.pcf(PCF2).events(type="recv") == []
+
+
+def test_no_routing_table_no_retry(rx_lab):
+    lab = rx_lab(pcfs=(PCF1, PCF2), settings={"diameter.retry": "aar"})
+    ue = Ue()
+    lab.register(ue, pcf=PCF1)
+    lab.pcf(PCF1).cmd("answer cmd=aar-i rc=3004 count=1")
+    assert lab.aar_i(ip=ue.ipv4)["code"] == 3004
+    assert lab.pcf(PCF2).events(type="recv") == []
+
+
+# ---- stale bindings --------------------------------------------------------------------------
+
+def test_pcf_5012_to_an_aar_i_removes_the_binding(rx_lab):
+    lab = rx_lab()
+    ue = Ue()
+    binding_id = lab.register(ue)
+    lab.pcf().cmd("answer cmd=aar-i rc=5012 count=1")
+    reply = lab.aar_i(ip=ue.ipv4)
+    assert reply["code"] == 5012 and reply["record"]["origin_host"] == "pcf1.test.local", reply
+    wait_until(lambda: metric(lab.bsfd, "ocbsf_diam_stale_binding_total", result="removed") == 1,
+               what="the stale binding's removal")
+    assert_not_found(lab.bsfd.client, ipv4Addr=ue.ipv4)
+    events = lab.bsfd.history(binding=binding_id)
+    assert [e.get("reason") for e in events if e.get("type") == "BindingDeregistered"] == \
+        ["diameter_failure"], events
+    assert lab.aar_i(ip=ue.ipv4)["code"] == 5065
+
+
+def test_pcf_stale_code_to_an_aar_u_removes_the_sessions_binding(rx_lab):
+    lab = rx_lab(settings={"diameter.stale_binding_codes": "5012;5065"})
+    ue = Ue()
+    lab.register(ue)
+    sid = lab.aar_i(ip=ue.ipv4)["session_id"]
+    lab.pcf().cmd("answer cmd=aar-u exp=5065 count=1")
+    assert lab.af.cmd(f"aar-u session={sid}")["code"] == 5065
+    wait_until(lambda: metric(lab.bsfd, "ocbsf_diam_stale_binding_total", result="removed") == 1,
+               what="the stale binding's removal")
+    assert_not_found(lab.bsfd.client, ipv4Addr=ue.ipv4)
+
+
+def test_other_error_codes_keep_the_binding(rx_lab):
+    lab = rx_lab()
+    ue = Ue()
+    lab.register(ue)
+    lab.pcf().cmd("answer cmd=aar-i exp=5063 count=1")
+    assert lab.aar_i(ip=ue.ipv4)["code"] == 5063
+    assert lab.aar_i(ip=ue.ipv4)["code"] == 2001
+    assert metric(lab.bsfd, "ocbsf_diam_stale_binding_total", result="requested") == 0
+
+
+# ---- malformed requests ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind, args, code, failed", [
+    ("no-session", "", 5005, {"code": 263, "vendor": 0}),       # answered by libfdcore
+    ("no-framed", "", 5005, {"code": 8, "vendor": 0}),
+    ("unknown-app", "", 3007, None),
+    ("app-avp-mismatch", "app=16777238", 5004, {"code": 258, "vendor": 0}),
+    ("ip-len", "len=3", 5014, {"code": 8, "vendor": 0}),
+    ("ip-len", "len=16", 5014, {"code": 8, "vendor": 0}),
+])
+def test_malformed_requests_get_the_proper_result_code(rx_lab, kind, args, code, failed):
+    lab = rx_lab()
+    ue = Ue()
+    lab.register(ue)
+    reply = lab.af.cmd(f"bad kind={kind} ip={ue.ipv4} {args}".strip())
+    assert reply["status"] == "answer" and reply["code"] == code, reply
+    if failed:
+        assert failed in reply["record"].get("failed_avp", []), reply["record"]
+    assert lab.pcf().events(type="recv") == []
+    assert lab.pending() == 0
+    assert metric(lab.bsfd, "ocbsf_diam_sessions") == 0
+    assert lab.aar_i(ip=ue.ipv4)["code"] == 2001  # still serving
+
+
+def test_malformed_requests_on_the_relayed_path(rx_lab):
+    """Requests for another host skip libfdcore's dictionary checks: the gateway's own apply."""
+    lab = rx_lab()
+    ue = Ue()
+    lab.register(ue)
+    reply = lab.af.cmd(f"bad kind=no-session ip={ue.ipv4} dest-host=pcf1.test.local")
+    assert reply["code"] == 5005, reply
+    reply = lab.af.cmd("aar-u session=unknown;1;1 rx-type=1 dest-host=nosuch.test.local")
+    assert reply["code"] == 3002, reply
+    assert lab.pending() == 0
+
+
+# ---- peers that go away ----------------------------------------------------------------------
+
+def test_pcf_disconnect_and_reconnect(rx_lab):
+    lab = rx_lab()
+    ue = Ue()
+    lab.register(ue)
+    assert lab.aar_i(ip=ue.ipv4)["code"] == 2001
+    lab.pcf().kill()
+    wait_until(lambda: not peer_up(lab.bsfd, "pcf1.test.local"), what="bsfd to see PCF1 go")
+    reply = lab.aar_i(ip=ue.ipv4)
+    assert reply["code"] == 3002, reply
+    lab.start_pcf("pcf1.test.local")
+    wait_until(lambda: peer_up(lab.bsfd, "pcf1.test.local"), what="bsfd to reconnect to PCF1")
+    assert lab.aar_i(ip=ue.ipv4)["code"] == 2001
+
+
+def test_pcf_that_dies_with_a_request_pending(rx_lab):
+    lab = rx_lab(settings={"diameter.timeout_ms": "3000"})
+    ue = Ue()
+    lab.register(ue)
+    lab.pcf().cmd("answer cmd=aar-i drop")
+    lab.aar_i("wait=0", ip=ue.ipv4)
+    wait_until(lambda: lab.pcf().events(type="recv"), what="the PCF to get the AAR")
+    lab.pcf().kill()
+    wait_until(lambda: lab.af.events(type="recv", label="aar-i"), what="the AF's answer")
+    (answer,) = lab.af.events(type="recv", label="aar-i")
+    assert answer["status"] == "answer" and answer["result_code"] == 3002, answer
+    assert answer["latency_ms"] < 5000, answer
+    wait_until(lambda: lab.pending() == 0, what="nothing pending")
+
+
+def test_af_disconnect_and_reconnect(rx_lab):
+    lab = rx_lab()
+    ue = Ue()
+    lab.register(ue)
+    sid = lab.aar_i(ip=ue.ipv4)["session_id"]
+    lab.af.kill()
+    wait_until(lambda: not peer_up(lab.bsfd, "af.test.local"), what="bsfd to see the AF go")
+    # the PCF's RAR cannot reach the AF: an answer comes back anyway
+    reply = lab.pcf().cmd(f"rar session={sid}")
+    assert reply["status"] == "answer" and reply["code"] == 3002, reply
+    from rx_support import AF_ID, BSF_ID, RxPeer
+    lab.af = RxPeer("af", lab.tmp, AF_ID, ["--realm", lab.realm, "--peer", BSF_ID,
+                                            "--peer-port", lab.diameter_port, "--tc-timer", "1"])
+    lab.af.wait_peer(BSF_ID)
+    assert lab.aar_i(ip=ue.ipv4)["code"] == 2001
+    # the session (and its AF identity) is still followed: the new connection gets the RAR
+    assert lab.pcf().cmd(f"rar session={sid}")["status"] == "answer"
+    assert len(lab.af.received(sid, "rar")) == 1
+
+
+# ---- configuration -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("key, value", [
+    ("diameter.identity", "not an identity"),
+    ("diameter.realm", ""),
+    ("diameter.listen", "localhost"),
+    ("diameter.peers", "pcf1.test.local"),
+    ("diameter.peers", "pcf1.test.local=127.0.0.1:0"),
+    ("diameter.accept", "a b"),
+    ("diameter.routes", "realm=test.local"),
+    ("diameter.routes", "realm=test.local peer=p priority=high"),
+    ("diameter.retry", "ccr"),
+    ("diameter.retry_codes", "2***"),
+    ("diameter.retry_codes", "5xx"),
+    ("diameter.stale_binding_codes", "2001"),
+    ("diameter.timeout_ms", "2999"),
+    ("diameter.timeout_aar_ms", "2999"),
+    ("diameter.max_sessions", "0"),
+    ("diameter.retry_originator", "somewhere"),
+])
+def test_invalid_diameter_setting_exits_2_naming_the_key(tmp_path, key, value):
+    require_binary(BSFD, "BSFD")
+    server = Bsfd(tmp_path)
+    server.settings["diameter.enabled"] = "true"
+    server.settings[key] = value
+    done = subprocess.run(server.command(), capture_output=True, text=True, timeout=10)
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert key in done.stderr, done.stderr
+    assert_no_sanitizer_report(done.stderr, "bsfd")

@@ -1,0 +1,251 @@
+/* Pure rules of replication: the cross-site precedence of colliding registrations and which
+ * binding the owner site deregisters, and reading an event's envelope without its payload. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/decide.h"
+#include "core/event.h"
+#include "core/hlc.h"
+#include "core/msgpack_guard.h"
+#include "tests/unit/test_util.h"
+
+typedef struct {
+    msgpack_sbuffer buf;
+    msgpack_zone zone;
+} ctx_t;
+
+static int setup(void **state)
+{
+    ctx_t *c = calloc(1, sizeof *c);
+    msgpack_sbuffer_init(&c->buf);
+    msgpack_zone_init(&c->zone, 8192);
+    *state = c;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    ctx_t *c = *state;
+    msgpack_sbuffer_destroy(&c->buf);
+    msgpack_zone_destroy(&c->zone);
+    free(c);
+    return 0;
+}
+
+static bsf_pcf_binding_t *binding(ctx_t *c, const char *pcf)
+{
+    char json[512];
+    snprintf(json, sizeof json,
+             "{\"supi\":\"imsi-001010000000001\",\"ipv4Addr\":\"10.1.2.3\",\"dnn\":\"internet\","
+             "\"snssai\":{\"sst\":1,\"sd\":\"000001\"},\"pcfFqdn\":\"%s\"}",
+             pcf);
+    bsf_pcf_binding_t *b = msgpack_zone_malloc(&c->zone, sizeof *b);
+    bsf_problem_t p;
+    msgpack_object o = tu_json(json, &c->buf, &c->zone);
+    if (bsf_pcf_binding_decode(&o, &c->zone, b, &p))
+        fail_msg("bad test binding: %s", p.detail);
+    return b;
+}
+
+static bsf_binding_view_t view(const bsf_pcf_binding_t *b, uint16_t site, uint64_t seq,
+                               uint64_t created_ms, int64_t origin, int64_t sender)
+{
+    bsf_binding_view_t v = {.binding = b, .created_hlc = BSF_HLC_FROM_MS(created_ms),
+                            .origin_ts_ms = origin, .sender_ts_ms = sender};
+    uint8_t rnd[8] = {1, 2, 3, 4, 5, 6, 7, (uint8_t)seq};
+    bsf_binding_id_make(site, seq, rnd, &v.id);
+    return v;
+}
+
+static void test_precedence_order(void **state)
+{
+    ctx_t *c = *state;
+    bsf_pcf_binding_t *b = binding(c, "pcf1.example.com");
+    /* origination timestamps decide when both are present and differ */
+    bsf_binding_view_t a = view(b, 1, 1, 5000, 200, 100), z = view(b, 2, 1, 9000, 100, 900);
+    assert_int_equal(bsf_registration_precedence_cmp(&a, &z), 1);
+    assert_int_equal(bsf_registration_precedence_cmp(&z, &a), -1);
+    /* then sender timestamps */
+    a.origin_ts_ms = z.origin_ts_ms;
+    assert_int_equal(bsf_registration_precedence_cmp(&a, &z), -1);
+    a.origin_ts_ms = -1;
+    z.sender_ts_ms = -1;
+    /* then the created HLC */
+    assert_int_equal(bsf_registration_precedence_cmp(&a, &z), -1);
+    /* then the site */
+    z.created_hlc = a.created_hlc;
+    assert_int_equal(bsf_registration_precedence_cmp(&a, &z), -1);
+    assert_int_equal(bsf_registration_precedence_cmp(&z, &a), 1);
+    /* then the binding id; a registration against itself is 0 */
+    bsf_binding_view_t a2 = view(b, 1, 2, 5000, -1, -1);
+    a.created_hlc = a2.created_hlc;
+    assert_int_equal(bsf_registration_precedence_cmp(&a2, &a), 1);
+    assert_int_equal(bsf_registration_precedence_cmp(&a, &a), 0);
+}
+
+static void test_owner_deregisters_its_older_binding(void **state)
+{
+    ctx_t *c = *state;
+    bsf_pcf_binding_t *pcf1 = binding(c, "pcf1.example.com");
+    bsf_pcf_binding_t *pcf2 = binding(c, "pcf2.example.com");
+    bsf_decide_config_t on = {true}, off = {false};
+    bsf_register_decision_t d;
+    /* site 2's newer registration arrives at site 1, which holds its own older one */
+    bsf_binding_view_t remote = view(pcf2, 2, 10, 9000, -1, -1);
+    bsf_binding_view_t candidates[3] = {view(pcf1, 1, 5, 8000, -1, -1),   /* own, older */
+                                        view(pcf1, 3, 7, 7000, -1, -1),   /* site 3's */
+                                        remote};                          /* itself */
+    bsf_decide_replicated_registration(&remote, candidates, 3, 1, &on, &d);
+    assert_int_equal(d.outcome, BSF_REGISTER_ACCEPT);
+    assert_int_equal(d.n_replaced, 1);
+    assert_ptr_equal(d.replaced[0], &candidates[0]);
+    assert_int_equal(d.replaced_reason[0], BSF_REASON_REPLACED_BY_COLLISION);
+    /* site 3 (not the owner of candidates[0]) deregisters its own only */
+    bsf_decide_replicated_registration(&remote, candidates, 3, 3, &on, &d);
+    assert_int_equal(d.n_replaced, 1);
+    assert_ptr_equal(d.replaced[0], &candidates[1]);
+    /* an older remote registration replaces nothing: its owner will yield */
+    bsf_binding_view_t old_remote = view(pcf2, 2, 11, 1000, -1, -1);
+    bsf_decide_replicated_registration(&old_remote, candidates, 2, 1, &on, &d);
+    assert_int_equal(d.n_replaced, 0);
+    /* the origination timestamp beats the HLC */
+    old_remote.origin_ts_ms = 50;
+    candidates[0].origin_ts_ms = 40;
+    bsf_decide_replicated_registration(&old_remote, candidates, 2, 1, &on, &d);
+    assert_int_equal(d.n_replaced, 1);
+    /* the same PCF: a re-registration */
+    bsf_binding_view_t same = view(pcf1, 2, 12, 9500, -1, -1);
+    candidates[0].origin_ts_ms = -1;
+    bsf_decide_replicated_registration(&same, candidates, 1, 1, &on, &d);
+    assert_int_equal(d.n_replaced, 1);
+    assert_int_equal(d.replaced_reason[0], BSF_REASON_REREGISTERED);
+    /* detection off: nothing */
+    bsf_decide_replicated_registration(&remote, candidates, 3, 1, &off, &d);
+    assert_int_equal(d.n_replaced, 0);
+}
+
+static size_t encode(const bsf_event_t *ev, msgpack_sbuffer *out)
+{
+    msgpack_packer pk;
+    msgpack_sbuffer_clear(out);
+    msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
+    assert_int_equal(bsf_event_encode(ev, &pk), 0);
+    return out->size;
+}
+
+static void assert_same_envelope(const bsf_event_t *a, const bsf_event_t *b)
+{
+    assert_int_equal(a->type, b->type);
+    assert_int_equal(a->site, b->site);
+    assert_int_equal(a->seq, b->seq);
+    assert_int_equal(a->hlc, b->hlc);
+    assert_memory_equal(a->binding_id.b, b->binding_id.b, 16);
+}
+
+static void test_envelope_matches_full_decode(void **state)
+{
+    ctx_t *c = *state;
+    msgpack_sbuffer enc;
+    msgpack_sbuffer_init(&enc);
+    bsf_binding_view_t v = view(NULL, 513, 70000, 1700000000000ULL, -1, -1);
+    bsf_event_t evs[3] = {
+        {.type = BSF_EVENT_BINDING_REGISTERED, .site = 513, .seq = 70000, .hlc = 1ULL << 40,
+         .binding_id = v.id, .binding = binding(c, "pcf1.example.com"), .created_hlc = 5,
+         .origin_ts_ms = 17, .sender_ts_ms = -1, .cookie = "abc", .cookie_len = 3},
+        {.type = BSF_EVENT_BINDING_UPDATED, .site = 2, .seq = 1, .hlc = 99, .binding_id = v.id,
+         .binding = binding(c, "pcf2.example.com"), .origin_ts_ms = -1, .sender_ts_ms = -1},
+        {.type = BSF_EVENT_BINDING_DEREGISTERED, .site = 65535, .seq = UINT64_MAX,
+         .hlc = UINT64_MAX, .binding_id = v.id, .reason = BSF_REASON_REPLACED_BY_COLLISION,
+         .has_replaced_by = true, .replaced_by = v.id},
+    };
+    for (int i = 0; i < 3; i++) {
+        size_t n = encode(&evs[i], &enc);
+        bsf_event_t env, full;
+        bsf_pcf_binding_t storage;
+        char err[128];
+        assert_int_equal(bsf_event_decode_envelope(enc.data, n, &env), 0);
+        assert_int_equal(bsf_event_decode(enc.data, n, &c->zone, &full, &storage, err,
+                                          sizeof err),
+                         0);
+        assert_same_envelope(&env, &full);
+        assert_same_envelope(&env, &evs[i]);
+        assert_null(env.binding);
+        /* every truncation is refused, never read past */
+        for (size_t cut = 0; cut < n; cut++)
+            assert_int_equal(bsf_event_decode_envelope(enc.data, cut, &env), -1);
+        assert_int_equal(bsf_msgpack_object_len(enc.data, n, 16), n);
+    }
+    msgpack_sbuffer_destroy(&enc);
+}
+
+static void test_envelope_other_orders_and_refusals(void **state)
+{
+    ctx_t *c = *state;
+    msgpack_object o;
+    /* members in another order, unknown ones skipped (nested ones too) */
+    o = tu_json("{\"x\":[1,{\"y\":\"z\"}],\"bindingId\":\"0002000000000001aaaaaaaaaaaaaaaa\","
+                "\"hlc\":7,\"seq\":3,\"site\":2,\"type\":\"BindingDeregistered\",\"v\":1,"
+                "\"reason\":\"operator\"}",
+                &c->buf, &c->zone);
+    (void)o;
+    bsf_event_t env;
+    assert_int_equal(bsf_event_decode_envelope(c->buf.data, c->buf.size, &env), 0);
+    assert_int_equal(env.site, 2);
+    assert_int_equal(env.seq, 3);
+    assert_int_equal(env.type, BSF_EVENT_BINDING_DEREGISTERED);
+    static const char *const bad[] = {
+        "{\"v\":2,\"type\":\"BindingDeregistered\",\"site\":2,\"seq\":3,\"hlc\":7,"
+        "\"bindingId\":\"0002000000000001aaaaaaaaaaaaaaaa\"}",                /* version */
+        "{\"v\":1,\"type\":\"Nope\",\"site\":2,\"seq\":3,\"hlc\":7,"
+        "\"bindingId\":\"0002000000000001aaaaaaaaaaaaaaaa\"}",                /* type */
+        "{\"v\":1,\"type\":\"BindingDeregistered\",\"site\":70000,\"seq\":3,\"hlc\":7,"
+        "\"bindingId\":\"0002000000000001aaaaaaaaaaaaaaaa\"}",                /* site range */
+        "{\"v\":1,\"type\":\"BindingDeregistered\",\"site\":2,\"seq\":-3,\"hlc\":7,"
+        "\"bindingId\":\"0002000000000001aaaaaaaaaaaaaaaa\"}",                /* negative */
+        "{\"v\":1,\"type\":\"BindingDeregistered\",\"site\":2,\"seq\":3,\"hlc\":7,"
+        "\"bindingId\":\"xyz\"}",                                             /* id */
+        "{\"v\":1,\"type\":\"BindingDeregistered\",\"site\":2,\"hlc\":7,"
+        "\"bindingId\":\"0002000000000001aaaaaaaaaaaaaaaa\"}",                /* no seq */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tu_json(bad[i], &c->buf, &c->zone);
+        assert_int_equal(bsf_event_decode_envelope(c->buf.data, c->buf.size, &env), -1);
+    }
+    /* an envelope member twice (JSON cannot say it: packed by hand) */
+    msgpack_packer pk;
+    msgpack_sbuffer_clear(&c->buf);
+    msgpack_packer_init(&pk, &c->buf, msgpack_sbuffer_write);
+    static const char *const keys[] = {"v", "type", "site", "seq", "hlc", "site", "bindingId"};
+    msgpack_pack_map(&pk, 7);
+    for (int i = 0; i < 7; i++) {
+        msgpack_pack_str_with_body(&pk, keys[i], strlen(keys[i]));
+        if (i == 1)
+            msgpack_pack_str_with_body(&pk, "BindingDeregistered", 19);
+        else if (i == 6)
+            msgpack_pack_str_with_body(&pk, "0002000000000001aaaaaaaaaaaaaaaa", 32);
+        else
+            msgpack_pack_uint8(&pk, (uint8_t)(i == 0 ? 1 : i));
+    }
+    assert_int_equal(bsf_event_decode_envelope(c->buf.data, c->buf.size, &env), -1);
+    assert_int_equal(bsf_event_decode_envelope("", 0, &env), -1);
+    assert_int_equal(bsf_event_decode_envelope("\x93\x01\x02\x03", 4, &env), -1);
+    assert_int_equal(bsf_event_decode_envelope("\xdf\xff\xff\xff\xff", 5, &env), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_precedence_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_owner_deregisters_its_older_binding, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_envelope_matches_full_decode, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_envelope_other_orders_and_refusals, setup,
+                                        teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

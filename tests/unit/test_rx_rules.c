@@ -1,0 +1,295 @@
+/* Pure rules of the Rx gateway: result-code patterns, retry decisions, realm rules, timeout
+ * precedence, request kinds, UE address decoding, peer and route items. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gateways/diameter/rx_kind.h"
+#include "gateways/diameter/rx_realm.h"
+#include "gateways/diameter/rx_retry.h"
+#include "gateways/diameter/rx_routes.h"
+#include "gateways/diameter/rx_ue_addr.h"
+
+static void code_patterns(void **state)
+{
+    (void)state;
+    bsf_rx_code_pattern_t p;
+    char err[128];
+    assert_int_equal(bsf_rx_code_pattern_parse("5***", false, &p, err, sizeof err), 0);
+    assert_true(bsf_rx_code_pattern_match(&p, 5012));
+    assert_true(bsf_rx_code_pattern_match(&p, 5999));
+    assert_false(bsf_rx_code_pattern_match(&p, 4012));
+    assert_false(bsf_rx_code_pattern_match(&p, 0));
+    assert_int_equal(bsf_rx_code_pattern_parse("3002", false, &p, err, sizeof err), 0);
+    assert_true(bsf_rx_code_pattern_match(&p, 3002));
+    assert_false(bsf_rx_code_pattern_match(&p, 3003));
+    assert_int_equal(bsf_rx_code_pattern_parse("50*2", false, &p, err, sizeof err), 0);
+    assert_true(bsf_rx_code_pattern_match(&p, 5012));
+    assert_false(bsf_rx_code_pattern_match(&p, 5013));
+    /* never a success code, never a malformed pattern */
+    const char *bad[] = {"2001", "2***", "****", "*001", "500", "50012", "5a**", "", "0***"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(bsf_rx_code_pattern_parse(bad[i], false, &p, err, sizeof err), -1);
+    /* a set of them, as the configuration holds it */
+    bsf_rx_code_set_t set;
+    assert_int_equal(bsf_rx_code_set_parse("3002\n5***", false, &set, err, sizeof err), 0);
+    assert_int_equal(set.n, 2);
+    assert_true(bsf_rx_code_set_match(&set, 3002));
+    assert_true(bsf_rx_code_set_match(&set, 5065));
+    assert_false(bsf_rx_code_set_match(&set, 3004));
+    assert_false(bsf_rx_code_set_match(&set, 2001));
+    assert_int_equal(bsf_rx_code_set_parse("5***\n2001", false, &set, err, sizeof err), -1);
+    assert_non_null(strstr(err, "2001"));
+    assert_int_equal(bsf_rx_code_set_parse("", false, &set, err, sizeof err), 0);
+    assert_int_equal(set.n, 0);
+}
+
+static void originator(void **state)
+{
+    (void)state;
+    assert_int_equal(bsf_rx_retry_originator("pcf1", "pcf1", false), BSF_RX_ORIGINATOR_DESTINATION);
+    assert_int_equal(bsf_rx_retry_originator("pcf1", "PCF1", true), BSF_RX_ORIGINATOR_DESTINATION);
+    assert_int_equal(bsf_rx_retry_originator("pcf1", "dra1", true), BSF_RX_ORIGINATOR_INTERMEDIATE);
+    assert_int_equal(bsf_rx_retry_originator("", "pcf1", true), BSF_RX_ORIGINATOR_INTERMEDIATE);
+    assert_int_equal(bsf_rx_retry_originator(NULL, "pcf1", false), BSF_RX_ORIGINATOR_DESTINATION);
+}
+
+static bsf_rx_code_set_t codes_5xxx(void)
+{
+    bsf_rx_code_set_t set;
+    char err[64];
+    assert_int_equal(bsf_rx_code_set_parse("5***\n3002", false, &set, err, sizeof err), 0);
+    return set;
+}
+
+static void retry_wanted(void **state)
+{
+    (void)state;
+    bsf_rx_code_set_t set = codes_5xxx();
+    bsf_rx_retry_policy_t p = {true, &set, true, 1, false, BSF_RX_ORIGINATOR_ANY};
+    bsf_rx_outcome_t o = {false, 5012, BSF_RX_ORIGINATOR_DESTINATION};
+    assert_true(bsf_rx_retry_wanted(&p, &o));
+    o.code = 2001;
+    assert_false(bsf_rx_retry_wanted(&p, &o)); /* success: never */
+    o.code = 4001;
+    assert_false(bsf_rx_retry_wanted(&p, &o)); /* not configured */
+    o.timeout = true;
+    assert_true(bsf_rx_retry_wanted(&p, &o));
+    p.on_timeout = false;
+    assert_false(bsf_rx_retry_wanted(&p, &o));
+    /* originator filter: timeouts are not filtered, answers are */
+    p.on_timeout = true;
+    p.originator = BSF_RX_ORIGINATOR_DESTINATION;
+    assert_true(bsf_rx_retry_wanted(&p, &o));
+    o.timeout = false;
+    o.code = 3002;
+    o.originator = BSF_RX_ORIGINATOR_INTERMEDIATE;
+    assert_false(bsf_rx_retry_wanted(&p, &o));
+    p.originator = BSF_RX_ORIGINATOR_INTERMEDIATE;
+    assert_true(bsf_rx_retry_wanted(&p, &o));
+    p.enabled = false;
+    assert_false(bsf_rx_retry_wanted(&p, &o));
+}
+
+static void retry_next_peer(void **state)
+{
+    (void)state;
+    bsf_rx_code_set_t set = codes_5xxx();
+    bsf_rx_retry_policy_t p = {true, &set, true, 2, false, BSF_RX_ORIGINATOR_ANY};
+    bool tried[3] = {true, false, false};
+    /* seed 3.15 test 3: MaxRetry 2, no cycle back, 2 peers -> exactly 2 attempts */
+    assert_int_equal(bsf_rx_retry_next(&p, 0, 2, tried, 0), 1);
+    tried[1] = true;
+    assert_int_equal(bsf_rx_retry_next(&p, 1, 2, tried, 1), -1);
+    /* cycle back: the third attempt goes to the first peer again */
+    p.cycle_back = true;
+    assert_int_equal(bsf_rx_retry_next(&p, 1, 2, tried, 1), 0);
+    assert_int_equal(bsf_rx_retry_next(&p, 2, 2, tried, 0), -1); /* max reached */
+    /* no alternate peer (no routing table): no retry, even with cycle back */
+    bool one[1] = {true};
+    assert_int_equal(bsf_rx_retry_next(&p, 0, 1, one, 0), -1);
+    /* MaxRetryCount 0 is read as 1 */
+    p.max_retries = 0;
+    bool t3[3] = {true, false, false};
+    assert_int_equal(bsf_rx_retry_next(&p, 0, 3, t3, 0), 1);
+    assert_int_equal(bsf_rx_retry_next(&p, 1, 3, t3, 1), -1);
+    /* untried peers come in order of preference */
+    p.max_retries = 5;
+    bool t4[3] = {false, true, false};
+    assert_int_equal(bsf_rx_retry_next(&p, 0, 3, t4, 1), 0);
+}
+
+static bsf_diameter_settings_t settings(void)
+{
+    bsf_diameter_settings_t s;
+    memset(&s, 0, sizeof s);
+    snprintf(s.realm, sizeof s.realm, "bsf.example.com");
+    s.timeout_ms = 4000;
+    return s;
+}
+
+static void realm_rules(void **state)
+{
+    (void)state;
+    bsf_diameter_settings_t s = settings();
+    bool ow;
+    /* all flags off: everything passes, nothing is overwritten */
+    assert_int_equal(bsf_rx_realm_check_request(&s, "other.com"), BSF_RX_REALM_OK);
+    assert_int_equal(bsf_rx_realm_check_binding(&s, "other.com", "pcf.com", &ow), BSF_RX_REALM_OK);
+    assert_false(ow);
+    /* seed 3.12 test 1: Validate.Realm and another realm: 3003 */
+    s.validate_realm = true;
+    assert_int_equal(bsf_rx_realm_check_request(&s, "other.com"), BSF_RX_REALM_NOT_OURS);
+    assert_int_equal(bsf_rx_realm_check_request(&s, NULL), BSF_RX_REALM_NOT_OURS);
+    assert_int_equal(bsf_rx_realm_check_request(&s, "BSF.example.com"), BSF_RX_REALM_OK);
+    /* test 2: Validate.Binding.Realm and a binding of another realm: 3003 */
+    s.validate_binding_realm = true;
+    assert_int_equal(bsf_rx_realm_check_binding(&s, "bsf.example.com", "pcf1.example.com", &ow),
+                     BSF_RX_REALM_NOT_BINDINGS);
+    assert_int_equal(bsf_rx_realm_check_binding(&s, "pcf1.example.com", "pcf1.example.com", &ow),
+                     BSF_RX_REALM_OK);
+    assert_false(ow); /* already equal */
+    /* a binding without a realm fails no check */
+    assert_int_equal(bsf_rx_realm_check_binding(&s, "x", NULL, &ow), BSF_RX_REALM_OK);
+    /* overwrite, with and without the binding-realm check */
+    s.overwrite_realm = true;
+    s.validate_binding_realm = false;
+    assert_int_equal(bsf_rx_realm_check_binding(&s, "bsf.example.com", "pcf1.example.com", &ow),
+                     BSF_RX_REALM_OK);
+    assert_true(ow);
+}
+
+static void timeouts_and_kinds(void **state)
+{
+    (void)state;
+    bsf_diameter_settings_t s = settings();
+    assert_int_equal(bsf_rx_kind_timeout_ms(&s, BSF_RX_AAR_I), 4000);
+    s.timeout_ms = 6000;
+    s.timeout_aar_ms = 3000;
+    /* seed 3.22 test 2: message level wins, the others take the interface level */
+    assert_int_equal(bsf_rx_kind_timeout_ms(&s, BSF_RX_AAR_I), 3000);
+    assert_int_equal(bsf_rx_kind_timeout_ms(&s, BSF_RX_AAR_U), 3000);
+    assert_int_equal(bsf_rx_kind_timeout_ms(&s, BSF_RX_RAR), 6000);
+    s.timeout_str_ms = 5000;
+    assert_int_equal(bsf_rx_kind_timeout_ms(&s, BSF_RX_STR), 5000);
+
+    assert_int_equal(bsf_rx_kind_classify(265, BSF_RX_REQUEST_TYPE_NONE, false), BSF_RX_AAR_I);
+    assert_int_equal(bsf_rx_kind_classify(265, BSF_RX_REQUEST_TYPE_INITIAL, false), BSF_RX_AAR_I);
+    assert_int_equal(bsf_rx_kind_classify(265, BSF_RX_REQUEST_TYPE_NONE, true), BSF_RX_AAR_U);
+    assert_int_equal(bsf_rx_kind_classify(265, BSF_RX_REQUEST_TYPE_UPDATE, false), BSF_RX_AAR_U);
+    assert_int_equal(bsf_rx_kind_classify(275, -1, true), BSF_RX_STR);
+    assert_int_equal(bsf_rx_kind_classify(258, -1, true), BSF_RX_RAR);
+    assert_int_equal(bsf_rx_kind_classify(274, -1, false), BSF_RX_ASR);
+    assert_int_equal(bsf_rx_kind_classify(999, -1, false), BSF_RX_OTHER);
+    assert_string_equal(bsf_rx_kind_name(BSF_RX_AAR_U), "AAR-U");
+
+    snprintf(s.retry, sizeof s.retry, "aar\nasr");
+    assert_true(bsf_rx_kind_retry_enabled(&s, BSF_RX_AAR_I));
+    assert_true(bsf_rx_kind_retry_enabled(&s, BSF_RX_AAR_U));
+    assert_true(bsf_rx_kind_retry_enabled(&s, BSF_RX_ASR));
+    assert_false(bsf_rx_kind_retry_enabled(&s, BSF_RX_STR));
+    assert_false(bsf_rx_kind_retry_enabled(&s, BSF_RX_OTHER));
+}
+
+static void ue_address(void **state)
+{
+    (void)state;
+    bsf_discovery_query_t q;
+    int bad6;
+    uint8_t v4[4] = {10, 45, 0, 7};
+    bsf_rx_ue_avps_t a = {.ipv4 = v4, .ipv4_len = 4, .ip_domain = "dom1", .dnn = "ims"};
+    assert_int_equal(bsf_rx_ue_query_build(&a, &q, &bad6), BSF_RX_UE_OK);
+    assert_int_equal(q.kind, BSF_UE_ADDR_IPV4);
+    assert_memory_equal(q.ipv4.b, v4, 4);
+    assert_string_equal(q.ip_domain, "dom1");
+    assert_string_equal(q.dnn, "ims");
+    a.ipv4_len = 3;
+    assert_int_equal(bsf_rx_ue_query_build(&a, &q, &bad6), BSF_RX_UE_BAD_LENGTH);
+    assert_int_equal(bad6, 0);
+    /* RFC 3162 prefix: reserved, length, prefix octets (full or compact) */
+    uint8_t v6[18] = {0, 64, 0x20, 0x01, 0x0d, 0xb8, 0, 1};
+    bsf_rx_ue_avps_t b = {.ipv6 = v6, .ipv6_len = 18, .dnn = ""};
+    assert_int_equal(bsf_rx_ue_query_build(&b, &q, &bad6), BSF_RX_UE_OK);
+    assert_int_equal(q.kind, BSF_UE_ADDR_IPV6);
+    assert_int_equal(q.ipv6.len, 64);
+    assert_int_equal(q.ipv6.b[1], 0x01);
+    assert_null(q.dnn);
+    b.ipv6_len = 10; /* compact: 8 prefix octets */
+    assert_int_equal(bsf_rx_ue_query_build(&b, &q, &bad6), BSF_RX_UE_OK);
+    b.ipv6_len = 9; /* too short for /64 */
+    assert_int_equal(bsf_rx_ue_query_build(&b, &q, &bad6), BSF_RX_UE_BAD_LENGTH);
+    assert_int_equal(bad6, 1);
+    v6[1] = 129;
+    b.ipv6_len = 18;
+    assert_int_equal(bsf_rx_ue_query_build(&b, &q, &bad6), BSF_RX_UE_BAD_VALUE);
+    b.ipv6_len = 1;
+    assert_int_equal(bsf_rx_ue_query_build(&b, &q, &bad6), BSF_RX_UE_BAD_LENGTH);
+    bsf_rx_ue_avps_t none = {0};
+    assert_int_equal(bsf_rx_ue_query_build(&none, &q, &bad6), BSF_RX_UE_MISSING);
+}
+
+static void peer_and_route_items(void **state)
+{
+    (void)state;
+    char err[256];
+    bsf_rx_peer_cfg_t p;
+    assert_int_equal(bsf_rx_peer_parse("pcf1.example.com=127.0.0.1:3870", &p, err, sizeof err), 0);
+    assert_string_equal(p.id, "pcf1.example.com");
+    assert_string_equal(p.host, "127.0.0.1");
+    assert_int_equal(p.port, 3870);
+    assert_int_equal(bsf_rx_peer_parse("pcf2=[::1]:3868", &p, err, sizeof err), 0);
+    assert_string_equal(p.host, "::1");
+    const char *bad[] = {"pcf1", "=1.2.3.4:1", "pcf1=1.2.3.4", "pcf1=host.name:1", "pcf1=1.2.3.4:0",
+                         "pcf1=1.2.3.4:70000", "bad id=1.2.3.4:1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(bsf_rx_peer_parse(bad[i], &p, err, sizeof err), -1);
+
+    bsf_rx_route_t r;
+    assert_int_equal(bsf_rx_route_parse("realm=example.com peer=pcf1 priority=2", &r, err, sizeof err), 0);
+    assert_string_equal(r.host, "*");
+    assert_int_equal(r.priority, 2);
+    const char *rbad[] = {"peer=pcf1", "realm=x", "realm=x peer=*", "realm=x peer=p priority=-1",
+                          "realm=x peer=p color=red", "realm=x realm=y peer=p", "realm=x peer"};
+    for (size_t i = 0; i < sizeof rbad / sizeof rbad[0]; i++)
+        assert_int_equal(bsf_rx_route_parse(rbad[i], &r, err, sizeof err), -1);
+
+    bsf_rx_routes_t t;
+    assert_int_equal(bsf_rx_routes_load("realm=example.com peer=pcf3 priority=3\n"
+                                        "realm=example.com host=pcf1.example.com peer=pcf1 priority=1\n"
+                                        "realm=example.com peer=pcf2 priority=1\n"
+                                        "realm=* peer=dra1 priority=9\n"
+                                        "realm=other.com peer=pcf9 priority=0",
+                                        &t, err, sizeof err),
+                     0);
+    const char *out[8];
+    size_t n = bsf_rx_routes_select(&t, "EXAMPLE.com", "pcf1.example.com", out, 8);
+    assert_int_equal(n, 4);
+    assert_string_equal(out[0], "pcf1"); /* same priority: the exact host first */
+    assert_string_equal(out[1], "pcf2");
+    assert_string_equal(out[2], "pcf3");
+    assert_string_equal(out[3], "dra1");
+    n = bsf_rx_routes_select(&t, "example.com", NULL, out, 8); /* no host: wildcard routes */
+    assert_int_equal(n, 3);
+    assert_string_equal(out[0], "pcf2");
+    n = bsf_rx_routes_select(&t, "nowhere.org", "h", out, 8);
+    assert_int_equal(n, 1);
+    assert_string_equal(out[0], "dra1");
+    bsf_rx_routes_free(&t);
+    assert_int_equal(bsf_rx_routes_load("realm=a peer=p\nnonsense", &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "item 2"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(code_patterns),   cmocka_unit_test(originator),
+        cmocka_unit_test(retry_wanted),    cmocka_unit_test(retry_next_peer),
+        cmocka_unit_test(realm_rules),     cmocka_unit_test(timeouts_and_kinds),
+        cmocka_unit_test(ue_address),      cmocka_unit_test(peer_and_route_items),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
