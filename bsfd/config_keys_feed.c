@@ -29,10 +29,11 @@ static const bsf_config_key_t keys[] = {
     {"feed.queue_max_mb", BSF_CFG_UINT, "64", 1, 4096, NULL, BSF_CFG_FIELD(feed.queue_max_mb),
      "MiB of waiting records larger than 1 KiB, and MiB of records inside the Kafka client, "
      "before new ones are dropped (counted)."},
-    {"feed.max_payload_bytes", BSF_CFG_UINT, "65536", 256, 16777216, NULL,
+    {"feed.max_payload_bytes", BSF_CFG_UINT, "65536", 256, 1048576, NULL,
      BSF_CFG_FIELD(feed.max_payload_bytes),
      "Longest payload copied into a record; a longer one is cut and the record says "
-     "`truncated`."},
+     "`truncated` (a record above the client's `message.max.bytes`, 1 MB by default, is "
+     "dropped)."},
     {"feed.message_timeout_ms", BSF_CFG_UINT, "5000", 100, 600000, NULL,
      BSF_CFG_FIELD(feed.message_timeout_ms),
      "How long the Kafka client tries to deliver a record before counting it as a delivery "
