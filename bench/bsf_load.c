@@ -92,6 +92,8 @@ static void on_written(uv_write_t *w, int status)
 {
     conn_t *c = w->data;
     c->writing = 0;
+    if (status == UV_ECANCELED || c->load->done == c->load->o.count)
+        return; /* closing at the end of the run */
     if (status < 0) {
         fprintf(stderr, "write failed: %s\n", uv_strerror(status));
         exit(1);
@@ -220,7 +222,10 @@ static int on_close(nghttp2_session *s, int32_t id, uint32_t err, void *user)
     free(r);
     if (l->done == l->o.count) {
         l->t1 = now_ns();
-        uv_stop(l->loop); /* the process exits; the server sees the connections close */
+        /* Every answer is in: close the connections; uv_run returns once they are closed. */
+        for (unsigned i = 0; i < l->o.connections; i++)
+            if (!uv_is_closing((uv_handle_t *)&l->conns[i].tcp))
+                uv_close((uv_handle_t *)&l->conns[i].tcp, NULL);
     } else {
         issue(c);
     }
@@ -238,7 +243,8 @@ static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
 {
     conn_t *c = st->data;
     if (n < 0) {
-        uv_close((uv_handle_t *)st, NULL);
+        if (!uv_is_closing((uv_handle_t *)st))
+            uv_close((uv_handle_t *)st, NULL);
         return;
     }
     if (nghttp2_session_mem_recv(c->session, (uint8_t *)b->base, (size_t)n) < 0) {
@@ -246,7 +252,8 @@ static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
         exit(1);
     }
     flush(c);
-    if (!nghttp2_session_want_read(c->session) && !nghttp2_session_want_write(c->session))
+    if (!uv_is_closing((uv_handle_t *)st) && !nghttp2_session_want_read(c->session) &&
+        !nghttp2_session_want_write(c->session))
         uv_close((uv_handle_t *)st, NULL);
 }
 
@@ -422,5 +429,12 @@ int main(int argc, char **argv)
                 printf(" %d=%" PRIu64, s, l.status_counts[s]);
         printf("\n");
     }
+    for (unsigned i = 0; i < l.o.connections; i++) {
+        nghttp2_session_del(l.conns[i].session);
+        free(l.conns[i].wbuf);
+    }
+    uv_loop_close(l.loop);
+    free(l.latencies);
+    free(l.conns);
     return ok == l.done ? 0 : 1;
 }

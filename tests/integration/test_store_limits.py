@@ -6,10 +6,11 @@
   registrations exists, every accepted one does.
 """
 
-import asyncio
+import json
+import subprocess
 import threading
 
-import httpx
+from conftest import BSFD
 
 from support import (LOCATION, Ue, assert_not_found, assert_problem, binding, describe, found,
                      new_pcf_id)
@@ -90,29 +91,42 @@ def rebuilt_digest(server):
     return lines[-1]
 
 
-async def register_burst(base_url, bodies):
-    async with httpx.AsyncClient(http1=False, http2=True, base_url=base_url, timeout=30) as c:
-        return await asyncio.gather(*(c.post("/pcfBindings", json=b) for b in bodies))
+def bsf_load():
+    """The C load generator of the same build as bsfd (bench/bsf_load.c)."""
+    tool = BSFD.parent.parent / "bench" / "bsf-load"
+    assert tool.is_file(), f"{tool} is missing: build the tree"
+    return tool
 
 
 def test_full_write_queue_refuses_with_503_and_no_effect(bsfd_factory):
+    """3000 registrations with 1000 in flight against a 16-command queue and 4-command
+    transactions: some are refused with 503, and exactly the accepted ones exist."""
     server = bsfd_factory({"store.queue_capacity": 16, "store.max_batch": 4,
                            "sbi.workers": 1})
-    ues = [Ue() for _ in range(600)]
-    bodies = [binding(ipv4Addr=ue.ipv4, supi=ue.supi, pcfId=new_pcf_id()) for ue in ues]
-    responses = asyncio.run(register_burst(server.base_url, bodies))
-    accepted = [(b, r) for b, r in zip(bodies, responses) if r.status_code == 201]
-    congested = [(b, r) for b, r in zip(bodies, responses) if r.status_code == 503]
-    assert len(accepted) + len(congested) == len(bodies), \
-        {r.status_code for r in responses}
-    assert congested, "600 concurrent writes never filled a 16-command queue"
+    count = 3000
+    done = subprocess.run([str(bsf_load()), "--target", f"127.0.0.1:{server.sbi_port}",
+                           "--mode", "register", "--count", str(count), "--start", "900000",
+                           "--connections", "1", "--streams", "1000", "--json"],
+                          capture_output=True, text=True, timeout=300)
+    result = json.loads(done.stdout)
+    statuses = {int(k): v for k, v in result["status"].items()}
+    assert set(statuses) <= {201, 503}, statuses
+    accepted, congested = statuses.get(201, 0), statuses.get(503, 0)
+    assert accepted + congested == count
+    assert congested, "1000 writes in flight never filled a 16-command queue"
     assert accepted, "every write was refused"
-    for body, resp in congested:
-        assert_problem(resp, 503, "NF_CONGESTION")
-        assert_not_found(server.client, ipv4Addr=body["ipv4Addr"])
-    for body, _ in accepted:
-        assert found(server.client, ipv4Addr=body["ipv4Addr"])["supi"] == body["supi"]
-    assert server.count() == len(accepted)
+    # Exactly the accepted registrations exist: no refused one left anything behind.
+    present = 0
+    for i in range(900000, 900000 + count):
+        a = 0x0A000000 + i
+        resp = server.client.get("/pcfBindings", params={
+            "ipv4Addr": f"{a >> 24}.{a >> 16 & 255}.{a >> 8 & 255}.{a & 255}"})
+        assert resp.status_code in (200, 204), describe(resp)
+        present += resp.status_code == 200
+    assert present == accepted
+    assert server.count() == accepted
     rejected = [line for line in server.ops.get("/metrics").text.splitlines()
                 if line.startswith("bsf_sbi_rejected_queue_full_total")]
-    assert rejected and int(rejected[0].split()[-1]) == len(congested)
+    assert rejected and int(rejected[0].split()[-1]) == congested
+    problem = server.client.post("/pcfBindings", json=binding(ipv4Addr="10.255.255.254"))
+    assert problem.status_code == 201, describe(problem)
