@@ -29,6 +29,8 @@ typedef struct {
     uint64_t sbi_max_uri_bytes;
     unsigned sbi_max_concurrent_streams;
     bool sbi_late_arrival;
+    unsigned sbi_idle_timeout_s;
+    unsigned sbi_max_connections;
 
     char ops_listen[128];
     char ops_host[64];

@@ -27,6 +27,12 @@ static const bsf_config_key_t keys[] = {
     {"sbi.max_concurrent_streams", BSF_CFG_UINT, "1024", 1, 65536, NULL,
      BSF_CFG_FIELD(sbi_max_concurrent_streams),
      "HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS per connection."},
+    {"sbi.idle_timeout_s", BSF_CFG_UINT, "300", 0, 86400, NULL, BSF_CFG_FIELD(sbi_idle_timeout_s),
+     "Close connections with no request in progress and no traffic for this long (GOAWAY); 0 "
+     "keeps them forever."},
+    {"sbi.max_connections", BSF_CFG_UINT, "10000", 0, 1000000, NULL,
+     BSF_CFG_FIELD(sbi_max_connections),
+     "Connections accepted per SBI worker; more are closed at once; 0 = no limit."},
     {"sbi.late_arrival", BSF_CFG_BOOL, "false", 0, 0, NULL, BSF_CFG_FIELD(sbi_late_arrival),
      "Refuse requests whose origination time plus 3gpp-Sbi-Max-Rsp-Time has passed (504)."},
     {"ops.listen", BSF_CFG_LISTEN, "127.0.0.1:9090", 0, 0, NULL, BSF_CFG_FIELD(ops_listen),

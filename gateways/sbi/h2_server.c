@@ -37,6 +37,8 @@ struct bsf_h2_worker {
     uv_tcp_t listener;
     uv_async_t async;
     uv_timer_t stop_timer;
+    uv_timer_t idle_timer; /* closes idle connections (sbi.idle_timeout_s) */
+    size_t n_conns;
     pthread_t thread;
     pthread_mutex_t mu;
     post_item_t *posts_head, *posts_tail;
@@ -71,6 +73,7 @@ struct conn {
     bool write_in_flight;
     bool reading;
     bool closing;
+    uint64_t last_active_ns; /* last byte received or answer queued */
     bool in_recv; /* inside nghttp2_session_mem_recv: output is flushed after it returns */
     bsf_h2_stream_t *streams; /* open streams, to abandon them if the connection dies */
     bool addrs_known;         /* local and peer are filled in on first use */
@@ -564,6 +567,7 @@ static void conn_close(conn_t *c)
         c->w->conns = c->next;
     if (c->next)
         c->next->prev = c->prev;
+    c->w->n_conns--;
     /* The streams still open die with the connection: detach them from the session first
      * so that no nghttp2 callback sees them again. */
     while (c->streams) {
@@ -591,6 +595,7 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     }
     if (nread == 0)
         return;
+    c->last_active_ns = bsf_clock_mono_ns();
     c->in_recv = true;
     ssize_t rv = nghttp2_session_mem_recv(c->session, (const uint8_t *)buf->base, (size_t)nread);
     c->in_recv = false;
@@ -610,6 +615,7 @@ static void on_connection(uv_stream_t *listener, int status)
     conn_t *c = calloc(1, sizeof *c);
     if (!c)
         return;
+    c->last_active_ns = bsf_clock_mono_ns();
     c->w = w;
     uv_tcp_init(&w->loop, &c->tcp);
     c->tcp.data = c;
@@ -625,6 +631,13 @@ static void on_connection(uv_stream_t *listener, int status)
         return;
     }
     nghttp2_session_callbacks_del(cbs);
+    if (w->srv->cfg.max_connections && w->n_conns >= w->srv->cfg.max_connections) {
+        /* Over the limit: refuse at once rather than let one client exhaust the worker. */
+        nghttp2_session_del(c->session);
+        uv_close((uv_handle_t *)&c->tcp, on_conn_closed);
+        return;
+    }
+    w->n_conns++;
     c->next = w->conns;
     if (w->conns)
         w->conns->prev = c;
@@ -664,6 +677,27 @@ static bool has_pending_output(bsf_h2_worker_t *w)
     return false;
 }
 
+/* Once a second: connections with no open stream and no traffic for idle_timeout_ms get a
+ * GOAWAY and are closed (slow or abandoned clients must not hold workers' resources). */
+static void check_idle(uv_timer_t *t)
+{
+    bsf_h2_worker_t *w = t->data;
+    uint64_t limit = (uint64_t)w->srv->cfg.idle_timeout_ms * 1000000u;
+    uint64_t now = bsf_clock_mono_ns();
+    conn_t *c = w->conns;
+    while (c) {
+        conn_t *next = c->next;
+        if (!c->streams && now - c->last_active_ns > limit) {
+            nghttp2_submit_goaway(c->session, NGHTTP2_FLAG_NONE,
+                                  nghttp2_session_get_last_proc_stream_id(c->session),
+                                  NGHTTP2_NO_ERROR, NULL, 0);
+            /* Once the GOAWAY is written and no stream is open, conn_flush closes it. */
+            conn_flush(c);
+        }
+        c = next;
+    }
+}
+
 static void on_listener_closed(uv_handle_t *h)
 {
     (void)h;
@@ -678,6 +712,7 @@ static void close_all(bsf_h2_worker_t *w)
         conn_close(w->conns);
     uv_close((uv_handle_t *)&w->async, NULL);
     uv_close((uv_handle_t *)&w->stop_timer, NULL);
+    uv_close((uv_handle_t *)&w->idle_timer, NULL);
     if (!uv_is_closing((uv_handle_t *)&w->listener))
         uv_close((uv_handle_t *)&w->listener, on_listener_closed);
 }
@@ -850,6 +885,10 @@ int bsf_h2_server_start(const bsf_h2_config_t *cfg, const bsf_h2_handler_t *hand
         w->async.data = w;
         uv_timer_init(&w->loop, &w->stop_timer);
         w->stop_timer.data = w;
+        uv_timer_init(&w->loop, &w->idle_timer);
+        w->idle_timer.data = w;
+        if (cfg->idle_timeout_ms)
+            uv_timer_start(&w->idle_timer, check_idle, 1000, 1000);
         if (uv_tcp_open(&w->listener, w->fd) ||
             uv_listen((uv_stream_t *)&w->listener, 1024, on_connection) ||
             pthread_create(&w->thread, NULL, worker_main, w)) {

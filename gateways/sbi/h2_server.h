@@ -71,7 +71,8 @@ typedef struct {
     size_t max_body_bytes;
     size_t max_uri_bytes;
     uint32_t max_concurrent_streams;
-    unsigned idle_timeout_ms; /* 0: none */
+    unsigned idle_timeout_ms; /* close connections idle that long; 0: never */
+    unsigned max_connections; /* per worker; 0: no limit */
 } bsf_h2_config_t;
 
 /* Binds the sockets (so the port is known to be ours) and starts the workers.
