@@ -1,10 +1,12 @@
 /* bsf-load: an HTTP/2 (h2c) load generator for Nbsf_Management.
  *
  *   bsf-load [--target HOST:PORT] [--mode register|discover] [--count N] [--start K]
- *            [--range R] [--connections C] [--streams S] [--rate R] [--pid PID] [--json]
+ *            [--range R] [--connections C] [--streams S] [--rate R] [--pid PID]
+ *            [--pcfs P] [--json]
  *
  * register: POSTs N unique bindings (IPv4 10.0.0.0 + index for index = K..K+N-1, SUPI, GPSI,
- *           PCF addresses);
+ *           PCF addresses of PCF number index % P, P = 16 by default: pcfFqdn
+ *           pcf<n>.example.com, pcfDiamHost pcf<n>.diam.example.com);
  * discover: N GETs ?ipv4Addr= for indexes drawn uniformly from K..K+R-1 (R defaults to N);
  * Keeps C connections with S streams in flight each (with --rate, at most R requests per
  * second are started, paced every millisecond), and reports requests/s, latency
@@ -29,6 +31,7 @@ typedef struct {
     int pid;
     int json;
     uint64_t rate; /* requests started per second; 0 = as fast as the streams allow */
+    unsigned pcfs; /* register: bindings spread over this many PCFs */
 } options_t;
 
 typedef struct load load_t;
@@ -63,6 +66,7 @@ struct load {
     uint64_t *latencies; /* ns, one per request */
     uint64_t t0, t1;
     uint32_t rng;
+    uv_timer_t pace; /* --rate */
 };
 
 static uint64_t now_ns(void)
@@ -169,8 +173,8 @@ static void issue(conn_t *c)
                 "\"pcfFqdn\":\"pcf%u.example.com\",\"pcfIpEndPoints\":[{\"ipv4Address\":"
                 "\"192.0.2.%u\",\"port\":8080}],\"pcfDiamHost\":\"pcf%u.diam.example.com\","
                 "\"pcfDiamRealm\":\"example.com\",\"pcfId\":\"5a1c6a4e-0000-4000-8000-0000000000%02u\"}",
-                index, index, ip, (unsigned)(index % 16), (unsigned)(index % 16),
-                (unsigned)(index % 16), (unsigned)(index % 16));
+                index, index, ip, (unsigned)(index % l->o.pcfs), (unsigned)(index % l->o.pcfs),
+                (unsigned)(index % l->o.pcfs), (unsigned)(index % l->o.pcfs));
             char len[16];
             snprintf(len, sizeof len, "%zu", r->body_len);
             snprintf(path, sizeof path, "/nbsf-management/v1/pcfBindings");
@@ -226,6 +230,8 @@ static int on_close(nghttp2_session *s, int32_t id, uint32_t err, void *user)
         for (unsigned i = 0; i < l->o.connections; i++)
             if (!uv_is_closing((uv_handle_t *)&l->conns[i].tcp))
                 uv_close((uv_handle_t *)&l->conns[i].tcp, NULL);
+        if (l->o.rate) /* --rate: the pacing timer too */
+            uv_close((uv_handle_t *)&l->pace, NULL);
     } else {
         issue(c);
     }
@@ -320,13 +326,13 @@ static void usage(void)
 {
     fprintf(stderr, "usage: bsf-load [--target HOST:PORT] [--mode register|discover] [--count N] "
                     "[--start K] [--range R] [--connections C] [--streams S] [--rate R] "
-                    "[--pid PID] [--json]\n");
+                    "[--pid PID] [--pcfs P] [--json]\n");
     exit(2);
 }
 
 int main(int argc, char **argv)
 {
-    load_t l = {.o = {"127.0.0.1", 8080, MODE_REGISTER, 100000, 0, 0, 4, 64, 0, 0},
+    load_t l = {.o = {"127.0.0.1", 8080, MODE_REGISTER, 100000, 0, 0, 4, 64, 0, 0, 0, 16},
                 .rng = 2463534242u};
     char host[64] = "127.0.0.1";
     for (int i = 1; i < argc; i++) {
@@ -361,12 +367,14 @@ int main(int argc, char **argv)
             l.o.rate = strtoull(v, NULL, 10);
         } else if (strcmp(a, "--pid") == 0) {
             l.o.pid = atoi(v);
+        } else if (strcmp(a, "--pcfs") == 0) {
+            l.o.pcfs = (unsigned)atoi(v);
         } else {
             usage();
         }
     }
     l.o.host = host;
-    if (!l.o.count || !l.o.connections || !l.o.streams)
+    if (!l.o.count || !l.o.connections || !l.o.streams || !l.o.pcfs || l.o.pcfs > 100)
         usage();
     if (!l.o.range)
         l.o.range = l.o.count;
@@ -384,11 +392,10 @@ int main(int argc, char **argv)
         c->connect.data = c;
         uv_tcp_connect(&c->connect, &c->tcp, (struct sockaddr *)&sa, on_connect);
     }
-    uv_timer_t pace;
     if (l.o.rate) {
-        uv_timer_init(l.loop, &pace);
-        pace.data = &l;
-        uv_timer_start(&pace, on_pace, 1, 1);
+        uv_timer_init(l.loop, &l.pace);
+        l.pace.data = &l;
+        uv_timer_start(&l.pace, on_pace, 1, 1);
     }
     uv_run(l.loop, UV_RUN_DEFAULT);
     long long cpu1 = l.o.pid ? proc_cpu_ticks(l.o.pid) : -1;

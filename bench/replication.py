@@ -142,9 +142,13 @@ def wait_settled(sites, timeout=300):
     sys.exit("sites did not settle")
 
 
+EXTRA = {}  # --set settings given on the command line (--site-set key=value)
+
+
 def kafka_settings(bootstrap, topics, site_id, durability="local"):
     return {"log.backend": "kafka", "log.durability": durability, "kafka.brokers": bootstrap,
-            "kafka.topic": topics[site_id - 1], "kafka.consume_topics": ";".join(topics)}
+            "kafka.topic": topics[site_id - 1], "kafka.consume_topics": ";".join(topics),
+            **EXTRA}
 
 
 def machine():
@@ -281,7 +285,10 @@ def main():
     p.add_argument("--count", type=int, default=200_000)
     p.add_argument("--replay-events", type=int, default=1_000_000)
     p.add_argument("--only", choices=["lag", "throughput", "replay"])
+    p.add_argument("--site-set", action="append", default=[], metavar="KEY=VALUE",
+                   help="one more bsfd setting for the Kafka sites, e.g. kafka.ship_interval_ms=10")
     args = p.parse_args()
+    EXTRA.update(item.split("=", 1) for item in args.site_set)
     work = pathlib.Path(tempfile.mkdtemp(prefix="bsf-repl-bench-"))
     port, cport = free_ports(2)
     bootstrap = subprocess.run(["bash", str(BROKER), "start", str(work / "kafka"), str(port),

@@ -198,6 +198,8 @@ static int match_cmp(const void *a, const void *b)
 /* Prints the kept matches in HLC order, then frees them. */
 static void print_matches(history_t *h)
 {
+    if (!h->n_matches)
+        return;
     qsort(h->matches, h->n_matches, sizeof *h->matches, match_cmp);
     for (size_t i = 0; i < h->n_matches; i++) {
         match_t *m = &h->matches[i];

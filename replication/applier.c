@@ -45,6 +45,8 @@ struct bsf_applier {
     uint64_t next[BSF_KAFKA_READER_MAX_TOPICS]; /* offset after the last message taken */
     size_t inflight;
     bool resync;
+    uint64_t own_seq; /* a lower bound of the store's own sequence number */
+    uint64_t positions_due_ns;
     /* start-up catch-up: the position each topic had when it first reached its end */
     bool end_seen[BSF_KAFKA_READER_MAX_TOPICS];
     uint64_t target[BSF_KAFKA_READER_MAX_TOPICS];
@@ -190,8 +192,9 @@ static void handle_completions(bsf_applier_t *a)
 static void update_topics(bsf_applier_t *a, const slot_t *fill)
 {
     pthread_mutex_lock(&a->mu);
+    /* A batch holding only positions (no events) does not keep a site from being current. */
     bool end = bsf_kafka_reader_at_end(a->reader) && a->inflight == 0 && !a->resync &&
-               (!fill || slot_empty(fill, a->n_topics));
+               (!fill || fill->batch.n_events == 0);
     bool reached = true;
     for (size_t t = 0; t < a->n_topics; t++) {
         if (!a->end_seen[t] && bsf_kafka_reader_topic_at_end(a->reader, t)) {
@@ -207,7 +210,8 @@ static void update_topics(bsf_applier_t *a, const slot_t *fill)
     for (size_t t = 0; t < a->n_topics; t++) {
         a->stats.topics[t].high = bsf_kafka_reader_high_watermark(a->reader, t);
         a->stats.topics[t].at_end = bsf_kafka_reader_topic_at_end(a->reader, t) &&
-                                    a->inflight == 0 && (!fill || fill->from[t] < 0);
+                                    a->inflight == 0 &&
+                                    (!fill || fill->from[t] < 0 || fill->batch.n_events == 0);
     }
     if (end != a->stats.caught_up) {
         a->stats.caught_up = end;
@@ -268,14 +272,53 @@ static void consumer_error(bsf_applier_t *a, rd_kafka_message_t *m)
     }
 }
 
+static bool header_u64(rd_kafka_headers_t *h, const char *name, uint64_t *out)
+{
+    const void *v;
+    size_t n;
+    char text[24];
+    if (rd_kafka_header_get_last(h, name, &v, &n) || !v || n == 0 || n >= sizeof text)
+        return false;
+    memcpy(text, v, n);
+    text[n] = '\0';
+    char *end;
+    *out = strtoull(text, &end, 10);
+    return *end == '\0';
+}
+
+/* This site's own event that its store already holds (the usual case: every site consumes
+ * its own topic only to bootstrap from it). Judged from the message's headers, without
+ * decoding the event; without them the engine decides. */
+static bool own_and_present(bsf_applier_t *a, rd_kafka_message_t *m)
+{
+    rd_kafka_headers_t *h;
+    uint64_t site, seq;
+    if (rd_kafka_message_headers(m, &h) || !header_u64(h, "site", &site) || site != a->site ||
+        !header_u64(h, "seq", &seq))
+        return false;
+    if (seq > a->own_seq) {
+        bsf_engine_stats_t st;
+        bsf_engine_stats(a->engine, &st);
+        a->own_seq = st.own_seq;
+    }
+    return seq <= a->own_seq;
+}
+
 /* Adds a message to the batch: its event (decoded into the command's zone), or only its
- * position when it holds no readable event. */
+ * position when it holds no readable event or one the store already has. */
 static void take(bsf_applier_t *a, slot_t *s, rd_kafka_message_t *m)
 {
     size_t t = bsf_kafka_reader_topic_index(a->reader, m);
     if (s->from[t] < 0)
         s->from[t] = (int64_t)a->next[t];
     a->next[t] = (uint64_t)m->offset + 1;
+    if (own_and_present(a, m)) {
+        pthread_mutex_lock(&a->mu);
+        a->stats.skipped++;
+        pthread_mutex_unlock(&a->mu);
+        rd_kafka_message_destroy(m);
+        return;
+    }
     bsf_apply_event_t *e = &s->events[s->batch.n_events];
     char err[256];
     if (!m->payload ||
@@ -382,7 +425,9 @@ static void *applier_main(void *arg)
         }
         bool pending = !slot_empty(fill, a->n_topics);
         bool full = fill->batch.n_events >= a->cfg.apply_batch;
-        rd_kafka_message_t *m = full ? NULL : bsf_kafka_reader_next(a->reader, pending ? 0 : 100);
+        /* Wait for messages unless a batch with events is ready to go. */
+        int wait_ms = pending && fill->batch.n_events ? 0 : 100;
+        rd_kafka_message_t *m = full ? NULL : bsf_kafka_reader_next(a->reader, wait_ms);
         if (m && m->err) {
             consumer_error(a, m);
             rd_kafka_message_destroy(m);
@@ -390,13 +435,20 @@ static void *applier_main(void *arg)
         }
         if (m)
             take(a, fill, m);
-        if ((!m && pending) || fill->batch.n_events >= a->cfg.apply_batch) {
-            if (submit(a, fill) == 0)
-                fill = NULL;
-            else
-                wait_signal(a, 20); /* the engine's queue is full or it is stopping */
-        }
         uint64_t now = bsf_clock_mono_ns();
+        /* A batch of positions only (this site's own events, already in the store) is not
+         * worth a transaction of its own every time: at most once a second once caught up. */
+        bool events = fill->batch.n_events > 0;
+        bool due = events || !a->stats.reached_end || now >= a->positions_due_ns;
+        if ((!m && pending && due) || fill->batch.n_events >= a->cfg.apply_batch) {
+            if (submit(a, fill) == 0) {
+                fill = NULL;
+                if (!events)
+                    a->positions_due_ns = now + 1000000000u;
+            } else {
+                wait_signal(a, 20); /* the engine's queue is full or it is stopping */
+            }
+        }
         if (!m || now >= next_update) {
             update_topics(a, fill);
             next_update = now + 100000000u;

@@ -50,7 +50,8 @@ static void on_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 }
 
 rd_kafka_conf_t *bsf_kafka_conf_new(const char *brokers, const char *properties,
-                                    const char *client_id, char *err, size_t err_cap)
+                                    const char *client_id, const char *const *defaults,
+                                    char *err, size_t err_cap)
 {
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
     if (bsf_kafka_conf_set(conf, "bootstrap.servers", brokers, err, err_cap) ||
@@ -62,6 +63,11 @@ rd_kafka_conf_t *bsf_kafka_conf_new(const char *brokers, const char *properties,
     }
     rd_kafka_conf_set_log_cb(conf, on_log);
     rd_kafka_conf_set_error_cb(conf, on_error);
+    for (size_t i = 0; defaults && defaults[i]; i += 2)
+        if (bsf_kafka_conf_set(conf, defaults[i], defaults[i + 1], err, err_cap)) {
+            rd_kafka_conf_destroy(conf);
+            return NULL;
+        }
     const char *p = properties ? properties : "";
     while (*p) {
         const char *nl = strchr(p, '\n');

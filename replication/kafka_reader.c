@@ -21,7 +21,11 @@ int bsf_kafka_reader_new(const char *brokers, const char *properties, const char
         snprintf(err, err_cap, "between 1 and %d topics", BSF_KAFKA_READER_MAX_TOPICS);
         return -1;
     }
-    rd_kafka_conf_t *conf = bsf_kafka_conf_new(brokers, properties, client_id, err, err_cap);
+    /* Tunable by the operator's properties: */
+    static const char *const defaults[] = {"fetch.wait.max.ms", "100", "check.crcs", "true",
+                                           NULL};
+    rd_kafka_conf_t *conf =
+        bsf_kafka_conf_new(brokers, properties, client_id, defaults, err, err_cap);
     if (!conf)
         return -1;
     /* No group membership is used (assign only); group.id names the client in broker logs. */
@@ -32,9 +36,7 @@ int bsf_kafka_reader_new(const char *brokers, const char *properties, const char
         bsf_kafka_conf_set(conf, "enable.auto.offset.store", "false", err, err_cap) ||
         bsf_kafka_conf_set(conf, "enable.partition.eof", "true", err, err_cap) ||
         bsf_kafka_conf_set(conf, "isolation.level", "read_committed", err, err_cap) ||
-        bsf_kafka_conf_set(conf, "auto.offset.reset", "error", err, err_cap) ||
-        bsf_kafka_conf_set(conf, "fetch.wait.max.ms", "100", err, err_cap) ||
-        bsf_kafka_conf_set(conf, "check.crcs", "true", err, err_cap)) {
+        bsf_kafka_conf_set(conf, "auto.offset.reset", "error", err, err_cap)) {
         rd_kafka_conf_destroy(conf);
         return -1;
     }

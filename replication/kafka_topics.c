@@ -43,7 +43,8 @@ static int create_missing(rd_kafka_t *rk, const char *const *topics, size_t n,
     }
     if (rc == BSF_KAFKA_TOPICS_OK) {
         rd_kafka_queue_t *queue = rd_kafka_queue_new(rk);
-        rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_CREATETOPICS);
+        rd_kafka_AdminOptions_t *opt =
+            rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_CREATETOPICS);
         rd_kafka_AdminOptions_set_request_timeout(opt, timeout_ms, why, sizeof why);
         rd_kafka_AdminOptions_set_operation_timeout(opt, timeout_ms, why, sizeof why);
         rd_kafka_CreateTopics(rk, nt, n, opt, queue);

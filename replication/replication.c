@@ -99,7 +99,8 @@ static int ensure_topics(bsf_replication_t *r, char *err, size_t err_cap)
     char client_id[64];
     snprintf(client_id, sizeof client_id, "bsf-site-%u-admin", (unsigned)r->site);
     rd_kafka_conf_t *conf =
-        bsf_kafka_conf_new(r->cfg.brokers, r->cfg.client_properties, client_id, err, err_cap);
+        bsf_kafka_conf_new(r->cfg.brokers, r->cfg.client_properties, client_id, NULL, err,
+                           err_cap);
     if (!conf)
         return BSF_KAFKA_TOPICS_INVALID;
     char why[512];

@@ -35,6 +35,7 @@ typedef struct {
     unsigned retention_days;      /* 0 = keep forever (retention.ms=-1) */
 
     unsigned linger_ms;
+    unsigned ship_interval_ms;      /* durability=local: pause between two transactions */
     unsigned transaction_timeout_ms;
     unsigned replicated_timeout_ms; /* durability=replicated: longest wait for Kafka */
     unsigned ship_batch;            /* most events per shipper transaction */

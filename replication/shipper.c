@@ -20,6 +20,7 @@
 #define BACKOFF_MIN_MS 200
 #define BACKOFF_MAX_MS 5000
 
+
 typedef enum { SHIP_OK, SHIP_ABORTED, SHIP_BROKEN } ship_outcome_t;
 
 /* One producer (a new one after each fatal error) and the delivery reports of its running
@@ -56,6 +57,7 @@ struct bsf_shipper {
     bool hint_dirty, hint_in_txn;
     bool notified, stopping;
     uint64_t retry_at_ns;
+    uint64_t next_txn_ns; /* durability=local: no transaction starts before */
     unsigned backoff_ms;
     uint64_t next_warn_ns;
     bsf_shipper_stats_t stats;
@@ -141,16 +143,16 @@ static producer_t *producer_new(bsf_shipper_t *s, char *err, size_t err_cap)
 {
     char client_id[160], num[32];
     snprintf(client_id, sizeof client_id, "bsf-site-%u-shipper", (unsigned)s->site);
-    rd_kafka_conf_t *conf =
-        bsf_kafka_conf_new(s->cfg.brokers, s->cfg.client_properties, client_id, err, err_cap);
+    static const char *const defaults[] = {"compression.codec", "zstd", "retry.backoff.ms", "10",
+                                           NULL};
+    rd_kafka_conf_t *conf = bsf_kafka_conf_new(s->cfg.brokers, s->cfg.client_properties,
+                                               client_id, defaults, err, err_cap);
     if (!conf)
         return NULL;
     unsigned queue = s->cfg.ship_batch * 2 > 100000 ? s->cfg.ship_batch * 2 : 100000;
     int bad = bsf_kafka_conf_set(conf, "transactional.id", s->cfg.transactional_id, err, err_cap) ||
               bsf_kafka_conf_set(conf, "enable.idempotence", "true", err, err_cap) ||
-              bsf_kafka_conf_set(conf, "acks", "all", err, err_cap) ||
-              bsf_kafka_conf_set(conf, "compression.codec", "zstd", err, err_cap) ||
-              bsf_kafka_conf_set(conf, "retry.backoff.ms", "10", err, err_cap);
+              bsf_kafka_conf_set(conf, "acks", "all", err, err_cap);
     snprintf(num, sizeof num, "%u", s->cfg.linger_ms);
     bad = bad || bsf_kafka_conf_set(conf, "linger.ms", num, err, err_cap);
     snprintf(num, sizeof num, "%u", s->cfg.transaction_timeout_ms);
@@ -440,11 +442,12 @@ static void count_failure(bsf_shipper_t *s, ship_outcome_t outcome, const char *
 /* ---- durability=local: the thread ships committed events ---------------------------------- */
 
 /* Ships one transaction's worth from the committed log. Returns the outcome; *more when the
- * batch was full. Called by the thread that owns s->rk. */
-static ship_outcome_t ship_committed(bsf_shipper_t *s, bool *more)
+ * batch was full, *shipped the number of events. Called by the thread that owns s->rk. */
+static ship_outcome_t ship_committed(bsf_shipper_t *s, bool *more, size_t *shipped)
 {
     MDB_txn *txn;
     *more = false;
+    *shipped = 0;
     int rc = mdb_txn_begin(s->store->env, NULL, MDB_RDONLY, &txn);
     if (rc) {
         count_failure(s, SHIP_ABORTED, mdb_strerror(rc));
@@ -471,6 +474,7 @@ static ship_outcome_t ship_committed(bsf_shipper_t *s, bool *more)
     s->scan_pos = run.scanned_pos;
     pthread_mutex_unlock(&s->mu);
     *more = run.produced >= s->cfg.ship_batch;
+    *shipped = run.produced;
     return SHIP_OK;
 }
 
@@ -541,10 +545,13 @@ static void drain(bsf_shipper_t *s)
         }
         pthread_mutex_unlock(&s->mu);
         bool more;
-        ship_outcome_t o = ship_committed(s, &more);
+        size_t shipped;
+        ship_outcome_t o = ship_committed(s, &more, &shipped);
         pthread_mutex_lock(&s->mu);
         if (o == SHIP_BROKEN)
             drop_producer(s);
+        if (o == SHIP_OK && !shipped)
+            break; /* nothing left in the log above what Kafka holds */
     }
     uint64_t left = own_seq(s) > s->shipped_seq ? own_seq(s) - s->shipped_seq : 0;
     pthread_mutex_unlock(&s->mu);
@@ -571,11 +578,12 @@ static void *shipper_main(void *arg)
             try_connect(s, CONNECT_TIMEOUT_MS);
             continue;
         }
-        if (!s->replicated && s->rk && s->notified) {
+        if (!s->replicated && s->rk && s->notified && now >= s->next_txn_ns) {
             s->notified = false;
             pthread_mutex_unlock(&s->mu);
             bool more = false;
-            ship_outcome_t o = ship_committed(s, &more);
+            size_t shipped;
+            ship_outcome_t o = ship_committed(s, &more, &shipped);
             pthread_mutex_lock(&s->mu);
             if (o == SHIP_BROKEN)
                 drop_producer(s);
@@ -583,11 +591,18 @@ static void *shipper_main(void *arg)
                 s->notified = true;
             if (o != SHIP_OK)
                 s->retry_at_ns = bsf_clock_mono_ns() + (uint64_t)BACKOFF_MIN_MS * 1000000u;
+            /* kafka.ship_interval_ms: meanwhile the coordinator writes the previous
+             * transaction's markers (registering the partition sooner gets
+             * CONCURRENT_TRANSACTIONS, which librdkafka retries after a fixed 20 ms), and
+             * events gather for a larger next transaction. */
+            s->next_txn_ns = bsf_clock_mono_ns() + (uint64_t)s->cfg.ship_interval_ms * 1000000u;
             continue;
         }
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 100000000;
+        until.tv_nsec += s->notified && s->rk && now < s->next_txn_ns
+                             ? (long)(s->next_txn_ns - now)
+                             : 100000000;
         if (until.tv_nsec >= 1000000000) {
             until.tv_sec++;
             until.tv_nsec -= 1000000000;

@@ -97,6 +97,7 @@ static fx_t *fixture(bsf_durability_t durability)
     snprintf(s->consume_topics, sizeof s->consume_topics, "bsf.events.1");
     snprintf(s->transactional_id, sizeof s->transactional_id, "bsf-site-1");
     s->linger_ms = 1;
+    s->ship_interval_ms = 3;
     s->transaction_timeout_ms = 10000;
     s->replicated_timeout_ms = 1500;
     s->ship_batch = 16;
