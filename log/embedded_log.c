@@ -1,18 +1,13 @@
 #include "log/embedded_log.h"
 
-static void put_be64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (56 - 8 * i));
-}
+#include <errno.h>
 
-static uint64_t get_be64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v = v << 8 | p[i];
-    return v;
-}
+#include "common/compress.h"
+#include "core/bytes.h"
+
+/* A stored value is the event compressed (common/compress.h) behind this tag byte, which
+ * msgpack never uses: a value without it is a plain event. */
+#define COMPRESSED_TAG 0xc1
 
 int bsf_embedded_log_reload(bsf_embedded_log_t *log, MDB_txn *txn)
 {
@@ -31,7 +26,7 @@ int bsf_embedded_log_reload(bsf_embedded_log_t *log, MDB_txn *txn)
         return rc;
     if (k.mv_size != 8)
         return MDB_CORRUPTED;
-    log->last = get_be64(k.mv_data);
+    log->last = bsf_get_be64(k.mv_data);
     return 0;
 }
 
@@ -45,10 +40,18 @@ int bsf_embedded_log_append(bsf_embedded_log_t *log, MDB_txn *txn, const void *e
                             uint64_t *position)
 {
     uint8_t key[8];
-    put_be64(key, log->last + 1);
-    MDB_val k = {8, key}, v = {len, (void *)event};
+    bsf_put_be64(key, log->last + 1);
+    msgpack_sbuffer value;
+    msgpack_sbuffer_init(&value);
+    char tag = (char)COMPRESSED_TAG;
+    if (msgpack_sbuffer_write(&value, &tag, 1) || bsf_compress_pack(event, len, &value)) {
+        msgpack_sbuffer_destroy(&value);
+        return ENOMEM;
+    }
+    MDB_val k = {8, key}, v = {value.size, value.data};
     /* MDB_APPEND fills pages completely: the log is append-only. */
     int rc = mdb_put(txn, log->dbi, &k, &v, MDB_APPEND);
+    msgpack_sbuffer_destroy(&value);
     if (rc)
         return rc;
     log->last++;
@@ -65,17 +68,28 @@ int bsf_embedded_log_scan(const bsf_embedded_log_t *log, MDB_txn *txn, uint64_t 
     if (rc)
         return rc;
     uint8_t key[8];
-    put_be64(key, from);
+    bsf_put_be64(key, from);
     MDB_val k = {8, key}, v;
+    msgpack_zone zone;
+    if (!msgpack_zone_init(&zone, 4096)) {
+        mdb_cursor_close(cur);
+        return ENOMEM;
+    }
     for (rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE); rc == 0;
          rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-        if (k.mv_size != 8) {
+        const char *event = v.mv_data;
+        size_t len = v.mv_size;
+        msgpack_zone_clear(&zone);
+        if (k.mv_size != 8 ||
+            (len && (uint8_t)event[0] == COMPRESSED_TAG &&
+             bsf_compress_unpack(event + 1, len - 1, &zone, &event, &len))) {
             rc = MDB_CORRUPTED;
             break;
         }
-        if (visit(ctx, get_be64(k.mv_data), v.mv_data, v.mv_size))
+        if (visit(ctx, bsf_get_be64(k.mv_data), event, len))
             break;
     }
+    msgpack_zone_destroy(&zone);
     mdb_cursor_close(cur);
     return rc == 0 || rc == MDB_NOTFOUND ? 0 : rc;
 }
@@ -96,7 +110,7 @@ int bsf_embedded_log_stat(const bsf_embedded_log_t *log, MDB_txn *txn, uint64_t 
     MDB_val k, v;
     rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST);
     if (rc == 0 && k.mv_size == 8)
-        *first = get_be64(k.mv_data);
+        *first = bsf_get_be64(k.mv_data);
     mdb_cursor_close(cur);
     return rc == MDB_NOTFOUND ? 0 : rc;
 }

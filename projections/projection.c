@@ -5,7 +5,7 @@
 
 #include "projections/counters.h"
 #include "projections/index_keys.h"
-#include "projections/record_codec.h"
+#include "common/compress.h"
 
 int bsf_projection_open(MDB_txn *txn, bsf_projection_t *p, bool create)
 {
@@ -155,7 +155,7 @@ static int apply_binding_version(const bsf_projection_t *p, MDB_txn *txn, const 
     msgpack_sbuffer_init(&frame);
     int rc = ENOMEM;
     if (bsf_pcf_binding_encode(ev->binding, &pk) == 0 &&
-        bsf_record_codec_pack(binding.data, binding.size, &frame) == 0) {
+        bsf_compress_pack(binding.data, binding.size, &frame) == 0) {
         bsf_record_t r = {.state = BSF_RECORD_LIVE,
                           .site = ev->site,
                           .hlc = ev->hlc,

@@ -1,7 +1,7 @@
 #include "projections/record.h"
 
 #include "core/bytes.h"
-#include "projections/record_codec.h"
+#include "common/compress.h"
 
 int bsf_record_parse(const void *value, size_t len, bsf_record_t *out)
 {
@@ -60,5 +60,5 @@ int bsf_record_binding_msgpack(const bsf_record_t *r, msgpack_zone *zone, const 
 {
     if (r->state != BSF_RECORD_LIVE)
         return -1;
-    return bsf_record_codec_unpack(r->binding, r->binding_len, zone, mp, len);
+    return bsf_compress_unpack(r->binding, r->binding_len, zone, mp, len);
 }

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BSF_RECORD_FORMAT 2 /* 2: the binding is a zstd frame (record_codec.h) */
+#define BSF_RECORD_FORMAT 2 /* 2: the binding is a zstd frame (common/compress.h) */
 #define BSF_RECORD_LIVE 1
 #define BSF_RECORD_DEAD 2
 #define BSF_RECORD_HEADER_LIVE 38 /* then the cookie (u16 length first), then the binding */

@@ -181,20 +181,35 @@ static bool live(fx_t *f, const bsf_binding_id_t *id)
     return is_live;
 }
 
+typedef struct {
+    fx_t *f;
+    bsf_event_t *full;
+    bsf_pcf_binding_t *storage;
+    bool found;
+} last_event_t;
+
+static int decode_last(void *ctx, uint64_t position, const void *event, size_t len)
+{
+    last_event_t *l = ctx;
+    char err[128];
+    (void)position;
+    assert_int_equal(bsf_event_decode(event, len, &l->f->zone, l->full, l->storage, err,
+                                      sizeof err),
+                     0);
+    l->found = true;
+    return 0;
+}
+
 /* The envelope of the log's last event. */
 static bsf_event_t last_event(fx_t *f, bsf_event_t *full, bsf_pcf_binding_t *storage)
 {
     MDB_txn *txn;
-    MDB_cursor *cur;
-    MDB_val k, v;
-    char err[128];
+    last_event_t last = {f, full, storage, false};
     assert_int_equal(mdb_txn_begin(f->store.env, NULL, MDB_RDONLY, &txn), 0);
-    assert_int_equal(mdb_cursor_open(txn, f->store.log.dbi, &cur), 0);
-    assert_int_equal(mdb_cursor_get(cur, &k, &v, MDB_LAST), 0);
-    assert_int_equal(bsf_event_decode(v.mv_data, v.mv_size, &f->zone, full, storage, err,
-                                      sizeof err),
+    assert_int_equal(bsf_embedded_log_scan(&f->store.log, txn, f->store.log.last, decode_last,
+                                           &last),
                      0);
-    mdb_cursor_close(cur);
+    assert_true(last.found);
     mdb_txn_abort(txn);
     return *full;
 }

@@ -1,4 +1,4 @@
-#include "projections/record_codec.h"
+#include "common/compress.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include "core/pcf_binding.h"
 
 #define LEVEL 3
-#define MAX_BINDING_BYTES (64u << 10) /* far above any binding the rules allow */
+#define MAX_DOCUMENT_BYTES (256u << 10) /* far above any binding or event the rules allow */
 
 /* Built once from code, never changed afterwards: shared read-only by every thread. */
 static pthread_once_t dict_once = PTHREAD_ONCE_INIT;
@@ -36,7 +36,11 @@ static int pack_dictionary(msgpack_sbuffer *out)
         "ipv6Prefix", "addIpv6Prefixes", "ipDomain", "macAddr48", "addMacAddrs", "pcfSmFqdn",
         "pcfSmIpEndPoints", "suppFeat", "pcfSetId", "recoveryTime", "paraCom", "bindLevel",
         "NF_INSTANCE", "NF_SET", "ipv4FrameRouteList", "ipv6FrameRouteList", "ipv6Address",
-        "transport", "TCP", "ims", "2001:db8::/64"};
+        "transport", "TCP", "ims", "2001:db8::/64",
+        /* event envelopes (docs/events.md) */
+        "BindingDeregistered", "BindingUpdated", "pcf_request", "replaced_by_collision",
+        "reregistered", "replacedBy", "reason", "cookie", "createdHlc", "originTs",
+        "senderTs", "bindingId", "binding", "hlc", "seq", "site", "type", "BindingRegistered"};
     msgpack_packer pk;
     msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -76,7 +80,7 @@ static void build_dictionaries(void)
         abort(); /* start-up: nothing can work without them */
 }
 
-int bsf_record_codec_pack(const char *mp, size_t len, msgpack_sbuffer *out)
+int bsf_compress_pack(const char *mp, size_t len, msgpack_sbuffer *out)
 {
     pthread_once(&dict_once, build_dictionaries);
     ZSTD_CCtx *cctx = pthread_getspecific(cctx_key);
@@ -104,7 +108,7 @@ int bsf_record_codec_pack(const char *mp, size_t len, msgpack_sbuffer *out)
     return rc;
 }
 
-int bsf_record_codec_unpack(const char *frame, size_t len, msgpack_zone *zone, const char **mp,
+int bsf_compress_unpack(const char *frame, size_t len, msgpack_zone *zone, const char **mp,
                             size_t *mp_len)
 {
     pthread_once(&dict_once, build_dictionaries);
@@ -117,7 +121,7 @@ int bsf_record_codec_unpack(const char *frame, size_t len, msgpack_zone *zone, c
     }
     unsigned long long size = ZSTD_getFrameContentSize(frame, len);
     if (size == ZSTD_CONTENTSIZE_UNKNOWN || size == ZSTD_CONTENTSIZE_ERROR || size == 0 ||
-        size > MAX_BINDING_BYTES)
+        size > MAX_DOCUMENT_BYTES)
         return -1;
     char *dst = msgpack_zone_malloc(zone, (size_t)size);
     if (!dst)
