@@ -147,7 +147,8 @@ static int rebuild_visit(void *ctx, uint64_t position, const void *data, size_t 
         r->err = MDB_CORRUPTED;
         return 1;
     }
-    r->err = bsf_store_write_event(r->dst, r->txn, &ev, &r->buf, &r->scratch, NULL);
+    /* The event's own bytes go to the new log: what was logged is kept exactly. */
+    r->err = bsf_store_write_raw_event(r->dst, r->txn, data, len, &ev, &r->scratch, NULL);
     if (!r->err && ++r->in_batch == REBUILD_BATCH)
         r->err = commit_batch(r, true);
     if (r->err)

@@ -105,10 +105,29 @@ bool bsf_mac48_parse(const char *s, size_t n, bsf_mac48_t *out)
     return true;
 }
 
+/* Decimal octet without leading zeros; returns the characters written. */
+static size_t put_octet(char *out, unsigned v)
+{
+    size_t n = 0;
+    if (v >= 100)
+        out[n++] = (char)('0' + v / 100);
+    if (v >= 10)
+        out[n++] = (char)('0' + v / 10 % 10);
+    out[n++] = (char)('0' + v % 10);
+    return n;
+}
+
+/* By hand rather than snprintf: every stored binding and discovery answer formats some. */
 size_t bsf_ipv4_format(const bsf_ipv4_t *a, char out[BSF_IPV4_TEXT_MAX])
 {
-    return (size_t)snprintf(out, BSF_IPV4_TEXT_MAX, "%u.%u.%u.%u", a->b[0], a->b[1], a->b[2],
-                            a->b[3]);
+    size_t n = 0;
+    for (int i = 0; i < 4; i++) {
+        if (i)
+            out[n++] = '.';
+        n += put_octet(out + n, a->b[i]);
+    }
+    out[n] = '\0';
+    return n;
 }
 
 size_t bsf_ipv6_addr_format(const uint8_t a[16], char out[BSF_IPV6_TEXT_MAX])

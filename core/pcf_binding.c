@@ -73,8 +73,13 @@ int bsf_pcf_binding_decode_member(bsf_member_ctx_t *c, const char *key, const ms
             m = &member_defs[i];
     if (!m)
         return 0; /* unknown members are ignored (TS 29.500 extensibility) */
+    /* The JSON pointer of the member, for error reports (built by hand: this runs for every
+     * member of every binding decoded). */
     char ptr[64];
-    snprintf(ptr, sizeof ptr, "/%s", key);
+    size_t klen = strlen(key);
+    ptr[0] = '/';
+    memcpy(ptr + 1, key, klen < sizeof ptr - 2 ? klen + 1 : sizeof ptr - 1);
+    ptr[sizeof ptr - 1] = '\0';
     bsf_cause_t cause = m->mandatory ? BSF_CAUSE_MANDATORY_IE_INCORRECT
                                      : BSF_CAUSE_OPTIONAL_IE_INCORRECT;
     char *base = (char *)b;
@@ -360,8 +365,10 @@ int bsf_pcf_binding_encode(const bsf_pcf_binding_t *b, msgpack_packer *pk)
 void bsf_pcf_binding_pcf_key(const bsf_pcf_binding_t *b, char *out, size_t cap)
 {
     const char *key = b->pcf_id ? b->pcf_id : b->pcf_fqdn ? b->pcf_fqdn : b->pcf_diam_host;
-    if (key) {
-        snprintf(out, cap, "%s", key);
+    if (key && cap) {
+        size_t n = strlen(key) < cap - 1 ? strlen(key) : cap - 1;
+        memcpy(out, key, n);
+        out[n] = '\0';
         return;
     }
     if (b->pcf_ip_end_points.n) {
@@ -474,10 +481,19 @@ bool bsf_snssai_equal(const bsf_snssai_t *a, const bsf_snssai_t *b)
 
 void bsf_snssai_format(const bsf_snssai_t *s, char out[12])
 {
-    if (s->has_sd)
-        snprintf(out, 12, "%u-%06X", s->sst, (unsigned)s->sd);
-    else
-        snprintf(out, 12, "%u", s->sst);
+    static const char hex[] = "0123456789ABCDEF";
+    size_t n = 0;
+    if (s->sst >= 100)
+        out[n++] = (char)('0' + s->sst / 100);
+    if (s->sst >= 10)
+        out[n++] = (char)('0' + s->sst / 10 % 10);
+    out[n++] = (char)('0' + s->sst % 10);
+    if (s->has_sd) {
+        out[n++] = '-';
+        for (int shift = 20; shift >= 0; shift -= 4)
+            out[n++] = hex[(s->sd >> shift) & 15];
+    }
+    out[n] = '\0';
 }
 
 bool bsf_dnn_equal(const char *a, const char *b)

@@ -48,18 +48,24 @@ int bsf_counter_add(MDB_txn *txn, MDB_dbi dbi, const char *name, int64_t delta)
     return mdb_put(txn, dbi, &k, &v, 0);
 }
 
-static void lowercase_copy(const char *s, char *out, size_t cap)
+/* Counter names are "<family>/<value>", built by hand: four or more per applied event. */
+static size_t name_of(char *out, const char *family, const char *value, bool lower)
 {
-    size_t i = 0;
-    for (; s[i] && i + 1 < cap; i++)
-        out[i] = (char)tolower((unsigned char)s[i]);
-    out[i] = '\0';
+    size_t n = strlen(family), i = 0;
+    memcpy(out, family, n);
+    out[n++] = '/';
+    for (; value[i] && n < BSF_COUNTER_NAME_MAX - 1; i++)
+        out[n++] = lower ? (char)tolower((unsigned char)value[i]) : value[i];
+    out[n] = '\0';
+    return n;
 }
 
 static int account_len(MDB_txn *txn, MDB_dbi dbi, const char *family, unsigned len, int delta)
 {
-    char name[32];
-    snprintf(name, sizeof name, "%s/%03u", family, len);
+    char digits[4] = {(char)('0' + len / 100), (char)('0' + len / 10 % 10), (char)('0' + len % 10),
+                      0};
+    char name[16];
+    name_of(name, family, digits, false);
     return bsf_counter_add(txn, dbi, name, delta);
 }
 
@@ -68,19 +74,18 @@ int bsf_counters_account(MDB_txn *txn, MDB_dbi dbi, const bsf_pcf_binding_t *b, 
     char name[BSF_COUNTER_NAME_MAX], part[BSF_COUNTER_NAME_MAX - 8];
     int rc = bsf_counter_add(txn, dbi, "total", delta);
     if (!rc && b->dnn) {
-        lowercase_copy(b->dnn, part, sizeof part);
-        snprintf(name, sizeof name, "dnn/%s", part);
+        name_of(name, "dnn", b->dnn, true);
         rc = bsf_counter_add(txn, dbi, name, delta);
     }
     if (!rc && b->has_snssai) {
         char s[12];
         bsf_snssai_format(&b->snssai, s);
-        snprintf(name, sizeof name, "snssai/%s", s);
+        name_of(name, "snssai", s, false);
         rc = bsf_counter_add(txn, dbi, name, delta);
     }
     if (!rc) {
         bsf_pcf_binding_pcf_key(b, part, sizeof part);
-        snprintf(name, sizeof name, "pcf/%s", part);
+        name_of(name, "pcf", part, false);
         rc = bsf_counter_add(txn, dbi, name, delta);
     }
     if (!rc && b->has_ipv6)
