@@ -59,10 +59,10 @@ int bsfctl_stats(const bsfctl_options_t *o)
     named_dbi_t dbs[] = {{"bindings", p->bindings}, {"ix_ipv4", p->ipv4},
                          {"ix_ipv4_route", p->ipv4_route}, {"ix_ipv6", p->ipv6},
                          {"ix_mac", p->mac}, {"ix_supi", p->supi}, {"ix_gpsi", p->gpsi},
-                         {"ix_dnn", p->dnn}, {"counters", p->counters}, {"log", store.log.dbi},
-                         {"meta", store.meta}};
+                         {"ix_dnn", p->dnn}, {"ix_tombstones", p->tombstones},
+                         {"counters", p->counters}, {"log", store.log.dbi}, {"meta", store.meta}};
     size_t n = sizeof dbs / sizeof dbs[0];
-    enum { LOG = 9 }; /* index of "log" above */
+    enum { LOG = 10 }; /* index of "log" above */
     uint64_t live = bsf_projection_counter(p, txn, "total");
     uint64_t projection_bytes = 0, log_bytes = 0, entries[16] = {0}, bytes[16] = {0};
     for (size_t i = 0; i < n; i++) {

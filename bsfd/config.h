@@ -41,6 +41,7 @@ typedef struct {
     unsigned store_max_batch;
     unsigned store_queue_capacity;
     bool store_warmup;
+    unsigned store_tombstone_horizon_h;
 
     bsf_multiple_match_t discovery_multiple_match;
     bool bindings_collision_detection;

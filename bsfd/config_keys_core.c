@@ -47,6 +47,11 @@ static const bsf_config_key_t keys[] = {
     {"store.queue_capacity", BSF_CFG_UINT, "65536", 16, 4194304, NULL,
      BSF_CFG_FIELD(store_queue_capacity),
      "Write commands waiting for the store before new ones get 503 NF_CONGESTION."},
+    {"store.tombstone_horizon_h", BSF_CFG_UINT, "168", 0, 87600, NULL,
+     BSF_CFG_FIELD(store_tombstone_horizon_h),
+     "Hours a deregistered binding's tombstone is kept (it stops a late registration or update "
+     "of the same id from other sites); must exceed the longest replication delay; 0 keeps "
+     "them forever."},
     {"store.warmup", BSF_CFG_BOOL, "true", 0, 0, NULL, BSF_CFG_FIELD(store_warmup),
      "After start-up, populate the memory map in the background (when the store fits in half "
      "of the memory) so that the first lookups do not each pay a page fault."},

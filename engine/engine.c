@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
 
 #include "common/clock.h"
 #include "common/diag.h"
@@ -540,6 +541,36 @@ static void process(bsf_engine_t *e, bsf_command_t **cmds, size_t n)
         cmds[i]->done(cmds[i]);
 }
 
+#define GC_PERIOD_MS 60000u
+#define GC_MAX_PER_TRANSACTION 20000u
+
+/* Removes tombstones past the horizon, in bounded transactions (between command batches, so
+ * writes wait at most one of them). */
+static void collect_tombstones(bsf_engine_t *e)
+{
+    uint64_t now = bsf_clock_wall_ms();
+    if (!e->cfg.tombstone_horizon_ms || now < e->cfg.tombstone_horizon_ms)
+        return;
+    uint64_t before = BSF_HLC_FROM_MS(now - e->cfg.tombstone_horizon_ms);
+    MDB_txn *txn;
+    size_t removed = 0;
+    int rc = mdb_txn_begin(e->store->env, NULL, 0, &txn);
+    if (!rc)
+        rc = bsf_projection_gc_tombstones(&e->store->proj, txn, before, GC_MAX_PER_TRANSACTION,
+                                          &removed);
+    if (!rc && removed)
+        rc = mdb_txn_commit(txn);
+    else if (txn)
+        mdb_txn_abort(txn);
+    if (rc) {
+        BSF_WARN("engine", "tombstone collection failed: %s", mdb_strerror(rc));
+        return;
+    }
+    pthread_mutex_lock(&e->mu);
+    e->stats.tombstones_removed += removed;
+    pthread_mutex_unlock(&e->mu);
+}
+
 static void *engine_main(void *arg)
 {
     bsf_engine_t *e = arg;
@@ -548,10 +579,23 @@ static void *engine_main(void *arg)
         BSF_ERROR("engine", "out of memory");
         abort();
     }
+    uint64_t next_gc = bsf_clock_mono_ns();
     for (;;) {
         pthread_mutex_lock(&e->mu);
-        while (!e->head && !e->stopping)
-            pthread_cond_wait(&e->cv, &e->mu);
+        while (!e->head && !e->stopping) {
+            if (e->cfg.tombstone_horizon_ms && bsf_clock_mono_ns() >= next_gc)
+                break;
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_sec += 1;
+            pthread_cond_timedwait(&e->cv, &e->mu, &until);
+        }
+        if (!e->head && !e->stopping) {
+            pthread_mutex_unlock(&e->mu);
+            collect_tombstones(e);
+            next_gc = bsf_clock_mono_ns() + (uint64_t)GC_PERIOD_MS * 1000000u;
+            continue;
+        }
         if (!e->head) {
             pthread_mutex_unlock(&e->mu);
             break;

@@ -41,6 +41,7 @@ typedef struct {
     unsigned max_batch;      /* commands per transaction */
     unsigned queue_capacity; /* queued commands before submit refuses (503) */
     bsf_engine_hooks_t hooks;
+    uint64_t tombstone_horizon_ms; /* tombstones older than this are removed; 0: kept */
 } bsf_engine_config_t;
 
 typedef struct {
@@ -50,6 +51,7 @@ typedef struct {
     uint64_t failed_batches;
     uint64_t commit_ns_total; /* time in mdb_txn_commit (the fsyncs) */
     uint64_t queue_depth;
+    uint64_t tombstones_removed;
     uint64_t max_batch_seen;
     uint64_t log_position;
     uint64_t own_seq;         /* highest sequence number of this site's events in the store */

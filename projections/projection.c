@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "projections/counters.h"
+#include "core/bytes.h"
 #include "projections/index_keys.h"
 #include "common/compress.h"
 
@@ -21,6 +22,7 @@ int bsf_projection_open(MDB_txn *txn, bsf_projection_t *p, bool create)
         {"ix_supi", offsetof(bsf_projection_t, supi)},
         {"ix_gpsi", offsetof(bsf_projection_t, gpsi)},
         {"ix_dnn", offsetof(bsf_projection_t, dnn)},
+        {"ix_tombstones", offsetof(bsf_projection_t, tombstones)},
         {"counters", offsetof(bsf_projection_t, counters)},
     };
     for (int i = 0; i < BSF_PROJECTION_DBS; i++) {
@@ -119,17 +121,37 @@ static int put_record(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding
     return mdb_put(txn, p->bindings, &k, &v, 0);
 }
 
+static MDB_val tombstone_key(uint8_t key[26], uint64_t hlc, uint16_t site,
+                              const bsf_binding_id_t *id)
+{
+    bsf_put_be64(key, hlc);
+    key[8] = (uint8_t)(site >> 8);
+    key[9] = (uint8_t)site;
+    memcpy(key + 10, id->b, 16);
+    return (MDB_val){26, key};
+}
+
 static int apply_deregistration(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,
                                 const bsf_record_t *cur, bool exists, msgpack_sbuffer *scratch)
 {
     if (exists && cur->state == BSF_RECORD_DEAD &&
         bsf_record_version_cmp(cur->hlc, cur->site, ev->hlc, ev->site) >= 0)
         return 0; /* already dead at this or a later deregistration */
-    if (exists && cur->state == BSF_RECORD_LIVE) {
-        int rc = unindex_record(p, txn, cur, &ev->binding_id);
-        if (rc)
-            return rc;
+    uint8_t key[26];
+    MDB_val k, empty = {0, ""};
+    int rc = 0;
+    if (exists && cur->state == BSF_RECORD_LIVE)
+        rc = unindex_record(p, txn, cur, &ev->binding_id);
+    if (!rc && exists && cur->state == BSF_RECORD_DEAD) { /* a later deregistration */
+        k = tombstone_key(key, cur->hlc, cur->site, &ev->binding_id);
+        rc = mdb_del(txn, p->tombstones, &k, NULL);
+        rc = rc == MDB_NOTFOUND ? 0 : rc;
     }
+    if (rc)
+        return rc;
+    k = tombstone_key(key, ev->hlc, ev->site, &ev->binding_id);
+    if ((rc = mdb_put(txn, p->tombstones, &k, &empty, 0)))
+        return rc;
     bsf_record_t tomb = {.state = BSF_RECORD_DEAD, .site = ev->site, .hlc = ev->hlc};
     return put_record(p, txn, &ev->binding_id, &tomb, scratch);
 }
@@ -197,4 +219,26 @@ int bsf_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_even
         rc = apply_binding_version(p, txn, ev, &snapshot, exists, scratch);
     msgpack_sbuffer_destroy(&copy);
     return rc;
+}
+
+int bsf_projection_gc_tombstones(const bsf_projection_t *p, MDB_txn *txn, uint64_t before_hlc,
+                                 size_t max, size_t *removed)
+{
+    MDB_cursor *cur;
+    *removed = 0;
+    int rc = mdb_cursor_open(txn, p->tombstones, &cur);
+    if (rc)
+        return rc;
+    MDB_val k, v;
+    while (*removed < max && (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST)) == 0) {
+        if (k.mv_size != 26 || bsf_get_be64(k.mv_data) >= before_hlc)
+            break;
+        MDB_val id = {16, (uint8_t *)k.mv_data + 10};
+        rc = mdb_del(txn, p->bindings, &id, NULL);
+        if ((rc && rc != MDB_NOTFOUND) || (rc = mdb_cursor_del(cur, 0)))
+            break;
+        (*removed)++;
+    }
+    mdb_cursor_close(cur);
+    return rc == 0 || rc == MDB_NOTFOUND ? 0 : rc;
 }

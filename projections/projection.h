@@ -24,10 +24,11 @@ typedef struct {
     MDB_dbi supi;       /* supi | 0 | id -> "" */
     MDB_dbi gpsi;       /* gpsi | 0 | id -> "" */
     MDB_dbi dnn;        /* lowercase dnn | 0 | snssai[5] | id -> "" (SamePcf by DNN/S-NSSAI) */
+    MDB_dbi tombstones; /* hlc[8] | site[2] | id -> "" : tombstones, oldest first (for GC) */
     MDB_dbi counters;   /* name -> u64 (little endian); absent when zero */
 } bsf_projection_t;
 
-#define BSF_PROJECTION_DBS 9
+#define BSF_PROJECTION_DBS 10
 
 /* Opens the sub-databases (creating them when `create`, which needs a write transaction).
  * Returns an LMDB error code. */
@@ -79,6 +80,13 @@ uint64_t bsf_projection_counter(const bsf_projection_t *p, MDB_txn *txn, const c
 int bsf_projection_counters_each(const bsf_projection_t *p, MDB_txn *txn, const char *prefix,
                                  void (*visit)(void *ctx, const char *name, uint64_t value),
                                  void *ctx);
+
+/* Removes up to `max` tombstones whose deregistration HLC is below `before_hlc` (oldest
+ * first); `removed` says how many. A tombstone only has to outlive the replication delay: it
+ * stops a late registration or update of the same id from bringing the binding back.
+ * Returns 0 or an LMDB error. */
+int bsf_projection_gc_tombstones(const bsf_projection_t *p, MDB_txn *txn, uint64_t before_hlc,
+                                 size_t max, size_t *removed);
 
 /* SHA-256 over every projection sub-database in key order. Returns 0 or an LMDB error. */
 int bsf_projection_digest(const bsf_projection_t *p, MDB_txn *txn, uint8_t out[32]);

@@ -138,12 +138,15 @@ static void store_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
                 "bsf_store_failed_transactions_total %llu\n"
                 "# TYPE bsf_store_commit_seconds_total counter\n"
                 "bsf_store_commit_seconds_total %.9f\n"
+                "# TYPE bsf_store_tombstones_removed_total counter\n"
+                "bsf_store_tombstones_removed_total %llu\n"
                 "# TYPE bsf_store_queue_depth gauge\nbsf_store_queue_depth %llu\n"
                 "# TYPE bsf_store_log_position gauge\nbsf_store_log_position %llu\n"
                 "# TYPE bsf_store_file_bytes gauge\nbsf_store_file_bytes %llu\n",
                 (unsigned long long)st.commands, (unsigned long long)st.events,
                 (unsigned long long)st.batches, (unsigned long long)st.failed_batches,
-                (double)st.commit_ns_total / 1e9, (unsigned long long)st.queue_depth,
+                (double)st.commit_ns_total / 1e9, (unsigned long long)st.tombstones_removed,
+                (unsigned long long)st.queue_depth,
                 (unsigned long long)st.log_position,
                 (unsigned long long)bsf_store_file_bytes(ops->cfg.store));
     MDB_txn *txn;

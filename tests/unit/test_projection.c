@@ -292,6 +292,24 @@ static void lookups(void **state)
     drop_cookie.hlc = t + 51;
     drop_cookie.reason = BSF_REASON_PCF_REQUEST;
     assert_int_equal(bsf_projection_apply(&s.proj, txn, &drop_cookie, &scratch), 0);
+    /* Tombstones past the horizon are collected, the others kept. */
+    bsf_event_t old_dereg = {.type = BSF_EVENT_BINDING_DEREGISTERED, .site = 9, .seq = 1600,
+                             .hlc = t + 10, .binding_id = ids[1], .reason = BSF_REASON_PCF_REQUEST};
+    bsf_event_t new_dereg = old_dereg;
+    new_dereg.seq = 1601;
+    new_dereg.hlc = t + 90;
+    new_dereg.binding_id = ids[2];
+    assert_int_equal(bsf_projection_apply(&s.proj, txn, &old_dereg, &scratch), 0);
+    assert_int_equal(bsf_projection_apply(&s.proj, txn, &new_dereg, &scratch), 0);
+    size_t removed = 0;
+    assert_int_equal(bsf_projection_gc_tombstones(&s.proj, txn, t + 60, 100, &removed), 0);
+    assert_int_equal(removed, 2); /* ids[1] and the cookie binding (t + 51) */
+    assert_int_equal(bsf_projection_get(&s.proj, txn, &ids[1], &rec), MDB_NOTFOUND);
+    assert_int_equal(bsf_projection_get(&s.proj, txn, &ids[2], &rec), 0);
+    assert_int_equal(rec.state, BSF_RECORD_DEAD);
+    MDB_stat st;
+    assert_int_equal(mdb_stat(txn, s.proj.tombstones, &st), 0);
+    assert_int_equal(st.ms_entries, 1);
     /* Additional MAC addresses are indexed. */
     q = (bsf_discovery_query_t){.kind = BSF_UE_ADDR_MAC};
     assert_true(bsf_mac48_parse("02-00-00-00-00-02", 17, &q.mac));
@@ -304,9 +322,10 @@ static void lookups(void **state)
     assert_int_equal(bsf_projection_apply(&s.proj, txn, &dereg, &scratch), 0);
     assert_int_equal(bsf_projection_discover(&s.proj, txn, &q, &f->zone, &m, &n), 0);
     assert_int_equal(n, 0);
-    assert_int_equal(bsf_projection_counter(&s.proj, txn, "total"), 3);
+    /* Live now: only ids[0] (ids[1], ids[2] and the cookie binding were deregistered above). */
+    assert_int_equal(bsf_projection_counter(&s.proj, txn, "total"), 1);
     assert_int_equal(bsf_projection_counter(&s.proj, txn, "pcf/d.example.com"), 0);
-    assert_int_equal(bsf_projection_counter(&s.proj, txn, "dnn/x"), 3);
+    assert_int_equal(bsf_projection_counter(&s.proj, txn, "dnn/x"), 1);
     mdb_txn_abort(txn);
     msgpack_sbuffer_destroy(&scratch);
     close_store(&s, dir);
