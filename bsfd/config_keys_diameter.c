@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bsfd/config.h"
+#include "gateways/diameter/rx_cpus.h"
 #include "gateways/diameter/rx_retry.h"
 #include "gateways/diameter/rx_routes.h"
 
@@ -32,6 +33,17 @@ static const bsf_config_key_t keys[] = {
      "dict_dcca_3gpp)."},
     {"diameter.threads", BSF_CFG_UINT, "2", 1, 64, NULL, BSF_CFG_FIELD(diameter.threads),
      "freeDiameter dispatch threads (requests addressed to the gateway's realm run there)."},
+    {"diameter.cpus", BSF_CFG_LIST, "", 0, 255, NULL, BSF_CFG_FIELD(diameter.cpus),
+     "CPUs the Diameter node's threads (freeDiameter's and the gateway's) run on: CPU numbers "
+     "and ranges, e.g. `0` or `2-3`; empty = any. Keeping them on one CPU saves the "
+     "cross-CPU wake-ups of freeDiameter's thread hand-offs (see docs/rx-gateway.md, "
+     "Performance)."},
+    {"diameter.tcp_nodelay", BSF_CFG_BOOL, "false", 0, 0, NULL,
+     BSF_CFG_FIELD(diameter.tcp_nodelay),
+     "Set TCP_NODELAY on the Diameter connections once they are open. freeDiameter leaves "
+     "Nagle's algorithm on: less CPU per message at high load, but requests pipelined on a "
+     "connection can wait for the peer's delayed ACK (about 40 ms). `true` removes those "
+     "waits at some CPU cost (docs/rx-gateway.md, Performance)."},
     {"diameter.advertise_rx", BSF_CFG_BOOL, "true", 0, 0, NULL,
      BSF_CFG_FIELD(diameter.advertise_rx),
      "Advertise Rx (16777236) in CER/CEA. `false` advertises the Relay application only: Rx "
@@ -177,6 +189,16 @@ static int check_command(const char *item, char *why, size_t cap)
     return -1;
 }
 
+static int check_cpus(const char *list, char *err, size_t err_cap)
+{
+    cpu_set_t set;
+    char why[256];
+    if (bsf_rx_cpus_parse(list, &set, why, sizeof why) >= 0)
+        return 0;
+    snprintf(err, err_cap, "diameter.cpus: %s", why);
+    return -1;
+}
+
 static int check_timeout(const char *key, uint32_t v, char *err, size_t err_cap)
 {
     if (v == 0 || v >= TIMEOUT_MIN)
@@ -209,7 +231,8 @@ static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
         check_list("diameter.peers", d->peers, check_peer, err, err_cap) ||
         check_list("diameter.accept", d->accept, check_accept, err, err_cap) ||
         check_list("diameter.routes", d->routes, check_route, err, err_cap) ||
-        check_list("diameter.retry", d->retry, check_command, err, err_cap))
+        check_list("diameter.retry", d->retry, check_command, err, err_cap) ||
+        check_cpus(d->cpus, err, err_cap))
         return -1;
     if (check_timeout("diameter.timeout_aar_ms", d->timeout_aar_ms, err, err_cap) ||
         check_timeout("diameter.timeout_str_ms", d->timeout_str_ms, err, err_cap) ||

@@ -93,6 +93,7 @@ int main(int argc, char **argv)
     }
     bsf_engine_config_t ec = {cfg.site_id, cfg.bindings_collision_detection, cfg.store_max_batch,
                               cfg.store_queue_capacity};
+    ec.tombstone_horizon_ms = (uint64_t)cfg.store_tombstone_horizon_h * 3600000u;
     bsf_replication_t *repl;
     if (bsf_replication_create(&cfg.replication, cfg.site_id, &store, &ec, &repl, err,
                                sizeof err)) {
@@ -105,7 +106,13 @@ int main(int argc, char **argv)
         return 1;
     }
     if (bsf_replication_start(repl, engine, err, sizeof err)) {
+        /* e.g. a new store that cannot bootstrap: nothing served yet, release it all */
         BSF_ERROR("bsfd", "%s", err);
+        bsf_engine_stop(engine);
+        bsf_replication_stop(repl);
+        bsf_engine_destroy(engine);
+        bsf_replication_destroy(repl);
+        bsf_store_close(&store);
         return 1;
     }
     bsf_ops_server_t *ops = NULL;
@@ -123,7 +130,8 @@ int main(int argc, char **argv)
                           cfg.sbi_max_body_bytes,
                           cfg.sbi_max_uri_bytes,
                           cfg.sbi_max_concurrent_streams,
-                          0};
+                          cfg.sbi_idle_timeout_s * 1000u,
+                          cfg.sbi_max_connections};
     bsf_feed_t *feed = NULL;
     if (cfg.feed.enabled && bsf_feed_create(&cfg.feed, cfg.site_id, &feed, err, sizeof err)) {
         BSF_ERROR("bsfd", "%s", err);
@@ -138,7 +146,7 @@ int main(int argc, char **argv)
     }
     bsf_rx_gateway_t *rx = NULL;
     if (cfg.diameter.enabled &&
-        bsf_rx_gateway_start(&cfg.diameter, &store, engine, &rx, err, sizeof err)) {
+        bsf_rx_gateway_start(&cfg.diameter, &store, engine, feed, &rx, err, sizeof err)) {
         BSF_ERROR("bsfd", "%s", err);
         return 1;
     }

@@ -54,6 +54,72 @@ int bsf_rx_avp_find(struct msg *msg, struct dict_object *model, struct avp **out
     return find_in(msg, model, out);
 }
 
+int bsf_rx_avp_want(struct dict_object *model, bsf_rx_avp_want_t *w)
+{
+    struct dict_avp_data d;
+    memset(w, 0, sizeof *w);
+    if (!model || fd_dict_getval(model, &d) != 0)
+        return ENOENT;
+    w->model = model;
+    w->code = d.avp_code;
+    w->vendor = d.avp_vendor;
+    w->grouped = d.avp_basetype == AVP_TYPE_GROUPED;
+    return 0;
+}
+
+void bsf_rx_avp_collect(struct msg *msg, const bsf_rx_avp_want_t *wants, size_t n,
+                        struct avp **found, int *rc)
+{
+    size_t left = 0;
+    for (size_t i = 0; i < n; i++) {
+        found[i] = NULL;
+        rc[i] = ENOENT;
+        left += wants[i].model != NULL;
+    }
+    struct avp *a = NULL;
+    int brc = fd_msg_browse(msg, MSG_BRW_FIRST_CHILD, &a, NULL);
+    while (brc == 0 && a && left) {
+        struct avp_hdr *h = NULL;
+        if (fd_msg_avp_hdr(a, &h) != 0) {
+            brc = EBADMSG;
+            break;
+        }
+        uint32_t vendor = (h->avp_flags & AVP_FLAG_VENDOR) ? h->avp_vendor : 0;
+        for (size_t i = 0; i < n; i++) {
+            const bsf_rx_avp_want_t *w = &wants[i];
+            if (!w->model || rc[i] != ENOENT || w->code != h->avp_code || w->vendor != vendor)
+                continue;
+            /* The first AVP of its kind decides, as in find_in. */
+            left--;
+            if (parse_avp(a) != 0 || (!w->grouped && !h->avp_value)) {
+                rc[i] = EBADMSG;
+            } else {
+                rc[i] = 0;
+                found[i] = a;
+            }
+        }
+        brc = fd_msg_browse(a, MSG_BRW_NEXT, &a, NULL);
+    }
+    if (brc != 0) /* the walk failed: what was not found cannot be said absent */
+        for (size_t i = 0; i < n; i++)
+            if (rc[i] == ENOENT && wants[i].model)
+                rc[i] = EBADMSG;
+}
+
+int bsf_rx_avp_copy_text(struct avp *a, char *out, size_t cap)
+{
+    const uint8_t *d;
+    size_t n;
+    out[0] = '\0';
+    bsf_rx_avp_os(a, &d, &n);
+    if (n >= cap)
+        return ENOSPC;
+    if (n)
+        memcpy(out, d, n);
+    out[n] = '\0';
+    return 0;
+}
+
 int bsf_rx_avp_find_child(struct avp *parent, struct dict_object *model, struct avp **out)
 {
     return find_in(parent, model, out);
@@ -87,16 +153,7 @@ int bsf_rx_avp_text(struct msg *msg, struct dict_object *model, char *out, size_
     struct avp *a;
     out[0] = '\0';
     int rc = bsf_rx_avp_find(msg, model, &a);
-    if (rc)
-        return rc;
-    const uint8_t *d;
-    size_t n;
-    bsf_rx_avp_os(a, &d, &n);
-    if (n >= cap)
-        return ENOSPC;
-    memcpy(out, d, n);
-    out[n] = '\0';
-    return 0;
+    return rc ? rc : bsf_rx_avp_copy_text(a, out, cap);
 }
 
 static int new_os_avp(struct dict_object *model, const void *data, size_t len, struct avp **out)
@@ -118,10 +175,18 @@ static int new_os_avp(struct dict_object *model, const void *data, size_t len, s
 
 int bsf_rx_avp_set_os(struct msg *msg, struct dict_object *model, const void *data, size_t len)
 {
-    struct avp *old = NULL, *a = NULL;
+    struct avp *old = NULL;
     int rc = bsf_rx_avp_find(msg, model, &old);
     if (rc != 0 && rc != ENOENT && rc != EBADMSG)
         return rc;
+    return bsf_rx_avp_replace_os(msg, old, model, data, len);
+}
+
+int bsf_rx_avp_replace_os(struct msg *msg, struct avp *old, struct dict_object *model,
+                          const void *data, size_t len)
+{
+    struct avp *a = NULL;
+    int rc;
     if ((rc = new_os_avp(model, data, len, &a)) != 0)
         return rc;
     if (old) {
@@ -174,15 +239,21 @@ void bsf_rx_avp_answer_info(const bsf_rx_dict_t *rx, struct msg *ans, bsf_rx_ans
     struct msg_hdr *hdr = NULL;
     if (fd_msg_hdr(ans, &hdr) == 0)
         out->e_bit = (hdr->msg_flags & CMD_FLAG_ERROR) != 0;
-    struct avp *a = NULL, *c = NULL;
-    if (bsf_rx_avp_find(ans, rx->experimental_result, &a) == 0 &&
-        bsf_rx_avp_find_child(a, rx->experimental_result_code, &c) == 0) {
+    /* One walk for the three of them. */
+    bsf_rx_avp_want_t w[3];
+    struct avp *found[3], *c = NULL;
+    int rc[3];
+    bsf_rx_avp_want(rx->experimental_result, &w[0]);
+    bsf_rx_avp_want(rx->result_code, &w[1]);
+    bsf_rx_avp_want(rx->origin_host, &w[2]);
+    bsf_rx_avp_collect(ans, w, 3, found, rc);
+    if (rc[0] == 0 && bsf_rx_avp_find_child(found[0], rx->experimental_result_code, &c) == 0) {
         out->code = bsf_rx_avp_u32(c);
         out->experimental = true;
-    } else if (bsf_rx_avp_find(ans, rx->result_code, &a) == 0) {
-        out->code = bsf_rx_avp_u32(a);
+    } else if (rc[1] == 0) {
+        out->code = bsf_rx_avp_u32(found[1]);
     }
-    if (bsf_rx_avp_text(ans, rx->origin_host, out->origin, sizeof out->origin) != 0)
+    if (rc[2] != 0 || bsf_rx_avp_copy_text(found[2], out->origin, sizeof out->origin) != 0)
         out->origin[0] = '\0';
 }
 

@@ -16,6 +16,23 @@ int bsf_rx_avp_find(struct msg *msg, struct dict_object *model, struct avp **out
 /* The same inside a grouped AVP. */
 int bsf_rx_avp_find_child(struct avp *parent, struct dict_object *model, struct avp **out);
 
+/* An AVP to look for with bsf_rx_avp_collect: its model, with the code and vendor read once. */
+typedef struct {
+    struct dict_object *model;
+    uint32_t code, vendor;
+    bool grouped;
+} bsf_rx_avp_want_t;
+
+/* Fills *w from `model`. Returns 0, or ENOENT (NULL or unusable model: w matches nothing). */
+int bsf_rx_avp_want(struct dict_object *model, bsf_rx_avp_want_t *w);
+/* Several bsf_rx_avp_find in one walk over the top-level AVPs of `msg`: found[i] is the first
+ * AVP of wants[i] (its value parsed) and rc[i] 0, or found[i] NULL and rc[i] ENOENT, or
+ * EBADMSG when that first AVP does not parse. */
+void bsf_rx_avp_collect(struct msg *msg, const bsf_rx_avp_want_t *wants, size_t n,
+                        struct avp **found, int *rc);
+/* bsf_rx_avp_text of an AVP already found: 0, EBADMSG (no value) or ENOSPC. */
+int bsf_rx_avp_copy_text(struct avp *a, char *out, size_t cap);
+
 /* Value of an OctetString-based or Unsigned32 / Integer32 AVP found with bsf_rx_avp_find. */
 void bsf_rx_avp_os(struct avp *a, const uint8_t **data, size_t *len);
 uint32_t bsf_rx_avp_u32(struct avp *a);
@@ -27,6 +44,10 @@ int bsf_rx_avp_text(struct msg *msg, struct dict_object *model, char *out, size_
 
 /* Sets the OctetString AVP of `model` (replacing the first one in place, or appending). */
 int bsf_rx_avp_set_os(struct msg *msg, struct dict_object *model, const void *data, size_t len);
+/* The same when the first AVP of `model` is already known: `old` (NULL: there is none, or it
+ * does not parse; the new one is appended). */
+int bsf_rx_avp_replace_os(struct msg *msg, struct avp *old, struct dict_object *model,
+                          const void *data, size_t len);
 int bsf_rx_avp_add_u32(msg_or_avp *parent, struct dict_object *model, uint32_t v);
 
 /* Removes the last top-level AVP when it is a Route-Record equal to `peer`: freeDiameter

@@ -9,11 +9,6 @@
 
 #include "common/diag.h"
 
-static void copy_identity(char *dst, const char *src)
-{
-    snprintf(dst, BSF_RX_IDENTITY_MAX, "%s", src ? src : "");
-}
-
 bsf_rx_lookup_result_t bsf_rx_binding_lookup(bsf_store_t *store, const bsf_discovery_query_t *q,
                                              bool want_cookie, bsf_rx_binding_t *out)
 {
@@ -39,8 +34,8 @@ bsf_rx_lookup_result_t bsf_rx_binding_lookup(bsf_store_t *store, const bsf_disco
     } else if (n > 0) {
         /* Nothing may point into LMDB or the zone once the transaction ends: copy. */
         out->id = best.id;
-        copy_identity(out->pcf_host, best.binding.pcf_diam_host);
-        copy_identity(out->pcf_realm, best.binding.pcf_diam_realm);
+        bsf_rx_identity_copy(out->pcf_host, best.binding.pcf_diam_host, SIZE_MAX);
+        bsf_rx_identity_copy(out->pcf_realm, best.binding.pcf_diam_realm, SIZE_MAX);
         res = BSF_RX_LOOKUP_FOUND;
         if (want_cookie && best.record.cookie_len > 0) {
             out->cookie = malloc(best.record.cookie_len);

@@ -1,11 +1,16 @@
 /* The Rx Diameter gateway: the node (rx_node) and the proxy (rx_proxy) put together. */
 #include "gateways/diameter/rx_gateway.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/diag.h"
+#include "gateways/diameter/rx_cpus.h"
 #include "gateways/diameter/rx_dict.h"
+#include "gateways/diameter/rx_feed.h"
 #include "gateways/diameter/rx_node.h"
 #include "gateways/diameter/rx_proxy.h"
 
@@ -14,11 +19,33 @@
 struct bsf_rx_gateway {
     bsf_rx_dict_t dict;
     bsf_rx_proxy_t *proxy;
+    bsf_rx_feed_t *feed; /* NULL when the message feed is off */
     bool node_started;
 };
 
+/* diameter.cpus: the calling thread moves to those CPUs, so that every thread it creates
+ * (and every thread those create) runs there; *saved keeps its own CPUs to go back to. */
+static int pin_threads(const char *cpus, cpu_set_t *saved, bool *pinned, char *err, size_t cap)
+{
+    cpu_set_t set;
+    char why[256];
+    *pinned = false;
+    if (bsf_rx_cpus_parse(cpus, &set, why, sizeof why) <= 0)
+        return 0; /* empty (the configuration checked the syntax) */
+    int rc = pthread_getaffinity_np(pthread_self(), sizeof *saved, saved);
+    if (rc == 0)
+        rc = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    if (rc) {
+        snprintf(err, cap, "diameter.cpus: cannot run on those CPUs: %s", strerror(rc));
+        return -1;
+    }
+    *pinned = true;
+    return 0;
+}
+
 int bsf_rx_gateway_start(const bsf_diameter_settings_t *settings, bsf_store_t *store,
-                         bsf_engine_t *engine, bsf_rx_gateway_t **out, char *err, size_t err_cap)
+                         bsf_engine_t *engine, bsf_feed_t *feed, bsf_rx_gateway_t **out,
+                         char *err, size_t err_cap)
 {
     *out = NULL;
     bsf_rx_gateway_t *gw = calloc(1, sizeof *gw);
@@ -26,9 +53,21 @@ int bsf_rx_gateway_start(const bsf_diameter_settings_t *settings, bsf_store_t *s
         snprintf(err, err_cap, "diameter: out of memory");
         return -1;
     }
-    if (bsf_rx_node_init(settings, &gw->dict, err, err_cap) ||
-        bsf_rx_proxy_create(settings, &gw->dict, store, engine, &gw->proxy, err, err_cap) ||
-        bsf_rx_proxy_start(gw->proxy, err, err_cap) || bsf_rx_node_start(err, err_cap)) {
+    cpu_set_t saved;
+    bool pinned = false;
+    /* libfdcore's threads (from fd_core_initialize on: its configuration starts the routing
+     * and peer threads) and the proxy's worker are created between the pin and the unpin;
+     * libfdcore creates its later threads from those. */
+    int rc = pin_threads(settings->cpus, &saved, &pinned, err, err_cap) ||
+             bsf_rx_node_init(settings, &gw->dict, err, err_cap) ||
+             bsf_rx_proxy_create(settings, &gw->dict, store, engine, &gw->proxy, err, err_cap) ||
+             bsf_rx_proxy_start(gw->proxy, err, err_cap) ||
+             (feed && bsf_rx_feed_start(feed, &gw->dict, bsf_rx_proxy_request_binding, gw->proxy,
+                                        &gw->feed, err, err_cap)) ||
+             bsf_rx_node_start(err, err_cap);
+    if (pinned)
+        pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
+    if (rc) {
         /* libfdcore cannot be restarted in this process: bsfd exits. */
         free(gw);
         return -1;
@@ -52,6 +91,7 @@ void bsf_rx_gateway_stop(bsf_rx_gateway_t *gw)
         return;
     if (gw->node_started)
         bsf_rx_node_stop(); /* DPR to every peer; no callback runs after this */
+    bsf_rx_feed_free(gw->feed);
     bsf_rx_proxy_free(gw->proxy);
     free(gw);
 }

@@ -18,9 +18,15 @@
  * before libfdcore starts its threads. */
 static char *node_accept;      /* '\n'-separated identities, "*" = any */
 static bool node_accept_any;
+static int node_min_level; /* freeDiameter log lines below this level print nothing */
 
 static void node_logger(int level, const char *format, va_list args)
 {
+    /* libfdcore logs several debug lines per message whatever fd_g_debug_lvl says (its
+     * LOG_D / LOG_N call fd_log unconditionally, under a global lock): drop the ones that
+     * would print nothing before formatting them. */
+    if (level < node_min_level)
+        return;
     char line[1024];
     vsnprintf(line, sizeof line, format, args);
     /* libfdcore announces its normal shutdown at FATAL level. */
@@ -161,6 +167,7 @@ int bsf_rx_node_init(const bsf_diameter_settings_t *s, bsf_rx_dict_t *rx, char *
             p++;
     }
     fd_g_debug_lvl = bsf_log_get_level() >= BSF_LOG_DEBUG ? FD_LOG_NOTICE : FD_LOG_ERROR;
+    node_min_level = bsf_log_get_level() >= BSF_LOG_DEBUG ? FD_LOG_ANNOYING : FD_LOG_ERROR;
     int rc = fd_log_handler_register(node_logger);
     if (rc == 0)
         rc = fd_core_initialize();

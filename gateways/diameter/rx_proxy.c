@@ -2,6 +2,8 @@
 #include "gateways/diameter/rx_proxy.h"
 
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -16,11 +18,13 @@
 #include "gateways/diameter/rx_kind.h"
 #include "gateways/diameter/rx_metrics.h"
 #include "gateways/diameter/rx_node.h"
+#include "gateways/diameter/rx_peer_addr.h"
 #include "gateways/diameter/rx_pending.h"
 #include "gateways/diameter/rx_realm.h"
 #include "gateways/diameter/rx_retry.h"
 #include "gateways/diameter/rx_routes.h"
 #include "gateways/diameter/rx_sessions.h"
+#include "gateways/diameter/rx_thread_name.h"
 #include "gateways/diameter/rx_ue_addr.h"
 
 #define MAX_CANDIDATES 8
@@ -60,6 +64,18 @@ typedef struct {
     bool opened_session; /* an AAR-I that put its session in the table */
 } rx_tx_t;
 
+/* The AVPs a request is read for, found in one walk: the ones of every request (the Rx-Request-
+ * Type of AARs last), then the UE address AVPs of an AAR-I. */
+enum {
+    W_SESSION_ID,
+    W_AUTH_APP_ID,
+    W_DEST_REALM,
+    W_DEST_HOST,
+    W_RX_REQUEST_TYPE,
+    W_REQUEST_COUNT,
+};
+enum { W_FRAMED_IP, W_FRAMED_IPV6, W_IP_DOMAIN, W_CALLED_STATION, W_UE_COUNT };
+
 /* A request libfdcore could not send to its chosen peer, waiting for the worker. */
 typedef struct rx_reroute {
     struct rx_reroute *next;
@@ -77,6 +93,7 @@ struct bsf_rx_proxy {
     bsf_rx_sessions_t sessions;
     bsf_rx_metrics_t *metrics;
     atomic_bool draining;
+    bsf_rx_avp_want_t req_wants[W_REQUEST_COUNT], ue_wants[W_UE_COUNT];
 
     pthread_mutex_t mu; /* the reroute queue and the worker's stop flag */
     pthread_cond_t cv;
@@ -152,6 +169,30 @@ static void answer_ref(bsf_rx_proxy_t *px, const rx_tx_t *tx, const bsf_rx_resul
 
 /* ---- transactions ---------------------------------------------------------------------- */
 
+/* A transaction with nothing set (its identity buffers are written before they are read). */
+static rx_tx_t *tx_new(void)
+{
+    rx_tx_t *tx = malloc(sizeof *tx);
+    if (!tx)
+        return NULL;
+    tx->kind = BSF_RX_OTHER;
+    tx->code = tx->app = tx->hbh = tx->e2e = 0;
+    tx->flags = 0;
+    tx->arrived_ns = 0;
+    tx->sid = NULL;
+    tx->sid_len = 0;
+    tx->from[0] = tx->dest_host[0] = '\0';
+    tx->n_cand = 0;
+    memset(tx->tried, 0, sizeof tx->tried);
+    tx->current = 0;
+    tx->retries = 0;
+    tx->retry_cause = 0;
+    tx->has_binding = false;
+    memset(&tx->binding_id, 0, sizeof tx->binding_id);
+    tx->opened_session = false;
+    return tx;
+}
+
 static void tx_free(rx_tx_t *tx)
 {
     if (tx) {
@@ -167,7 +208,7 @@ static void cand_add(rx_tx_t *tx, const char *id)
     for (size_t i = 0; i < tx->n_cand; i++)
         if (strcasecmp(tx->cand[i], id) == 0)
             return;
-    snprintf(tx->cand[tx->n_cand++], BSF_RX_IDENTITY_MAX, "%s", id);
+    bsf_rx_identity_copy(tx->cand[tx->n_cand++], id, SIZE_MAX);
 }
 
 static void cand_add_routes(bsf_rx_proxy_t *px, rx_tx_t *tx, const char *realm, const char *host)
@@ -323,8 +364,8 @@ typedef struct {
     char dest_host[BSF_RX_IDENTITY_MAX], dest_realm[BSF_RX_IDENTITY_MAX];
     char sid[SID_MAX];
     size_t sid_len;
-    const char *from;
-    size_t from_len;
+    struct avp *avp[W_REQUEST_COUNT]; /* bsf_rx_avp_collect of px->req_wants */
+    int avp_rc[W_REQUEST_COUNT];
 } rx_req_view_t;
 
 /* AAR-I: the binding decides the destination. Returns 0 to forward, or -1 when the request
@@ -341,21 +382,21 @@ static int route_aar_i(bsf_rx_proxy_t *px, rx_tx_t *tx, struct msg **pmsg, rx_re
         answer_local(px, tx->kind, pmsg, &r, tx->arrived_ns);
         return -1;
     }
-    struct avp *a4 = NULL, *a6 = NULL, *adom = NULL, *adnn = NULL;
-    int rc4 = bsf_rx_avp_find(*pmsg, rx->framed_ip_address, &a4);
-    int rc6 = bsf_rx_avp_find(*pmsg, rx->framed_ipv6_prefix, &a6);
+    struct avp *u[W_UE_COUNT];
+    int urc[W_UE_COUNT];
+    bsf_rx_avp_collect(*pmsg, px->ue_wants, W_UE_COUNT, u, urc);
+    int rc4 = urc[W_FRAMED_IP], rc6 = urc[W_FRAMED_IPV6];
     char dom[BSF_RX_IDENTITY_MAX] = "", dnn[BSF_RX_IDENTITY_MAX] = "";
-    if (bsf_rx_avp_find(*pmsg, rx->ip_domain_id, &adom) == 0 &&
-        bsf_rx_avp_text(*pmsg, rx->ip_domain_id, dom, sizeof dom) != 0)
+    if (urc[W_IP_DOMAIN] == 0 && bsf_rx_avp_copy_text(u[W_IP_DOMAIN], dom, sizeof dom) != 0)
         dom[0] = '\0';
-    if (bsf_rx_avp_find(*pmsg, rx->called_station_id, &adnn) == 0 &&
-        bsf_rx_avp_text(*pmsg, rx->called_station_id, dnn, sizeof dnn) != 0)
+    if (urc[W_CALLED_STATION] == 0 &&
+        bsf_rx_avp_copy_text(u[W_CALLED_STATION], dnn, sizeof dnn) != 0)
         dnn[0] = '\0';
     bsf_rx_ue_avps_t ue = {0};
     if (rc4 == 0)
-        bsf_rx_avp_os(a4, &ue.ipv4, &ue.ipv4_len);
+        bsf_rx_avp_os(u[W_FRAMED_IP], &ue.ipv4, &ue.ipv4_len);
     if (rc6 == 0)
-        bsf_rx_avp_os(a6, &ue.ipv6, &ue.ipv6_len);
+        bsf_rx_avp_os(u[W_FRAMED_IPV6], &ue.ipv6, &ue.ipv6_len);
     ue.ip_domain = dom;
     ue.dnn = dnn;
     if (rc4 == EBADMSG || (rc4 != 0 && rc6 == EBADMSG)) {
@@ -411,11 +452,13 @@ static int route_aar_i(bsf_rx_proxy_t *px, rx_tx_t *tx, struct msg **pmsg, rx_re
     }
     int rc = 0;
     if (overwrite)
-        rc = bsf_rx_avp_set_os(*pmsg, rx->destination_realm, b.pcf_realm, strlen(b.pcf_realm));
+        rc = bsf_rx_avp_replace_os(*pmsg, v->avp[W_DEST_REALM], rx->destination_realm,
+                                   b.pcf_realm, strlen(b.pcf_realm));
     if (rc == 0 && b.pcf_host[0]) {
         /* The forwarded request names the binding's PCF, whatever path it takes. */
-        rc = bsf_rx_avp_set_os(*pmsg, rx->destination_host, b.pcf_host, strlen(b.pcf_host));
-        snprintf(tx->dest_host, sizeof tx->dest_host, "%s", b.pcf_host);
+        rc = bsf_rx_avp_replace_os(*pmsg, v->avp[W_DEST_HOST], rx->destination_host, b.pcf_host,
+                                   strlen(b.pcf_host));
+        bsf_rx_identity_copy(tx->dest_host, b.pcf_host, SIZE_MAX);
     }
     if (rc == 0 && b.cookie && rx->cookie) {
         rc = bsf_rx_avp_set_os(*pmsg, rx->cookie, b.cookie, b.cookie_len);
@@ -435,7 +478,7 @@ static int route_aar_i(bsf_rx_proxy_t *px, rx_tx_t *tx, struct msg **pmsg, rx_re
         cand_add_routes(px, tx, b.pcf_realm[0] ? b.pcf_realm : v->dest_realm, b.pcf_host);
     } else {
         /* A binding without pcfDiamHost: the routing table for the request's destination. */
-        snprintf(tx->dest_host, sizeof tx->dest_host, "%s", v->dest_host);
+        bsf_rx_identity_copy(tx->dest_host, v->dest_host, SIZE_MAX);
         cand_add(tx, v->dest_host);
         cand_add_routes(px, tx, b.pcf_realm[0] ? b.pcf_realm : v->dest_realm, v->dest_host);
     }
@@ -461,15 +504,13 @@ static void handle_request(bsf_rx_proxy_t *px, struct msg **pmsg)
         answer_local(px, BSF_RX_OTHER, pmsg, &r, arrived);
         return;
     }
-    rx_req_view_t *v = calloc(1, sizeof *v);
-    rx_tx_t *tx = calloc(1, sizeof *tx);
-    if (!v || !tx) {
-        free(v);
-        free(tx);
+    rx_tx_t *tx = tx_new();
+    if (!tx) {
         r = rc_result(RC_TOO_BUSY, "out of memory");
         answer_local(px, BSF_RX_OTHER, pmsg, &r, arrived);
         return;
     }
+    rx_req_view_t view, *v = &view;
     tx->arrived_ns = arrived;
     tx->code = hdr->msg_code;
     tx->app = hdr->msg_appl;
@@ -479,14 +520,26 @@ static void handle_request(bsf_rx_proxy_t *px, struct msg **pmsg)
     DiamId_t from = NULL;
     size_t from_len = 0;
     if (fd_msg_source_get(*pmsg, &from, &from_len) == 0 && from)
-        snprintf(tx->from, sizeof tx->from, "%.*s", (int)from_len, from);
+        bsf_rx_identity_copy(tx->from, from, from_len);
 
+    /* One walk over the AVPs (Rx-Request-Type only in an AAR). */
+    bsf_rx_avp_collect(*pmsg, px->req_wants,
+                       hdr->msg_code == BSF_RX_CMD_AA ? W_REQUEST_COUNT : W_RX_REQUEST_TYPE,
+                       v->avp, v->avp_rc);
+    if (hdr->msg_code != BSF_RX_CMD_AA) {
+        v->avp[W_RX_REQUEST_TYPE] = NULL;
+        v->avp_rc[W_RX_REQUEST_TYPE] = ENOENT;
+    }
     /* Session-Id: without it nothing can be followed (5005). */
-    int rc = bsf_rx_avp_text(*pmsg, rx->session_id, v->sid, sizeof v->sid);
+    int rc = v->avp_rc[W_SESSION_ID];
+    if (rc == 0)
+        rc = bsf_rx_avp_copy_text(v->avp[W_SESSION_ID], v->sid, sizeof v->sid);
+    else
+        v->sid[0] = '\0';
     int32_t rrt = BSF_RX_REQUEST_TYPE_NONE;
     struct avp *a = NULL;
-    if (hdr->msg_code == BSF_RX_CMD_AA && bsf_rx_avp_find(*pmsg, rx->rx_request_type, &a) == 0)
-        rrt = bsf_rx_avp_i32(a);
+    if (v->avp_rc[W_RX_REQUEST_TYPE] == 0)
+        rrt = bsf_rx_avp_i32(v->avp[W_RX_REQUEST_TYPE]);
     bsf_rx_session_t sess;
     bool known = rc == 0 && bsf_rx_sessions_get(&px->sessions, v->sid, strlen(v->sid), arrived,
                                                  &sess);
@@ -504,8 +557,8 @@ static void handle_request(bsf_rx_proxy_t *px, struct msg **pmsg)
         goto done;
     }
     v->sid_len = strlen(v->sid);
-    if (bsf_rx_avp_find(*pmsg, rx->auth_application_id, &a) == 0 &&
-        bsf_rx_avp_u32(a) != BSF_RX_APP_ID) {
+    if (v->avp_rc[W_AUTH_APP_ID] == 0 &&
+        bsf_rx_avp_u32(a = v->avp[W_AUTH_APP_ID]) != BSF_RX_APP_ID) {
         r = rc_result(RC_INVALID_AVP_VALUE, "Auth-Application-Id is not Rx (16777236)");
         r.failed_model = rx->auth_application_id;
         r.failed_u32 = true;
@@ -518,9 +571,11 @@ static void handle_request(bsf_rx_proxy_t *px, struct msg **pmsg)
         answer_local(px, tx->kind, pmsg, &r, arrived);
         goto done;
     }
-    if (bsf_rx_avp_text(*pmsg, rx->destination_realm, v->dest_realm, sizeof v->dest_realm) != 0)
+    if (v->avp_rc[W_DEST_REALM] != 0 ||
+        bsf_rx_avp_copy_text(v->avp[W_DEST_REALM], v->dest_realm, sizeof v->dest_realm) != 0)
         v->dest_realm[0] = '\0';
-    if (bsf_rx_avp_text(*pmsg, rx->destination_host, v->dest_host, sizeof v->dest_host) != 0)
+    if (v->avp_rc[W_DEST_HOST] != 0 ||
+        bsf_rx_avp_copy_text(v->avp[W_DEST_HOST], v->dest_host, sizeof v->dest_host) != 0)
         v->dest_host[0] = '\0';
     if (!(tx->sid = malloc(v->sid_len))) {
         r = rc_result(RC_TOO_BUSY, "out of memory");
@@ -542,11 +597,11 @@ static void handle_request(bsf_rx_proxy_t *px, struct msg **pmsg)
             cand_add_routes(px, tx, v->dest_realm, sess.pcf_host);
             tx->has_binding = sess.has_binding;
             tx->binding_id = sess.binding_id;
-            snprintf(tx->dest_host, sizeof tx->dest_host, "%s",
-                     v->dest_host[0] ? v->dest_host : sess.pcf_host);
+            bsf_rx_identity_copy(tx->dest_host, v->dest_host[0] ? v->dest_host : sess.pcf_host,
+                                 SIZE_MAX);
             if (!v->dest_host[0] && sess.pcf_host[0] &&
-                bsf_rx_avp_set_os(*pmsg, rx->destination_host, sess.pcf_host,
-                                  strlen(sess.pcf_host)) != 0) {
+                bsf_rx_avp_replace_os(*pmsg, v->avp[W_DEST_HOST], rx->destination_host,
+                                      sess.pcf_host, strlen(sess.pcf_host)) != 0) {
                 r = rc_result(RC_UNABLE_TO_COMPLY, "cannot rewrite the request");
                 answer_local(px, tx->kind, pmsg, &r, arrived);
                 goto done;
@@ -556,9 +611,12 @@ static void handle_request(bsf_rx_proxy_t *px, struct msg **pmsg)
         /* A session we do not know is routed like any other request. */
         __attribute__((fallthrough));
     default:
-        if (known && (tx->kind == BSF_RX_RAR || tx->kind == BSF_RX_ASR))
+        if (known && (tx->kind == BSF_RX_RAR || tx->kind == BSF_RX_ASR)) {
             cand_add(tx, sess.af_peer);
-        snprintf(tx->dest_host, sizeof tx->dest_host, "%s", v->dest_host);
+            tx->has_binding = sess.has_binding; /* for the message feed */
+            tx->binding_id = sess.binding_id;
+        }
+        bsf_rx_identity_copy(tx->dest_host, v->dest_host, SIZE_MAX);
         cand_add(tx, v->dest_host);
         cand_add_routes(px, tx, v->dest_realm, v->dest_host);
         break;
@@ -573,9 +631,9 @@ static void handle_request(bsf_rx_proxy_t *px, struct msg **pmsg)
     if (tx->kind == BSF_RX_AAR_I) {
         bsf_rx_session_t ns;
         memset(&ns, 0, sizeof ns);
-        snprintf(ns.af_peer, sizeof ns.af_peer, "%s", tx->from);
-        snprintf(ns.pcf_peer, sizeof ns.pcf_peer, "%s", tx->cand[first]);
-        snprintf(ns.pcf_host, sizeof ns.pcf_host, "%s", tx->dest_host);
+        bsf_rx_identity_copy(ns.af_peer, tx->from, SIZE_MAX);
+        bsf_rx_identity_copy(ns.pcf_peer, tx->cand[first], SIZE_MAX);
+        bsf_rx_identity_copy(ns.pcf_host, tx->dest_host, SIZE_MAX);
         ns.has_binding = tx->has_binding;
         ns.binding_id = tx->binding_id;
         bsf_rx_session_add_t added =
@@ -590,13 +648,11 @@ static void handle_request(bsf_rx_proxy_t *px, struct msg **pmsg)
         if (added == BSF_RX_SESSION_ADDED)
             bsf_rx_metrics_count_session(px->metrics, BSF_RX_SESSION_EV_OPENED, 1);
     }
-    free(v);
     struct msg *m = *pmsg;
     *pmsg = NULL;
     send_attempt(px, tx, m, first, false);
     return;
 done:
-    free(v);
     tx_free(tx);
     *pmsg = NULL;
 }
@@ -609,6 +665,7 @@ static int on_dispatch(struct msg **msg, struct avp *avp, struct session *sess, 
 {
     (void)avp;
     (void)sess;
+    bsf_rx_thread_name(BSF_RX_THREAD_DISPATCH);
     handle_request(opaque, msg);
     *act = DISP_ACT_CONT;
     return 0;
@@ -618,6 +675,7 @@ static int on_dispatch(struct msg **msg, struct avp *avp, struct session *sess, 
 static int on_fwd_request(void *cbdata, struct msg **msg)
 {
     struct msg_hdr *hdr = NULL;
+    bsf_rx_thread_name(BSF_RX_THREAD_ROUTING_IN);
     if (*msg && fd_msg_hdr(*msg, &hdr) == 0 && (hdr->msg_flags & CMD_FLAG_REQUEST))
         handle_request(cbdata, msg);
     return 0;
@@ -646,6 +704,7 @@ static int on_fwd_answer(void *cbdata, struct msg **pmsg)
 {
     bsf_rx_proxy_t *px = cbdata;
     struct msg *q = NULL;
+    bsf_rx_thread_name(BSF_RX_THREAD_ROUTING_IN);
     if (!*pmsg || fd_msg_answ_getq(*pmsg, &q) != 0 || !q)
         return 0;
     uintptr_t handle = handle_of(q);
@@ -709,17 +768,43 @@ static void on_expire(void *data, DiamId_t sentto, size_t sentto_len, struct msg
     tx_finish(px, tx, RC_UNABLE_TO_DELIVER);
 }
 
+/* Under the pending table's lock: the binding that routed a request. */
+typedef struct {
+    bool has;
+    bsf_binding_id_t id;
+} rx_binding_copy_t;
+
+static void copy_binding(void *txp, void *ctx)
+{
+    const rx_tx_t *tx = txp;
+    rx_binding_copy_t *out = ctx;
+    out->has = tx->has_binding;
+    out->id = tx->binding_id;
+}
+
+bool bsf_rx_proxy_request_binding(void *px, struct msg *request, bsf_binding_id_t *out)
+{
+    bsf_rx_proxy_t *p = px;
+    uintptr_t handle = handle_of(request);
+    rx_binding_copy_t copy = {false, {{0}}};
+    if (!handle || !bsf_rx_pending_peek(&p->pending, handle, copy_binding, &copy) || !copy.has)
+        return false;
+    *out = copy.id;
+    return true;
+}
+
 /* Under the pending table's lock: the peer chosen for a request. */
 static void copy_target(void *txp, void *ctx)
 {
     const rx_tx_t *tx = txp;
-    snprintf(ctx, BSF_RX_IDENTITY_MAX, "%s", tx->cand[tx->current]);
+    bsf_rx_identity_copy(ctx, tx->cand[tx->current], SIZE_MAX);
 }
 
 /* Routing-out: only the peer the proxy chose may get the request. */
 static int on_rt_out(void *cbdata, struct msg **pmsg, struct fd_list *candidates)
 {
     bsf_rx_proxy_t *px = cbdata;
+    bsf_rx_thread_name(BSF_RX_THREAD_ROUTING_OUT);
     uintptr_t handle = handle_of(*pmsg);
     if (!handle)
         return 0;
@@ -785,6 +870,13 @@ static void on_hook(enum fd_hook_type type, struct msg *msg, struct peer_hdr *pe
         return;
     case HOOK_PEER_CONNECT_SUCCESS:
         bsf_rx_metrics_count_event(px->metrics, BSF_RX_EV_CONNECTED);
+        if (px->s.tcp_nodelay && peer) {
+            int sock = bsf_rx_peer_socket(peer), one = 1;
+            if (sock < 0 || setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0)
+                BSF_WARN("diameter", "peer %s: cannot set TCP_NODELAY", pid);
+            else
+                BSF_DEBUG("diameter", "peer %s: TCP_NODELAY set", pid);
+        }
         BSF_INFO("diameter", "peer %s connected", pid);
         return;
     case HOOK_MESSAGE_ROUTING_ERROR:
@@ -817,15 +909,21 @@ static void on_hook(enum fd_hook_type type, struct msg *msg, struct peer_hdr *pe
     tx_finish(px, tx, RC_UNABLE_TO_DELIVER);
 }
 
+/* Per-message hooks: nothing to do but to name the thread (the sender's first routable
+ * message: before it, the peer thread may send CEA / DWA itself). */
 static void on_hook_empty(enum fd_hook_type type, struct msg *msg, struct peer_hdr *peer,
                           void *other, struct fd_hook_permsgdata *pmd, void *regdata)
 {
-    (void)type;
-    (void)msg;
     (void)peer;
     (void)other;
     (void)pmd;
     (void)regdata;
+    if (type == HOOK_DATA_RECEIVED)
+        bsf_rx_thread_name(BSF_RX_THREAD_RECEIVER);
+    else if (type == HOOK_MESSAGE_RECEIVED)
+        bsf_rx_thread_name(BSF_RX_THREAD_PEER);
+    else if (type == HOOK_MESSAGE_SENT && msg && fd_msg_is_routable(msg))
+        bsf_rx_thread_name(BSF_RX_THREAD_SENDER);
 }
 
 /* ---- worker: reroutes, deadlines, session expiry --------------------------------------- */
@@ -945,6 +1043,17 @@ int bsf_rx_proxy_create(const bsf_diameter_settings_t *s, const bsf_rx_dict_t *r
         snprintf(err, cap, "diameter: %s", why);
         goto fail;
     }
+    struct dict_object *req[W_REQUEST_COUNT] = {
+        [W_SESSION_ID] = rx->session_id,         [W_AUTH_APP_ID] = rx->auth_application_id,
+        [W_DEST_REALM] = rx->destination_realm,  [W_DEST_HOST] = rx->destination_host,
+        [W_RX_REQUEST_TYPE] = rx->rx_request_type};
+    struct dict_object *ue[W_UE_COUNT] = {
+        [W_FRAMED_IP] = rx->framed_ip_address, [W_FRAMED_IPV6] = rx->framed_ipv6_prefix,
+        [W_IP_DOMAIN] = rx->ip_domain_id, [W_CALLED_STATION] = rx->called_station_id};
+    for (size_t i = 0; i < W_REQUEST_COUNT; i++)
+        bsf_rx_avp_want(req[i], &px->req_wants[i]);
+    for (size_t i = 0; i < W_UE_COUNT; i++)
+        bsf_rx_avp_want(ue[i], &px->ue_wants[i]);
     px->metrics = bsf_rx_metrics_new();
     if (!px->metrics || bsf_rx_pending_init(&px->pending, s->max_pending)) {
         snprintf(err, cap, "diameter: cannot allocate %u pending requests", s->max_pending);

@@ -15,7 +15,10 @@
 #ifndef BSF_GATEWAYS_DIAMETER_RX_PROXY_H
 #define BSF_GATEWAYS_DIAMETER_RX_PROXY_H
 
+#include <stdbool.h>
+
 #include "common/text.h"
+#include "core/binding_id.h"
 #include "engine/engine.h"
 #include "gateways/diameter/rx_dict.h"
 #include "gateways/diameter/rx_settings.h"
@@ -36,5 +39,9 @@ void bsf_rx_proxy_stop(bsf_rx_proxy_t *px);
 void bsf_rx_proxy_free(bsf_rx_proxy_t *px);
 
 void bsf_rx_proxy_write_metrics(bsf_rx_proxy_t *px, bsf_text_t *out);
+
+/* For the message feed (bsf_rx_feed_binding_fn): the binding that routed `request`, a
+ * request the proxy is forwarding. Any thread. */
+bool bsf_rx_proxy_request_binding(void *px, struct msg *request, bsf_binding_id_t *out);
 
 #endif

@@ -243,3 +243,11 @@ size_t bsf_rx_routes_select(const bsf_rx_routes_t *r, const char *realm, const c
     }
     return n;
 }
+
+void bsf_rx_identity_copy(char dst[BSF_RX_IDENTITY_MAX], const char *src, size_t len)
+{
+    size_t cap = len < BSF_RX_IDENTITY_MAX - 1 ? len : BSF_RX_IDENTITY_MAX - 1;
+    size_t n = src ? strnlen(src, cap) : 0;
+    memcpy(dst, src ? src : "", n);
+    dst[n] = '\0';
+}

@@ -35,6 +35,10 @@ typedef struct {
 int bsf_rx_peer_parse(const char *item, bsf_rx_peer_cfg_t *out, char *err, size_t cap);
 int bsf_rx_route_parse(const char *item, bsf_rx_route_t *out, char *err, size_t cap);
 
+/* Copies `len` bytes of an identity (or all of a NUL-terminated one, len = SIZE_MAX) into a
+ * BSF_RX_IDENTITY_MAX buffer, cut to fit; without snprintf, as it runs per message. */
+void bsf_rx_identity_copy(char dst[BSF_RX_IDENTITY_MAX], const char *src, size_t len);
+
 /* True when `s` is a plausible DiameterIdentity (letters, digits, '-', '.', '_'). */
 bool bsf_rx_identity_valid(const char *s);
 

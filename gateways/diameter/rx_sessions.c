@@ -198,9 +198,9 @@ void bsf_rx_sessions_set_pcf(bsf_rx_sessions_t *s, const char *sid, size_t sid_l
     pthread_mutex_lock(&sh->mu);
     bsf_rx_session_entry_t *e = *find_link(sh, h, sid, sid_len);
     if (e) {
-        snprintf(e->data.pcf_peer, sizeof e->data.pcf_peer, "%s", pcf_peer);
+        bsf_rx_identity_copy(e->data.pcf_peer, pcf_peer, SIZE_MAX);
         if (pcf_host)
-            snprintf(e->data.pcf_host, sizeof e->data.pcf_host, "%s", pcf_host);
+            bsf_rx_identity_copy(e->data.pcf_host, pcf_host, SIZE_MAX);
     }
     pthread_mutex_unlock(&sh->mu);
 }

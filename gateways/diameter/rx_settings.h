@@ -23,6 +23,8 @@ typedef struct {
     bool sctp;                    /* SCTP besides TCP (when the kernel has it) */
     char extensions_dir[256];     /* where freeDiameter's dict_*.fdx are */
     uint32_t threads;             /* freeDiameter dispatch threads */
+    char cpus[256];               /* CPUs of the node's threads ("0\n2-3"); "" = any */
+    bool tcp_nodelay;             /* TCP_NODELAY on the connections (libfdcore clears it) */
     bool advertise_rx;            /* Rx in CER/CEA (else Relay only: requests take the
                                    * cheaper relay path; see docs/rx-gateway.md) */
     uint32_t reconnect_s;         /* TcTimer */

@@ -293,6 +293,7 @@ int bsf_feed_encode(const bsf_feed_record_t *rec, const bsf_feed_meta_t *meta, b
         if (rec->status)
             member_u64(out, "status", (uint64_t)rec->status);
     } else {
+        member_str(out, "peerHost", rec->peer_host);
         member_u64(out, "commandCode", rec->command_code);
         member_u64(out, "commandFlags", rec->command_flags);
         member_u64(out, "applicationId", rec->application_id);

@@ -28,6 +28,7 @@ typedef struct {
     uint64_t transaction_id;
     const char *local; /* "ip:port" of the BSF's end of the connection */
     const char *peer;  /* "ip:port" of the other end */
+    const char *peer_host; /* Diameter: the neighbour's Diameter identity */
     /* Wall-clock milliseconds of the transaction as known when the record is made:
      * received = the BSF got the request (ingress) or the response (egress),
      * sent = the BSF sent the response (ingress) or the request (egress). */

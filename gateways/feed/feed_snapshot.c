@@ -33,9 +33,9 @@ size_t bsf_feed_snapshot_size(const bsf_feed_record_t *rec, bool copy_payload,
                               size_t max_payload)
 {
     size_t n = sizeof(bsf_feed_snapshot_t) + kept_headers(rec) * sizeof(bsf_feed_header_t);
-    const char *strings[] = {rec->local,      rec->peer,       rec->correlation_info,
-                             rec->session_id, rec->binding_id, rec->method,
-                             rec->path};
+    const char *strings[] = {rec->local,      rec->peer,       rec->peer_host,
+                             rec->correlation_info, rec->session_id,
+                             rec->binding_id, rec->method,     rec->path};
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
         n += string_bytes(strings[i]);
     for (size_t i = 0; i < kept_headers(rec); i++)
@@ -78,6 +78,7 @@ bsf_feed_snapshot_t *bsf_feed_snapshot_write(const bsf_feed_record_t *rec, bool 
     bsf_feed_record_t *r = &snap->rec;
     r->local = copy_string(&c, rec->local);
     r->peer = copy_string(&c, rec->peer);
+    r->peer_host = copy_string(&c, rec->peer_host);
     r->correlation_info = copy_string(&c, rec->correlation_info);
     r->session_id = copy_string(&c, rec->session_id);
     r->binding_id = copy_string(&c, rec->binding_id);

@@ -7,89 +7,20 @@ with kcat (librdkafka's CLI, Debian package `kcat`).
 
 import json
 import re
-import shutil
 import statistics
 import subprocess
 import time
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from conftest import Bsfd, assert_no_sanitizer_report, free_ports, require_binary, BSFD
+from feed_support import (CONSUME_TIMEOUT, consume, dropped_total, feed_metric, feed_settings,
+                          metrics, new_topic, transactions, wait_metric)
 from support import (API_PATH, Ue, binding, delete, discover, h2_request, location_id, patch,
                      post_binding)
 
-CONSUME_TIMEOUT = 60.0
 NOWHERE = "192.0.2.1"  # a UE address nobody registers: discovery answers 204
-KCAT = shutil.which("kcat")
-
-
-def new_topic():
-    return f"feed-test-{uuid.uuid4().hex[:12]}"
-
-
-def feed_settings(broker, topic, **extra):
-    settings = {"feed.enabled": "true", "feed.brokers": broker.bootstrap, "feed.topic": topic}
-    settings.update({key: str(value) for key, value in extra.items()})
-    return settings
-
-
-def consume(broker, topic, count, timeout=CONSUME_TIMEOUT):
-    """The topic's messages as (key, record) once it holds at least `count` of them."""
-    assert KCAT, "kcat is missing (Debian package kcat; scripts/install-deps.sh installs it)"
-    deadline = time.monotonic() + timeout
-    messages = []
-    while time.monotonic() < deadline:
-        done = subprocess.run([KCAT, "-b", broker.bootstrap, "-C", "-t", topic, "-o", "beginning",
-                               "-e", "-q", "-J", "-m", "10"],
-                              capture_output=True, text=True, timeout=60)
-        if done.returncode == 0:
-            messages = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
-            if len(messages) >= count:
-                return [(m["key"], json.loads(m["payload"])) for m in messages]
-        time.sleep(0.5)
-    pytest.fail(f"topic {topic}: {len(messages)} messages after {timeout} s, expected {count}")
-
-
-def metrics(server):
-    """The ops endpoint's samples: {'name{labels}': value}."""
-    resp = server.ops.get("/metrics")
-    assert resp.status_code == 200, resp.text
-    samples = {}
-    for line in resp.text.splitlines():
-        if line and not line.startswith("#"):
-            name, value = line.rsplit(" ", 1)
-            samples[name] = float(value)
-    return samples
-
-
-def feed_metric(server, name, **labels):
-    key = name + ("{" + ",".join(f'{k}="{v}"' for k, v in labels.items()) + "}" if labels else "")
-    return metrics(server)[key]
-
-
-def wait_metric(server, name, predicate, timeout=30.0, **labels):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = feed_metric(server, name, **labels)
-        if predicate(value) or time.monotonic() > deadline:
-            return value
-        time.sleep(0.1)
-
-
-def dropped_total(samples):
-    return sum(v for k, v in samples.items() if k.startswith("bsf_feed_dropped_total{"))
-
-
-def transactions(records):
-    """{transactionId: {"request": record, "response": record}}; no id twice per kind."""
-    by_id = {}
-    for _key, record in records:
-        kinds = by_id.setdefault(record["transactionId"], {})
-        assert record["kind"] not in kinds, f"two {record['kind']} records: {record}"
-        kinds[record["kind"]] = record
-    return by_id
 
 
 def find(by_id, method, path, status):

@@ -300,6 +300,9 @@ def test_af_disconnect_and_reconnect(rx_lab):
     ("diameter.timeout_aar_ms", "2999"),
     ("diameter.max_sessions", "0"),
     ("diameter.retry_originator", "somewhere"),
+    ("diameter.cpus", "first"),
+    ("diameter.cpus", "3-1"),
+    ("diameter.cpus", "0-99999"),
 ])
 def test_invalid_diameter_setting_exits_2_naming_the_key(tmp_path, key, value):
     require_binary(BSFD, "BSFD")

@@ -156,6 +156,7 @@ static void diameter_answer(void **state)
         .kind = BSF_FEED_RESPONSE,
         .transaction_id = 3,
         .session_id = "af.example.com;1;2",
+        .peer_host = "pcf1.example.com",
         .command_code = 265,
         .command_flags = 0x40,
         .application_id = 16777236,
@@ -172,6 +173,7 @@ static void diameter_answer(void **state)
     json_t *doc = encode(&rec, &meta);
     assert_string_equal(str(doc, "protocol"), "diameter");
     assert_string_equal(str(doc, "direction"), "egress");
+    assert_string_equal(str(doc, "peerHost"), "pcf1.example.com");
     assert_int_equal(num(doc, "commandCode"), 265);
     assert_int_equal(num(doc, "commandFlags"), 0x40);
     assert_int_equal(num(doc, "applicationId"), 16777236);

@@ -8,11 +8,29 @@
 
 #include <cmocka.h>
 
+#include "gateways/diameter/rx_cpus.h"
 #include "gateways/diameter/rx_kind.h"
 #include "gateways/diameter/rx_realm.h"
 #include "gateways/diameter/rx_retry.h"
 #include "gateways/diameter/rx_routes.h"
 #include "gateways/diameter/rx_ue_addr.h"
+
+static void cpu_lists(void **state)
+{
+    (void)state;
+    cpu_set_t set;
+    char err[128];
+    assert_int_equal(bsf_rx_cpus_parse("", &set, err, sizeof err), 0);
+    assert_int_equal(bsf_rx_cpus_parse("0", &set, err, sizeof err), 1);
+    assert_true(CPU_ISSET(0, &set));
+    assert_int_equal(bsf_rx_cpus_parse("2-4\n7", &set, err, sizeof err), 4);
+    assert_true(CPU_ISSET(2, &set) && CPU_ISSET(4, &set) && CPU_ISSET(7, &set));
+    assert_false(CPU_ISSET(5, &set));
+    assert_int_equal(bsf_rx_cpus_parse("1\n1-2", &set, err, sizeof err), 2); /* overlaps */
+    const char *bad[] = {"x", "-1", "1-", "3-1", "1 ", "1,2", "99999", "0-1024", "\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(bsf_rx_cpus_parse(bad[i], &set, err, sizeof err), -1);
+}
 
 static void code_patterns(void **state)
 {
@@ -286,6 +304,7 @@ static void peer_and_route_items(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cpu_lists),
         cmocka_unit_test(code_patterns),   cmocka_unit_test(originator),
         cmocka_unit_test(retry_wanted),    cmocka_unit_test(retry_next_peer),
         cmocka_unit_test(realm_rules),     cmocka_unit_test(timeouts_and_kinds),

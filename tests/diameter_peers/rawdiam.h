@@ -1,0 +1,62 @@
+/* Diameter messages on the wire without freeDiameter (RFC 6733 §3, §4): the header, a walk
+ * over the top-level AVPs, and building messages into a growable buffer. Used by pcf_fast,
+ * which answers at a fraction of a freeDiameter peer's cost. No dictionary: the caller
+ * knows the codes. */
+#ifndef RAWDIAM_H
+#define RAWDIAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RD_HEADER_LEN 20u
+#define RD_MAX_MESSAGE (1u << 20) /* longer messages are refused as corrupt */
+
+#define RD_FLAG_REQUEST 0x80u
+#define RD_FLAG_PROXIABLE 0x40u
+#define RD_FLAG_ERROR 0x20u
+
+#define RD_AVP_VENDOR 0x80u
+#define RD_AVP_MANDATORY 0x40u
+
+typedef struct {
+    uint8_t flags;
+    uint32_t length, code, app, hbh, e2e;
+} rd_header_t;
+
+/* Reads the header of the message starting at p (at least RD_HEADER_LEN bytes). Returns
+ * false when it is not a Diameter message (version, length). */
+bool rd_header(const uint8_t *p, rd_header_t *h);
+
+/* The first top-level AVP (code, vendor; vendor 0 = none) of the message msg[0..len):
+ * true with its data, false when absent or when the message does not parse. */
+bool rd_find(const uint8_t *msg, size_t len, uint32_t code, uint32_t vendor, const uint8_t **data,
+             size_t *data_len);
+
+/* A growable output buffer; `failed` once an allocation failed (the content is then
+ * incomplete and must not be sent). */
+typedef struct {
+    uint8_t *data;
+    size_t len, cap;
+    bool failed;
+} rd_buf_t;
+
+void rd_buf_free(rd_buf_t *b);
+/* Drops the first n bytes (already written out). */
+void rd_buf_consume(rd_buf_t *b, size_t n);
+
+/* Starts a message; returns its offset, to give to rd_end. */
+size_t rd_begin(rd_buf_t *b, uint8_t flags, uint32_t code, uint32_t app, uint32_t hbh,
+                uint32_t e2e);
+/* Writes the message length. */
+void rd_end(rd_buf_t *b, size_t start);
+
+void rd_avp(rd_buf_t *b, uint32_t code, uint8_t flags, uint32_t vendor, const void *data,
+            size_t len);
+void rd_avp_u32(rd_buf_t *b, uint32_t code, uint8_t flags, uint32_t vendor, uint32_t value);
+void rd_avp_str(rd_buf_t *b, uint32_t code, uint8_t flags, const char *s);
+/* A grouped AVP: its children follow rd_group_begin, rd_group_end writes its length. */
+size_t rd_group_begin(rd_buf_t *b, uint32_t code, uint8_t flags, uint32_t vendor);
+void rd_group_end(rd_buf_t *b, size_t start);
+
+#endif
