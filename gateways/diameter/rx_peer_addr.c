@@ -1,13 +1,13 @@
 /* Socket addresses of the neighbours' connections (see rx_peer_addr.h). */
 #include "gateways/diameter/rx_peer_addr.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+
+#include "common/sockaddr_text.h"
 
 #define SLOTS 64 /* neighbours kept; beyond that the addresses are read every time */
 
@@ -41,21 +41,6 @@ void bsf_rx_peer_addrs_free(bsf_rx_peer_addrs_t *c)
     free(c);
 }
 
-static void format_addr(const struct sockaddr_storage *ss, char out[BSF_RX_ADDR_MAX])
-{
-    char ip[INET6_ADDRSTRLEN];
-    out[0] = '\0';
-    if (ss->ss_family == AF_INET) {
-        const struct sockaddr_in *a = (const struct sockaddr_in *)ss;
-        if (inet_ntop(AF_INET, &a->sin_addr, ip, sizeof ip))
-            snprintf(out, BSF_RX_ADDR_MAX, "%s:%u", ip, ntohs(a->sin_port));
-    } else if (ss->ss_family == AF_INET6) {
-        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
-        if (inet_ntop(AF_INET6, &a->sin6_addr, ip, sizeof ip))
-            snprintf(out, BSF_RX_ADDR_MAX, "[%s]:%u", ip, ntohs(a->sin6_port));
-    }
-}
-
 /* From libfdcore's "PROTO[,TLS],soc#N". */
 int bsf_rx_peer_socket(struct peer_hdr *peer)
 {
@@ -77,11 +62,11 @@ static bool read_addrs(int sock, bsf_rx_peer_addr_t *out)
     memset(out, 0, sizeof *out);
     if (getsockname(sock, (struct sockaddr *)&ss, &len) != 0)
         return false;
-    format_addr(&ss, out->local);
+    bsf_sockaddr_format(&ss, out->local, sizeof out->local);
     len = sizeof ss;
     if (getpeername(sock, (struct sockaddr *)&ss, &len) != 0)
         return false;
-    format_addr(&ss, out->remote);
+    bsf_sockaddr_format(&ss, out->remote, sizeof out->remote);
     return true;
 }
 

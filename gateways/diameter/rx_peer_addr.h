@@ -9,9 +9,10 @@
 
 #include <stdbool.h>
 
+#include "common/sockaddr_text.h"
 #include "gateways/diameter/rx_dict.h"
 
-#define BSF_RX_ADDR_MAX 64 /* "[v6]:port" and a NUL */
+#define BSF_RX_ADDR_MAX BSF_SOCKADDR_TEXT_MAX
 
 typedef struct {
     char local[BSF_RX_ADDR_MAX];

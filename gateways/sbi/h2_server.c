@@ -16,6 +16,7 @@
 
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/sockaddr_text.h"
 
 #define READ_BUF_SIZE 65536
 #define OUTPUT_HIGH_WATER (4u << 20) /* stop reading while this much output is unsent */
@@ -77,7 +78,7 @@ struct conn {
     bool in_recv; /* inside nghttp2_session_mem_recv: output is flushed after it returns */
     bsf_h2_stream_t *streams; /* open streams, to abandon them if the connection dies */
     bool addrs_known;         /* local and peer are filled in on first use */
-    char local[64], peer[64];
+    char local[BSF_SOCKADDR_TEXT_MAX], peer[BSF_SOCKADDR_TEXT_MAX];
     char read_buf[READ_BUF_SIZE];
 };
 
@@ -288,21 +289,6 @@ void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
     conn_flush(s->conn);
 }
 
-static void format_addr(const struct sockaddr_storage *ss, char *out, size_t cap)
-{
-    char ip[INET6_ADDRSTRLEN];
-    out[0] = '\0';
-    if (ss->ss_family == AF_INET) {
-        const struct sockaddr_in *a = (const struct sockaddr_in *)ss;
-        if (inet_ntop(AF_INET, &a->sin_addr, ip, sizeof ip))
-            snprintf(out, cap, "%s:%u", ip, ntohs(a->sin_port));
-    } else if (ss->ss_family == AF_INET6) {
-        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
-        if (inet_ntop(AF_INET6, &a->sin6_addr, ip, sizeof ip))
-            snprintf(out, cap, "[%s]:%u", ip, ntohs(a->sin6_port));
-    }
-}
-
 void bsf_h2_stream_info(bsf_h2_stream_t *s, bsf_h2_stream_info_t *out)
 {
     conn_t *c = s->conn;
@@ -310,10 +296,10 @@ void bsf_h2_stream_info(bsf_h2_stream_t *s, bsf_h2_stream_info_t *out)
         struct sockaddr_storage ss;
         int len = sizeof ss;
         if (uv_tcp_getsockname(&c->tcp, (struct sockaddr *)&ss, &len) == 0)
-            format_addr(&ss, c->local, sizeof c->local);
+            bsf_sockaddr_format(&ss, c->local, sizeof c->local);
         len = sizeof ss;
         if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&ss, &len) == 0)
-            format_addr(&ss, c->peer, sizeof c->peer);
+            bsf_sockaddr_format(&ss, c->peer, sizeof c->peer);
         c->addrs_known = true;
     }
     *out = (bsf_h2_stream_info_t){hstr(s, s->method), hstr(s, s->path), c->local, c->peer};

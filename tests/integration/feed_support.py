@@ -10,6 +10,8 @@ import uuid
 
 import pytest
 
+from support import metrics
+
 CONSUME_TIMEOUT = 60.0
 KCAT = shutil.which("kcat")
 
@@ -39,18 +41,6 @@ def consume(broker, topic, count, timeout=CONSUME_TIMEOUT):
                 return [(m["key"], json.loads(m["payload"])) for m in messages]
         time.sleep(0.5)
     pytest.fail(f"topic {topic}: {len(messages)} messages after {timeout} s, expected {count}")
-
-
-def metrics(server):
-    """The ops endpoint's samples: {'name{labels}': value}."""
-    resp = server.ops.get("/metrics")
-    assert resp.status_code == 200, resp.text
-    samples = {}
-    for line in resp.text.splitlines():
-        if line and not line.startswith("#"):
-            name, value = line.rsplit(" ", 1)
-            samples[name] = float(value)
-    return samples
 
 
 def feed_metric(server, name, **labels):

@@ -17,7 +17,7 @@ import time
 
 import httpx
 
-from support import Ue, binding, discover
+from support import Ue, binding, discover, metrics
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 BSFCTL = pathlib.Path(os.environ.get("BSFCTL", REPO / "build" / "bsfctl" / "bsfctl"))
@@ -33,15 +33,6 @@ def wait_for(predicate, timeout, what, interval=0.1):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
         time.sleep(interval)
-
-
-def metrics(site):
-    values = {}
-    for line in site.ops.get("/metrics").text.splitlines():
-        if line and not line.startswith("#"):
-            name, _, value = line.rpartition(" ")
-            values[name] = float(value)
-    return values
 
 
 def settled(site):

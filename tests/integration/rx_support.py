@@ -22,6 +22,7 @@ import time
 import pytest
 
 from conftest import REPO, assert_no_sanitizer_report, free_ports
+from support import metrics
 
 PEERS_DIR = pathlib.Path(os.environ.get("RX_PEERS_DIR", REPO / "build" / "tests" / "diameter_peers"))
 REALM = "test.local"
@@ -142,18 +143,6 @@ class RxPeer:
         if self._sock:
             self._sock.close()
             self._sock = self._file = None
-
-
-def metrics(bsfd):
-    """{'name{labels}': value} of the ops endpoint."""
-    resp = bsfd.ops.get("/metrics")
-    assert resp.status_code == 200, resp.text
-    out = {}
-    for line in resp.text.splitlines():
-        if line and not line.startswith("#"):
-            key, _, value = line.rpartition(" ")
-            out[key] = float(value)
-    return out
 
 
 def metric(bsfd, name, **labels):

@@ -48,6 +48,18 @@ class Ue:
         self.dnn = f"dnn{n}.example"
 
 
+def metrics(server):
+    """The ops endpoint's samples of a running bsfd: {'name{labels}': value}."""
+    resp = server.ops.get("/metrics")
+    assert resp.status_code == 200, resp.text
+    samples = {}
+    for line in resp.text.splitlines():
+        if line and not line.startswith("#"):
+            name, _, value = line.rpartition(" ")
+            samples[name] = float(value)
+    return samples
+
+
 def binding(**members):
     """A valid PcfBinding; defaults for dnn, snssai and pcfFqdn. A member given as None is left out."""
     body = {"dnn": "internet", "snssai": dict(DEFAULT_SNSSAI), "pcfFqdn": PCF_FQDN}
