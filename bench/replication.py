@@ -32,7 +32,7 @@ import uuid
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BSFD = ROOT / "build" / "bsfd" / "bsfd"
-BSFCTL = ROOT / "build" / "bsfctl" / "bsfctl"
+BSFCTL = pathlib.Path(os.environ.get("BSFCTL", ROOT / "build" / "bsfctl" / "bsfctl"))
 LOAD = ROOT / "build" / "bench" / "bsf-load"
 BROKER = ROOT / "scripts" / "kafka-broker.sh"
 HZ = os.sysconf("SC_CLK_TCK")

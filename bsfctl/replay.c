@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bsfctl/apply_pipeline.h"
 #include "bsfctl/bsfctl.h"
 #include "bsfctl/kafka_source.h"
 #include "bsfctl/store_access.h"
@@ -18,51 +19,56 @@
 #define REPLAY_BATCH 50000
 #define MAX_TOPICS BSF_KAFKA_READER_MAX_TOPICS
 
+/* What the writer thread saves with each commit: the per-site sequence numbers and clocks
+ * and the topic positions of the events written so far. */
 typedef struct {
     bsf_store_t *dst;
-    MDB_txn *txn;
-    msgpack_zone zone;
-    msgpack_sbuffer scratch;
     uint64_t *seq, *hlc; /* per site id */
     uint8_t *touched;
+    const char (*topics)[256];
+    size_t n_positions;
+    uint64_t positions[MAX_TOPICS];
+} replay_state_t;
+
+/* The reading thread's side. */
+typedef struct {
+    bsfctl_pipeline_t *pl;
+    msgpack_sbuffer tmp;
+    uint64_t *seen_seq; /* per site id: the highest sequence number sent to the writer */
     size_t n_topics;
     char topics[MAX_TOPICS][256];
-    uint64_t positions[MAX_TOPICS];
-    uint64_t events, applied, skipped, bad, in_batch;
-    int err;
+    uint64_t events, applied, skipped, bad;
 } replay_t;
 
-static int save_state(replay_t *r)
+static int save_state(void *ctx, MDB_txn *txn)
 {
+    replay_state_t *st = ctx;
     int rc = 0;
     for (unsigned site = 0; site < 65536 && !rc; site++)
-        if (r->touched[site]) {
-            rc = bsf_store_save_site_state(r->dst, r->txn, (uint16_t)site, r->seq[site],
-                                           r->hlc[site]);
-            r->touched[site] = 0;
+        if (st->touched[site]) {
+            rc = bsf_store_save_site_state(st->dst, txn, (uint16_t)site, st->seq[site],
+                                           st->hlc[site]);
+            st->touched[site] = 0;
         }
-    for (size_t t = 0; t < r->n_topics && !rc; t++) {
+    for (size_t t = 0; t < st->n_positions && !rc; t++) {
         char source[320];
-        snprintf(source, sizeof source, "kafka/%s/0", r->topics[t]);
-        rc = bsf_store_save_position(r->dst, r->txn, source, r->positions[t]);
+        snprintf(source, sizeof source, "kafka/%s/0", st->topics[t]);
+        rc = bsf_store_save_position(st->dst, txn, source, st->positions[t]);
     }
     return rc;
 }
 
-static int commit(replay_t *r, bool reopen)
+static void note_written(void *ctx, const bsfctl_item_t *it)
 {
-    int rc = save_state(r);
-    if (rc) {
-        mdb_txn_abort(r->txn);
-        r->txn = NULL;
-        return rc;
+    replay_state_t *st = ctx;
+    st->positions[it->source] = it->position;
+    if (it->source >= st->n_positions)
+        st->n_positions = it->source + 1;
+    if (it->has_event) {
+        st->seq[it->pe.ev.site] = it->pe.ev.seq;
+        st->hlc[it->pe.ev.site] = it->pe.ev.hlc;
+        st->touched[it->pe.ev.site] = 1;
     }
-    rc = mdb_txn_commit(r->txn);
-    r->txn = NULL;
-    if (!rc && reopen)
-        rc = mdb_txn_begin(r->dst->env, NULL, 0, &r->txn);
-    r->in_batch = 0;
-    return rc;
 }
 
 static size_t topic_slot(replay_t *r, const char *topic)
@@ -76,33 +82,35 @@ static size_t topic_slot(replay_t *r, const char *topic)
     return r->n_topics++;
 }
 
+/* Every message read becomes an item (at least its position); new events are prepared here
+ * and written by the pipeline's writer. */
 static int replay_visit(void *ctx, const char *topic, int64_t offset, const void *data,
                         size_t len)
 {
     replay_t *r = ctx;
-    bsf_event_t ev;
-    bsf_pcf_binding_t binding;
-    char err[256];
-    r->positions[topic_slot(r, topic)] = (uint64_t)offset + 1;
+    msgpack_zone *zone;
+    bsfctl_item_t *it = bsfctl_pipeline_next(r->pl, &zone);
+    if (!it)
+        return 1; /* the writer failed: bsfctl_pipeline_finish says why */
+    it->source = (uint32_t)topic_slot(r, topic);
+    it->position = (uint64_t)offset + 1;
     r->events++;
-    msgpack_zone_clear(&r->zone);
-    if (bsf_event_decode(data, len, &r->zone, &ev, &binding, err, sizeof err)) {
+    bsf_event_t head;
+    char err[256] = "not an event of a known version";
+    bool readable = bsf_event_decode_envelope(data, len, &head) == 0;
+    if (readable && head.seq <= r->seen_seq[head.site]) {
+        r->skipped++;
+    } else if (!readable ||
+               bsf_prepared_event_make(data, len, false, zone, &r->tmp, &it->pe, err, sizeof err)) {
         if (r->bad++ < 10)
             fprintf(stderr, "bsfctl: %s offset %" PRId64 " is not an event (%s); skipped\n",
                     topic, offset, err);
-    } else if (ev.seq <= r->seq[ev.site]) {
-        r->skipped++;
     } else {
-        r->err = bsf_store_write_raw_event(r->dst, r->txn, data, len, &ev, &r->scratch, NULL);
-        if (r->err)
-            return 1;
-        r->seq[ev.site] = ev.seq;
-        r->hlc[ev.site] = ev.hlc;
-        r->touched[ev.site] = 1;
+        it->has_event = true;
+        r->seen_seq[head.site] = head.seq;
         r->applied++;
     }
-    if (++r->in_batch == REPLAY_BATCH && (r->err = commit(r, true)))
-        return 1;
+    bsfctl_pipeline_push(r->pl);
     return 0;
 }
 
@@ -176,50 +184,44 @@ int bsfctl_replay(const bsfctl_options_t *o)
         return 1;
     }
     replay_t *r = calloc(1, sizeof *r);
-    uint64_t *seq = calloc(65536, sizeof *seq), *hlc = calloc(65536, sizeof *hlc);
+    replay_state_t *state = calloc(1, sizeof *state);
+    uint64_t *seen = calloc(65536, sizeof *seen), *seq = calloc(65536, sizeof *seq),
+             *hlc = calloc(65536, sizeof *hlc);
     uint8_t *touched = calloc(65536, 1);
     int out = 1;
-    if (!r || !seq || !hlc || !touched) {
+    if (!r || !state || !seen || !seq || !hlc || !touched) {
         fprintf(stderr, "bsfctl: out of memory\n");
         goto done;
     }
-    r->dst = &dst;
-    r->seq = seq;
-    r->hlc = hlc;
-    r->touched = touched;
-    msgpack_zone_init(&r->zone, 8192);
-    msgpack_sbuffer_init(&r->scratch);
+    *state = (replay_state_t){.dst = &dst, .seq = seq, .hlc = hlc, .touched = touched,
+                           .topics = (const char(*)[256])r->topics};
+    r->seen_seq = seen;
+    msgpack_sbuffer_init(&r->tmp);
     uint64_t t0 = bsf_clock_mono_ns();
-    int rc = mdb_txn_begin(dst.env, NULL, 0, &r->txn);
-    if (rc) {
-        fprintf(stderr, "bsfctl: %s\n", mdb_strerror(rc));
-    } else {
-        int read = bsfctl_kafka_read(o, &how, replay_visit, r);
-        if (read == 0 && !r->err) {
-            rc = commit(r, false);
-            if (rc)
-                fprintf(stderr, "bsfctl: writing the store failed: %s\n", mdb_strerror(rc));
-        } else {
-            if (r->err)
-                fprintf(stderr, "bsfctl: writing the store failed: %s\n", mdb_strerror(r->err));
-            if (r->txn)
-                mdb_txn_abort(r->txn);
-            rc = -1;
-        }
-        double secs = (double)(bsf_clock_mono_ns() - t0) / 1e9;
-        if (!rc) {
-            fprintf(stderr,
-                    "%" PRIu64 " events read, %" PRIu64 " applied, %" PRIu64
-                    " already present, %" PRIu64 " unreadable, in %.2f s (%.0f events/s)\n",
-                    r->events, r->applied, r->skipped, r->bad, secs,
-                    secs > 0 ? (double)r->events / secs : 0.0);
-            out = print_store_digest(&dst);
-        }
+    bsfctl_pipeline_hooks_t hooks = {state, note_written, save_state};
+    if (!(r->pl = bsfctl_pipeline_start(&dst, REPLAY_BATCH, &hooks, err, sizeof err))) {
+        fprintf(stderr, "bsfctl: %s\n", err);
+        msgpack_sbuffer_destroy(&r->tmp);
+        goto done;
     }
-    msgpack_zone_destroy(&r->zone);
-    msgpack_sbuffer_destroy(&r->scratch);
+    int read = bsfctl_kafka_read(o, &how, replay_visit, r);
+    int rc = bsfctl_pipeline_finish(r->pl);
+    msgpack_sbuffer_destroy(&r->tmp);
+    if (rc)
+        fprintf(stderr, "bsfctl: writing the store failed: %s\n", mdb_strerror(rc));
+    if (!rc && read == 0) {
+        double secs = (double)(bsf_clock_mono_ns() - t0) / 1e9;
+        fprintf(stderr,
+                "%" PRIu64 " events read, %" PRIu64 " applied, %" PRIu64
+                " already present, %" PRIu64 " unreadable, in %.2f s (%.0f events/s)\n",
+                r->events, r->applied, r->skipped, r->bad, secs,
+                secs > 0 ? (double)r->events / secs : 0.0);
+        out = print_store_digest(&dst);
+    }
 done:
     free(r);
+    free(state);
+    free(seen);
     free(seq);
     free(hlc);
     free(touched);

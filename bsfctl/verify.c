@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bsfctl/apply_pipeline.h"
 #include "bsfctl/bsfctl.h"
 #include "bsfctl/store_access.h"
 #include "common/clock.h"
@@ -115,44 +116,32 @@ int bsfctl_stats(const bsfctl_options_t *o)
 #define REBUILD_BATCH 20000
 
 typedef struct {
-    bsf_store_t *dst;
-    MDB_txn *txn;
-    msgpack_zone zone;
-    msgpack_sbuffer buf, scratch;
-    uint64_t events, in_batch;
+    bsfctl_pipeline_t *pl;
+    msgpack_sbuffer tmp;
+    uint64_t events;
     int err;
     uint64_t start_ns;
 } rebuild_t;
 
-static int commit_batch(rebuild_t *r, bool reopen)
-{
-    int rc = mdb_txn_commit(r->txn);
-    r->txn = NULL;
-    if (!rc && reopen)
-        rc = mdb_txn_begin(r->dst->env, NULL, 0, &r->txn);
-    r->in_batch = 0;
-    return rc;
-}
-
+/* Prepares each event here; the pipeline's writer writes it (bsfctl/apply_pipeline.h). */
 static int rebuild_visit(void *ctx, uint64_t position, const void *data, size_t len)
 {
     rebuild_t *r = ctx;
-    bsf_event_t ev;
-    bsf_pcf_binding_t binding;
     char err[256];
-    msgpack_zone_clear(&r->zone);
-    if (bsf_event_decode(data, len, &r->zone, &ev, &binding, err, sizeof err)) {
+    msgpack_zone *zone;
+    bsfctl_item_t *it = bsfctl_pipeline_next(r->pl, &zone);
+    if (!it)
+        return 1; /* the writer failed: bsfctl_pipeline_finish says why */
+    /* The event's own bytes go to the new log: what was logged is kept exactly. */
+    if (bsf_prepared_event_make(data, len, false, zone, &r->tmp, &it->pe, err, sizeof err)) {
         fprintf(stderr, "bsfctl: event at position %llu is unreadable: %s\n",
                 (unsigned long long)position, err);
         r->err = MDB_CORRUPTED;
         return 1;
     }
-    /* The event's own bytes go to the new log: what was logged is kept exactly. */
-    r->err = bsf_store_write_raw_event(r->dst, r->txn, data, len, &ev, &r->scratch, NULL);
-    if (!r->err && ++r->in_batch == REBUILD_BATCH)
-        r->err = commit_batch(r, true);
-    if (r->err)
-        return 1;
+    it->has_event = true;
+    it->position = position;
+    bsfctl_pipeline_push(r->pl);
     if (++r->events % 1000000 == 0 && isatty(2))
         fprintf(stderr, "\r%llu events", (unsigned long long)r->events);
     return 0;
@@ -201,25 +190,25 @@ int bsfctl_rebuild(const bsfctl_options_t *o)
         bsf_store_close(&src);
         return 1;
     }
-    rebuild_t r = {.dst = &dst, .start_ns = bsf_clock_mono_ns()};
-    msgpack_zone_init(&r.zone, 8192);
-    msgpack_sbuffer_init(&r.buf);
-    msgpack_sbuffer_init(&r.scratch);
-    int rc = mdb_txn_begin(dst.env, NULL, 0, &r.txn);
+    rebuild_t r = {.start_ns = bsf_clock_mono_ns()};
+    msgpack_sbuffer_init(&r.tmp);
+    MDB_txn *dtxn;
+    int rc = mdb_txn_begin(dst.env, NULL, 0, &dtxn);
+    if (!rc && (rc = copy_meta(&src, stxn, &dst, dtxn)))
+        mdb_txn_abort(dtxn);
     if (!rc)
-        rc = copy_meta(&src, stxn, &dst, r.txn);
-    if (!rc)
+        rc = mdb_txn_commit(dtxn);
+    bsfctl_pipeline_hooks_t hooks = {NULL, NULL, NULL};
+    if (!rc && !(r.pl = bsfctl_pipeline_start(&dst, REBUILD_BATCH, &hooks, err, sizeof err)))
+        rc = ENOMEM;
+    if (!rc) {
         rc = bsf_embedded_log_scan(&src.log, stxn, 1, rebuild_visit, &r);
-    if (!rc)
-        rc = r.err;
-    if (!rc)
-        rc = commit_batch(&r, false);
-    else if (r.txn)
-        mdb_txn_abort(r.txn);
+        int written = bsfctl_pipeline_finish(r.pl);
+        if (!rc)
+            rc = r.err ? r.err : written;
+    }
     double secs = (double)(bsf_clock_mono_ns() - r.start_ns) / 1e9;
-    msgpack_zone_destroy(&r.zone);
-    msgpack_sbuffer_destroy(&r.buf);
-    msgpack_sbuffer_destroy(&r.scratch);
+    msgpack_sbuffer_destroy(&r.tmp);
     mdb_txn_abort(stxn);
     bsf_store_close(&src);
     int out = 1;

@@ -36,28 +36,39 @@ int bsf_embedded_log_open(MDB_txn *txn, bsf_embedded_log_t *log, bool create)
     return rc ? rc : bsf_embedded_log_reload(log, txn);
 }
 
-int bsf_embedded_log_append(bsf_embedded_log_t *log, MDB_txn *txn, const void *event, size_t len,
-                            uint64_t *position)
+int bsf_embedded_log_frame(const void *event, size_t len, msgpack_sbuffer *out)
+{
+    char tag = (char)COMPRESSED_TAG;
+    return msgpack_sbuffer_write(out, &tag, 1) || bsf_compress_pack(event, len, out) ? ENOMEM
+                                                                                      : 0;
+}
+
+int bsf_embedded_log_append_frame(bsf_embedded_log_t *log, MDB_txn *txn, const void *frame,
+                                  size_t len, uint64_t *position)
 {
     uint8_t key[8];
     bsf_put_be64(key, log->last + 1);
-    msgpack_sbuffer value;
-    msgpack_sbuffer_init(&value);
-    char tag = (char)COMPRESSED_TAG;
-    if (msgpack_sbuffer_write(&value, &tag, 1) || bsf_compress_pack(event, len, &value)) {
-        msgpack_sbuffer_destroy(&value);
-        return ENOMEM;
-    }
-    MDB_val k = {8, key}, v = {value.size, value.data};
+    MDB_val k = {8, key}, v = {len, (void *)frame};
     /* MDB_APPEND fills pages completely: the log is append-only. */
     int rc = mdb_put(txn, log->dbi, &k, &v, MDB_APPEND);
-    msgpack_sbuffer_destroy(&value);
     if (rc)
         return rc;
     log->last++;
     if (position)
         *position = log->last;
     return 0;
+}
+
+int bsf_embedded_log_append(bsf_embedded_log_t *log, MDB_txn *txn, const void *event, size_t len,
+                            uint64_t *position)
+{
+    msgpack_sbuffer frame;
+    msgpack_sbuffer_init(&frame);
+    int rc = bsf_embedded_log_frame(event, len, &frame);
+    if (!rc)
+        rc = bsf_embedded_log_append_frame(log, txn, frame.data, frame.size, position);
+    msgpack_sbuffer_destroy(&frame);
+    return rc;
 }
 
 int bsf_embedded_log_scan(const bsf_embedded_log_t *log, MDB_txn *txn, uint64_t from,

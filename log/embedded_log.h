@@ -9,6 +9,7 @@
 #define BSF_LOG_EMBEDDED_LOG_H
 
 #include <lmdb.h>
+#include <msgpack.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -26,6 +27,13 @@ int bsf_embedded_log_open(MDB_txn *txn, bsf_embedded_log_t *log, bool create);
  * transaction is later aborted the caller restores `last` (see bsf_embedded_log_reload). */
 int bsf_embedded_log_append(bsf_embedded_log_t *log, MDB_txn *txn, const void *event, size_t len,
                             uint64_t *position);
+
+/* The stored form of an event (its compressed frame), made without a transaction so that
+ * it can be prepared on another thread: appended to `out`. Returns 0 or ENOMEM. */
+int bsf_embedded_log_frame(const void *event, size_t len, msgpack_sbuffer *out);
+/* bsf_embedded_log_append of an event already in its stored form. */
+int bsf_embedded_log_append_frame(bsf_embedded_log_t *log, MDB_txn *txn, const void *frame,
+                                  size_t len, uint64_t *position);
 
 /* Re-reads `last` from the database (after an aborted transaction). */
 int bsf_embedded_log_reload(bsf_embedded_log_t *log, MDB_txn *txn);

@@ -156,8 +156,21 @@ static int apply_deregistration(const bsf_projection_t *p, MDB_txn *txn, const b
     return put_record(p, txn, &ev->binding_id, &tomb, scratch);
 }
 
+int bsf_projection_binding_frame(const bsf_pcf_binding_t *b, msgpack_sbuffer *out)
+{
+    msgpack_sbuffer mp;
+    msgpack_sbuffer_init(&mp);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &mp, msgpack_sbuffer_write);
+    int rc = bsf_pcf_binding_encode(b, &pk) || bsf_compress_pack(mp.data, mp.size, out) ? ENOMEM
+                                                                                         : 0;
+    msgpack_sbuffer_destroy(&mp);
+    return rc;
+}
+
 static int apply_binding_version(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,
-                                 const bsf_record_t *cur, bool exists, msgpack_sbuffer *scratch)
+                                 const bsf_record_t *cur, bool exists, const char *frame,
+                                 size_t frame_len, msgpack_sbuffer *scratch)
 {
     if (exists && cur->state == BSF_RECORD_DEAD)
         return 0; /* deregistration wins over any registration or update */
@@ -168,16 +181,16 @@ static int apply_binding_version(const bsf_projection_t *p, MDB_txn *txn, const 
         if (rc)
             return rc;
     }
-    /* The binding is encoded once into a second buffer: the record buffer is reused below. */
-    msgpack_sbuffer binding;
-    msgpack_sbuffer_init(&binding);
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, &binding, msgpack_sbuffer_write);
-    msgpack_sbuffer frame;
-    msgpack_sbuffer_init(&frame);
-    int rc = ENOMEM;
-    if (bsf_pcf_binding_encode(ev->binding, &pk) == 0 &&
-        bsf_compress_pack(binding.data, binding.size, &frame) == 0) {
+    /* The frame goes to a second buffer: the record buffer is reused below. */
+    msgpack_sbuffer made;
+    msgpack_sbuffer_init(&made);
+    int rc = 0;
+    if (!frame) {
+        rc = bsf_projection_binding_frame(ev->binding, &made);
+        frame = made.data;
+        frame_len = made.size;
+    }
+    if (!rc) {
         bsf_record_t r = {.state = BSF_RECORD_LIVE,
                           .site = ev->site,
                           .hlc = ev->hlc,
@@ -186,19 +199,18 @@ static int apply_binding_version(const bsf_projection_t *p, MDB_txn *txn, const 
                           .sender_ts_ms = ev->sender_ts_ms,
                           .cookie = ev->cookie,
                           .cookie_len = ev->cookie ? ev->cookie_len : 0,
-                          .binding = frame.data,
-                          .binding_len = frame.size};
+                          .binding = frame,
+                          .binding_len = frame_len};
         rc = put_record(p, txn, &ev->binding_id, &r, scratch);
         if (!rc)
             rc = index_binding(p, txn, ev->binding, &ev->binding_id, +1);
     }
-    msgpack_sbuffer_destroy(&binding);
-    msgpack_sbuffer_destroy(&frame);
+    msgpack_sbuffer_destroy(&made);
     return rc;
 }
 
-int bsf_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,
-                         msgpack_sbuffer *scratch)
+int bsf_projection_apply_framed(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,
+                                const char *frame, size_t frame_len, msgpack_sbuffer *scratch)
 {
     bsf_record_t cur;
     int rc = bsf_projection_get(p, txn, &ev->binding_id, &cur);
@@ -216,9 +228,15 @@ int bsf_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_even
     if (ev->type == BSF_EVENT_BINDING_DEREGISTERED)
         rc = apply_deregistration(p, txn, ev, &snapshot, exists, scratch);
     else
-        rc = apply_binding_version(p, txn, ev, &snapshot, exists, scratch);
+        rc = apply_binding_version(p, txn, ev, &snapshot, exists, frame, frame_len, scratch);
     msgpack_sbuffer_destroy(&copy);
     return rc;
+}
+
+int bsf_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,
+                         msgpack_sbuffer *scratch)
+{
+    return bsf_projection_apply_framed(p, txn, ev, NULL, 0, scratch);
 }
 
 int bsf_projection_gc_tombstones(const bsf_projection_t *p, MDB_txn *txn, uint64_t before_hlc,

@@ -38,6 +38,14 @@ int bsf_projection_open(MDB_txn *txn, bsf_projection_t *p, bool create);
 int bsf_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,
                          msgpack_sbuffer *scratch);
 
+/* The stored form of a binding (the compressed frame a record holds), made without a
+ * transaction so that it can be prepared on another thread: appended to `out`. Returns 0
+ * or ENOMEM. */
+int bsf_projection_binding_frame(const bsf_pcf_binding_t *b, msgpack_sbuffer *out);
+/* bsf_projection_apply with the frame of ev->binding already made (NULL: made here). */
+int bsf_projection_apply_framed(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,
+                                const char *frame, size_t frame_len, msgpack_sbuffer *scratch);
+
 /* Reads the record of a binding id: 0, MDB_NOTFOUND, or another LMDB error (MDB_CORRUPTED
  * when the value does not parse). Live and dead records are both returned. */
 int bsf_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,

@@ -1,5 +1,7 @@
 /* Projections on real LMDB files: apply() is idempotent and order-insensitive (the same events
- * in any order give the same digest), and lookups find what the indexes promise. */
+ * in any order give the same digest), lookups find what the indexes promise, and events
+ * prepared on another thread (engine/prepared_event.h, bsfctl's apply pipeline) give the
+ * same store as events applied directly. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "bsfctl/apply_pipeline.h"
 #include "core/hlc.h"
 #include "engine/store.h"
 #include "tests/unit/test_util.h"
@@ -143,14 +146,19 @@ static int teardown(void **state)
     return 0;
 }
 
-static void open_store(bsf_store_t *s, char *dir)
+static void open_store_sized(bsf_store_t *s, char *dir, size_t map_mb)
 {
     strcpy(dir, "/tmp/bsf-unit-XXXXXX");
     assert_non_null(mkdtemp(dir));
     char err[256];
-    bsf_store_options_t so = {dir, 64, false, 16};
+    bsf_store_options_t so = {dir, map_mb, false, 16};
     if (bsf_store_open(s, &so, err, sizeof err))
         fail_msg("%s", err);
+}
+
+static void open_store(bsf_store_t *s, char *dir)
+{
+    open_store_sized(s, dir, 64);
 }
 
 static void close_store(bsf_store_t *s, const char *dir)
@@ -331,11 +339,182 @@ static void lookups(void **state)
     close_store(&s, dir);
 }
 
+/* The encoded form of event i (as Kafka or another store's log carries it). */
+static void encode_event(fixture_t *f, size_t i, msgpack_sbuffer *out)
+{
+    msgpack_sbuffer_clear(out);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
+    assert_int_equal(bsf_event_encode(&f->events[i], &pk), 0);
+}
+
+static void reference_digest(fixture_t *f, uint8_t digest[32])
+{
+    size_t order[MAX_EVENTS];
+    uint64_t live;
+    for (size_t i = 0; i < f->n; i++)
+        order[i] = i;
+    apply_all(f, order, 1, digest, &live);
+}
+
+static void prepared_events_give_the_same_store(void **state)
+{
+    fixture_t *f = *state;
+    uint8_t reference[32], digest[32];
+    reference_digest(f, reference);
+    bsf_store_t s;
+    char dir[64], err[256];
+    open_store(&s, dir);
+    MDB_txn *txn;
+    assert_int_equal(mdb_txn_begin(s.env, NULL, 0, &txn), 0);
+    msgpack_sbuffer raw, tmp, scratch;
+    msgpack_sbuffer_init(&raw);
+    msgpack_sbuffer_init(&tmp);
+    msgpack_sbuffer_init(&scratch);
+    msgpack_zone zone;
+    msgpack_zone_init(&zone, 4096);
+    for (size_t i = 0; i < f->n; i++) {
+        encode_event(f, i, &raw);
+        bsf_prepared_event_t pe;
+        /* binding frames made by the preparing side for even events, by the writer for odd */
+        if (bsf_prepared_event_make(raw.data, raw.size, i % 2 == 0, &zone, &tmp, &pe, err,
+                                    sizeof err))
+            fail_msg("event %zu: %s", i, err);
+        msgpack_sbuffer_clear(&raw); /* the prepared event keeps its own copy */
+        assert_int_equal(pe.ev.type, f->events[i].type);
+        assert_true((pe.binding_frame != NULL) ==
+                    (i % 2 == 0 && pe.ev.type != BSF_EVENT_BINDING_DEREGISTERED));
+        assert_int_equal(bsf_store_write_prepared(&s, txn, &pe, &scratch, NULL), 0);
+        msgpack_zone_clear(&zone);
+    }
+    assert_int_equal(bsf_projection_digest(&s.proj, txn, digest), 0);
+    assert_memory_equal(digest, reference, 32);
+    assert_int_equal(s.log.last, f->n);
+    /* not an event: refused with a reason, nothing allocated outside the zone */
+    bsf_prepared_event_t pe;
+    err[0] = '\0';
+    assert_int_equal(bsf_prepared_event_make("\x93\x01", 2, true, &zone, &tmp, &pe, err,
+                                             sizeof err),
+                     -1);
+    assert_true(err[0] != '\0');
+    mdb_txn_abort(txn);
+    msgpack_zone_destroy(&zone);
+    msgpack_sbuffer_destroy(&raw);
+    msgpack_sbuffer_destroy(&tmp);
+    msgpack_sbuffer_destroy(&scratch);
+    close_store(&s, dir);
+}
+
+typedef struct {
+    uint64_t written, commits, last_position;
+    bool in_order;
+} pipeline_seen_t;
+
+static void seen_written(void *ctx, const bsfctl_item_t *it)
+{
+    pipeline_seen_t *seen = ctx;
+    seen->in_order = seen->in_order && it->position == seen->last_position + 1;
+    seen->last_position = it->position;
+    seen->written++;
+}
+
+static int seen_commit(void *ctx, MDB_txn *txn)
+{
+    (void)txn;
+    ((pipeline_seen_t *)ctx)->commits++;
+    return 0;
+}
+
+/* Pushes the history `rounds` times (positions from 1); stops when the writer fails.
+ * Returns the number of items pushed. */
+static uint64_t push_history(fixture_t *f, bsfctl_pipeline_t *pl, int rounds)
+{
+    msgpack_sbuffer raw, tmp;
+    msgpack_sbuffer_init(&raw);
+    msgpack_sbuffer_init(&tmp);
+    uint64_t pushed = 0;
+    char err[256];
+    for (int r = 0; r < rounds; r++)
+        for (size_t i = 0; i < f->n; i++) {
+            msgpack_zone *zone;
+            bsfctl_item_t *it = bsfctl_pipeline_next(pl, &zone);
+            if (!it)
+                goto out;
+            encode_event(f, i, &raw);
+            if (bsf_prepared_event_make(raw.data, raw.size, false, zone, &tmp, &it->pe, err,
+                                        sizeof err))
+                fail_msg("event %zu: %s", i, err);
+            it->has_event = true;
+            it->position = ++pushed;
+            bsfctl_pipeline_push(pl);
+        }
+out:
+    msgpack_sbuffer_destroy(&raw);
+    msgpack_sbuffer_destroy(&tmp);
+    return pushed;
+}
+
+static void pipeline_writes_in_order_and_commits(void **state)
+{
+    fixture_t *f = *state;
+    uint8_t reference[32], digest[32];
+    reference_digest(f, reference);
+    bsf_store_t s;
+    char dir[64], err[256];
+    open_store(&s, dir);
+    pipeline_seen_t seen = {.in_order = true};
+    bsfctl_pipeline_hooks_t hooks = {&seen, seen_written, seen_commit};
+    bsfctl_pipeline_t *pl = bsfctl_pipeline_start(&s, 7, &hooks, err, sizeof err);
+    assert_non_null(pl);
+    /* 25 rounds: several batches of the pipeline; the same events again change nothing */
+    uint64_t pushed = push_history(f, pl, 25);
+    assert_int_equal(pushed, 25 * f->n);
+    assert_int_equal(bsfctl_pipeline_finish(pl), 0);
+    assert_int_equal(seen.written, pushed);
+    assert_true(seen.in_order);
+    assert_int_equal(seen.commits, pushed / 7 + 1); /* every 7 items, and the last */
+    MDB_txn *txn;
+    assert_int_equal(mdb_txn_begin(s.env, NULL, MDB_RDONLY, &txn), 0);
+    assert_int_equal(bsf_projection_digest(&s.proj, txn, digest), 0);
+    mdb_txn_abort(txn);
+    assert_memory_equal(digest, reference, 32);
+    assert_int_equal(s.log.last, pushed);
+    close_store(&s, dir);
+}
+
+static void pipeline_stops_when_the_store_is_full(void **state)
+{
+    fixture_t *f = *state;
+    bsf_store_t s;
+    char dir[64], err[256];
+    open_store_sized(&s, dir, 1);
+    pipeline_seen_t seen = {.in_order = true};
+    bsfctl_pipeline_hooks_t hooks = {&seen, seen_written, seen_commit};
+    bsfctl_pipeline_t *pl = bsfctl_pipeline_start(&s, 1000, &hooks, err, sizeof err);
+    assert_non_null(pl);
+    /* far more log than 1 MB holds: the reader is told to stop instead of waiting */
+    uint64_t pushed = push_history(f, pl, 2000);
+    assert_true(pushed < 2000 * f->n);
+    assert_int_equal(bsfctl_pipeline_finish(pl), MDB_MAP_FULL);
+    /* what was committed before the failure is whole: log and projections agree */
+    MDB_txn *txn;
+    assert_int_equal(mdb_txn_begin(s.env, NULL, MDB_RDONLY, &txn), 0);
+    uint64_t events = 0, first = 0;
+    assert_int_equal(bsf_embedded_log_stat(&s.log, txn, &events, &first), 0);
+    mdb_txn_abort(txn);
+    assert_int_equal(events % 1000, 0);
+    assert_true(seen.commits == events / 1000);
+    close_store(&s, dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(same_digest_in_any_order, setup, teardown),
         cmocka_unit_test_setup_teardown(lookups, setup, teardown),
+        cmocka_unit_test_setup_teardown(prepared_events_give_the_same_store, setup, teardown),
+        cmocka_unit_test_setup_teardown(pipeline_writes_in_order_and_commits, setup, teardown),
+        cmocka_unit_test_setup_teardown(pipeline_stops_when_the_store_is_full, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,58 @@
+/* Events prepared off the writer thread (see prepared_event.h). */
+#include "engine/prepared_event.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "log/embedded_log.h"
+#include "projections/projection.h"
+
+/* Copies the bytes of `tmp` into `zone`. */
+static const char *keep(msgpack_zone *zone, const msgpack_sbuffer *tmp, size_t *len)
+{
+    char *p = msgpack_zone_malloc(zone, tmp->size ? tmp->size : 1);
+    if (p && tmp->size)
+        memcpy(p, tmp->data, tmp->size);
+    *len = tmp->size;
+    return p;
+}
+
+int bsf_prepared_event_make(const char *raw, size_t len, bool binding_frame, msgpack_zone *zone,
+                            msgpack_sbuffer *tmp, bsf_prepared_event_t *out, char *err,
+                            size_t err_cap)
+{
+    memset(out, 0, sizeof *out);
+    /* The decoded event points into the bytes it was decoded from. */
+    char *copy = msgpack_zone_malloc(zone, len ? len : 1);
+    if (!copy) {
+        snprintf(err, err_cap, "out of memory");
+        return -1;
+    }
+    memcpy(copy, raw, len);
+    if (bsf_event_decode(copy, len, zone, &out->ev, &out->binding, err, err_cap))
+        return -1;
+    msgpack_sbuffer_clear(tmp);
+    if (bsf_embedded_log_frame(copy, len, tmp) ||
+        !(out->log_frame = keep(zone, tmp, &out->log_frame_len))) {
+        snprintf(err, err_cap, "out of memory");
+        return -1;
+    }
+    if (!binding_frame || out->ev.type == BSF_EVENT_BINDING_DEREGISTERED)
+        return 0;
+    msgpack_sbuffer_clear(tmp);
+    if (bsf_projection_binding_frame(out->ev.binding, tmp) ||
+        !(out->binding_frame = keep(zone, tmp, &out->binding_frame_len))) {
+        snprintf(err, err_cap, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+int bsf_store_write_prepared(bsf_store_t *s, MDB_txn *txn, const bsf_prepared_event_t *pe,
+                             msgpack_sbuffer *scratch, uint64_t *position)
+{
+    int rc = bsf_embedded_log_append_frame(&s->log, txn, pe->log_frame, pe->log_frame_len,
+                                           position);
+    return rc ? rc : bsf_projection_apply_framed(&s->proj, txn, &pe->ev, pe->binding_frame,
+                                                 pe->binding_frame_len, scratch);
+}
