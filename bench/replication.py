@@ -13,6 +13,9 @@ per operation: on a 2-core machine shared with the load generator, rates alone m
 Lag is bsfd's own histogram bsf_replication_apply_delay_ms at the receiving site: time from
 an event's HLC (taken at the writing site just before its local commit) to the commit of the
 apply transaction here. p50/p99 are interpolated inside the histogram's buckets.
+
+BSFCTL=PATH runs another bsfctl (a wrapper such as `perf record ... bsfctl "$@"` to profile
+the replay).
 """
 
 import argparse

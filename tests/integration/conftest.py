@@ -18,6 +18,7 @@ exit code 0 and a stderr free of sanitizer reports.
 import json
 import os
 import pathlib
+import random
 import signal
 import socket
 import subprocess
@@ -41,16 +42,50 @@ def require_binary(path, env_name):
         pytest.fail(f"{path} is missing or not executable: build it, or point {env_name} at it")
 
 
-def free_ports(count):
-    """Distinct free TCP ports on 127.0.0.1 (all held open until all are chosen)."""
-    sockets = [socket.socket() for _ in range(count)]
+def _ephemeral_range():
     try:
-        for sock in sockets:
-            sock.bind(("127.0.0.1", 0))
-        return [sock.getsockname()[1] for sock in sockets]
+        low, high = map(int, pathlib.Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+        return low, high
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
+# Ports handed out in this session are never handed out again: a stopped broker or peer
+# must find its port free when it restarts.
+_PORTS_GIVEN = set()
+
+
+def free_ports(count):
+    """Distinct free TCP ports on 127.0.0.1 for servers the tests start.
+
+    They are taken below the kernel's ephemeral range: a port picked there could meanwhile
+    become the local port of one of the many outgoing connections (Kafka clients, Diameter
+    peers, HTTP clients) before the server binds it."""
+    low, high = _ephemeral_range()
+    first, last = (10000, low - 1) if low > 12000 else (high + 1, 65535)
+    rng = random.Random(os.getpid() ^ time.monotonic_ns())
+    ports, held = [], []
+    try:
+        for _ in range(20000):
+            if len(ports) == count:
+                break
+            port = rng.randint(first, last)
+            if port in _PORTS_GIVEN or port in ports:
+                continue
+            sock = socket.socket()
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                sock.close()
+                continue
+            held.append(sock)
+            ports.append(port)
     finally:
-        for sock in sockets:
+        for sock in held:
             sock.close()
+    assert len(ports) == count, "no free ports left below the ephemeral range"
+    _PORTS_GIVEN.update(ports)
+    return ports
 
 
 def assert_no_sanitizer_report(stderr, what):

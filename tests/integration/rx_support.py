@@ -174,14 +174,20 @@ class RxLab:
                  pcf_args=(), af_args=(), realm=REALM, capture=None):
         self.tmp = pathlib.Path(tmp_path)
         self.realm = realm
+        self.pcfs, self.relay, self.af = {}, None, None
+        try:
+            self._start(bsfd_factory, pcfs, settings, pcf_args, af_args, realm, capture)
+        except BaseException:
+            self.close()  # no peer outlives a lab that did not start
+            raise
+
+    def _start(self, bsfd_factory, pcfs, settings, pcf_args, af_args, realm, capture):
         ports = free_ports(1 + len(pcfs))
         self.diameter_port, self.pcf_ports = ports[0], dict(zip(pcfs, ports[1:]))
-        self.pcfs = {}
         self.pcf_args = list(pcf_args)
         for identity in pcfs:
             self.start_pcf(identity)
         # capture=PCF: bsfd reaches that PCF through a recording relay (see DiameterRelay)
-        self.relay = None
         if capture:
             self.relay = DiameterRelay(self.pcf_ports[capture], self.tmp / "gateway.pcap")
         peers = ";".join(
@@ -236,10 +242,10 @@ class RxLab:
     def close(self):
         if self.relay:
             self.relay.close()
-        self.af.stop()
-        for peer in self.pcfs.values():
+        peers = [p for p in (self.af, *self.pcfs.values()) if p]
+        for peer in peers:
             peer.stop()
-        for peer in [self.af, *self.pcfs.values()]:
+        for peer in peers:
             assert_no_sanitizer_report(peer.stderr_path.read_text(errors="replace"), peer.identity)
 
 
