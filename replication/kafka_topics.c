@@ -1,10 +1,13 @@
 #include "replication/kafka_topics.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "common/clock.h"
 #include "common/diag.h"
 
 /* Waits for the result event of one admin request on `queue`. */
@@ -87,13 +90,32 @@ static int create_missing(rd_kafka_t *rk, const char *const *topics, size_t n,
     return rc;
 }
 
-/* One partition per topic: the events of a site must stay in order. */
-static int check_partitions(rd_kafka_t *rk, const char *topic, int timeout_ms, char *err,
-                            size_t err_cap)
+/* Topic-level metadata errors that go away by themselves: a topic just created is not yet
+ * known to every broker (or has no leader yet) for a moment. */
+static bool metadata_settling(rd_kafka_resp_err_t e)
+{
+    return e == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART ||
+           e == RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE;
+}
+
+/* One partition per topic: the events of a site must stay in order. `settle`: the topics
+ * were just created, wait (up to timeout_ms) for the broker to know them. */
+static int check_partitions(rd_kafka_t *rk, const char *topic, bool settle, int timeout_ms,
+                            char *err, size_t err_cap)
 {
     rd_kafka_topic_t *rkt = rd_kafka_topic_new(rk, topic, NULL);
+    uint64_t deadline = bsf_clock_mono_ns() + (uint64_t)timeout_ms * 1000000u;
     const struct rd_kafka_metadata *md = NULL;
-    rd_kafka_resp_err_t e = rd_kafka_metadata(rk, 0, rkt, &md, timeout_ms);
+    rd_kafka_resp_err_t e;
+    for (;;) {
+        e = rd_kafka_metadata(rk, 0, rkt, &md, timeout_ms);
+        if (e || !settle || md->topic_cnt != 1 || !metadata_settling(md->topics[0].err) ||
+            bsf_clock_mono_ns() >= deadline)
+            break;
+        rd_kafka_metadata_destroy(md);
+        md = NULL;
+        usleep(100000);
+    }
     int rc = BSF_KAFKA_TOPICS_OK;
     if (e) {
         snprintf(err, err_cap, "metadata of topic %s: %s", topic, rd_kafka_err2str(e));
@@ -177,7 +199,7 @@ int bsf_kafka_topics_ensure(rd_kafka_t *rk, const char *const *topics, size_t n,
     int rc = spec->create ? create_missing(rk, topics, n, spec, timeout_ms, err, err_cap)
                           : BSF_KAFKA_TOPICS_OK;
     for (size_t i = 0; i < n && rc == BSF_KAFKA_TOPICS_OK; i++) {
-        rc = check_partitions(rk, topics[i], timeout_ms, err, err_cap);
+        rc = check_partitions(rk, topics[i], spec->create, timeout_ms, err, err_cap);
         if (rc == BSF_KAFKA_TOPICS_OK)
             rc = check_config(rk, topics[i], spec, timeout_ms, err, err_cap);
     }
