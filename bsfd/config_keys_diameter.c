@@ -4,11 +4,13 @@
 #include <string.h>
 
 #include "bsfd/config.h"
+#include "gateways/diameter/rx_congestion.h"
 #include "gateways/diameter/rx_cpus.h"
 #include "gateways/diameter/rx_retry.h"
 #include "gateways/diameter/rx_routes.h"
 
 static const char *const originator_choices[] = {"any", "intermediate", "destination", NULL};
+static const char *const shedding_choices[] = {"priority", "percentage", NULL};
 
 #define TIMEOUT_MIN 3000u /* seed §3.22: 3000 - 2147483647 ms */
 #define TIMEOUT_MAX 2147483647u
@@ -136,6 +138,50 @@ static const bsf_config_key_t keys[] = {
      BSF_CFG_FIELD(diameter.max_pending),
      "Forwarded requests waiting for an answer; new requests beyond it get 3004 "
      "DIAMETER_TOO_BUSY."},
+    {"diameter.congestion.enabled", BSF_CFG_BOOL, "false", 0, 0, NULL,
+     BSF_CFG_FIELD(diameter.congestion),
+     "Seed 3.26: congestion control of the Diameter front end. The node's state (NORMAL, "
+     "DOC, L1, L2, CONGESTED) follows bsfd's CPU use and the requests waiting for an answer; "
+     "out of NORMAL, requests are discarded by priority (docs/rx-gateway.md, Congestion "
+     "control)."},
+    {"diameter.congestion.interval_ms", BSF_CFG_UINT, "200", 50, 2147483647, NULL,
+     BSF_CFG_FIELD(diameter.congestion_interval_ms),
+     "stateCalculationInterval: how often the state is computed."},
+    {"diameter.congestion.sample_count", BSF_CFG_UINT, "5", 1, 2147483647, NULL,
+     BSF_CFG_FIELD(diameter.congestion_samples),
+     "stateChangeSampleCount: consecutive samples a new state must hold before it applies."},
+    {"diameter.congestion.cpu_thresholds", BSF_CFG_LIST, "60;70;75;80", 0, 63, NULL,
+     BSF_CFG_FIELD(diameter.congestion_cpu),
+     "bsfd's CPU use (% of the CPUs it may run on) from which DOC, L1, L2 and CONGESTED "
+     "hold; strictly increasing, 1-100."},
+    {"diameter.congestion.queue_thresholds", BSF_CFG_LIST, "6300;7200;8100;9000", 0, 127, NULL,
+     BSF_CFG_FIELD(diameter.congestion_queue),
+     "Forwarded requests waiting for an answer from which DOC, L1, L2 and CONGESTED hold; "
+     "strictly increasing."},
+    {"diameter.congestion.shedding", BSF_CFG_ENUM, "priority", 0, 0, shedding_choices,
+     BSF_CFG_FIELD(diameter.congestion_mode),
+     "Load shedding by `priority` (discard_priorities) or by `percentage` "
+     "(discard_percentages)."},
+    {"diameter.congestion.discard_priorities", BSF_CFG_LIST, "27;19;17;15", 0, 63, NULL,
+     BSF_CFG_FIELD(diameter.congestion_discard_priorities),
+     "Priority mode: in DOC, L1, L2, CONGESTED a request whose priority is greater than or "
+     "equal to this is discarded (0-31; 32 = none); not increasing."},
+    {"diameter.congestion.discard_percentages", BSF_CFG_LIST,
+     "DOC 27-31:50;L1 19-26:50 27-31:75;L2 17-18:50 19-26:75 27-31:100;CONGESTED 15-31:100", 0,
+     511, NULL, BSF_CFG_FIELD(diameter.congestion_discard_percentages),
+     "Percentage mode: `STATE LO-HI:PERCENT ...` per state: requests with a priority in "
+     "LO-HI are discarded with that probability."},
+    {"diameter.congestion.priorities", BSF_CFG_LIST, "default=6;rar=7", 0, 255, NULL,
+     BSF_CFG_FIELD(diameter.congestion_priorities),
+     "Message priorities (0 most important, 31 least) by command: `default`, `aar`, `str`, "
+     "`rar`, `asr`. A request's DRMP AVP (RFC 7944, 0-15) takes precedence."},
+    {"diameter.congestion.result_code", BSF_CFG_UINT, "3004", 3000, 5999, NULL,
+     BSF_CFG_FIELD(diameter.congestion_code),
+     "CONGESTION_DIAMETER_RESPONSE_CODE: the code a discarded request is answered with."},
+    {"diameter.congestion.vendor_id", BSF_CFG_UINT, "0", 0, 4294967295u, NULL,
+     BSF_CFG_FIELD(diameter.congestion_vendor),
+     "CONGESTION_DIAMETER_VENDOR_ID: non-zero sends the code as Experimental-Result with this "
+     "Vendor-Id (e.g. 10415 with 5065); 0 sends it as Result-Code."},
 };
 
 static int check_list(const char *key, const char *list, int (*check)(const char *, char *, size_t),
@@ -248,6 +294,9 @@ static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
         snprintf(err, err_cap, "diameter.stale_binding_codes: %s", why);
         return -1;
     }
+    bsf_rx_cong_rules_t rules;
+    if (bsf_rx_cong_rules_from_settings(d, &rules, err, err_cap))
+        return -1;
     return 0;
 }
 

@@ -424,6 +424,31 @@ int bsf_rx_dict_define_cookie(bsf_rx_dict_t *rx, uint32_t code, uint32_t vendor,
     return 0;
 }
 
+int bsf_rx_dict_define_drmp(bsf_rx_dict_t *rx, char *err, size_t errlen)
+{
+    if (rx == NULL || rx->dict == NULL)
+        return rx_dict_fail(err, errlen, EINVAL, "DRMP AVP: no dictionary");
+    struct dict_avp_request req = {.avp_vendor = 0, .avp_code = 301};
+    struct dict_object *obj = NULL;
+    int ret = fd_dict_search(rx->dict, DICT_AVP, AVP_BY_CODE_AND_VENDOR, &req, &obj, ENOENT);
+    if (ret == 0 && obj != NULL) {
+        struct dict_avp_data d;
+        if (fd_dict_getval(obj, &d) != 0 || d.avp_basetype != AVP_TYPE_INTEGER32)
+            return rx_dict_fail(err, errlen, EEXIST, "AVP 301 exists and is not DRMP");
+        rx->drmp = obj;
+        return 0;
+    }
+    struct dict_avp_data data = {.avp_code = 301,
+                                 .avp_name = "DRMP",
+                                 .avp_flag_mask = AVP_FLAG_VENDOR | AVP_FLAG_MANDATORY,
+                                 .avp_flag_val = 0,
+                                 .avp_basetype = AVP_TYPE_INTEGER32};
+    ret = fd_dict_new(rx->dict, DICT_AVP, &data, NULL, &rx->drmp);
+    if (ret != 0)
+        return rx_dict_fail(err, errlen, ret, "cannot define DRMP (301): %s", strerror(ret));
+    return 0;
+}
+
 int bsf_rx_dict_new_request(const bsf_rx_dict_t *rx, struct dict_object *cmd, struct msg **out)
 {
     struct msg *m = NULL;

@@ -25,14 +25,7 @@
 #include <freeDiameter/freeDiameter-host.h>
 #include <freeDiameter/libfdcore.h>
 
-#define BSF_RX_APP_ID 16777236u /* 3GPP Rx, TS 29.214 */
-#define BSF_RX_VENDOR_3GPP 10415u
-
-/* Command codes used on Rx. */
-#define BSF_RX_CMD_AA 265u /* AAR / AAA */
-#define BSF_RX_CMD_RA 258u /* RAR / RAA */
-#define BSF_RX_CMD_ST 275u /* STR / STA */
-#define BSF_RX_CMD_AS 274u /* ASR / ASA */
+#include "gateways/diameter/rx_commands.h"
 
 /* Default code and vendor of OCNF-SERVICE-COOKIE (diameter.cookie_avp_code / _vendor). */
 #define BSF_RX_COOKIE_CODE 3001u
@@ -94,6 +87,8 @@ typedef struct bsf_rx_dict {
 
     /* OCNF-SERVICE-COOKIE (seed §3.3), defined by bsf_rx_dict_define_cookie; else NULL. */
     struct dict_object *cookie;
+    /* DRMP (RFC 7944, code 301), defined by bsf_rx_dict_define_drmp; else NULL. */
+    struct dict_object *drmp;
 } bsf_rx_dict_t;
 
 /* Resolves and fixes the Rx dictionary in `dict` (normally fd_g_config->cnf_dict).
@@ -112,6 +107,10 @@ int bsf_rx_dict_advertise(const bsf_rx_dict_t *rx, char *err, size_t errlen);
  * not know it ignores it. Sets rx->cookie. Returns 0 or an errno-style code. */
 int bsf_rx_dict_define_cookie(bsf_rx_dict_t *rx, uint32_t code, uint32_t vendor, char *err,
                               size_t errlen);
+
+/* Defines the DRMP AVP (RFC 7944: code 301, no vendor, Enumerated, values 0-15) as an
+ * Integer32 when the dictionary lacks it. Sets rx->drmp. Returns 0 or an errno-style code. */
+int bsf_rx_dict_define_drmp(bsf_rx_dict_t *rx, char *err, size_t errlen);
 
 /* Creates a request of `cmd` (e.g. rx->cmd_aar) with a fresh End-to-End id, the Rx
  * application id in its header and the P bit. Returns 0 or an errno-style code. */

@@ -4,24 +4,22 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gateways/diameter/rx_commands.h"
 
-#define CMD_AA 265u
-#define CMD_RA 258u
-#define CMD_ST 275u
-#define CMD_AS 274u
+
 
 bsf_rx_kind_t bsf_rx_kind_classify(uint32_t code, int rx_request_type, bool session_known)
 {
     switch (code) {
-    case CMD_AA:
+    case BSF_RX_CMD_AA:
         if (session_known || rx_request_type == BSF_RX_REQUEST_TYPE_UPDATE)
             return BSF_RX_AAR_U;
         return BSF_RX_AAR_I;
-    case CMD_ST:
+    case BSF_RX_CMD_ST:
         return BSF_RX_STR;
-    case CMD_RA:
+    case BSF_RX_CMD_RA:
         return BSF_RX_RAR;
-    case CMD_AS:
+    case BSF_RX_CMD_AS:
         return BSF_RX_ASR;
     default:
         return BSF_RX_OTHER;

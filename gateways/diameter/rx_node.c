@@ -204,6 +204,7 @@ int bsf_rx_node_init(const bsf_diameter_settings_t *s, bsf_rx_dict_t *rx, char *
     if ((rc = bsf_rx_dict_init(rx, fd_g_config->cnf_dict, 0, err, cap)) != 0 ||
         (rc = bsf_rx_dict_define_cookie(rx, s->cookie_avp_code, s->cookie_avp_vendor, err, cap)) !=
             0 ||
+        (rc = bsf_rx_dict_define_drmp(rx, err, cap)) != 0 ||
         (s->advertise_rx && (rc = bsf_rx_dict_advertise(rx, err, cap)) != 0))
         return -1;
     if ((rc = fd_peer_validate_register(node_validate)) != 0) {

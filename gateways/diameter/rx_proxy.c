@@ -15,6 +15,7 @@
 #include "common/diag.h"
 #include "gateways/diameter/rx_avp.h"
 #include "gateways/diameter/rx_binding.h"
+#include "gateways/diameter/rx_congestion_monitor.h"
 #include "gateways/diameter/rx_kind.h"
 #include "gateways/diameter/rx_metrics.h"
 #include "gateways/diameter/rx_node.h"
@@ -92,6 +93,7 @@ struct bsf_rx_proxy {
     bsf_rx_pending_t pending;
     bsf_rx_sessions_t sessions;
     bsf_rx_metrics_t *metrics;
+    bsf_rx_cong_monitor_t *congestion;
     atomic_bool draining;
     bsf_rx_avp_want_t req_wants[W_REQUEST_COUNT], ue_wants[W_UE_COUNT];
 
@@ -486,6 +488,19 @@ static int route_aar_i(bsf_rx_proxy_t *px, rx_tx_t *tx, struct msg **pmsg, rx_re
     return 0;
 }
 
+/* Congestion control (seed §3.26): whether the request may be processed. The DRMP AVP is
+ * looked for only while the node is congested. */
+static bool admitted(bsf_rx_proxy_t *px, struct msg *msg, uint32_t code)
+{
+    if (bsf_rx_cong_monitor_state(px->congestion) == BSF_RX_CONG_NORMAL)
+        return true;
+    struct avp *a = NULL;
+    int drmp = -1;
+    if (px->rx->drmp && bsf_rx_avp_find(msg, px->rx->drmp, &a) == 0)
+        drmp = bsf_rx_avp_i32(a);
+    return bsf_rx_cong_monitor_admit(px->congestion, code, drmp);
+}
+
 /* Handles one request received by the node; always takes *pmsg. */
 static void handle_request(bsf_rx_proxy_t *px, struct msg **pmsg)
 {
@@ -545,6 +560,14 @@ static void handle_request(bsf_rx_proxy_t *px, struct msg **pmsg)
                                                  &sess);
     tx->kind = bsf_rx_kind_classify(hdr->msg_code, rrt, known);
     bsf_rx_metrics_count_inbound(px->metrics, tx->kind);
+    if (!admitted(px, *pmsg, hdr->msg_code)) {
+        uint32_t code, vendor;
+        bsf_rx_cong_monitor_answer(px->congestion, &code, &vendor);
+        r = rc_result(code, "the BSF is congested");
+        r.vendor = vendor;
+        answer_local(px, tx->kind, pmsg, &r, arrived);
+        goto done;
+    }
     if (rc == ENOENT || rc == EBADMSG) {
         r = rc_result(RC_MISSING_AVP, "no Session-Id");
         r.failed_model = rx->session_id;
@@ -984,12 +1007,16 @@ static void *worker_main(void *arg)
         }
         pthread_mutex_unlock(&px->mu);
         sweep(px);
+        uint32_t wait_ms = bsf_rx_cong_monitor_tick(px->congestion, mono_ns(),
+                                                    bsf_rx_pending_count(&px->pending));
+        if (wait_ms > SWEEP_PERIOD_MS)
+            wait_ms = SWEEP_PERIOD_MS;
         pthread_mutex_lock(&px->mu);
         if (px->stop || px->q_head)
             continue;
         struct timespec until;
         clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_nsec += SWEEP_PERIOD_MS * 1000000L;
+        until.tv_nsec += (long)wait_ms * 1000000L;
         if (until.tv_nsec >= 1000000000L) {
             until.tv_sec++;
             until.tv_nsec -= 1000000000L;
@@ -1054,6 +1081,8 @@ int bsf_rx_proxy_create(const bsf_diameter_settings_t *s, const bsf_rx_dict_t *r
         bsf_rx_avp_want(req[i], &px->req_wants[i]);
     for (size_t i = 0; i < W_UE_COUNT; i++)
         bsf_rx_avp_want(ue[i], &px->ue_wants[i]);
+    if (!(px->congestion = bsf_rx_cong_monitor_new(s, err, cap)))
+        goto fail;
     px->metrics = bsf_rx_metrics_new();
     if (!px->metrics || bsf_rx_pending_init(&px->pending, s->max_pending)) {
         snprintf(err, cap, "diameter: cannot allocate %u pending requests", s->max_pending);
@@ -1169,6 +1198,7 @@ void bsf_rx_proxy_free(bsf_rx_proxy_t *px)
         bsf_rx_sessions_destroy(&px->sessions);
     bsf_rx_routes_free(&px->routes);
     bsf_rx_metrics_free(px->metrics);
+    bsf_rx_cong_monitor_free(px->congestion);
     pthread_cond_destroy(&px->cv);
     pthread_mutex_destroy(&px->mu);
     free(px);
@@ -1178,5 +1208,7 @@ void bsf_rx_proxy_write_metrics(bsf_rx_proxy_t *px, bsf_text_t *out)
 {
     bsf_rx_metrics_write(px->metrics, bsf_rx_pending_count(&px->pending), px->s.max_pending,
                          bsf_rx_sessions_count(&px->sessions), out);
+    if (px->s.congestion)
+        bsf_rx_cong_monitor_write_metrics(px->congestion, out);
     bsf_rx_node_write_peers(out);
 }

@@ -57,6 +57,19 @@ typedef struct {
     uint32_t max_sessions;
     uint32_t session_idle_s;
     uint32_t max_pending; /* requests in flight before new ones get 3004 */
+
+    /* Congestion control (seed §3.26, rx_congestion.h); lists are '\n'-separated. */
+    bool congestion;
+    uint32_t congestion_interval_ms;
+    uint32_t congestion_samples;
+    char congestion_cpu[64];    /* CPU % thresholds: DOC, L1, L2, CONGESTED */
+    char congestion_queue[128]; /* pending-request thresholds */
+    int congestion_mode;        /* 0 priority, 1 percentage */
+    char congestion_discard_priorities[64];
+    char congestion_discard_percentages[512];
+    char congestion_priorities[256];
+    uint32_t congestion_code;   /* Result-Code of a discarded request */
+    uint32_t congestion_vendor; /* non-zero: sent as Experimental-Result of this vendor */
 } bsf_diameter_settings_t;
 
 #endif

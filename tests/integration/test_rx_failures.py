@@ -303,6 +303,14 @@ def test_af_disconnect_and_reconnect(rx_lab):
     ("diameter.cpus", "first"),
     ("diameter.cpus", "3-1"),
     ("diameter.cpus", "0-99999"),
+    ("diameter.congestion.cpu_thresholds", "80;70;60;50"),
+    ("diameter.congestion.queue_thresholds", "10;20;30"),
+    ("diameter.congestion.discard_priorities", "15;17;19;27"),
+    ("diameter.congestion.discard_percentages", "DOC 1-2"),
+    ("diameter.congestion.priorities", "ccr=3"),
+    ("diameter.congestion.shedding", "random"),
+    ("diameter.congestion.interval_ms", "10"),
+    ("diameter.congestion.result_code", "2001"),
 ])
 def test_invalid_diameter_setting_exits_2_naming_the_key(tmp_path, key, value):
     require_binary(BSFD, "BSFD")

@@ -1,0 +1,250 @@
+/* Congestion states and load shedding of the Diameter front end (see rx_congestion.h). */
+#include "gateways/diameter/rx_congestion.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gateways/diameter/rx_commands.h"
+
+static const char *const state_names[] = {"NORMAL", "DOC", "L1", "L2", "CONGESTED"};
+
+const char *bsf_rx_cong_state_name(bsf_rx_cong_state_t s)
+{
+    return (unsigned)s <= BSF_RX_CONG_CONGESTED ? state_names[s] : "?";
+}
+
+bsf_rx_cong_state_t bsf_rx_cong_level(const uint32_t thresholds[BSF_RX_CONG_LEVELS],
+                                      uint64_t value)
+{
+    bsf_rx_cong_state_t s = BSF_RX_CONG_NORMAL;
+    for (int i = 0; i < BSF_RX_CONG_LEVELS; i++)
+        if (value >= thresholds[i])
+            s = (bsf_rx_cong_state_t)(i + 1);
+    return s;
+}
+
+bsf_rx_cong_state_t bsf_rx_cong_sample(bsf_rx_cong_t *c, const bsf_rx_cong_rules_t *r,
+                                       uint32_t cpu_pct, uint64_t queue)
+{
+    bsf_rx_cong_state_t by_cpu = bsf_rx_cong_level(r->cpu_pct, cpu_pct);
+    bsf_rx_cong_state_t by_queue = bsf_rx_cong_level(r->queue, queue);
+    bsf_rx_cong_state_t candidate = by_cpu > by_queue ? by_cpu : by_queue;
+    if (candidate == c->state) {
+        c->streak = 0; /* anti-flapping: a change must hold without interruption */
+    } else if (candidate == c->candidate && c->streak > 0) {
+        c->streak++;
+    } else {
+        c->candidate = candidate;
+        c->streak = 1;
+    }
+    if (c->streak >= (r->sample_count ? r->sample_count : 1)) {
+        c->state = candidate;
+        c->streak = 0;
+    }
+    return c->state;
+}
+
+uint32_t bsf_rx_cong_priority(const bsf_rx_cong_rules_t *r, uint32_t command_code, int drmp)
+{
+    if (drmp >= 0 && drmp <= 15)
+        return (uint32_t)drmp;
+    uint8_t p = BSF_RX_PRIORITY_NONE;
+    switch (command_code) {
+    case BSF_RX_CMD_AA:
+        p = r->priority_aar;
+        break;
+    case BSF_RX_CMD_ST:
+        p = r->priority_str;
+        break;
+    case BSF_RX_CMD_RA:
+        p = r->priority_rar;
+        break;
+    case BSF_RX_CMD_AS:
+        p = r->priority_asr;
+        break;
+    default:
+        break;
+    }
+    return p == BSF_RX_PRIORITY_NONE ? r->priority_default : p;
+}
+
+bool bsf_rx_cong_discard(const bsf_rx_cong_rules_t *r, bsf_rx_cong_state_t s, uint32_t priority,
+                         uint32_t draw)
+{
+    if (s == BSF_RX_CONG_NORMAL || (unsigned)s > BSF_RX_CONG_CONGESTED)
+        return false;
+    if (priority > BSF_RX_PRIORITY_MAX)
+        priority = BSF_RX_PRIORITY_MAX;
+    int level = (int)s - 1;
+    if (!r->by_percentage)
+        return priority >= r->discard_priority[level];
+    return draw < r->discard_pct[level][priority];
+}
+
+/* A number from 0 to max at *p (digits only); advances *p. -1 when there is none. */
+static long number(const char **p, long max)
+{
+    if (!isdigit((unsigned char)**p))
+        return -1;
+    char *end;
+    long v = strtol(*p, &end, 10);
+    *p = end;
+    return v <= max ? v : -1;
+}
+
+/* Copies the next '\n'-separated item of *cursor into item; false at the end. */
+static bool next_item(const char **cursor, char *item, size_t cap, bool *too_long)
+{
+    if (!*cursor || !**cursor)
+        return false;
+    size_t n = strcspn(*cursor, "\n");
+    *too_long = n >= cap;
+    snprintf(item, cap, "%.*s", (int)(n < cap ? n : cap - 1), *cursor);
+    *cursor += n;
+    if (**cursor)
+        (*cursor)++;
+    return true;
+}
+
+/* Four numbers of one item each: strictly increasing from 1 to max (`rising`), or not
+ * increasing from 0 to max. */
+static int parse_four(const char *list, uint32_t max, bool rising, uint32_t out[BSF_RX_CONG_LEVELS],
+                      char *why, size_t cap)
+{
+    char item[32];
+    bool too_long;
+    int n = 0;
+    for (const char *cursor = list; next_item(&cursor, item, sizeof item, &too_long);) {
+        const char *p = item;
+        long v = too_long ? -1 : number(&p, (long)max);
+        bool order_ok = !n || (rising ? (uint32_t)v > out[n - 1] : (uint32_t)v <= out[n - 1]);
+        if (n == BSF_RX_CONG_LEVELS || v < (rising ? 1 : 0) || *p || !order_ok) {
+            n = -1;
+            break;
+        }
+        out[n++] = (uint32_t)v;
+    }
+    if (n == BSF_RX_CONG_LEVELS)
+        return 0;
+    snprintf(why, cap, "four %s numbers from %d to %u are needed, for DOC, L1, L2, CONGESTED",
+             rising ? "strictly increasing" : "not increasing", rising ? 1 : 0, max);
+    return -1;
+}
+
+int bsf_rx_cong_parse_levels(const char *list, uint32_t max, uint32_t out[BSF_RX_CONG_LEVELS],
+                             char *why, size_t cap)
+{
+    return parse_four(list, max, true, out, why, cap);
+}
+
+int bsf_rx_cong_parse_discard_priorities(const char *list, uint32_t out[BSF_RX_CONG_LEVELS],
+                                         char *why, size_t cap)
+{
+    return parse_four(list, BSF_RX_PRIORITY_MAX + 1, false, out, why, cap);
+}
+
+static int state_of(const char *name, size_t len)
+{
+    for (int s = BSF_RX_CONG_DOC; s <= BSF_RX_CONG_CONGESTED; s++)
+        if (strlen(state_names[s]) == len && strncasecmp(state_names[s], name, len) == 0)
+            return s;
+    return -1;
+}
+
+int bsf_rx_cong_parse_percentages(const char *list, bsf_rx_cong_rules_t *r, char *why, size_t cap)
+{
+    char item[256];
+    bool too_long;
+    memset(r->discard_pct, 0, sizeof r->discard_pct);
+    for (const char *cursor = list; next_item(&cursor, item, sizeof item, &too_long);) {
+        size_t name_len = strcspn(item, " ");
+        int s = too_long ? -1 : state_of(item, name_len);
+        const char *p = item + name_len;
+        bool ranges = false;
+        while (s > 0 && *p == ' ') {
+            while (*p == ' ')
+                p++;
+            long lo = number(&p, BSF_RX_PRIORITY_MAX), hi = -1, pct = -1;
+            if (lo >= 0 && *p == '-') {
+                p++;
+                hi = number(&p, BSF_RX_PRIORITY_MAX);
+            }
+            if (hi >= lo && *p == ':') {
+                p++;
+                pct = number(&p, 100);
+            }
+            if (hi < lo || pct < 0 || (*p && *p != ' ')) {
+                s = -1;
+                break;
+            }
+            for (long q = lo; q <= hi; q++)
+                r->discard_pct[s - 1][q] = (uint8_t)pct;
+            ranges = true;
+        }
+        if (s < 0 || !ranges || *p) {
+            snprintf(why, cap,
+                     "'%.64s' is not STATE LO-HI:PERCENT... (STATE: DOC, L1, L2, CONGESTED; "
+                     "priorities 0-31, percent 0-100)",
+                     item);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int bsf_rx_cong_parse_priorities(const char *list, bsf_rx_cong_rules_t *r, char *why, size_t cap)
+{
+    static const char *const names[] = {"default", "aar", "str", "rar", "asr"};
+    uint8_t *slots[] = {&r->priority_default, &r->priority_aar, &r->priority_str,
+                        &r->priority_rar, &r->priority_asr};
+    r->priority_default = 0;
+    r->priority_aar = r->priority_str = r->priority_rar = r->priority_asr = BSF_RX_PRIORITY_NONE;
+    char item[64];
+    bool too_long;
+    for (const char *cursor = list; next_item(&cursor, item, sizeof item, &too_long);) {
+        size_t name_len = strcspn(item, "=");
+        int which = -1;
+        for (int i = 0; i < 5 && !too_long; i++)
+            if (strlen(names[i]) == name_len && strncasecmp(names[i], item, name_len) == 0)
+                which = i;
+        const char *p = item + name_len;
+        long v = which >= 0 && *p == '=' ? (p++, number(&p, BSF_RX_PRIORITY_MAX)) : -1;
+        if (v < 0 || *p) {
+            snprintf(why, cap, "'%.64s' is not COMMAND=PRIORITY (default, aar, str, rar, asr; 0-31)",
+                     item);
+            return -1;
+        }
+        *slots[which] = (uint8_t)v;
+    }
+    return 0;
+}
+
+int bsf_rx_cong_rules_from_settings(const bsf_diameter_settings_t *s, bsf_rx_cong_rules_t *r,
+                                    char *why, size_t cap)
+{
+    char reason[256];
+    const char *key = NULL;
+    memset(r, 0, sizeof *r);
+    r->sample_count = s->congestion_samples;
+    r->by_percentage = s->congestion_mode == 1;
+    if (bsf_rx_cong_parse_levels(s->congestion_cpu, 100, r->cpu_pct, reason, sizeof reason))
+        key = "diameter.congestion.cpu_thresholds";
+    else if (bsf_rx_cong_parse_levels(s->congestion_queue, 100000000, r->queue, reason,
+                                      sizeof reason))
+        key = "diameter.congestion.queue_thresholds";
+    else if (bsf_rx_cong_parse_discard_priorities(s->congestion_discard_priorities,
+                                                  r->discard_priority, reason, sizeof reason))
+        key = "diameter.congestion.discard_priorities";
+    else if (bsf_rx_cong_parse_percentages(s->congestion_discard_percentages, r, reason,
+                                           sizeof reason))
+        key = "diameter.congestion.discard_percentages";
+    else if (bsf_rx_cong_parse_priorities(s->congestion_priorities, r, reason, sizeof reason))
+        key = "diameter.congestion.priorities";
+    if (!key)
+        return 0;
+    snprintf(why, cap, "%s: %s", key, reason);
+    return -1;
+}

@@ -1,0 +1,42 @@
+/* The congestion control of the Diameter front end at run time (seed §3.26): samples bsfd's
+ * CPU use and the pending requests on the gateway's worker thread, keeps the state
+ * (rx_congestion.h rules), and decides for each request received whether it is admitted.
+ * Thread-safe: one sampling thread, any number of deciding threads. */
+#ifndef BSF_GATEWAYS_DIAMETER_RX_CONGESTION_MONITOR_H
+#define BSF_GATEWAYS_DIAMETER_RX_CONGESTION_MONITOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/text.h"
+#include "gateways/diameter/rx_congestion.h"
+#include "gateways/diameter/rx_settings.h"
+
+typedef struct bsf_rx_cong_monitor bsf_rx_cong_monitor_t;
+
+/* NULL with the reason in err when the settings do not parse or memory is short. With
+ * diameter.congestion.enabled false the monitor admits everything and samples nothing. */
+bsf_rx_cong_monitor_t *bsf_rx_cong_monitor_new(const bsf_diameter_settings_t *s, char *err,
+                                               size_t cap);
+void bsf_rx_cong_monitor_free(bsf_rx_cong_monitor_t *m);
+
+/* The sampling thread, as often as it likes: takes a sample when one is due. Returns the
+ * milliseconds until the next one (UINT32_MAX when disabled). */
+uint32_t bsf_rx_cong_monitor_tick(bsf_rx_cong_monitor_t *m, uint64_t now_ns, size_t pending);
+
+/* The current state (NORMAL when disabled). */
+bsf_rx_cong_state_t bsf_rx_cong_monitor_state(const bsf_rx_cong_monitor_t *m);
+
+/* Whether a request of `command_code` (with its DRMP value, or -1) is admitted; a discard is
+ * counted. Any thread. */
+bool bsf_rx_cong_monitor_admit(bsf_rx_cong_monitor_t *m, uint32_t command_code, int drmp);
+
+/* Result of a discarded request: the code and, when non-zero, its Experimental-Result vendor. */
+void bsf_rx_cong_monitor_answer(const bsf_rx_cong_monitor_t *m, uint32_t *code,
+                                uint32_t *vendor);
+
+/* ocbsf_diam_congestion_state, _resource_state{resource}, _discards_total{state}. */
+void bsf_rx_cong_monitor_write_metrics(const bsf_rx_cong_monitor_t *m, bsf_text_t *out);
+
+#endif

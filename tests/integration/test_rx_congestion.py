@@ -1,0 +1,99 @@
+"""Rx gateway, congestion control of the Diameter front end (seed 3.26): the state follows
+the requests waiting for an answer, changes only after `sample_count` samples, and out of
+NORMAL requests are discarded by priority with the configured result code; answers and
+important requests pass, and the state comes back to NORMAL."""
+
+from rx_support import metric, rx_lab, wait_until  # noqa: F401 (fixture)
+from support import Ue
+
+# DOC from 3 pending requests (the CPU thresholds are out of reach); AARs have priority 20,
+# which DOC discards (20 >= 20); STRs keep the default 6.
+CONGESTION = {
+    "diameter.congestion.enabled": "true",
+    "diameter.congestion.interval_ms": "50",
+    "diameter.congestion.sample_count": "3",
+    "diameter.congestion.queue_thresholds": "3;100;200;300",
+    "diameter.congestion.cpu_thresholds": "97;98;99;100",
+    "diameter.congestion.discard_priorities": "20;19;17;15",
+    "diameter.congestion.priorities": "default=6;aar=20",
+    "diameter.timeout_aar_ms": "20000",
+}
+
+
+def state(lab):
+    return metric(lab.bsfd, "ocbsf_diam_congestion_state")
+
+
+def release(lab):
+    """Ends the held requests (the PCF goes: the BSF answers them 3002), so that no request is
+    pending when the lab stops."""
+    lab.pcf().kill()
+    wait_until(lambda: lab.pending() == 0, what="nothing pending")
+
+
+def congest(lab, ues):
+    """Holds one unanswered AAR-I per UE at the PCF until bsfd is in DOC."""
+    lab.pcf().cmd("answer cmd=aar-i drop")
+    for ue in ues:
+        lab.aar_i("wait=0", ip=ue.ipv4)
+    wait_until(lambda: lab.pending() == len(ues), what="the AAR-Is to be pending")
+    wait_until(lambda: state(lab) == 1, what="the DOC state")
+
+
+def test_doc_discards_by_priority_and_ends(rx_lab):
+    lab = rx_lab(settings=CONGESTION)
+    ues = [Ue() for _ in range(5)]
+    for ue in ues:
+        lab.register(ue)
+    sid = lab.aar_i(ip=ues[0].ipv4)["session_id"]  # a session opened before the congestion
+    assert state(lab) == 0
+    congest(lab, ues[1:4])
+    # an AAR (priority 20) is discarded by the BSF with 3004 and never reaches the PCF
+    seen = len(lab.pcf().events(type="recv"))
+    reply = lab.aar_i(ip=ues[4].ipv4)
+    assert reply["status"] == "answer" and reply["code"] == 3004, reply
+    assert reply["record"]["origin_host"] == "bsf.test.local", reply
+    assert len(lab.pcf().events(type="recv")) == seen
+    # an STR (priority 6) passes to the PCF and its answer comes back
+    reply = lab.af.cmd(f"str session={sid}")
+    assert reply["code"] == 2001, reply
+    assert len(lab.pcf().received(sid, "str")) == 1
+    assert metric(lab.bsfd, "ocbsf_diam_congestion_discards_total", state="DOC") == 1
+    assert metric(lab.bsfd, "ocbsf_diam_congestion_resource_state", resource="queue") == 1
+    assert "congestion state DOC" in lab.bsfd.stderr_text()
+    # the held AAR-Is are answered: back to NORMAL
+    release(lab)
+    wait_until(lambda: state(lab) == 0, what="the NORMAL state")
+    assert "congestion state NORMAL" in lab.bsfd.stderr_text()
+
+
+def test_discards_answered_with_the_configured_experimental_result(rx_lab):
+    settings = dict(CONGESTION)
+    settings.update({"diameter.congestion.result_code": "5065",
+                     "diameter.congestion.vendor_id": "10415"})
+    lab = rx_lab(settings=settings)
+    ues = [Ue() for _ in range(4)]
+    for ue in ues:
+        lab.register(ue)
+    congest(lab, ues[:3])
+    reply = lab.aar_i(ip=ues[3].ipv4)
+    assert reply["code"] == 5065, reply
+    record = reply["record"]
+    assert record["experimental_result"] == {"vendor_id": 10415, "code": 5065}, record
+    assert record.get("result_code") is None, record
+    release(lab)
+
+
+def test_without_congestion_control_nothing_is_discarded(rx_lab):
+    settings = {k: v for k, v in CONGESTION.items() if k != "diameter.congestion.enabled"}
+    lab = rx_lab(settings=settings)
+    ues = [Ue() for _ in range(5)]
+    for ue in ues:
+        lab.register(ue)
+    lab.pcf().cmd("answer cmd=aar-i drop count=4")
+    for ue in ues[:4]:
+        lab.aar_i("wait=0", ip=ue.ipv4)
+    wait_until(lambda: lab.pending() == 4, what="the AAR-Is to be pending")
+    assert lab.aar_i(ip=ues[4].ipv4)["code"] == 2001
+    assert "ocbsf_diam_congestion_state" not in lab.bsfd.ops.get("/metrics").text
+    release(lab)
