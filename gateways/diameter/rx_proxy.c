@@ -136,10 +136,38 @@ static bool is_success(uint32_t code)
 
 /* ---- answers made by the gateway ------------------------------------------------------- */
 
+/* Whether the neighbour `id` (a request's sender) is connected. libfdcore 1.2.1 loses the
+ * memory of an answer it cannot send because its neighbour has left (fd_out_send fails on
+ * the closed connection): such answers are not handed to it. */
+static bool neighbour_connected(const char *id, size_t len)
+{
+    struct peer_hdr *peer = NULL;
+    if (!id || !len)
+        return true;
+    return fd_peer_getbyid((DiamId_t)id, len, 1, &peer) == 0 && peer &&
+           fd_peer_get_state(peer) == STATE_OPEN;
+}
+
+static void drop_answer_to_departed(bsf_rx_proxy_t *px, bsf_rx_kind_t kind, const char *to,
+                                    size_t to_len, uint32_t code)
+{
+    bsf_rx_metrics_count_event(px->metrics, BSF_RX_EV_DROPPED);
+    BSF_DEBUG("diameter", "%s answer %u not sent: %.*s has left", bsf_rx_kind_name(kind), code,
+              (int)to_len, to);
+}
+
 /* Answers the request *pmsg (taken) with `res`. */
 static void answer_local(bsf_rx_proxy_t *px, bsf_rx_kind_t kind, struct msg **pmsg,
                          const bsf_rx_result_t *res, uint64_t arrived_ns)
 {
+    DiamId_t from = NULL;
+    size_t from_len = 0;
+    if (fd_msg_source_get(*pmsg, &from, &from_len) == 0 && !neighbour_connected(from, from_len)) {
+        drop_answer_to_departed(px, kind, from, from_len, res->code);
+        fd_msg_free(*pmsg);
+        *pmsg = NULL;
+        return;
+    }
     int rc = bsf_rx_avp_make_answer(px->rx, pmsg, res);
     if (rc == 0)
         rc = fd_msg_send(pmsg, NULL, NULL);
@@ -158,6 +186,10 @@ static void answer_local(bsf_rx_proxy_t *px, bsf_rx_kind_t kind, struct msg **pm
 /* Answers a request we no longer hold (dropped, or still inside libfdcore). */
 static void answer_ref(bsf_rx_proxy_t *px, const rx_tx_t *tx, const bsf_rx_result_t *res)
 {
+    if (!neighbour_connected(tx->from, strlen(tx->from))) {
+        drop_answer_to_departed(px, tx->kind, tx->from, strlen(tx->from), res->code);
+        return;
+    }
     bsf_rx_request_ref_t ref = {tx->code, tx->app, tx->hbh, tx->e2e, tx->flags,
                                 tx->sid,  tx->sid_len, tx->from};
     int rc = bsf_rx_avp_answer_ref(px->rx, &ref, res);
@@ -837,9 +869,11 @@ static int on_rt_out(void *cbdata, struct msg **pmsg, struct fd_list *candidates
         *pmsg = NULL;
         return 0;
     }
-    bool found = false;
     size_t tlen = strlen(target);
-    for (struct fd_list *li = candidates->next; li != candidates; li = li->next) {
+    /* A neighbour that is closing can still be a candidate; libfdcore would then fail to
+     * send to it and lose the request: it goes to the worker instead. */
+    bool found = false, usable = neighbour_connected(target, tlen);
+    for (struct fd_list *li = candidates->next; li != candidates && usable; li = li->next) {
         struct rtd_candidate *c = (struct rtd_candidate *)li;
         if (!found && c->diamidlen == tlen && strncasecmp(c->diamid, target, tlen) == 0) {
             c->score = FD_SCORE_FINALDEST * 10;

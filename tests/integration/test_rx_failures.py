@@ -261,6 +261,45 @@ def test_pcf_that_dies_with_a_request_pending(rx_lab):
     wait_until(lambda: lab.pending() == 0, what="nothing pending")
 
 
+def test_pcf_leaving_with_dpr_while_requests_are_pending(rx_lab):
+    """The PCF closes its connection (DPR) with three AAR-Is unanswered: the AF gets 3002 for
+    each at once (not at the 20 s timeout), and nothing is left pending."""
+    lab = rx_lab(settings={"diameter.timeout_aar_ms": "20000"})
+    ues = [Ue() for _ in range(3)]
+    for ue in ues:
+        lab.register(ue)
+    lab.pcf().cmd("answer cmd=aar-i drop")
+    for ue in ues:
+        lab.aar_i("wait=0", ip=ue.ipv4)
+    wait_until(lambda: lab.pending() == 3, what="the AAR-Is to be pending")
+    lab.pcf().stop()
+    wait_until(lambda: len(lab.af.events(type="recv", label="aar-i")) == 3, what="3 answers")
+    for answer in lab.af.events(type="recv", label="aar-i"):
+        assert answer["result_code"] == 3002 and answer["latency_ms"] < 10000, answer
+    wait_until(lambda: lab.pending() == 0, what="nothing pending")
+    assert "fd_out_send" not in lab.bsfd.stderr_text()
+
+
+def test_answers_for_an_af_that_has_left_are_dropped(rx_lab):
+    """The AF leaves, then the PCF leaves with the AF's requests pending: the gateway's 3002
+    answers have nowhere to go. They are dropped and counted; libfdcore is never handed a
+    message for a closed connection (it would lose its memory: the sanitizer build checks)."""
+    lab = rx_lab(settings={"diameter.timeout_aar_ms": "20000"})
+    ues = [Ue() for _ in range(3)]
+    for ue in ues:
+        lab.register(ue)
+    lab.pcf().cmd("answer cmd=aar-i drop")
+    for ue in ues:
+        lab.aar_i("wait=0", ip=ue.ipv4)
+    wait_until(lambda: lab.pending() == 3, what="the AAR-Is to be pending")
+    lab.af.stop()
+    wait_until(lambda: not peer_up(lab.bsfd, "af.test.local"), what="bsfd to see the AF go")
+    lab.pcf().stop()
+    wait_until(lambda: lab.pending() == 0, what="nothing pending")
+    assert metric(lab.bsfd, "ocbsf_diam_events_total", event="dropped") == 3
+    assert "fd_out_send" not in lab.bsfd.stderr_text()
+
+
 def test_af_disconnect_and_reconnect(rx_lab):
     lab = rx_lab()
     ue = Ue()
