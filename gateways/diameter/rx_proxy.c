@@ -136,16 +136,18 @@ static bool is_success(uint32_t code)
 
 /* ---- answers made by the gateway ------------------------------------------------------- */
 
-/* Whether the neighbour `id` (a request's sender) is connected. libfdcore 1.2.1 loses the
- * memory of an answer it cannot send because its neighbour has left (fd_out_send fails on
- * the closed connection): such answers are not handed to it. */
+/* Whether the neighbour `id` has a connection (open, or open and under watchdog suspicion).
+ * libfdcore 1.2.1 loses the memory of a message it cannot send because the neighbour's
+ * connection is closing or gone (fd_out_send fails): such messages are not handed to it. */
 static bool neighbour_connected(const char *id, size_t len)
 {
     struct peer_hdr *peer = NULL;
     if (!id || !len)
         return true;
-    return fd_peer_getbyid((DiamId_t)id, len, 1, &peer) == 0 && peer &&
-           fd_peer_get_state(peer) == STATE_OPEN;
+    if (fd_peer_getbyid((DiamId_t)id, len, 1, &peer) != 0 || !peer)
+        return false;
+    int state = fd_peer_get_state(peer);
+    return state == STATE_OPEN || state == STATE_SUSPECT || state == STATE_REOPEN;
 }
 
 static void drop_answer_to_departed(bsf_rx_proxy_t *px, bsf_rx_kind_t kind, const char *to,
