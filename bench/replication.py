@@ -25,7 +25,6 @@ import pathlib
 import resource
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -33,28 +32,13 @@ import time
 import urllib.request
 import uuid
 
+from bench_proc import cpu_seconds, free_ports
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BSFD = ROOT / "build" / "bsfd" / "bsfd"
 BSFCTL = pathlib.Path(os.environ.get("BSFCTL", ROOT / "build" / "bsfctl" / "bsfctl"))
 LOAD = ROOT / "build" / "bench" / "bsf-load"
 BROKER = ROOT / "scripts" / "kafka-broker.sh"
-HZ = os.sysconf("SC_CLK_TCK")
-
-
-def free_ports(n):
-    socks = [socket.socket() for _ in range(n)]
-    for s in socks:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in socks]
-    for s in socks:
-        s.close()
-    return ports
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / HZ
 
 
 class Site:

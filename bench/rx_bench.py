@@ -43,21 +43,13 @@ import tempfile
 import time
 import urllib.request
 
+from bench_proc import CLK_TCK, cpu_seconds, cpu_times, free_ports
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-CLK_TCK = os.sysconf("SC_CLK_TCK")
+sys.path.insert(0, str(ROOT / "tests" / "diameter_peers"))
+from peer_ctl import PeerCtl  # noqa: E402 (the test peers' folder is added just above)
 REALM = "example.com"
 BSF_ID, AF_ID = "bsf.example.com", "af.example.com"
-
-
-def cpu_times(pid):
-    """(user, system) CPU seconds of pid."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return int(fields[11]) / CLK_TCK, int(fields[12]) / CLK_TCK
-
-
-def cpu_seconds(pid):
-    return sum(cpu_times(pid))
 
 
 def threads(pid):
@@ -94,40 +86,6 @@ def thread_delta(before, after, messages):
 
 def switches(snapshot):
     return sum(s for _, _, s in snapshot.values())
-
-
-def free_ports(n):
-    socks = [socket.socket() for _ in range(n)]
-    for s in socks:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in socks]
-    for s in socks:
-        s.close()
-    return ports
-
-
-class Ctl:
-    def __init__(self, path, timeout=30.0):
-        deadline = time.time() + timeout
-        while True:
-            try:
-                self.sock = socket.socket(socket.AF_UNIX)
-                self.sock.connect(path)
-                break
-            except OSError:
-                self.sock.close()
-                if time.time() > deadline:
-                    raise
-                time.sleep(0.05)
-        self.f = self.sock.makefile("rwb")
-
-    def cmd(self, line):
-        self.f.write((line + "\n").encode())
-        self.f.flush()
-        reply = json.loads(self.f.readline())
-        if not reply.get("ok"):
-            raise RuntimeError(f"{line!r}: {reply}")
-        return reply
 
 
 def wait_http(url, timeout=120):
@@ -252,7 +210,7 @@ def main():
                "--peer", BSF_ID, "--peer-port", str(dia), "--no-record", "--threads", "2",
                "--timeout-ms", "10000", "--ctl", str(work / "af.sock"), "--no-stdin",
                "--events", str(work / "af.events")], "af")
-        af = Ctl(str(work / "af.sock"))
+        af = PeerCtl(str(work / "af.sock"))
         af.cmd(f"wait-peer id={BSF_ID} timeout=30000")
         af_pid = procs[-1].pid
         pcf_pids = [p.pid for p in pcf_procs]

@@ -141,25 +141,6 @@ static int parse_start(const bsfctl_options_t *o, bsfctl_kafka_read_t *how)
     return 0;
 }
 
-static int print_store_digest(bsf_store_t *store)
-{
-    MDB_txn *txn;
-    uint8_t d[32];
-    char hex[65];
-    int rc = mdb_txn_begin(store->env, NULL, MDB_RDONLY, &txn);
-    if (!rc) {
-        rc = bsf_projection_digest(&store->proj, txn, d);
-        mdb_txn_abort(txn);
-    }
-    if (rc) {
-        fprintf(stderr, "bsfctl: digest failed: %s\n", mdb_strerror(rc));
-        return 1;
-    }
-    bsfctl_hex(d, 32, hex);
-    printf("%s\n", hex);
-    return 0;
-}
-
 int bsfctl_replay(const bsfctl_options_t *o)
 {
     bsfctl_kafka_read_t how = {.progress = true};
@@ -216,7 +197,7 @@ int bsfctl_replay(const bsfctl_options_t *o)
                 " already present, %" PRIu64 " unreadable, in %.2f s (%.0f events/s)\n",
                 r->events, r->applied, r->skipped, r->bad, secs,
                 secs > 0 ? (double)r->events / secs : 0.0);
-        out = print_store_digest(&dst);
+        out = bsfctl_print_digest(&dst, NULL);
     }
 done:
     free(r);

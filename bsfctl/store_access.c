@@ -70,3 +70,22 @@ void bsfctl_hex(const uint8_t *b, size_t n, char *out)
     }
     out[2 * n] = '\0';
 }
+
+int bsfctl_print_digest(bsf_store_t *store, MDB_txn *txn)
+{
+    uint8_t d[32];
+    char hex[65];
+    MDB_txn *own = NULL;
+    int rc = txn ? 0 : mdb_txn_begin(store->env, NULL, MDB_RDONLY, &own);
+    if (!rc)
+        rc = bsf_projection_digest(&store->proj, txn ? txn : own, d);
+    if (own)
+        mdb_txn_abort(own);
+    if (rc) {
+        fprintf(stderr, "bsfctl: digest failed: %s\n", mdb_strerror(rc));
+        return 1;
+    }
+    bsfctl_hex(d, 32, hex);
+    printf("%s\n", hex);
+    return 0;
+}

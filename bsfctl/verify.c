@@ -11,27 +11,13 @@
 #include "bsfctl/store_access.h"
 #include "common/clock.h"
 
-static int print_digest(bsf_store_t *store, MDB_txn *txn)
-{
-    uint8_t d[32];
-    char hex[65];
-    int rc = bsf_projection_digest(&store->proj, txn, d);
-    if (rc) {
-        fprintf(stderr, "bsfctl: digest failed: %s\n", mdb_strerror(rc));
-        return 1;
-    }
-    bsfctl_hex(d, 32, hex);
-    printf("%s\n", hex);
-    return 0;
-}
-
 int bsfctl_digest(const bsfctl_options_t *o)
 {
     bsf_store_t store;
     MDB_txn *txn;
     if (bsfctl_open_read(o->store, &store, &txn))
         return 1;
-    int rc = print_digest(&store, txn);
+    int rc = bsfctl_print_digest(&store, txn);
     mdb_txn_abort(txn);
     bsf_store_close(&store);
     return rc;
@@ -215,13 +201,9 @@ int bsfctl_rebuild(const bsfctl_options_t *o)
     if (rc) {
         fprintf(stderr, "bsfctl: rebuild failed: %s\n", mdb_strerror(rc));
     } else {
-        MDB_txn *txn;
         fprintf(stderr, "%llu events replayed in %.2f s (%.0f events/s)\n",
                 (unsigned long long)r.events, secs, secs > 0 ? (double)r.events / secs : 0.0);
-        if (mdb_txn_begin(dst.env, NULL, MDB_RDONLY, &txn) == 0) {
-            out = print_digest(&dst, txn);
-            mdb_txn_abort(txn);
-        }
+        out = bsfctl_print_digest(&dst, NULL);
     }
     bsf_store_close(&dst);
     return out;

@@ -74,18 +74,6 @@ int bsf_config_split_listen(const char *v, char *host, size_t host_cap, uint16_t
     return 0;
 }
 
-bool bsf_config_list_next(const char **cursor, char *item, size_t cap)
-{
-    const char *p = *cursor;
-    if (!p || !*p)
-        return false;
-    const char *nl = strchr(p, '\n');
-    size_t n = nl ? (size_t)(nl - p) : strlen(p);
-    snprintf(item, cap, "%.*s", (int)n, p);
-    *cursor = nl ? nl + 1 : p + n;
-    return true;
-}
-
 /* Stores `value` in a list field: items separated by '\n'. `append` adds to what is there
  * (YAML sequences arrive one item at a time). */
 static int set_list(const bsf_config_key_t *k, void *field, const char *value, bool append,

@@ -99,8 +99,5 @@ void bsf_config_print_reference(void);
 
 /* host:port or [v6]:port into host and port. Returns 0 or -1. */
 int bsf_config_split_listen(const char *v, char *host, size_t host_cap, uint16_t *port);
-/* Iterates the items of a list value: copies the next item into `item` and advances
- * `*cursor`; returns false at the end. */
-bool bsf_config_list_next(const char **cursor, char *item, size_t cap);
 
 #endif

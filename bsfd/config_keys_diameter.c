@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bsfd/config.h"
+#include "common/text_list.h"
 #include "gateways/diameter/rx_congestion.h"
 #include "gateways/diameter/rx_cpus.h"
 #include "gateways/diameter/rx_retry.h"
@@ -189,7 +190,7 @@ static int check_list(const char *key, const char *list, int (*check)(const char
 {
     char item[1024], why[512];
     const char *cursor = list;
-    while (bsf_config_list_next(&cursor, item, sizeof item))
+    while (bsf_text_list_next(&cursor, item, sizeof item, NULL))
         if (check(item, why, sizeof why)) {
             snprintf(err, err_cap, "%s: %s", key, why);
             return -1;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bsfd/config.h"
+#include "common/text_list.h"
 
 static const char *const backend_choices[] = {"embedded", "kafka", NULL};
 static const char *const durability_choices[] = {"local", "replicated", NULL};
@@ -123,7 +124,7 @@ static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
     char item[1024];
     unsigned n = 0;
     bool own = false;
-    while (bsf_config_list_next(&cursor, item, sizeof item)) {
+    while (bsf_text_list_next(&cursor, item, sizeof item, NULL)) {
         own = own || strcmp(item, r->topic) == 0;
         if (!topic_name_ok(item)) {
             snprintf(err, err_cap, "kafka.consume_topics: '%s' is not a valid topic name", item);
@@ -143,7 +144,7 @@ static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
         return -1;
     }
     cursor = r->client_properties;
-    while (bsf_config_list_next(&cursor, item, sizeof item))
+    while (bsf_text_list_next(&cursor, item, sizeof item, NULL))
         if (!strchr(item, '=') || item[0] == '=') {
             snprintf(err, err_cap, "kafka.client_properties: '%s' is not name=value", item);
             return -1;

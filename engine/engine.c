@@ -92,20 +92,29 @@ static bool behind_own_log(bsf_engine_t *e)
     return e->seq < atomic_load_explicit(&e->seq_floor, memory_order_relaxed);
 }
 
+/* The live bindings `b` collides with, as the decide step sees them. */
+static int collect_views(bsf_engine_t *e, MDB_txn *txn, const bsf_pcf_binding_t *b,
+                         bsf_match_t matches[MAX_CANDIDATES],
+                         bsf_binding_view_t views[MAX_CANDIDATES], size_t *n)
+{
+    int rc = bsf_projection_collect_candidates(&e->store->proj, txn, b, &e->zone, matches,
+                                               MAX_CANDIDATES, n);
+    for (size_t i = 0; !rc && i < *n; i++)
+        views[i] = (bsf_binding_view_t){matches[i].id, &matches[i].binding,
+                                        matches[i].record.created_hlc,
+                                        matches[i].record.origin_ts_ms,
+                                        matches[i].record.sender_ts_ms};
+    return rc;
+}
+
 static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
 {
     bsf_match_t matches[MAX_CANDIDATES];
     bsf_binding_view_t views[MAX_CANDIDATES];
     size_t n = 0;
-    int rc = bsf_projection_collect_candidates(&e->store->proj, txn, &cmd->binding, &e->zone,
-                                               matches, MAX_CANDIDATES, &n);
+    int rc = collect_views(e, txn, &cmd->binding, matches, views, &n);
     if (rc)
         return rc;
-    for (size_t i = 0; i < n; i++)
-        views[i] = (bsf_binding_view_t){matches[i].id, &matches[i].binding,
-                                        matches[i].record.created_hlc,
-                                        matches[i].record.origin_ts_ms,
-                                        matches[i].record.sender_ts_ms};
     bsf_register_request_t req = {&cmd->binding, cmd->origin_ts_ms, cmd->sender_ts_ms};
     bsf_decide_config_t dc = {e->cfg.collision_detection};
     bsf_register_decision_t d;
@@ -279,15 +288,9 @@ static int resolve_cross_site_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply
     if (bsf_record_decode_binding(&rec, &e->zone, &remote))
         return MDB_CORRUPTED;
     bsf_binding_view_t rv = {*id, &remote, rec.created_hlc, rec.origin_ts_ms, rec.sender_ts_ms};
-    rc = bsf_projection_collect_candidates(&e->store->proj, txn, &remote, &e->zone, matches,
-                                           MAX_CANDIDATES, &n);
+    rc = collect_views(e, txn, &remote, matches, views, &n);
     if (rc)
         return rc;
-    for (size_t i = 0; i < n; i++)
-        views[i] = (bsf_binding_view_t){matches[i].id, &matches[i].binding,
-                                        matches[i].record.created_hlc,
-                                        matches[i].record.origin_ts_ms,
-                                        matches[i].record.sender_ts_ms};
     bsf_decide_config_t dc = {e->cfg.collision_detection};
     bsf_register_decision_t d;
     bsf_decide_replicated_registration(&rv, views, n, e->cfg.site_id, &dc, &d);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/bytes.h"
 #include "migrations/schema.h"
 
 static int fail(char *err, size_t cap, const char *what, int rc)
@@ -101,20 +102,6 @@ int bsf_store_write_raw_event(bsf_store_t *s, MDB_txn *txn, const char *raw, siz
     return rc ? rc : bsf_projection_apply(&s->proj, txn, ev, scratch);
 }
 
-static void put_be64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (56 - 8 * i));
-}
-
-static uint64_t get_be64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v = v << 8 | p[i];
-    return v;
-}
-
 int bsf_store_load_site_state(bsf_store_t *s, MDB_txn *txn, uint16_t site, uint64_t *seq,
                               uint64_t *hlc)
 {
@@ -130,8 +117,8 @@ int bsf_store_load_site_state(bsf_store_t *s, MDB_txn *txn, uint16_t site, uint6
         return rc;
     if (v.mv_size != 16)
         return MDB_CORRUPTED;
-    *seq = get_be64(v.mv_data);
-    *hlc = get_be64((const uint8_t *)v.mv_data + 8);
+    *seq = bsf_get_be64(v.mv_data);
+    *hlc = bsf_get_be64((const uint8_t *)v.mv_data + 8);
     return 0;
 }
 
@@ -141,8 +128,8 @@ int bsf_store_save_site_state(bsf_store_t *s, MDB_txn *txn, uint16_t site, uint6
     char name[32];
     uint8_t value[16];
     snprintf(name, sizeof name, "site/%u", site);
-    put_be64(value, seq);
-    put_be64(value + 8, hlc);
+    bsf_put_be64(value, seq);
+    bsf_put_be64(value + 8, hlc);
     MDB_val k = {strlen(name), name}, v = {16, value};
     return mdb_put(txn, s->meta, &k, &v, 0);
 }
@@ -171,7 +158,7 @@ int bsf_store_load_position(bsf_store_t *s, MDB_txn *txn, const char *source, ui
         return rc;
     if (v.mv_size != 8)
         return MDB_CORRUPTED;
-    *pos = get_be64(v.mv_data);
+    *pos = bsf_get_be64(v.mv_data);
     return 0;
 }
 
@@ -183,7 +170,7 @@ int bsf_store_save_position(bsf_store_t *s, MDB_txn *txn, const char *source, ui
     int rc = meta_key(key, sizeof key, "pos/", source, &k);
     if (rc)
         return rc;
-    put_be64(value, pos);
+    bsf_put_be64(value, pos);
     MDB_val v = {8, value};
     return mdb_put(txn, s->meta, &k, &v, 0);
 }

@@ -11,6 +11,7 @@
 
 #include "common/clock.h"
 #include "common/diag.h"
+#include "core/bytes.h"
 #include "core/hlc.h"
 #include "replication/kafka_conf.h"
 #include "replication/kafka_reader.h"
@@ -65,27 +66,13 @@ struct bsf_shipper {
 
 /* ---- the position hint ---------------------------------------------------------------- */
 
-static void put_be64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (56 - 8 * i));
-}
-
-static uint64_t get_be64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v = v << 8 | p[i];
-    return v;
-}
-
 /* Writes the hint into the caller's write transaction (under mu). */
 static int write_hint(bsf_shipper_t *s, MDB_txn *txn, uint64_t scan_pos)
 {
     uint8_t v[HINT_LEN];
-    put_be64(v, scan_pos);
-    put_be64(v + 8, s->shipped_seq);
-    put_be64(v + 16, (uint64_t)s->shipped_offset);
+    bsf_put_be64(v, scan_pos);
+    bsf_put_be64(v + 8, s->shipped_seq);
+    bsf_put_be64(v + 16, (uint64_t)s->shipped_offset);
     return bsf_store_put_meta(s->store, txn, s->hint_name, v, sizeof v);
 }
 
@@ -106,9 +93,9 @@ static int read_hint(bsf_shipper_t *s, char *err, size_t err_cap)
                  rc ? mdb_strerror(rc) : "bad length");
         return -1;
     }
-    s->scan_pos = get_be64(v);
-    s->shipped_seq = get_be64(v + 8);
-    s->shipped_offset = (int64_t)get_be64(v + 16);
+    s->scan_pos = bsf_get_be64(v);
+    s->shipped_seq = bsf_get_be64(v + 8);
+    s->shipped_offset = (int64_t)bsf_get_be64(v + 16);
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/text_list.h"
 #include "gateways/diameter/rx_commands.h"
 
 static const char *const state_names[] = {"NORMAL", "DOC", "L1", "L2", "CONGESTED"};
@@ -95,20 +96,6 @@ static long number(const char **p, long max)
     return v <= max ? v : -1;
 }
 
-/* Copies the next '\n'-separated item of *cursor into item; false at the end. */
-static bool next_item(const char **cursor, char *item, size_t cap, bool *too_long)
-{
-    if (!*cursor || !**cursor)
-        return false;
-    size_t n = strcspn(*cursor, "\n");
-    *too_long = n >= cap;
-    snprintf(item, cap, "%.*s", (int)(n < cap ? n : cap - 1), *cursor);
-    *cursor += n;
-    if (**cursor)
-        (*cursor)++;
-    return true;
-}
-
 /* Four numbers of one item each: strictly increasing from 1 to max (`rising`), or not
  * increasing from 0 to max. */
 static int parse_four(const char *list, uint32_t max, bool rising, uint32_t out[BSF_RX_CONG_LEVELS],
@@ -117,7 +104,7 @@ static int parse_four(const char *list, uint32_t max, bool rising, uint32_t out[
     char item[32];
     bool too_long;
     int n = 0;
-    for (const char *cursor = list; next_item(&cursor, item, sizeof item, &too_long);) {
+    for (const char *cursor = list; bsf_text_list_next(&cursor, item, sizeof item, &too_long);) {
         const char *p = item;
         long v = too_long ? -1 : number(&p, (long)max);
         bool order_ok = !n || (rising ? (uint32_t)v > out[n - 1] : (uint32_t)v <= out[n - 1]);
@@ -159,7 +146,7 @@ int bsf_rx_cong_parse_percentages(const char *list, bsf_rx_cong_rules_t *r, char
     char item[256];
     bool too_long;
     memset(r->discard_pct, 0, sizeof r->discard_pct);
-    for (const char *cursor = list; next_item(&cursor, item, sizeof item, &too_long);) {
+    for (const char *cursor = list; bsf_text_list_next(&cursor, item, sizeof item, &too_long);) {
         size_t name_len = strcspn(item, " ");
         int s = too_long ? -1 : state_of(item, name_len);
         const char *p = item + name_len;
@@ -204,7 +191,7 @@ int bsf_rx_cong_parse_priorities(const char *list, bsf_rx_cong_rules_t *r, char 
     r->priority_aar = r->priority_str = r->priority_rar = r->priority_asr = BSF_RX_PRIORITY_NONE;
     char item[64];
     bool too_long;
-    for (const char *cursor = list; next_item(&cursor, item, sizeof item, &too_long);) {
+    for (const char *cursor = list; bsf_text_list_next(&cursor, item, sizeof item, &too_long);) {
         size_t name_len = strcspn(item, "=");
         int which = -1;
         for (int i = 0; i < 5 && !too_long; i++)

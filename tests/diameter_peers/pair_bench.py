@@ -12,11 +12,11 @@ usage: pair_bench.py BUILD_DIR [--runs N] [--port P] [--fd-dumps] [--load "LOAD 
 import argparse
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
-import time
+
+from peer_ctl import PeerCtl
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -26,32 +26,6 @@ def cpu_seconds(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLK_TCK  # fields 14 and 15 of stat(5)
-
-
-class Ctl:
-    """One connection to a peer's control socket: a command line in, a JSON line out."""
-
-    def __init__(self, path, timeout=10.0):
-        deadline = time.time() + timeout
-        while True:
-            try:
-                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                self.sock.connect(path)
-                break
-            except OSError:
-                self.sock.close()
-                if time.time() > deadline:
-                    raise
-                time.sleep(0.05)
-        self.f = self.sock.makefile("rwb")
-
-    def cmd(self, line):
-        self.f.write((line + "\n").encode())
-        self.f.flush()
-        reply = json.loads(self.f.readline())
-        if not reply.get("ok"):
-            raise RuntimeError(f"{line!r} failed: {reply}")
-        return reply
 
 
 def main():
@@ -72,11 +46,11 @@ def main():
                             "--ctl", f"{tmp}/pcf.sock", "--events", f"{tmp}/pcf.events"] + common)
     af = None
     try:
-        pcf_ctl = Ctl(f"{tmp}/pcf.sock")
+        pcf_ctl = PeerCtl(f"{tmp}/pcf.sock")
         af = subprocess.Popen([os.path.join(args.build_dir, "af_peer"), "--identity", "af.bench.local",
                                "--peer", "pcf.bench.local", "--peer-port", str(args.port),
                                "--ctl", f"{tmp}/af.sock", "--events", f"{tmp}/af.events"] + common)
-        af_ctl = Ctl(f"{tmp}/af.sock")
+        af_ctl = PeerCtl(f"{tmp}/af.sock")
         af_ctl.cmd("wait-peer timeout=10000")
         for run in range(args.runs):
             pcf_ctl.cmd("sessions clear max=0")

@@ -10,35 +10,15 @@ usage: peers_selftest.py BUILD_DIR [--port P] [--keep]     (exit status 0 = all 
 """
 import argparse
 import json
-import os
 import socket
 import subprocess
 import sys
 import tempfile
 import time
 
+from peer_ctl import PeerCtl
+
 RX_APP = 16777236
-
-
-class Ctl:
-    def __init__(self, path, timeout=10.0):
-        deadline = time.time() + timeout
-        while True:
-            try:
-                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                self.sock.connect(path)
-                break
-            except OSError:
-                self.sock.close()
-                if time.time() > deadline:
-                    raise
-                time.sleep(0.05)
-        self.f = self.sock.makefile("rwb")
-
-    def __call__(self, line):
-        self.f.write((line + "\n").encode())
-        self.f.flush()
-        return json.loads(self.f.readline())
 
 
 class Peers:
@@ -49,12 +29,12 @@ class Peers:
             [f"{build}/pcf_peer", "--identity", "pcf.test.local", "--port", str(port),
              "--accept", "af.test.local", "--ctl", f"{tmp}/pcf.sock", "--events", f"{tmp}/pcf.events"]
             + common, stderr=open(f"{tmp}/pcf.err", "a"))
-        self.pcf_ctl = Ctl(f"{tmp}/pcf.sock")
+        self.pcf_ctl = PeerCtl(f"{tmp}/pcf.sock")
         self.af = subprocess.Popen(
             [f"{build}/af_peer", "--identity", "af.test.local", "--peer", "pcf.test.local",
              "--peer-port", str(port), "--ctl", f"{tmp}/af.sock", "--events", f"{tmp}/af.events"]
             + common + list(af_extra), stderr=open(f"{tmp}/af.err", "a"))
-        self.af_ctl = Ctl(f"{tmp}/af.sock")
+        self.af_ctl = PeerCtl(f"{tmp}/af.sock")
         assert self.af_ctl("wait-peer timeout=10000")["ok"], "AF did not connect to the PCF"
 
     def stop(self):

@@ -7,6 +7,7 @@
 - unpack_msgpack(): a small msgpack reader for the raw export.
 """
 
+import functools
 import json
 import os
 import pathlib
@@ -17,22 +18,15 @@ import time
 
 import httpx
 
-from support import Ue, binding, discover, metrics
+from support import Ue, binding, discover, metrics, wait_until
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 BSFCTL = pathlib.Path(os.environ.get("BSFCTL", REPO / "build" / "bsfctl" / "bsfctl"))
 API = "/nbsf-management/v1"
 
 
-def wait_for(predicate, timeout, what, interval=0.1):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(interval)
+# Replication predicates read metrics and digests: they are polled less often.
+wait_for = functools.partial(wait_until, interval=0.1)
 
 
 def settled(site):

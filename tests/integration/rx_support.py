@@ -22,7 +22,7 @@ import time
 import pytest
 
 from conftest import REPO, assert_no_sanitizer_report, free_ports
-from support import metrics
+from support import metrics, wait_until
 
 PEERS_DIR = pathlib.Path(os.environ.get("RX_PEERS_DIR", REPO / "build" / "tests" / "diameter_peers"))
 REALM = "test.local"
@@ -30,18 +30,6 @@ BSF_ID = "bsf.test.local"
 AF_ID = "af.test.local"
 RX_APP = 16777236
 WAIT = 15.0
-
-
-def wait_until(predicate, timeout=WAIT, what="condition", interval=0.02):
-    """Polls `predicate` until it returns a true value (returned) or fails the test."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(interval)
 
 
 class RxPeer:
@@ -236,6 +224,14 @@ class RxLab:
         line = "aar-i " + args + "".join(f" {k.replace('_', '-')}={v}" for k, v in kw.items())
         return self.af.cmd(line.strip())
 
+    def hold_aar_is(self, ues, pcf="pcf1.test.local"):
+        """Sends one AAR-I per (registered) UE that the PCF never answers; returns once they
+        are all pending at bsfd."""
+        self.pcf(pcf).cmd(f"answer cmd=aar-i drop count={len(ues)}")
+        for ue in ues:
+            self.aar_i("wait=0", ip=ue.ipv4)
+        wait_until(lambda: self.pending() == len(ues), what=f"{len(ues)} AAR-Is to be pending")
+
     def pending(self):
         return metric(self.bsfd, "ocbsf_diam_pending_requests")
 
@@ -305,7 +301,6 @@ class DiameterRelay:
             self.messages += 1
 
     def _pipe(self, src, dst):
-        import threading  # noqa: F401 (used by the caller)
         buf = b""
         try:
             while True:

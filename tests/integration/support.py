@@ -48,6 +48,19 @@ class Ue:
         self.dnn = f"dnn{n}.example"
 
 
+def wait_until(predicate, timeout=15.0, what="condition", interval=0.02):
+    """Polls `predicate` until it returns a true value (returned); fails the test with an
+    AssertionError naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
+
+
 def metrics(server):
     """The ops endpoint's samples of a running bsfd: {'name{labels}': value}."""
     resp = server.ops.get("/metrics")

@@ -5,10 +5,8 @@ outage are refused cleanly and none is half-applied)."""
 
 import time
 
-import pytest
-
 from replication_support import (Writer, assert_log_exact, found_everywhere, gone_everywhere,
-                                 kafka_events, metrics, registration, run_bsfctl,
+                                 kafka_events, metrics, registration,
                                  wait_converged, wait_for)
 from support import Ue, assert_problem, discover, found, sbi_time, utc_now
 

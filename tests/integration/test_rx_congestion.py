@@ -33,10 +33,7 @@ def release(lab):
 
 def congest(lab, ues):
     """Holds one unanswered AAR-I per UE at the PCF until bsfd is in DOC."""
-    lab.pcf().cmd("answer cmd=aar-i drop")
-    for ue in ues:
-        lab.aar_i("wait=0", ip=ue.ipv4)
-    wait_until(lambda: lab.pending() == len(ues), what="the AAR-Is to be pending")
+    lab.hold_aar_is(ues)
     wait_until(lambda: state(lab) == 1, what="the DOC state")
 
 
@@ -90,10 +87,7 @@ def test_without_congestion_control_nothing_is_discarded(rx_lab):
     ues = [Ue() for _ in range(5)]
     for ue in ues:
         lab.register(ue)
-    lab.pcf().cmd("answer cmd=aar-i drop count=4")
-    for ue in ues[:4]:
-        lab.aar_i("wait=0", ip=ue.ipv4)
-    wait_until(lambda: lab.pending() == 4, what="the AAR-Is to be pending")
+    lab.hold_aar_is(ues[:4])
     assert lab.aar_i(ip=ues[4].ipv4)["code"] == 2001
     assert "ocbsf_diam_congestion_state" not in lab.bsfd.ops.get("/metrics").text
     release(lab)

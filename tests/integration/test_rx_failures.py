@@ -268,10 +268,7 @@ def test_pcf_leaving_with_dpr_while_requests_are_pending(rx_lab):
     ues = [Ue() for _ in range(3)]
     for ue in ues:
         lab.register(ue)
-    lab.pcf().cmd("answer cmd=aar-i drop")
-    for ue in ues:
-        lab.aar_i("wait=0", ip=ue.ipv4)
-    wait_until(lambda: lab.pending() == 3, what="the AAR-Is to be pending")
+    lab.hold_aar_is(ues)
     lab.pcf().stop()
     wait_until(lambda: len(lab.af.events(type="recv", label="aar-i")) == 3, what="3 answers")
     for answer in lab.af.events(type="recv", label="aar-i"):
@@ -288,10 +285,7 @@ def test_answers_for_an_af_that_has_left_are_dropped(rx_lab):
     ues = [Ue() for _ in range(3)]
     for ue in ues:
         lab.register(ue)
-    lab.pcf().cmd("answer cmd=aar-i drop")
-    for ue in ues:
-        lab.aar_i("wait=0", ip=ue.ipv4)
-    wait_until(lambda: lab.pending() == 3, what="the AAR-Is to be pending")
+    lab.hold_aar_is(ues)
     lab.af.stop()
     wait_until(lambda: not peer_up(lab.bsfd, "af.test.local"), what="bsfd to see the AF go")
     lab.pcf().stop()

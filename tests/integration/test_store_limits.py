@@ -12,7 +12,7 @@ import threading
 
 from conftest import BSFD
 
-from support import (LOCATION, Ue, assert_not_found, assert_problem, binding, describe, found,
+from support import (LOCATION, assert_not_found, assert_problem, binding, describe, found,
                      new_pcf_id)
 
 

@@ -2,7 +2,6 @@
  * by site and sequence number, consumer positions stored with them, gaps refused), a store
  * catching up with its own events, the sequence floor, cross-site collisions resolved by
  * the owner, and the log backend's hooks. */
-#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,12 +18,6 @@
 #include "tests/unit/test_util.h"
 
 typedef struct {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int done;
-} waiter_t;
-
-typedef struct {
     char dir[64];
     bsf_store_t store;
     bsf_engine_t *engine;
@@ -35,28 +28,6 @@ typedef struct {
     uint64_t hook_first, hook_last;
     int hook_answer;
 } fx_t;
-
-static void on_done(bsf_command_t *cmd)
-{
-    waiter_t *w = cmd->owner;
-    pthread_mutex_lock(&w->mu);
-    w->done = 1;
-    pthread_cond_signal(&w->cv);
-    pthread_mutex_unlock(&w->mu);
-}
-
-/* Submits and waits for the answer. */
-static void run(fx_t *f, bsf_command_t *cmd)
-{
-    waiter_t w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
-    cmd->owner = &w;
-    cmd->done = on_done;
-    assert_int_equal(bsf_engine_submit(f->engine, cmd), 0);
-    pthread_mutex_lock(&w.mu);
-    while (!w.done)
-        pthread_cond_wait(&w.cv, &w.mu);
-    pthread_mutex_unlock(&w.mu);
-}
 
 static int before_commit(void *ctx, MDB_txn *txn, uint64_t first, uint64_t last,
                          bsf_problem_t *problem)
@@ -121,12 +92,7 @@ static bsf_pcf_binding_t *binding(fx_t *f, const char *pcf, const char *ipv4)
              "{\"supi\":\"imsi-001010000000009\",\"ipv4Addr\":\"%s\",\"dnn\":\"internet\","
              "\"snssai\":{\"sst\":1,\"sd\":\"000001\"},\"pcfFqdn\":\"%s\"}",
              ipv4, pcf);
-    bsf_pcf_binding_t *b = msgpack_zone_malloc(&f->zone, sizeof *b);
-    bsf_problem_t p;
-    msgpack_object o = tu_json(json, &f->json, &f->zone);
-    if (bsf_pcf_binding_decode(&o, &f->zone, b, &p) || bsf_pcf_binding_check_rules(b, &p))
-        fail_msg("bad binding: %s", p.detail);
-    return b;
+    return tu_binding(json, &f->json, &f->zone);
 }
 
 static bsf_binding_id_t make_id(uint16_t site, uint64_t seq)
@@ -156,7 +122,7 @@ static bsf_command_t *apply(fx_t *f, bsf_apply_batch_t *b)
 {
     bsf_command_t *cmd = bsf_command_new(BSF_CMD_APPLY);
     cmd->apply = b;
-    run(f, cmd);
+    tu_engine_run(f->engine, cmd);
     return cmd;
 }
 
@@ -244,7 +210,7 @@ static void test_remote_events_once_with_positions(void **state)
     batch.events = &evs[1];
     batch.applied = 0;
     bsf_command_reset_outcome(cmd);
-    run(f, cmd);
+    tu_engine_run(f->engine, cmd);
     assert_int_equal(cmd->status, BSF_CMD_OK);
     assert_int_equal(batch.applied, 1);
     assert_int_equal(batch.skipped, 1);
@@ -256,7 +222,7 @@ static void test_remote_events_once_with_positions(void **state)
     /* a batch that starts after the stored position: refused, nothing applied */
     pos = (bsf_apply_position_t){"kafka/t2/0", 9, 12};
     batch.n_events = 1;
-    run(f, cmd);
+    tu_engine_run(f->engine, cmd);
     assert_int_equal(cmd->status, BSF_CMD_REFUSED);
     assert_true(batch.gap);
     assert_int_equal(position(f, "kafka/t2/0"), 4);
@@ -283,7 +249,7 @@ static bsf_command_t *register_cmd(fx_t *f, const char *pcf, const char *ipv4)
     msgpack_object o = tu_json(json, &f->json, &cmd->zone);
     bsf_problem_t p;
     assert_int_equal(bsf_pcf_binding_decode(&o, &cmd->zone, &cmd->binding, &p), 0);
-    run(f, cmd);
+    tu_engine_run(f->engine, cmd);
     return cmd;
 }
 
@@ -357,7 +323,7 @@ static void test_cross_site_collision_owner_yields(void **state)
     /* a newer one: this site, the owner, deregisters its binding (one event, naming it) */
     pos = (bsf_apply_position_t){"kafka/t2/0", 1, 2};
     batch.events = &evs[1];
-    run(f, cmd);
+    tu_engine_run(f->engine, cmd);
     assert_int_equal(cmd->status, BSF_CMD_OK);
     assert_int_equal(batch.replaced, 1);
     assert_false(live(f, &own->id));

@@ -30,12 +30,7 @@ typedef struct {
 
 static bsf_pcf_binding_t *binding(fixture_t *f, const char *json)
 {
-    bsf_pcf_binding_t *b = msgpack_zone_malloc(&f->zone, sizeof *b);
-    bsf_problem_t p;
-    msgpack_object o = tu_json(json, &f->buf, &f->zone);
-    if (bsf_pcf_binding_decode(&o, &f->zone, b, &p) || bsf_pcf_binding_check_rules(b, &p))
-        fail_msg("bad test binding: %s", p.detail);
-    return b;
+    return tu_binding(json, &f->buf, &f->zone);
 }
 
 static bsf_binding_id_t make_id(uint16_t site, uint64_t seq)

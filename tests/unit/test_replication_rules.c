@@ -44,12 +44,7 @@ static bsf_pcf_binding_t *binding(ctx_t *c, const char *pcf)
              "{\"supi\":\"imsi-001010000000001\",\"ipv4Addr\":\"10.1.2.3\",\"dnn\":\"internet\","
              "\"snssai\":{\"sst\":1,\"sd\":\"000001\"},\"pcfFqdn\":\"%s\"}",
              pcf);
-    bsf_pcf_binding_t *b = msgpack_zone_malloc(&c->zone, sizeof *b);
-    bsf_problem_t p;
-    msgpack_object o = tu_json(json, &c->buf, &c->zone);
-    if (bsf_pcf_binding_decode(&o, &c->zone, b, &p))
-        fail_msg("bad test binding: %s", p.detail);
-    return b;
+    return tu_binding(json, &c->buf, &c->zone);
 }
 
 static bsf_binding_view_t view(const bsf_pcf_binding_t *b, uint16_t site, uint64_t seq,

@@ -36,12 +36,7 @@ static int teardown(void **state)
 
 static bsf_pcf_binding_t *binding(const char *json)
 {
-    bsf_pcf_binding_t *b = msgpack_zone_malloc(&g_zone, sizeof *b);
-    bsf_problem_t p;
-    msgpack_object o = tu_json(json, &g_buf, &g_zone);
-    if (bsf_pcf_binding_decode(&o, &g_zone, b, &p) || bsf_pcf_binding_check_rules(b, &p))
-        fail_msg("bad test binding: %s", p.detail);
-    return b;
+    return tu_binding(json, &g_buf, &g_zone);
 }
 
 static void features(void **state)

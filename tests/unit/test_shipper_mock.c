@@ -5,7 +5,6 @@
  * holds this site's events 1..N exactly once. */
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
-#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,21 +36,6 @@ typedef struct {
     msgpack_sbuffer json;
     unsigned next_ue;
 } fx_t;
-
-typedef struct {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int done;
-} waiter_t;
-
-static void on_done(bsf_command_t *cmd)
-{
-    waiter_t *w = cmd->owner;
-    pthread_mutex_lock(&w->mu);
-    w->done = 1;
-    pthread_cond_signal(&w->cv);
-    pthread_mutex_unlock(&w->mu);
-}
 
 static void start_site(fx_t *f)
 {
@@ -134,14 +118,7 @@ static bsf_command_status_t register_one(fx_t *f)
     msgpack_object o = tu_json(json, &f->json, &cmd->zone);
     bsf_problem_t p;
     assert_int_equal(bsf_pcf_binding_decode(&o, &cmd->zone, &cmd->binding, &p), 0);
-    waiter_t w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
-    cmd->owner = &w;
-    cmd->done = on_done;
-    assert_int_equal(bsf_engine_submit(f->engine, cmd), 0);
-    pthread_mutex_lock(&w.mu);
-    while (!w.done)
-        pthread_cond_wait(&w.cv, &w.mu);
-    pthread_mutex_unlock(&w.mu);
+    tu_engine_run(f->engine, cmd);
     bsf_command_status_t status = cmd->status;
     bsf_command_free(cmd);
     return status;

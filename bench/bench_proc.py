@@ -1,0 +1,28 @@
+"""Process helpers of the benchmark scripts: CPU time from /proc and free loopback ports."""
+
+import os
+import socket
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_times(pid):
+    """(user, system) CPU seconds of pid, all threads (fields 14 and 15 of stat(5))."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) / CLK_TCK, int(fields[12]) / CLK_TCK
+
+
+def cpu_seconds(pid):
+    return sum(cpu_times(pid))
+
+
+def free_ports(n):
+    """n distinct free TCP ports on 127.0.0.1."""
+    socks = [socket.socket() for _ in range(n)]
+    for s in socks:
+        s.bind(("127.0.0.1", 0))
+    ports = [s.getsockname()[1] for s in socks]
+    for s in socks:
+        s.close()
+    return ports

@@ -1,0 +1,18 @@
+/* '\n'-separated lists (see text_list.h). */
+#include "common/text_list.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool bsf_text_list_next(const char **cursor, char *item, size_t cap, bool *cut)
+{
+    const char *p = *cursor;
+    if (!p || !*p)
+        return false;
+    size_t n = strcspn(p, "\n");
+    if (cut)
+        *cut = n >= cap;
+    snprintf(item, cap, "%.*s", (int)(n < cap ? n : cap - 1), p);
+    *cursor = p[n] ? p + n + 1 : p + n;
+    return true;
+}
