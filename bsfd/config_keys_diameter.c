@@ -12,6 +12,9 @@
 
 static const char *const originator_choices[] = {"any", "intermediate", "destination", NULL};
 static const char *const shedding_choices[] = {"priority", "percentage", NULL};
+/* In bsf_rx_disconnect_cause_t order. */
+static const char *const cause_choices[] = {"REBOOTING", "BUSY", "DO_NOT_WANT_TO_TALK_TO_YOU",
+                                            NULL};
 
 #define TIMEOUT_MIN 3000u /* seed §3.22: 3000 - 2147483647 ms */
 #define TIMEOUT_MAX 2147483647u
@@ -183,6 +186,27 @@ static const bsf_config_key_t keys[] = {
      BSF_CFG_FIELD(diameter.congestion_vendor),
      "CONGESTION_DIAMETER_VENDOR_ID: non-zero sends the code as Experimental-Result with this "
      "Vendor-Id (e.g. 10415 with 5065); 0 sends it as Result-Code."},
+    {"diameter.repaving.enabled", BSF_CFG_BOOL, "false", 0, 0, NULL,
+     BSF_CFG_FIELD(diameter.repaving),
+     "Seed 3.45: connection repaving. A trigger on the ops endpoint (POST "
+     "/oc-bsf-configuration/v1/diameterRepaving/triggerDisconnection) sends DPR to every "
+     "inbound connection established before it, one at a time, so that the peers reconnect "
+     "through the load balancer. Can be changed at run time (PUT .../diameterRepaving/config)."},
+    {"diameter.repaving.max_stagger_jitter_ms", BSF_CFG_UINT, "1000", 0, 3600000, NULL,
+     BSF_CFG_FIELD(diameter.repaving_jitter_ms),
+     "MAX_STAGGER_JITTER_MS: a run starts after a random wait of 0 to this, so that "
+     "instances triggered together do not all disconnect at once."},
+    {"diameter.repaving.disconnect_interval_ms", BSF_CFG_UINT, "500", 0, 3600000, NULL,
+     BSF_CFG_FIELD(diameter.repaving_interval_ms),
+     "CONNECTION_DISCONNECT_INTERVAL_MS: pause between two disconnections of a run."},
+    {"diameter.repaving.reinvocation_delay_min", BSF_CFG_UINT, "5", 0, 10080, NULL,
+     BSF_CFG_FIELD(diameter.repaving_delay_min),
+     "REINVOCATION_DELAY_MIN: a trigger requested sooner than this after the previous run "
+     "ended is skipped (minutes; 0 = never)."},
+    {"diameter.repaving.disconnect_cause", BSF_CFG_ENUM, "REBOOTING", 0, 0, cause_choices,
+     BSF_CFG_FIELD(diameter.repaving_cause),
+     "DPR_DISCONNECT_CAUSE: the Disconnect-Cause of the DPR. REBOOTING makes peers reconnect "
+     "at once; BUSY and DO_NOT_WANT_TO_TALK_TO_YOU make RFC 6733 peers wait longer."},
 };
 
 static int check_list(const char *key, const char *list, int (*check)(const char *, char *, size_t),

@@ -12,6 +12,7 @@
 #include "engine/engine.h"
 #include "engine/warmup.h"
 #include "gateways/diameter/rx_gateway.h"
+#include "gateways/diameter/rx_repaving_api.h"
 #include "gateways/feed/feed.h"
 #include "gateways/ops/ops_server.h"
 #include "gateways/sbi/nbsf_service.h"
@@ -154,8 +155,16 @@ int main(int argc, char **argv)
         bsf_ops_server_set_sbi(ops, sbi);
         if (repl)
             bsf_ops_server_add_metrics(ops, bsf_replication_write_metrics, repl);
-        if (rx)
+        if (rx) {
+            bsf_rx_repaving_t *repaving = bsf_rx_gateway_repaving(rx);
             bsf_ops_server_add_metrics(ops, bsf_rx_gateway_write_metrics, rx);
+            bsf_ops_server_add_route(ops, BSF_RX_REPAVING_TRIGGER_PATH,
+                                     bsf_rx_repaving_api_trigger, repaving);
+            bsf_ops_server_add_route(ops, BSF_RX_REPAVING_CONFIG_PATH,
+                                     bsf_rx_repaving_api_config, repaving);
+            bsf_ops_server_add_route(ops, BSF_RX_REPAVING_STATUS_PATH,
+                                     bsf_rx_repaving_api_status, repaving);
+        }
         if (feed)
             bsf_ops_server_add_metrics(ops, bsf_feed_write_metrics, feed);
         bsf_ops_server_set_ready(ops, true);

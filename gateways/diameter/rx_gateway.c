@@ -13,6 +13,7 @@
 #include "gateways/diameter/rx_feed.h"
 #include "gateways/diameter/rx_node.h"
 #include "gateways/diameter/rx_proxy.h"
+#include "gateways/diameter/rx_repaving.h"
 
 #define DRAIN_WAIT_MS 2000
 
@@ -20,6 +21,7 @@ struct bsf_rx_gateway {
     bsf_rx_dict_t dict;
     bsf_rx_proxy_t *proxy;
     bsf_rx_feed_t *feed; /* NULL when the message feed is off */
+    bsf_rx_repaving_t *repaving;
     bool node_started;
 };
 
@@ -64,6 +66,7 @@ int bsf_rx_gateway_start(const bsf_diameter_settings_t *settings, bsf_store_t *s
              bsf_rx_proxy_start(gw->proxy, err, err_cap) ||
              (feed && bsf_rx_feed_start(feed, &gw->dict, bsf_rx_proxy_request_binding, gw->proxy,
                                         &gw->feed, err, err_cap)) ||
+             bsf_rx_repaving_start(settings, &gw->repaving, err, err_cap) ||
              bsf_rx_node_start(err, err_cap);
     if (pinned)
         pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
@@ -81,6 +84,8 @@ int bsf_rx_gateway_start(const bsf_diameter_settings_t *settings, bsf_store_t *s
 
 void bsf_rx_gateway_drain(bsf_rx_gateway_t *gw)
 {
+    if (gw)
+        bsf_rx_repaving_stop(gw->repaving);
     if (gw && gw->proxy)
         bsf_rx_proxy_drain(gw->proxy, DRAIN_WAIT_MS);
 }
@@ -91,6 +96,7 @@ void bsf_rx_gateway_stop(bsf_rx_gateway_t *gw)
         return;
     if (gw->node_started)
         bsf_rx_node_stop(); /* DPR to every peer; no callback runs after this */
+    bsf_rx_repaving_free(gw->repaving);
     bsf_rx_feed_free(gw->feed);
     bsf_rx_proxy_free(gw->proxy);
     free(gw);
@@ -101,4 +107,11 @@ void bsf_rx_gateway_write_metrics(void *gw, bsf_text_t *out)
     bsf_rx_gateway_t *g = gw;
     if (g && g->proxy)
         bsf_rx_proxy_write_metrics(g->proxy, out);
+    if (g && g->repaving)
+        bsf_rx_repaving_write_metrics(g->repaving, out);
+}
+
+bsf_rx_repaving_t *bsf_rx_gateway_repaving(bsf_rx_gateway_t *gw)
+{
+    return gw->repaving;
 }

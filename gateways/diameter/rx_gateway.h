@@ -5,6 +5,7 @@
 
 #include "common/text.h"
 #include "engine/engine.h"
+#include "gateways/diameter/rx_repaving.h"
 #include "gateways/diameter/rx_settings.h"
 #include "gateways/feed/feed.h"
 
@@ -21,5 +22,7 @@ void bsf_rx_gateway_drain(bsf_rx_gateway_t *gw);
 void bsf_rx_gateway_stop(bsf_rx_gateway_t *gw);
 /* Prometheus text of the gateway's counters. */
 void bsf_rx_gateway_write_metrics(void *gw, bsf_text_t *out);
+/* Connection repaving (seed §3.45), for its management resources (rx_repaving_api.h). */
+bsf_rx_repaving_t *bsf_rx_gateway_repaving(bsf_rx_gateway_t *gw);
 
 #endif

@@ -70,6 +70,13 @@ typedef struct {
     char congestion_priorities[256];
     uint32_t congestion_code;   /* Result-Code of a discarded request */
     uint32_t congestion_vendor; /* non-zero: sent as Experimental-Result of this vendor */
+
+    /* Connection repaving (seed §3.45, rx_repaving.h). */
+    bool repaving;
+    uint32_t repaving_jitter_ms;   /* MAX_STAGGER_JITTER_MS */
+    uint32_t repaving_interval_ms; /* CONNECTION_DISCONNECT_INTERVAL_MS */
+    uint32_t repaving_delay_min;   /* REINVOCATION_DELAY_MIN */
+    int repaving_cause;            /* DPR_DISCONNECT_CAUSE: bsf_rx_disconnect_cause_t */
 } bsf_diameter_settings_t;
 
 #endif

@@ -14,11 +14,26 @@
 #include "core/sbi_time.h"
 
 #define MAX_PROVIDERS 8
+#define MAX_ROUTES 8
+#define MAX_BODY 16384 /* bytes of a request body; management bodies are small */
 
 typedef struct {
     bsf_ops_metrics_fn fn;
     void *ctx;
 } provider_t;
+
+typedef struct {
+    const char *path;
+    bsf_ops_route_fn fn;
+    void *ctx;
+} route_t;
+
+/* One request being received: its body (routes' POST / PUT). */
+typedef struct {
+    char *body;
+    size_t len;
+    bool too_large;
+} request_t;
 
 struct bsf_ops_server {
     bsf_ops_config_t cfg;
@@ -29,6 +44,8 @@ struct bsf_ops_server {
     /* Registered before requests are served (start-up), read-only afterwards. */
     provider_t providers[MAX_PROVIDERS];
     atomic_size_t n_providers;
+    route_t routes[MAX_ROUTES];
+    atomic_size_t n_routes;
 };
 
 /* ---- responses --------------------------------------------------------------------- */
@@ -48,13 +65,27 @@ static enum MHD_Result send_buffer(struct MHD_Connection *conn, unsigned status,
     return ret;
 }
 
-static enum MHD_Result send_json(struct MHD_Connection *conn, unsigned status, json_t *root)
+static enum MHD_Result send_json_as(struct MHD_Connection *conn, unsigned status,
+                                    const char *type, json_t *root)
 {
     char *text = root ? json_dumps(root, JSON_COMPACT) : NULL;
     json_decref(root);
     if (!text)
         return MHD_NO;
-    return send_buffer(conn, status, "application/json", text, strlen(text));
+    return send_buffer(conn, status, type, text, strlen(text));
+}
+
+static enum MHD_Result send_json(struct MHD_Connection *conn, unsigned status, json_t *root)
+{
+    return send_json_as(conn, status, "application/json", root);
+}
+
+/* A route's answer: errors are ProblemDetails (RFC 7807). */
+static enum MHD_Result send_buffer_json(struct MHD_Connection *conn, unsigned status,
+                                        json_t *root)
+{
+    return send_json_as(conn, status,
+                        status >= 400 ? "application/problem+json" : "application/json", root);
 }
 
 /* ---- metrics ----------------------------------------------------------------------- */
@@ -220,22 +251,81 @@ static enum MHD_Result serve_count(bsf_ops_server_t *ops, struct MHD_Connection 
 
 /* ---- dispatch ---------------------------------------------------------------------- */
 
+static json_t *problem(int status, const char *title, const char *detail)
+{
+    return json_pack("{s:s, s:i, s:s}", "title", title, "status", status, "detail", detail);
+}
+
+static enum MHD_Result serve_route(const route_t *route, struct MHD_Connection *conn,
+                                   const char *method, request_t *req)
+{
+    if (req->too_large)
+        return send_buffer_json(conn, 413, problem(413, "Payload Too Large",
+                                                   "the request body exceeds 16384 bytes"));
+    int status = 500;
+    json_t *answer = route->fn(route->ctx, method, req->body, req->len, &status);
+    if (!answer)
+        answer = problem(500, "Internal Server Error", "the answer could not be made");
+    return send_buffer_json(conn, (unsigned)status, answer);
+}
+
+static const route_t *find_route(bsf_ops_server_t *ops, const char *url)
+{
+    size_t n = atomic_load(&ops->n_routes);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(ops->routes[i].path, url) == 0)
+            return &ops->routes[i];
+    return NULL;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **state,
+                         enum MHD_RequestTerminationCode code)
+{
+    (void)cls;
+    (void)conn;
+    (void)code;
+    request_t *req = *state;
+    if (req) {
+        free(req->body);
+        free(req);
+        *state = NULL;
+    }
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version,
                                   const char *upload_data, size_t *upload_size, void **state)
 {
     (void)version;
-    (void)upload_data;
     bsf_ops_server_t *ops = cls;
     if (!*state) {
-        /* First call: headers only. Answer on the second call. */
-        *state = (void *)1;
+        /* First call: headers only. The body (if any) comes next, then the last call. */
+        request_t *req = calloc(1, sizeof *req);
+        if (!req)
+            return MHD_NO;
+        *state = req;
         return MHD_YES;
     }
+    request_t *req = *state;
     if (*upload_size) {
-        *upload_size = 0; /* no endpoint takes a body */
+        /* Only routes take a body; anything past the limit is dropped and answered 413. */
+        if (!req->too_large && req->len + *upload_size <= MAX_BODY) {
+            char *grown = realloc(req->body, req->len + *upload_size + 1);
+            if (!grown)
+                return MHD_NO;
+            memcpy(grown + req->len, upload_data, *upload_size);
+            req->len += *upload_size;
+            grown[req->len] = '\0';
+            req->body = grown;
+        } else {
+            req->too_large = true;
+        }
+        *upload_size = 0;
         return MHD_YES;
     }
+    const route_t *route = find_route(ops, url);
+    if (route)
+        return serve_route(route, conn, method, req);
     if (strcmp(method, "GET") != 0)
         return send_json(conn, 405, json_pack("{s:s}", "detail", "only GET is supported"));
     if (strcmp(url, "/health/live") == 0)
@@ -278,7 +368,8 @@ int bsf_ops_server_start(const bsf_ops_config_t *cfg, bsf_ops_server_t **out, ch
     }
     ops->daemon = MHD_start_daemon(flags, cfg->port, NULL, NULL, on_request, ops,
                                    MHD_OPTION_SOCK_ADDR, sa, MHD_OPTION_CONNECTION_TIMEOUT,
-                                   (unsigned)30, MHD_OPTION_END);
+                                   (unsigned)30, MHD_OPTION_NOTIFY_COMPLETED, on_completed, ops,
+                                   MHD_OPTION_END);
     if (!ops->daemon) {
         snprintf(err, err_cap, "cannot listen on %s:%u for the ops endpoint", cfg->host,
                  cfg->port);
@@ -303,6 +394,17 @@ int bsf_ops_server_add_metrics(bsf_ops_server_t *ops, bsf_ops_metrics_fn fn, voi
         return -1;
     ops->providers[n] = (provider_t){fn, ctx};
     atomic_store(&ops->n_providers, n + 1);
+    return 0;
+}
+
+int bsf_ops_server_add_route(bsf_ops_server_t *ops, const char *path, bsf_ops_route_fn fn,
+                             void *ctx)
+{
+    size_t n = atomic_load(&ops->n_routes);
+    if (n == MAX_ROUTES)
+        return -1;
+    ops->routes[n] = (route_t){path, fn, ctx};
+    atomic_store(&ops->n_routes, n + 1);
     return 0;
 }
 

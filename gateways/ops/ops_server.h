@@ -3,6 +3,7 @@
 #ifndef BSF_GATEWAYS_OPS_OPS_SERVER_H
 #define BSF_GATEWAYS_OPS_OPS_SERVER_H
 
+#include <jansson.h>
 #include <stdint.h>
 
 #include "common/text.h"
@@ -30,6 +31,15 @@ void bsf_ops_server_set_sbi(bsf_ops_server_t *ops, bsf_nbsf_service_t *sbi);
  * when the table is full. */
 typedef void (*bsf_ops_metrics_fn)(void *ctx, bsf_text_t *out);
 int bsf_ops_server_add_metrics(bsf_ops_server_t *ops, bsf_ops_metrics_fn fn, void *ctx);
+/* A management resource served by another module at `path` (kept by pointer: a string
+ * literal). `fn` gets the method and the request body (NUL-terminated; NULL and 0 without
+ * one) and returns the JSON answer (ownership passes to the server) with its HTTP status in
+ * *status; statuses from 400 on go out as application/problem+json. It runs on the ops
+ * thread. Call before bsf_ops_server_set_ready. Returns 0 or -1 when the table is full. */
+typedef json_t *(*bsf_ops_route_fn)(void *ctx, const char *method, const char *body,
+                                    size_t len, int *status);
+int bsf_ops_server_add_route(bsf_ops_server_t *ops, const char *path, bsf_ops_route_fn fn,
+                             void *ctx);
 void bsf_ops_server_stop(bsf_ops_server_t *ops);
 uint16_t bsf_ops_server_port(const bsf_ops_server_t *ops);
 

@@ -1,0 +1,354 @@
+/* Connection repaving at run time (seed §3.45); see rx_repaving.h. */
+#include "gateways/diameter/rx_repaving.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <time.h>
+#include <uuid/uuid.h>
+
+#include <freeDiameter/freeDiameter-host.h>
+#include <freeDiameter/libfdcore.h>
+
+#include "common/clock.h"
+#include "common/diag.h"
+#include "core/sbi_time.h"
+
+/* libfdcore 1.2.1 exports (without declaring it in libfdcore.h) the function its own peer
+ * expiry uses to end one peer: it queues a TERMINATE event to the peer's state machine,
+ * which sends DPR with the Disconnect-Cause named by `reason` (a dictionary name:
+ * REBOOTING, BUSY, DO_NOT_WANT_TO_TALK_TO_YOU), closes the connection after the DPA and
+ * leaves the peer object for the peer's next CER to revive. Its first parameter is a
+ * struct fd_peer, whose first member is the public struct peer_hdr. */
+extern int fd_psm_terminate(struct peer_hdr *peer, char *reason);
+
+typedef struct {
+    char *id;
+    uint64_t established_ms;
+    bool inbound;
+    bool dpr_sent; /* on this connection: libfdcore's state machine may not have acted yet */
+} connection_t;
+
+struct bsf_rx_repaving {
+    uint64_t jitter_ms, interval_ms, delay_ms;
+    char cause[32];
+
+    pthread_mutex_t lock; /* everything below */
+    pthread_cond_t wake;
+    bsf_rx_repave_queue_t queue;
+    bool enabled, stopping, thread_started;
+    connection_t *connections;
+    size_t n_connections, cap_connections;
+    pthread_t thread;
+    unsigned seed;
+
+    struct fd_hook_hdl *hook;
+    _Atomic uint64_t disconnections;
+    _Atomic uint64_t outcomes[4]; /* bsf_rx_repave_offer_t */
+    _Atomic uint64_t completed, skipped;
+};
+
+/* HOOK_PEER_CONNECT_SUCCESS: a neighbour's connection is open (CER/CEA done). */
+static void on_connected(enum fd_hook_type type, struct msg *msg, struct peer_hdr *peer,
+                         void *other, struct fd_hook_permsgdata *pmd, void *regdata)
+{
+    (void)type;
+    (void)msg;
+    (void)other;
+    (void)pmd;
+    bsf_rx_repaving_t *r = regdata;
+    if (!peer || !peer->info.pi_diamid)
+        return;
+    /* libfdcore makes a peer that connected to us, unknown to its configuration, expire on
+     * inactivity; peers of diameter.peers do not. */
+    bool inbound = peer->info.config.pic_flags.exp == PI_EXP_INACTIVE;
+    uint64_t now = bsf_clock_wall_ms();
+    pthread_mutex_lock(&r->lock);
+    connection_t *c = NULL;
+    for (size_t i = 0; i < r->n_connections && !c; i++)
+        if (strcasecmp(r->connections[i].id, peer->info.pi_diamid) == 0)
+            c = &r->connections[i];
+    if (!c && r->n_connections == r->cap_connections) {
+        size_t cap = r->cap_connections ? 2 * r->cap_connections : 16;
+        connection_t *grown = realloc(r->connections, cap * sizeof *grown);
+        if (grown) {
+            r->connections = grown;
+            r->cap_connections = cap;
+        }
+    }
+    if (!c && r->n_connections < r->cap_connections) {
+        char *id = strdup(peer->info.pi_diamid);
+        if (id) {
+            c = &r->connections[r->n_connections++];
+            c->id = id;
+        }
+    }
+    if (c) {
+        c->established_ms = now;
+        c->inbound = inbound;
+        c->dpr_sent = false;
+    } else {
+        BSF_WARN("diameter", "repaving: out of memory: connection of %s not recorded",
+                 peer->info.pi_diamid);
+    }
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* Waits `ms` unless stopping; called and returns with the lock held. True when stopping. */
+static bool wait_locked(bsf_rx_repaving_t *r, uint64_t ms)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += (time_t)(ms / 1000);
+    until.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    while (!r->stopping)
+        if (pthread_cond_timedwait(&r->wake, &r->lock, &until) == ETIMEDOUT)
+            break;
+    return r->stopping;
+}
+
+/* Sends DPR to `id` when it is still connected on a connection established before
+ * `request_ms`. Called with the lock held. */
+static bool disconnect_locked(bsf_rx_repaving_t *r, const char *id, uint64_t request_ms)
+{
+    connection_t *c = NULL;
+    for (size_t i = 0; i < r->n_connections && !c; i++)
+        if (strcasecmp(r->connections[i].id, id) == 0)
+            c = &r->connections[i];
+    if (!c || c->dpr_sent || !bsf_rx_repave_eligible(c->inbound, c->established_ms, request_ms))
+        return false; /* reconnected since the snapshot, or repaved by an earlier run */
+    /* The peers' read lock keeps libfdcore's garbage collector from freeing the peer
+     * between the look-up and the event. */
+    if (pthread_rwlock_rdlock(&fd_g_peers_rw) != 0)
+        return false;
+    struct peer_hdr *p = NULL;
+    int rc = fd_peer_getbyid((DiamId_t)id, strlen(id), 1, &p);
+    bool sent = false;
+    if (rc == 0 && p) {
+        int state = fd_peer_get_state(p);
+        if (state == STATE_OPEN || state == STATE_OPEN_NEW || state == STATE_REOPEN)
+            sent = fd_psm_terminate(p, r->cause) == 0;
+    }
+    pthread_rwlock_unlock(&fd_g_peers_rw);
+    c->dpr_sent = sent;
+    return sent;
+}
+
+static void run_trigger(bsf_rx_repaving_t *r, const bsf_rx_repave_trigger_t *t)
+{
+    char when[32];
+    bsf_time_format_rfc3339((int64_t)t->request_ms, when);
+    uint64_t jitter = r->jitter_ms ? (uint64_t)rand_r(&r->seed) % (r->jitter_ms + 1) : 0;
+    BSF_INFO("diameter", "repaving %s (requested %s): starting in %llu ms", t->id, when,
+             (unsigned long long)jitter);
+    if (jitter && wait_locked(r, jitter))
+        return;
+    /* The connections to repave are the ones established before the request: a snapshot of
+     * their ids; each is checked again just before its DPR. */
+    size_t n = 0;
+    char **ids = calloc(r->n_connections ? r->n_connections : 1, sizeof *ids);
+    for (size_t i = 0; ids && i < r->n_connections; i++)
+        if (bsf_rx_repave_eligible(r->connections[i].inbound, r->connections[i].established_ms,
+                                   t->request_ms) &&
+            (ids[n] = strdup(r->connections[i].id)) != NULL)
+            n++;
+    if (!ids)
+        BSF_ERROR("diameter", "repaving %s: out of memory", t->id);
+    uint64_t done = 0;
+    for (size_t i = 0; i < n && !r->stopping; i++) {
+        if (!disconnect_locked(r, ids[i], t->request_ms))
+            continue;
+        done++;
+        atomic_fetch_add(&r->disconnections, 1);
+        BSF_INFO("diameter", "repaving %s: DPR (%s) to %s", t->id, r->cause, ids[i]);
+        if (i + 1 < n && wait_locked(r, r->interval_ms))
+            break;
+    }
+    for (size_t i = 0; i < n; i++)
+        free(ids[i]);
+    free(ids);
+    BSF_INFO("diameter", "repaving %s: done, %llu connection(s) disconnected", t->id,
+             (unsigned long long)done);
+}
+
+static void *repaving_main(void *arg)
+{
+    bsf_rx_repaving_t *r = arg;
+    pthread_mutex_lock(&r->lock);
+    while (!r->stopping) {
+        bsf_rx_repave_trigger_t t;
+        switch (bsf_rx_repave_queue_next(&r->queue, r->delay_ms, &t)) {
+        case BSF_RX_REPAVE_NONE:
+            pthread_cond_wait(&r->wake, &r->lock);
+            break;
+        case BSF_RX_REPAVE_SKIPPED:
+            atomic_fetch_add(&r->skipped, 1);
+            BSF_WARN("diameter",
+                     "repaving %s skipped: requested within %llu ms of the previous run's end",
+                     t.id, (unsigned long long)r->delay_ms);
+            break;
+        case BSF_RX_REPAVE_RUN:
+            run_trigger(r, &t);
+            bsf_rx_repave_queue_done(&r->queue, bsf_clock_wall_ms());
+            atomic_fetch_add(&r->completed, 1);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&r->lock);
+    return NULL;
+}
+
+int bsf_rx_repaving_start(const bsf_diameter_settings_t *s, bsf_rx_repaving_t **out, char *err,
+                          size_t cap)
+{
+    *out = NULL;
+    bsf_rx_repaving_t *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, cap, "diameter: out of memory");
+        return -1;
+    }
+    r->enabled = s->repaving;
+    r->jitter_ms = s->repaving_jitter_ms;
+    r->interval_ms = s->repaving_interval_ms;
+    r->delay_ms = (uint64_t)s->repaving_delay_min * 60000u;
+    snprintf(r->cause, sizeof r->cause, "%s",
+             bsf_rx_disconnect_cause_name((bsf_rx_disconnect_cause_t)s->repaving_cause));
+    if (getrandom(&r->seed, sizeof r->seed, 0) != (ssize_t)sizeof r->seed)
+        r->seed = (unsigned)bsf_clock_mono_ns();
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->wake, &ca);
+    pthread_condattr_destroy(&ca);
+    int rc = fd_hook_register(HOOK_MASK(HOOK_PEER_CONNECT_SUCCESS), on_connected, r, NULL,
+                              &r->hook);
+    if (rc) {
+        snprintf(err, cap, "diameter: cannot register the connection hook: %s", strerror(rc));
+        bsf_rx_repaving_free(r);
+        return -1;
+    }
+    rc = pthread_create(&r->thread, NULL, repaving_main, r);
+    if (rc) {
+        snprintf(err, cap, "diameter: cannot start the repaving thread: %s", strerror(rc));
+        bsf_rx_repaving_free(r); /* libfdcore has not started: the hook can go */
+        return -1;
+    }
+    r->thread_started = true;
+    *out = r;
+    return 0;
+}
+
+void bsf_rx_repaving_stop(bsf_rx_repaving_t *r)
+{
+    if (!r || !r->thread_started)
+        return;
+    pthread_mutex_lock(&r->lock);
+    r->stopping = true;
+    pthread_cond_broadcast(&r->wake);
+    pthread_mutex_unlock(&r->lock);
+    pthread_join(r->thread, NULL);
+    r->thread_started = false;
+}
+
+void bsf_rx_repaving_free(bsf_rx_repaving_t *r)
+{
+    if (!r)
+        return;
+    bsf_rx_repaving_stop(r);
+    if (r->hook)
+        fd_hook_unregister(r->hook);
+    for (size_t i = 0; i < r->n_connections; i++)
+        free(r->connections[i].id);
+    free(r->connections);
+    pthread_cond_destroy(&r->wake);
+    pthread_mutex_destroy(&r->lock);
+    free(r);
+}
+
+bsf_rx_repave_offer_t bsf_rx_repaving_trigger(bsf_rx_repaving_t *r, const char *id,
+                                              bsf_rx_repave_trigger_t *t)
+{
+    memset(t, 0, sizeof *t);
+    if (id && id[0]) {
+        snprintf(t->id, sizeof t->id, "%s", id);
+    } else {
+        uuid_t u;
+        uuid_generate_random(u);
+        uuid_unparse_lower(u, t->id);
+    }
+    t->request_ms = bsf_clock_wall_ms();
+    pthread_mutex_lock(&r->lock);
+    bsf_rx_repave_offer_t o = bsf_rx_repave_queue_offer(&r->queue, t, r->enabled);
+    if (o == BSF_RX_REPAVE_QUEUED)
+        pthread_cond_broadcast(&r->wake);
+    pthread_mutex_unlock(&r->lock);
+    atomic_fetch_add(&r->outcomes[o], 1);
+    BSF_INFO("diameter", "repaving trigger %s: %s", t->id, bsf_rx_repave_offer_name(o));
+    return o;
+}
+
+void bsf_rx_repaving_set_enabled(bsf_rx_repaving_t *r, bool enabled)
+{
+    pthread_mutex_lock(&r->lock);
+    if (r->enabled != enabled)
+        BSF_INFO("diameter", "connection repaving %s", enabled ? "enabled" : "disabled");
+    r->enabled = enabled;
+    pthread_mutex_unlock(&r->lock);
+}
+
+void bsf_rx_repaving_status(bsf_rx_repaving_t *r, bsf_rx_repaving_status_t *st)
+{
+    memset(st, 0, sizeof *st);
+    pthread_mutex_lock(&r->lock);
+    st->enabled = r->enabled;
+    st->jitter_ms = r->jitter_ms;
+    st->interval_ms = r->interval_ms;
+    st->delay_min = r->delay_ms / 60000u;
+    st->cause = r->cause;
+    st->busy = r->queue.busy;
+    if (st->busy)
+        st->current = r->queue.current;
+    st->queued = r->queue.count;
+    memcpy(st->last_id, r->queue.last_id, sizeof st->last_id);
+    st->last_completed_ms = r->queue.last_completed_ms;
+    pthread_mutex_unlock(&r->lock);
+    st->disconnections = atomic_load(&r->disconnections);
+}
+
+void bsf_rx_repaving_write_metrics(bsf_rx_repaving_t *r, bsf_text_t *out)
+{
+    bsf_rx_repaving_status_t st;
+    bsf_rx_repaving_status(r, &st);
+    bsf_text_printf(out,
+                    "# HELP diam_repaving_disconnections_total Connections ended by repaving "
+                    "(seed 3.45).\n# TYPE diam_repaving_disconnections_total counter\n"
+                    "diam_repaving_disconnections_total %llu\n",
+                    (unsigned long long)st.disconnections);
+    bsf_text_printf(out, "# HELP diam_repaving_triggers_total Repaving triggers by outcome.\n"
+                         "# TYPE diam_repaving_triggers_total counter\n");
+    for (int o = BSF_RX_REPAVE_QUEUED; o <= BSF_RX_REPAVE_QUEUE_FULL; o++)
+        bsf_text_printf(out, "diam_repaving_triggers_total{outcome=\"%s\"} %llu\n",
+                        bsf_rx_repave_offer_name((bsf_rx_repave_offer_t)o),
+                        (unsigned long long)atomic_load(&r->outcomes[o]));
+    bsf_text_printf(out,
+                    "diam_repaving_triggers_total{outcome=\"completed\"} %llu\n"
+                    "diam_repaving_triggers_total{outcome=\"skipped\"} %llu\n",
+                    (unsigned long long)atomic_load(&r->completed),
+                    (unsigned long long)atomic_load(&r->skipped));
+    bsf_text_printf(out,
+                    "# HELP diam_repaving_busy 1 while a repaving runs.\n"
+                    "# TYPE diam_repaving_busy gauge\ndiam_repaving_busy %d\n"
+                    "# HELP diam_repaving_queued Repaving triggers waiting.\n"
+                    "# TYPE diam_repaving_queued gauge\ndiam_repaving_queued %zu\n",
+                    st.busy, st.queued);
+}
