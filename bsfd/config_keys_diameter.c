@@ -186,6 +186,13 @@ static const bsf_config_key_t keys[] = {
      BSF_CFG_FIELD(diameter.congestion_vendor),
      "CONGESTION_DIAMETER_VENDOR_ID: non-zero sends the code as Experimental-Result with this "
      "Vendor-Id (e.g. 10415 with 5065); 0 sends it as Result-Code."},
+    {"diameter.congestion.oc_priority_avp_code", BSF_CFG_UINT, "0", 0, 16777215, NULL,
+     BSF_CFG_FIELD(diameter.oc_priority_code),
+     "AVP code of Oracle's OC-Message-Priority (a priority 0-31 that AFs may send; it wins "
+     "over DRMP). Oracle does not publish the code: set the one your AFs use; 0 = not read."},
+    {"diameter.congestion.oc_priority_avp_vendor", BSF_CFG_UINT, "21274", 0, 4294967295u, NULL,
+     BSF_CFG_FIELD(diameter.oc_priority_vendor),
+     "Vendor-Id of the OC-Message-Priority AVP (0: none)."},
     {"diameter.repaving.enabled", BSF_CFG_BOOL, "false", 0, 0, NULL,
      BSF_CFG_FIELD(diameter.repaving),
      "Seed 3.45: connection repaving. A trigger on the ops endpoint (POST "

@@ -48,8 +48,12 @@ bsf_rx_cong_state_t bsf_rx_cong_sample(bsf_rx_cong_t *c, const bsf_rx_cong_rules
     return c->state;
 }
 
-uint32_t bsf_rx_cong_priority(const bsf_rx_cong_rules_t *r, uint32_t command_code, int drmp)
+uint32_t bsf_rx_cong_priority(const bsf_rx_cong_rules_t *r, uint32_t command_code, int drmp,
+                              int64_t oc)
 {
+    /* Seed §3.26: with both, OC-Message-Priority wins. */
+    if (oc >= 0 && oc <= BSF_RX_PRIORITY_MAX)
+        return (uint32_t)oc;
     if (drmp >= 0 && drmp <= 15)
         return (uint32_t)drmp;
     uint8_t p = BSF_RX_PRIORITY_NONE;

@@ -56,9 +56,11 @@ bsf_rx_cong_state_t bsf_rx_cong_level(const uint32_t thresholds[BSF_RX_CONG_LEVE
 bsf_rx_cong_state_t bsf_rx_cong_sample(bsf_rx_cong_t *c, const bsf_rx_cong_rules_t *r,
                                        uint32_t cpu_pct, uint64_t queue);
 
-/* A request's priority: DRMP (0-15, RFC 7944) when the request has one (drmp >= 0), else the
- * command's configured priority, else the default. */
-uint32_t bsf_rx_cong_priority(const bsf_rx_cong_rules_t *r, uint32_t command_code, int drmp);
+/* A request's priority: its OC-Message-Priority (0-31, Oracle's) when it has one (oc >= 0),
+ * else its DRMP (0-15, RFC 7944; drmp >= 0), else the command's configured priority, else
+ * the default. Values out of those ranges are ignored. */
+uint32_t bsf_rx_cong_priority(const bsf_rx_cong_rules_t *r, uint32_t command_code, int drmp,
+                              int64_t oc);
 
 /* Whether a request of `priority` is discarded in state `s`; `draw` is uniform in 0..99
  * (used by the percentage mode only). */

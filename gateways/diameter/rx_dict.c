@@ -384,69 +384,72 @@ int bsf_rx_dict_advertise(const bsf_rx_dict_t *rx, char *err, size_t errlen)
     return 0;
 }
 
-int bsf_rx_dict_define_cookie(bsf_rx_dict_t *rx, uint32_t code, uint32_t vendor, char *err,
-                              size_t errlen)
+/* Defines (or finds, when the dictionary has it with the same base type) the AVP `code` of
+ * `vendor` (0: none; a missing vendor is created), flags V when vendor != 0 and M clear, so
+ * that a peer which does not know it ignores it. */
+static int define_avp(bsf_rx_dict_t *rx, uint32_t code, uint32_t vendor, const char *name,
+                      enum dict_avp_basetype type, struct dict_object **out, char *err,
+                      size_t errlen)
 {
-    if (rx == NULL || rx->dict == NULL || vendor == 0)
-        return rx_dict_fail(err, errlen, EINVAL, "cookie AVP: dictionary or vendor missing");
-    struct dict_object *vobj = NULL;
-    vendor_id_t vid = vendor;
-    int ret = fd_dict_search(rx->dict, DICT_VENDOR, VENDOR_BY_ID, &vid, &vobj, ENOENT);
-    if (ret == ENOENT || (ret == 0 && vobj == NULL)) {
-        struct dict_vendor_data vd = {.vendor_id = vendor, .vendor_name = "OCNF cookie vendor"};
-        ret = fd_dict_new(rx->dict, DICT_VENDOR, &vd, NULL, &vobj);
+    if (rx == NULL || rx->dict == NULL)
+        return rx_dict_fail(err, errlen, EINVAL, "%s AVP: no dictionary", name);
+    int ret = 0;
+    if (vendor) {
+        struct dict_object *vobj = NULL;
+        vendor_id_t vid = vendor;
+        ret = fd_dict_search(rx->dict, DICT_VENDOR, VENDOR_BY_ID, &vid, &vobj, ENOENT);
+        if (ret == ENOENT || (ret == 0 && vobj == NULL)) {
+            struct dict_vendor_data vd = {.vendor_id = vendor, .vendor_name = (char *)name};
+            ret = fd_dict_new(rx->dict, DICT_VENDOR, &vd, NULL, &vobj);
+        }
+        if (ret != 0)
+            return rx_dict_fail(err, errlen, ret, "cannot define vendor %u: %s", vendor,
+                                strerror(ret));
     }
-    if (ret != 0)
-        return rx_dict_fail(err, errlen, ret, "cannot define vendor %u: %s", vendor,
-                            strerror(ret));
     struct dict_avp_request req = {.avp_vendor = vendor, .avp_code = code};
     struct dict_object *obj = NULL;
     ret = fd_dict_search(rx->dict, DICT_AVP, AVP_BY_CODE_AND_VENDOR, &req, &obj, ENOENT);
     if (ret == 0 && obj != NULL) {
         struct dict_avp_data d;
-        if (fd_dict_getval(obj, &d) != 0 || d.avp_basetype != AVP_TYPE_OCTETSTRING)
+        if (fd_dict_getval(obj, &d) != 0 || d.avp_basetype != type)
             return rx_dict_fail(err, errlen, EEXIST,
-                                "AVP %u (vendor %u) exists and is not an OctetString", code,
-                                vendor);
-        rx->cookie = obj;
+                                "AVP %u (vendor %u) exists with another type than %s's", code,
+                                vendor, name);
+        *out = obj;
         return 0;
     }
     struct dict_avp_data data = {.avp_code = code,
                                  .avp_vendor = vendor,
-                                 .avp_name = "OCNF-SERVICE-COOKIE",
+                                 .avp_name = (char *)name,
                                  .avp_flag_mask = AVP_FLAG_VENDOR | AVP_FLAG_MANDATORY,
-                                 .avp_flag_val = AVP_FLAG_VENDOR,
-                                 .avp_basetype = AVP_TYPE_OCTETSTRING};
-    ret = fd_dict_new(rx->dict, DICT_AVP, &data, NULL, &rx->cookie);
+                                 .avp_flag_val = vendor ? AVP_FLAG_VENDOR : 0,
+                                 .avp_basetype = type};
+    ret = fd_dict_new(rx->dict, DICT_AVP, &data, NULL, out);
     if (ret != 0)
-        return rx_dict_fail(err, errlen, ret, "cannot define OCNF-SERVICE-COOKIE (%u/%u): %s",
-                            code, vendor, strerror(ret));
+        return rx_dict_fail(err, errlen, ret, "cannot define %s (%u/%u): %s", name, code,
+                            vendor, strerror(ret));
     return 0;
+}
+
+int bsf_rx_dict_define_cookie(bsf_rx_dict_t *rx, uint32_t code, uint32_t vendor, char *err,
+                              size_t errlen)
+{
+    if (vendor == 0)
+        return rx_dict_fail(err, errlen, EINVAL, "cookie AVP: vendor missing");
+    return define_avp(rx, code, vendor, "OCNF-SERVICE-COOKIE", AVP_TYPE_OCTETSTRING,
+                      &rx->cookie, err, errlen);
 }
 
 int bsf_rx_dict_define_drmp(bsf_rx_dict_t *rx, char *err, size_t errlen)
 {
-    if (rx == NULL || rx->dict == NULL)
-        return rx_dict_fail(err, errlen, EINVAL, "DRMP AVP: no dictionary");
-    struct dict_avp_request req = {.avp_vendor = 0, .avp_code = 301};
-    struct dict_object *obj = NULL;
-    int ret = fd_dict_search(rx->dict, DICT_AVP, AVP_BY_CODE_AND_VENDOR, &req, &obj, ENOENT);
-    if (ret == 0 && obj != NULL) {
-        struct dict_avp_data d;
-        if (fd_dict_getval(obj, &d) != 0 || d.avp_basetype != AVP_TYPE_INTEGER32)
-            return rx_dict_fail(err, errlen, EEXIST, "AVP 301 exists and is not DRMP");
-        rx->drmp = obj;
-        return 0;
-    }
-    struct dict_avp_data data = {.avp_code = 301,
-                                 .avp_name = "DRMP",
-                                 .avp_flag_mask = AVP_FLAG_VENDOR | AVP_FLAG_MANDATORY,
-                                 .avp_flag_val = 0,
-                                 .avp_basetype = AVP_TYPE_INTEGER32};
-    ret = fd_dict_new(rx->dict, DICT_AVP, &data, NULL, &rx->drmp);
-    if (ret != 0)
-        return rx_dict_fail(err, errlen, ret, "cannot define DRMP (301): %s", strerror(ret));
-    return 0;
+    return define_avp(rx, 301, 0, "DRMP", AVP_TYPE_INTEGER32, &rx->drmp, err, errlen);
+}
+
+int bsf_rx_dict_define_oc_priority(bsf_rx_dict_t *rx, uint32_t code, uint32_t vendor, char *err,
+                                   size_t errlen)
+{
+    return define_avp(rx, code, vendor, "OC-Message-Priority", AVP_TYPE_UNSIGNED32,
+                      &rx->oc_priority, err, errlen);
 }
 
 int bsf_rx_dict_new_request(const bsf_rx_dict_t *rx, struct dict_object *cmd, struct msg **out)

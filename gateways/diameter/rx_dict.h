@@ -89,6 +89,8 @@ typedef struct bsf_rx_dict {
     struct dict_object *cookie;
     /* DRMP (RFC 7944, code 301), defined by bsf_rx_dict_define_drmp; else NULL. */
     struct dict_object *drmp;
+    /* OC-Message-Priority, defined by bsf_rx_dict_define_oc_priority; else NULL. */
+    struct dict_object *oc_priority;
 } bsf_rx_dict_t;
 
 /* Resolves and fixes the Rx dictionary in `dict` (normally fd_g_config->cnf_dict).
@@ -111,6 +113,13 @@ int bsf_rx_dict_define_cookie(bsf_rx_dict_t *rx, uint32_t code, uint32_t vendor,
 /* Defines the DRMP AVP (RFC 7944: code 301, no vendor, Enumerated, values 0-15) as an
  * Integer32 when the dictionary lacks it. Sets rx->drmp. Returns 0 or an errno-style code. */
 int bsf_rx_dict_define_drmp(bsf_rx_dict_t *rx, char *err, size_t errlen);
+
+/* Defines Oracle's OC-Message-Priority (a message priority 0-31, seed §3.26) as an Unsigned32
+ * `code` of `vendor` (0: none), V flag with a vendor, M flag clear: Oracle does not publish
+ * its code, so it is the operator's to set (bsfd: diameter.congestion.oc_priority_avp_code).
+ * Sets rx->oc_priority. Returns 0 or an errno-style code. */
+int bsf_rx_dict_define_oc_priority(bsf_rx_dict_t *rx, uint32_t code, uint32_t vendor, char *err,
+                                   size_t errlen);
 
 /* Creates a request of `cmd` (e.g. rx->cmd_aar) with a fresh End-to-End id, the Rx
  * application id in its header and the P bit. Returns 0 or an errno-style code. */

@@ -205,6 +205,9 @@ int bsf_rx_node_init(const bsf_diameter_settings_t *s, bsf_rx_dict_t *rx, char *
         (rc = bsf_rx_dict_define_cookie(rx, s->cookie_avp_code, s->cookie_avp_vendor, err, cap)) !=
             0 ||
         (rc = bsf_rx_dict_define_drmp(rx, err, cap)) != 0 ||
+        (s->oc_priority_code &&
+         (rc = bsf_rx_dict_define_oc_priority(rx, s->oc_priority_code, s->oc_priority_vendor,
+                                              err, cap)) != 0) ||
         (s->advertise_rx && (rc = bsf_rx_dict_advertise(rx, err, cap)) != 0))
         return -1;
     if ((rc = fd_peer_validate_register(node_validate)) != 0) {

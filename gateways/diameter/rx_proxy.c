@@ -522,17 +522,20 @@ static int route_aar_i(bsf_rx_proxy_t *px, rx_tx_t *tx, struct msg **pmsg, rx_re
     return 0;
 }
 
-/* Congestion control (seed §3.26): whether the request may be processed. The DRMP AVP is
- * looked for only while the node is congested. */
+/* Congestion control (seed §3.26): whether the request may be processed. The priority AVPs
+ * are looked for only while the node is congested. */
 static bool admitted(bsf_rx_proxy_t *px, struct msg *msg, uint32_t code)
 {
     if (bsf_rx_cong_monitor_state(px->congestion) == BSF_RX_CONG_NORMAL)
         return true;
     struct avp *a = NULL;
     int drmp = -1;
+    int64_t oc = -1;
     if (px->rx->drmp && bsf_rx_avp_find(msg, px->rx->drmp, &a) == 0)
         drmp = bsf_rx_avp_i32(a);
-    return bsf_rx_cong_monitor_admit(px->congestion, code, drmp);
+    if (px->rx->oc_priority && bsf_rx_avp_find(msg, px->rx->oc_priority, &a) == 0)
+        oc = bsf_rx_avp_u32(a);
+    return bsf_rx_cong_monitor_admit(px->congestion, code, drmp, oc);
 }
 
 /* Handles one request received by the node; always takes *pmsg. */

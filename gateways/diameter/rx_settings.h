@@ -70,6 +70,8 @@ typedef struct {
     char congestion_priorities[256];
     uint32_t congestion_code;   /* Result-Code of a discarded request */
     uint32_t congestion_vendor; /* non-zero: sent as Experimental-Result of this vendor */
+    uint32_t oc_priority_code;   /* OC-Message-Priority AVP; 0: not read */
+    uint32_t oc_priority_vendor;
 
     /* Connection repaving (seed §3.45, rx_repaving.h). */
     bool repaving;

@@ -99,6 +99,10 @@ static int af_build_aar_avps(const bsf_rx_dict_t *rx, const struct af_aar *p, st
 		return ret;
 	if (p->rx_request_type >= 0 && (ret = rxpeer_add_i32(m, rx->rx_request_type, p->rx_request_type)) != 0)
 		return ret;
+	if (p->has_drmp && (ret = rxpeer_add_i32(m, rx->drmp, (int32_t)p->drmp)) != 0)
+		return ret;
+	if (p->has_oc_priority && (ret = rxpeer_add_u32(m, rx->oc_priority, p->oc_priority)) != 0)
+		return ret;
 	return 0;
 }
 

@@ -30,6 +30,8 @@ struct af_aar {
 	int rx_request_type;        /* 0 INITIAL, 1 UPDATE, -1 omit */
 	uint32_t app_hdr;           /* application id in the header (BSF_RX_APP_ID) */
 	uint32_t app_avp;           /* Auth-Application-Id value (BSF_RX_APP_ID) */
+	int has_drmp, has_oc_priority; /* add DRMP / OC-Message-Priority with these values */
+	uint32_t drmp, oc_priority;
 };
 
 /* Build an AAR. 0 or an errno-style code. */

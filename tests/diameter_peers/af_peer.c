@@ -194,6 +194,13 @@ static int af_cmd_aar_fields(const struct rxpeer_args *args, struct af_aar *q, u
 	const char *afapp = rxpeer_args_get(args, "af-app");
 	if (afapp)
 		q->af_app_id = *afapp ? afapp : NULL; /* af-app= (empty) omits the AVP */
+	q->has_drmp = rxpeer_args_get(args, "drmp") != NULL;
+	q->has_oc_priority = rxpeer_args_get(args, "oc-priority") != NULL;
+	if (rxpeer_args_u32(args, "drmp", 0, &q->drmp, c->err, sizeof c->err) != 0 ||
+	    rxpeer_args_u32(args, "oc-priority", 0, &q->oc_priority, c->err, sizeof c->err) != 0) {
+		rxpeer_ctl_error(reply, "%s", c->err);
+		return EINVAL;
+	}
 	const char *rt = rxpeer_args_get(args, "rx-type");
 	if (rt && !strcmp(rt, "none")) {
 		q->rx_request_type = -1;
@@ -208,7 +215,7 @@ static int af_cmd_aar_fields(const struct rxpeer_args *args, struct af_aar *q, u
 }
 
 #define AF_AAR_ARGS "ip", "ipv6", "v6-compact", "media", "actions", "called-station", "ip-domain", "af-app", \
-	"sub", "rx-type", "dest-realm", "dest-host", "timeout", "wait"
+	"sub", "rx-type", "dest-realm", "dest-host", "timeout", "wait", "drmp", "oc-priority"
 static const char *const af_aar_i_args[] = { AF_AAR_ARGS, "sid", NULL };
 static const char *const af_aar_u_args[] = { AF_AAR_ARGS, "session", NULL };
 static const char *const af_bad_args[] = { AF_AAR_ARGS, "kind", "len", "app", NULL };

@@ -125,6 +125,11 @@ int rxpeer_app_start(struct rxpeer_app *a, const char *const *behav_kinds, int n
 	/* The BSF's OCNF-SERVICE-COOKIE (default code/vendor), so records can show its value. */
 	if ((ret = bsf_rx_dict_define_cookie(&a->rx, BSF_RX_COOKIE_CODE, BSF_RX_COOKIE_VENDOR, err, sizeof err)) != 0)
 		rxpeer_app_die(a, "Rx dictionary", err);
+	/* The priority AVPs an AF may send (seed §3.26). */
+	if ((ret = bsf_rx_dict_define_drmp(&a->rx, err, sizeof err)) != 0 ||
+	    (ret = bsf_rx_dict_define_oc_priority(&a->rx, RXPEER_OC_PRIORITY_CODE, BSF_RX_COOKIE_VENDOR, err,
+	        sizeof err)) != 0)
+		rxpeer_app_die(a, "Rx dictionary", err);
 	if ((ret = rxpeer_hooks_install(rxpeer_app_on_hook, a, o->fd_dumps)) != 0)
 		rxpeer_app_die(a, "fd_hook_register", strerror(ret));
 	a->route.ids = o->routes;

@@ -32,6 +32,9 @@
 
 #define RXPEER_MAX_PEERS 16 /* --connect / --accept / --default-route entries */
 #define RXPEER_MAX_EXEC 32  /* --exec commands */
+/* The OC-Message-Priority code (vendor BSF_RX_COOKIE_VENDOR) the test peers send: Oracle
+ * publishes none, bsfd reads the one it is configured with. */
+#define RXPEER_OC_PRIORITY_CODE 3020u
 
 struct rxpeer_app_opts {
 	struct rxpeer_fd_opts fd;

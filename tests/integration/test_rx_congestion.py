@@ -91,3 +91,26 @@ def test_without_congestion_control_nothing_is_discarded(rx_lab):
     assert lab.aar_i(ip=ues[4].ipv4)["code"] == 2001
     assert "ocbsf_diam_congestion_state" not in lab.bsfd.ops.get("/metrics").text
     release(lab)
+
+
+def test_priority_avps_decide_which_requests_are_discarded(rx_lab):
+    """Seed acceptance 2 and 5: a request's OC-Message-Priority (at its configured code) wins
+    over its DRMP, which wins over the command's priority."""
+    settings = dict(CONGESTION)
+    settings.update({"diameter.congestion.oc_priority_avp_code": "3020",
+                     "diameter.congestion.oc_priority_avp_vendor": "21274"})
+    lab = rx_lab(settings=settings)
+    ues = [Ue() for _ in range(6)]
+    for ue in ues:
+        lab.register(ue)
+    congest(lab, ues[:3])
+    # the command's priority (aar=20) is discarded in DOC (discard priority 20) ...
+    assert lab.aar_i(ip=ues[3].ipv4)["code"] == 3004
+    # ... an OC-Message-Priority of 19 passes, one of 20 does not
+    assert lab.aar_i(ip=ues[3].ipv4, oc_priority=19)["code"] == 2001
+    assert lab.aar_i(ip=ues[4].ipv4, oc_priority=20)["code"] == 3004
+    # DRMP 2 alone passes; with OC-Message-Priority 30 the latter decides
+    assert lab.aar_i(ip=ues[4].ipv4, drmp=2)["code"] == 2001
+    assert lab.aar_i(ip=ues[5].ipv4, drmp=2, oc_priority=30)["code"] == 3004
+    assert metric(lab.bsfd, "ocbsf_diam_congestion_discards_total", state="DOC") == 3
+    release(lab)

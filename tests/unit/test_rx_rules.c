@@ -88,10 +88,15 @@ static void congestion_shedding(void **state)
     (void)state;
     bsf_rx_cong_rules_t r = default_congestion_rules(false);
     /* priorities: DRMP first, then the command's, then the default */
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, -1), 6);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_RA, -1), 7);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_RA, 2), 2);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_ST, 16), 6); /* DRMP is 0-15 */
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, -1, -1), 6);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_RA, -1, -1), 7);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_RA, 2, -1), 2);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_ST, 16, -1), 6); /* DRMP is 0-15 */
+    /* acceptance 5: DRMP 2 and OC-Message-Priority 30 -> 30; OC is 0-31 */
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, 2, 30), 30);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, -1, 0), 0);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, 2, 32), 2);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, -1, 4294967295LL), 6);
     /* acceptance 2: in DOC (discard 27) priority 27 is discarded, 26 is not */
     assert_true(bsf_rx_cong_discard(&r, BSF_RX_CONG_DOC, 27, 0));
     assert_false(bsf_rx_cong_discard(&r, BSF_RX_CONG_DOC, 26, 0));
@@ -136,8 +141,8 @@ static void congestion_settings(void **state)
     for (size_t i = 0; i < sizeof bad_prio / sizeof bad_prio[0]; i++)
         assert_int_equal(bsf_rx_cong_parse_priorities(bad_prio[i], &r, why, sizeof why), -1);
     assert_int_equal(bsf_rx_cong_parse_priorities("AAR=31", &r, why, sizeof why), 0);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, -1), 31);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_ST, -1), 0);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, -1, -1), 31);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_ST, -1, -1), 0);
 }
 
 static void code_patterns(void **state)
