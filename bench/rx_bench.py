@@ -3,16 +3,21 @@
 (AAR-I : AAR-U + STR = 1 : 2), with N bindings in the store.
 
     bench/rx_bench.py [--build build] [--bindings 1000000] [--pcfs 16] [--pcf-procs 1]
-                      [--pcf-sim fast|peer] [--aar-i 100000] [--mix 50000] [--modes aar-i,mix]
+                      [--pcf-sim fast|peer] [--af-sim fast|peer] [--aar-i 100000] [--mix 50000] [--modes aar-i,mix]
                       [--window 64] [--runs 3] [--threads 2] [--relay-path] [--bsfd PATH]
                       [--set KEY=VALUE]... [--store DIR] [--keep-store]
                       [--bsfd-prefix 'valgrind --tool=callgrind ...'] [--thread-cpu]
 
 Starts bsfd (Rx gateway on, realm example.com), the PCF simulators bsfd connects to, loads
 the bindings with `build/bench/bsf-load --mode register --pcfs P` (IPv4 10.0.0.0 + i,
-pcfDiamHost pcf<i % P>.diam.example.com), connects one af_peer and runs its load mode (closed
+pcfDiamHost pcf<i % P>.diam.example.com), connects the AF simulator and runs its load (closed
 loop, `--window` request chains) over the bound addresses, each run on addresses not used
 before.
+
+AF simulators (--af-sim):
+  fast  tests/diameter_peers/af_fast (default): one process per run, one connection, epoll,
+        no freeDiameter; the same requests as af_peer's load mode
+  peer  tests/diameter_peers/af_peer (freeDiameter), driven over its control socket
 
 PCF simulators (--pcf-sim):
   fast  tests/diameter_peers/pcf_fast: one process serves --pcfs / --pcf-procs identities,
@@ -110,6 +115,49 @@ def wait_peers_up(ops, ids, timeout=60):
     raise RuntimeError("bsfd did not connect to every PCF simulator")
 
 
+class PeerAf:
+    """af_peer (freeDiameter), one process for the whole benchmark, driven over its socket."""
+
+    def __init__(self, a, build, work, dia, spawn):
+        self.window = a.window
+        self.process = spawn([str(build / "tests/diameter_peers/af_peer"), "--identity", AF_ID,
+                              "--realm", REALM, "--peer", BSF_ID, "--peer-port", str(dia),
+                              "--no-record", "--threads", "2", "--timeout-ms", "10000",
+                              "--ctl", str(work / "af.sock"), "--no-stdin",
+                              "--events", str(work / "af.events")], "af")
+        self.ctl = PeerCtl(str(work / "af.sock"))
+        self.ctl.cmd(f"wait-peer id={BSF_ID} timeout=30000")
+
+    def load(self, n, ip, count, mix):
+        return self.ctl.cmd(f"load n={n} window={self.window} ip={ip} count={count}"
+                            + (" mix=1" if mix else ""))
+
+    def cpu_seconds(self, report=None):
+        return cpu_seconds(self.process.pid)
+
+
+class FastAf:
+    """af_fast: one process per load run; its CPU time comes in its report."""
+
+    def __init__(self, a, build, work, dia, spawn):
+        self.binary, self.window, self.dia = build / "tests/diameter_peers/af_fast", a.window, dia
+
+    def load(self, n, ip, count, mix):
+        out = subprocess.run([str(self.binary), "--identity", AF_ID, "--realm", REALM,
+                              "--connect", f"127.0.0.1:{self.dia}", "--dest-realm", REALM,
+                              "--n", str(n), "--window", str(self.window), "--ip", ip,
+                              "--count", str(count)] + (["--mix"] if mix else []),
+                             capture_output=True, text=True, check=True)
+        return json.loads(out.stdout)
+
+    def cpu_seconds(self, report=None):
+        return report["cpu"]["user_s"] + report["cpu"]["sys_s"] if report else 0.0
+
+
+def start_af(a, build, work, dia, spawn):
+    return (FastAf if a.af_sim == "fast" else PeerAf)(a, build, work, dia, spawn)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--build", default=str(ROOT / "build"))
@@ -117,6 +165,7 @@ def main():
     ap.add_argument("--bindings", type=int, default=1000000)
     ap.add_argument("--pcfs", type=int, default=16, help="PCF identities (1..100)")
     ap.add_argument("--pcf-sim", choices=("fast", "peer"), default="fast")
+    ap.add_argument("--af-sim", choices=("fast", "peer"), default="fast")
     ap.add_argument("--pcf-procs", type=int, default=1,
                     help="fast simulator: processes sharing the identities")
     ap.add_argument("--aar-i", type=int, default=100000, help="AAR-I per run")
@@ -151,7 +200,7 @@ def main():
             meta.unlink()
     print(f"# machine: {os.cpu_count()} CPUs, "
           f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') // 2**30} GiB; logs in {work}; "
-          f"{a.pcfs} PCF identities, {a.pcf_sim} simulator"
+          f"{a.pcfs} PCF identities, {a.pcf_sim} PCF simulator, {a.af_sim} AF simulator"
           + (f" in {a.pcf_procs} process(es)" if a.pcf_sim == "fast" else ""), flush=True)
     procs = []
 
@@ -206,16 +255,10 @@ def main():
             meta.write_text(json.dumps(wanted))
             print(f"# registered {a.bindings} bindings in {time.time() - t0:.1f} s: "
                   f"{out.stdout.strip()[:300]}", flush=True)
-        spawn([str(build / "tests/diameter_peers/af_peer"), "--identity", AF_ID, "--realm", REALM,
-               "--peer", BSF_ID, "--peer-port", str(dia), "--no-record", "--threads", "2",
-               "--timeout-ms", "10000", "--ctl", str(work / "af.sock"), "--no-stdin",
-               "--events", str(work / "af.events")], "af")
-        af = PeerCtl(str(work / "af.sock"))
-        af.cmd(f"wait-peer id={BSF_ID} timeout=30000")
-        af_pid = procs[-1].pid
+        af = start_af(a, build, work, dia, spawn)
         pcf_pids = [p.pid for p in pcf_procs]
         # warm-up: the first pages of the store, connections, allocator
-        af.cmd(f"load n=5000 window={a.window} ip=10.0.0.0 count={a.bindings}")
+        af.load(5000, "10.0.0.0", a.bindings, False)
         offset = 5000
         for mode in a.modes.split(","):
             for run in range(a.runs):
@@ -225,18 +268,18 @@ def main():
                 count = a.bindings - start_ip
                 t_before = threads(bsfd.pid)
                 sys_before = cpu_times(bsfd.pid)[1]
-                before = (cpu_seconds(bsfd.pid), cpu_seconds(af_pid),
+                before = (cpu_seconds(bsfd.pid), af.cpu_seconds(),
                           sum(cpu_seconds(p) for p in pcf_pids))
-                rep = af.cmd(f"load n={n} window={a.window} ip={ip} count={count}"
-                             + (" mix=1" if mode == "mix" else ""))
-                after = (cpu_seconds(bsfd.pid), cpu_seconds(af_pid),
+                rep = af.load(n, ip, count, mode == "mix")
+                after = (cpu_seconds(bsfd.pid), af.cpu_seconds(rep),
                          sum(cpu_seconds(p) for p in pcf_pids))
                 t_after = threads(bsfd.pid)
                 sys_used = cpu_times(bsfd.pid)[1] - sys_before
                 offset += n
                 msgs = rep["answers"]
                 line = {
-                    "mode": mode, "pcfs": a.pcfs, "pcf_sim": a.pcf_sim, "run": run + 1,
+                    "mode": mode, "pcfs": a.pcfs, "pcf_sim": a.pcf_sim, "af_sim": a.af_sim,
+                    "run": run + 1,
                     "bindings": a.bindings, "window": a.window, "messages": msgs,
                     "messages_per_s": round(rep["answers_per_s"]),
                     "p50_ms": rep["latency_ms"]["p50"], "p99_ms": rep["latency_ms"]["p99"],

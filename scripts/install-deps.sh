@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libnghttp2-dev libuv1-dev liblmdb-dev lmdb-utils libmsgpack-dev libzstd-dev
   libjansson-dev libyaml-dev libmicrohttpd-dev libssl-dev uuid-dev
+  libmimalloc-dev
   librdkafka-dev kcat
   libfreediameter-dev freediameterd freediameter-extensions
   libcmocka-dev clang libclang-rt-14-dev
