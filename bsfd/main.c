@@ -186,11 +186,12 @@ int main(int argc, char **argv)
     bsf_nbsf_service_drain(sbi);
     bsf_engine_stop(engine); /* every accepted write is committed and answered */
     bsf_replication_stop(repl);
+    /* The ops endpoint's metrics and routes read the gateways: it stops before they go. */
+    if (ops)
+        bsf_ops_server_stop(ops);
     if (rx)
         bsf_rx_gateway_stop(rx);
     bsf_nbsf_service_stop(sbi, 2000);
-    if (ops)
-        bsf_ops_server_stop(ops);
     bsf_nbsf_service_free(sbi);
     bsf_feed_destroy(feed); /* after every gateway that offers records stopped */
     bsf_engine_destroy(engine);
