@@ -1,7 +1,9 @@
 /* Configuration keys of the Rx Diameter gateway (docs/rx-gateway.md). */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bsfd/config.h"
 #include "common/text_list.h"
@@ -9,6 +11,7 @@
 #include "gateways/diameter/rx_cpus.h"
 #include "gateways/diameter/rx_retry.h"
 #include "gateways/diameter/rx_routes.h"
+#include "gateways/diameter/rx_tls.h"
 
 static const char *const originator_choices[] = {"any", "intermediate", "destination", NULL};
 static const char *const shedding_choices[] = {"priority", "percentage", NULL};
@@ -63,7 +66,30 @@ static const bsf_config_key_t keys[] = {
     {"diameter.peers", BSF_CFG_LIST, "", 0, BSF_RX_LIST_MAX - 1, NULL,
      BSF_CFG_FIELD(diameter.peers),
      "Peers the gateway connects to, `ID=HOST:PORT` (e.g. `pcf1.example.com=10.1.1.1:3868`); "
-     "ID must be the Origin-Host the peer sends in its CEA."},
+     "ID must be the Origin-Host the peer sends in its CEA. `ID=HOST:PORT tls` connects with "
+     "TLS from the start (RFC 6733 §2.1, the peer's TLS port, usually 5868; needs "
+     "diameter.tls.cert)."},
+    {"diameter.tls.cert", BSF_CFG_STRING, "", 0, 255, NULL, BSF_CFG_FIELD(diameter.tls_cert),
+     "Seed 3.10.2: PEM certificate (chain) of the gateway; its subject must name "
+     "diameter.identity. Empty = no TLS."},
+    {"diameter.tls.key", BSF_CFG_STRING, "", 0, 255, NULL, BSF_CFG_FIELD(diameter.tls_key),
+     "PEM private key of diameter.tls.cert."},
+    {"diameter.tls.ca", BSF_CFG_STRING, "", 0, 255, NULL, BSF_CFG_FIELD(diameter.tls_ca),
+     "PEM CA certificates that peers' certificates must chain to (each peer's certificate must "
+     "also name its Diameter identity)."},
+    {"diameter.tls.crl", BSF_CFG_STRING, "", 0, 255, NULL, BSF_CFG_FIELD(diameter.tls_crl),
+     "Optional PEM certificate revocation list."},
+    {"diameter.tls.priority", BSF_CFG_STRING, "SECURE128:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2", 0,
+     255, NULL, BSF_CFG_FIELD(diameter.tls_priority),
+     "GnuTLS priority string: protocol versions and cipher suites, in order of preference "
+     "(default: TLS 1.3 preferred, TLS 1.2 allowed, 128-bit security or more)."},
+    {"diameter.tls.port", BSF_CFG_UINT, "5868", 0, 65535, NULL, BSF_CFG_FIELD(diameter.tls_port),
+     "Port for TLS from the connection's start (RFC 6733 §2.1) when diameter.tls.cert is set; "
+     "0 = none."},
+    {"diameter.tls.required", BSF_CFG_BOOL, "false", 0, 0, NULL,
+     BSF_CFG_FIELD(diameter.tls_required),
+     "Refuse peers that connect in clear to diameter.port (CEA 5017 "
+     "DIAMETER_NO_COMMON_SECURITY): they must use diameter.tls.port."},
     {"diameter.accept", BSF_CFG_LIST, "", 0, BSF_RX_LIST_MAX - 1, NULL,
      BSF_CFG_FIELD(diameter.accept),
      "Identities allowed to connect to the gateway (AFs, PCFs), or `*` for any; others get "
@@ -235,6 +261,58 @@ static int check_peer(const char *item, char *why, size_t cap)
     return bsf_rx_peer_parse(item, &p, why, cap);
 }
 
+static bool any_tls_peer(const char *list)
+{
+    char item[1024], why[256];
+    const char *cursor = list;
+    bsf_rx_peer_cfg_t p;
+    while (bsf_text_list_next(&cursor, item, sizeof item, NULL))
+        if (bsf_rx_peer_parse(item, &p, why, sizeof why) == 0 && p.tls)
+            return true;
+    return false;
+}
+
+/* TLS settings hang together and their files are readable now, not at the first handshake. */
+static int check_tls(const bsf_diameter_settings_t *d, char *err, size_t err_cap)
+{
+    if (!d->tls_cert[0]) {
+        if (d->tls_key[0] || d->tls_ca[0] || d->tls_crl[0] || d->tls_required ||
+            any_tls_peer(d->peers)) {
+            snprintf(err, err_cap, "diameter.tls.cert: needed by the other diameter.tls.* "
+                                   "settings and by peers marked tls");
+            return -1;
+        }
+        return 0;
+    }
+    if (!d->tls_key[0] || !d->tls_ca[0]) {
+        snprintf(err, err_cap, "diameter.tls.key and diameter.tls.ca: needed with "
+                               "diameter.tls.cert");
+        return -1;
+    }
+    const struct {
+        const char *key, *path;
+    } files[] = {{"diameter.tls.cert", d->tls_cert},
+                 {"diameter.tls.key", d->tls_key},
+                 {"diameter.tls.ca", d->tls_ca},
+                 {"diameter.tls.crl", d->tls_crl}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (files[i].path[0] && access(files[i].path, R_OK) != 0) {
+            snprintf(err, err_cap, "%s: cannot read %s: %s", files[i].key, files[i].path,
+                     strerror(errno));
+            return -1;
+        }
+    char why[512];
+    if (bsf_rx_tls_check_own(d->tls_cert, d->tls_ca, d->identity, why, sizeof why)) {
+        snprintf(err, err_cap, "diameter.tls.cert: %s", why);
+        return -1;
+    }
+    if (d->tls_port && d->tls_port == d->port) {
+        snprintf(err, err_cap, "diameter.tls.port: must differ from diameter.port");
+        return -1;
+    }
+    return 0;
+}
+
 static int check_route(const char *item, char *why, size_t cap)
 {
     bsf_rx_route_t r;
@@ -310,7 +388,7 @@ static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
         check_list("diameter.accept", d->accept, check_accept, err, err_cap) ||
         check_list("diameter.routes", d->routes, check_route, err, err_cap) ||
         check_list("diameter.retry", d->retry, check_command, err, err_cap) ||
-        check_cpus(d->cpus, err, err_cap))
+        check_cpus(d->cpus, err, err_cap) || check_tls(d, err, err_cap))
         return -1;
     if (check_timeout("diameter.timeout_aar_ms", d->timeout_aar_ms, err, err_cap) ||
         check_timeout("diameter.timeout_str_ms", d->timeout_str_ms, err, err_cap) ||

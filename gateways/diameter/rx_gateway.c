@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/diag.h"
+#include "gateways/diameter/rx_connections.h"
 #include "gateways/diameter/rx_cpus.h"
 #include "gateways/diameter/rx_dict.h"
 #include "gateways/diameter/rx_feed.h"
@@ -21,6 +22,7 @@ struct bsf_rx_gateway {
     bsf_rx_dict_t dict;
     bsf_rx_proxy_t *proxy;
     bsf_rx_feed_t *feed; /* NULL when the message feed is off */
+    bsf_rx_connections_t *connections;
     bsf_rx_repaving_t *repaving;
     bool node_started;
 };
@@ -66,7 +68,8 @@ int bsf_rx_gateway_start(const bsf_diameter_settings_t *settings, bsf_store_t *s
              bsf_rx_proxy_start(gw->proxy, err, err_cap) ||
              (feed && bsf_rx_feed_start(feed, &gw->dict, bsf_rx_proxy_request_binding, gw->proxy,
                                         &gw->feed, err, err_cap)) ||
-             bsf_rx_repaving_start(settings, &gw->repaving, err, err_cap) ||
+             bsf_rx_connections_start(&gw->connections, err, err_cap) ||
+             bsf_rx_repaving_start(settings, gw->connections, &gw->repaving, err, err_cap) ||
              bsf_rx_node_start(err, err_cap);
     if (pinned)
         pthread_setaffinity_np(pthread_self(), sizeof saved, &saved);
@@ -97,6 +100,7 @@ void bsf_rx_gateway_stop(bsf_rx_gateway_t *gw)
     if (gw->node_started)
         bsf_rx_node_stop(); /* DPR to every peer; no callback runs after this */
     bsf_rx_repaving_free(gw->repaving);
+    bsf_rx_connections_free(gw->connections);
     bsf_rx_feed_free(gw->feed);
     bsf_rx_proxy_free(gw->proxy);
     free(gw);
@@ -107,6 +111,8 @@ void bsf_rx_gateway_write_metrics(void *gw, bsf_text_t *out)
     bsf_rx_gateway_t *g = gw;
     if (g && g->proxy)
         bsf_rx_proxy_write_metrics(g->proxy, out);
+    if (g && g->connections)
+        bsf_rx_connections_write_metrics(g->connections, out);
     if (g && g->repaving)
         bsf_rx_repaving_write_metrics(g->repaving, out);
 }

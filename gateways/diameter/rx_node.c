@@ -13,11 +13,14 @@
 
 #include "common/diag.h"
 #include "gateways/diameter/rx_routes.h"
+#include "gateways/diameter/rx_tls.h"
 
 /* freeDiameter's callbacks without user data read these; written once in bsf_rx_node_init,
  * before libfdcore starts its threads. */
 static char *node_accept;      /* '\n'-separated identities, "*" = any */
 static bool node_accept_any;
+static bool node_tls_required; /* accepted peers must use TLS */
+static int64_t node_cert_not_after; /* 0: no TLS */
 static int node_min_level; /* freeDiameter log lines below this level print nothing */
 
 static void node_logger(int level, const char *format, va_list args)
@@ -45,6 +48,16 @@ static int node_validate(struct peer_info *info, int *auth, int (**cb2)(struct p
 {
     (void)cb2;
     *auth = 0; /* no opinion: libfdcore refuses it with 3010 */
+    /* Over TLS the certificate must name the identity the CER claims: libfdcore checks the
+     * chain, not that (its connection on the TLS port is made before the CER names anyone). */
+    const gnutls_datum_t *certs = info->runtime.pir_cert_list;
+    if (certs && (!info->runtime.pir_cert_list_size ||
+                  !bsf_rx_tls_cert_names(certs[0].data, certs[0].size, info->pi_diamid))) {
+        *auth = -1;
+        BSF_WARN("diameter", "refusing peer %s: its TLS certificate does not name it",
+                 info->pi_diamid);
+        return 0;
+    }
     bool ok = node_accept_any;
     for (const char *p = node_accept; !ok && p && *p;) {
         size_t n = strcspn(p, "\n");
@@ -55,7 +68,9 @@ static int node_validate(struct peer_info *info, int *auth, int (**cb2)(struct p
     }
     if (ok) {
         *auth = 1;
-        info->config.pic_flags.sec = PI_SEC_NONE; /* TLS is not configured on this node */
+        /* PI_SEC_DEFAULT: libfdcore refuses the peer unless its connection is TLS (it came to
+         * the TLS port); PI_SEC_NONE: a clear connection is fine. */
+        info->config.pic_flags.sec = node_tls_required ? PI_SEC_DEFAULT : PI_SEC_NONE;
         BSF_INFO("diameter", "accepting peer %s", info->pi_diamid);
     } else {
         BSF_WARN("diameter", "refusing unknown peer %s (not in diameter.accept)", info->pi_diamid);
@@ -83,7 +98,14 @@ static int write_conf(FILE *f, const bsf_diameter_settings_t *s)
 {
     static const char *const exts[] = BSF_RX_DICT_EXTENSIONS;
     fprintf(f, "Identity = \"%s\";\nRealm = \"%s\";\n", s->identity, s->realm);
-    fprintf(f, "Port = %u;\nSecPort = 0;\n", (unsigned)s->port);
+    bool tls = s->tls_cert[0] != '\0';
+    fprintf(f, "Port = %u;\nSecPort = %u;\n", (unsigned)s->port, tls ? (unsigned)s->tls_port : 0u);
+    if (tls) {
+        fprintf(f, "TLS_Cred = \"%s\", \"%s\";\nTLS_CA = \"%s\";\nTLS_Prio = \"%s\";\n",
+                s->tls_cert, s->tls_key, s->tls_ca, s->tls_priority);
+        if (s->tls_crl[0])
+            fprintf(f, "TLS_CRL = \"%s\";\n", s->tls_crl);
+    }
     fprintf(f, "%s", s->sctp ? "Prefer_TCP;\n" : "No_SCTP;\n");
     int fam = listen_families(s->listen);
     if (fam == 1)
@@ -104,8 +126,9 @@ static int write_conf(FILE *f, const bsf_diameter_settings_t *s)
         bsf_rx_peer_cfg_t pc;
         if (bsf_rx_peer_parse(item, &pc, why, sizeof why))
             return EINVAL; /* checked by the configuration already */
-        fprintf(f, "ConnectPeer = \"%s\" { ConnectTo = \"%s\"; Port = %u; No_TLS; %s };\n", pc.id,
-                pc.host, (unsigned)pc.port, s->sctp ? "Prefer_TCP;" : "No_SCTP;");
+        fprintf(f, "ConnectPeer = \"%s\" { ConnectTo = \"%s\"; Port = %u; %s %s };\n", pc.id,
+                pc.host, (unsigned)pc.port, pc.tls ? "" : "No_TLS;",
+                s->sctp ? "Prefer_TCP;" : "No_SCTP;");
     }
     return ferror(f) ? EIO : 0;
 }
@@ -158,6 +181,10 @@ int bsf_rx_node_init(const bsf_diameter_settings_t *s, bsf_rx_dict_t *rx, char *
         return -1;
     }
     node_accept_any = false;
+    node_tls_required = s->tls_required;
+    node_cert_not_after = 0;
+    if (s->tls_cert[0] && bsf_rx_tls_cert_not_after(s->tls_cert, &node_cert_not_after, err, cap))
+        return -1;
     for (const char *p = s->accept; *p;) {
         size_t n = strcspn(p, "\n");
         if (n == 1 && p[0] == '*')
@@ -274,6 +301,13 @@ int bsf_rx_node_route_to(struct msg *msg, const char *peer_id)
 
 void bsf_rx_node_write_peers(bsf_text_t *out)
 {
+    if (node_cert_not_after)
+        bsf_text_printf(out,
+                        "# HELP dgw_tls_cert_expiration_seconds End of validity of the Diameter "
+                        "certificate (seed 3.10.2).\n"
+                        "# TYPE dgw_tls_cert_expiration_seconds gauge\n"
+                        "dgw_tls_cert_expiration_seconds %lld\n",
+                        (long long)node_cert_not_after);
     bsf_text_printf(out, "# HELP ocbsf_diam_peer_up 1 when the Diameter neighbour is connected.\n"
                          "# TYPE ocbsf_diam_peer_up gauge\n");
     if (pthread_rwlock_rdlock(&fd_g_peers_rw) != 0)

@@ -31,7 +31,8 @@ bool bsf_rx_node_peer_open(const char *id);
  * peer) or another error. */
 int bsf_rx_node_route_to(struct msg *msg, const char *peer_id);
 
-/* Prometheus gauge ocbsf_diam_peer_up{peer} of every known neighbour. */
+/* Prometheus gauge ocbsf_diam_peer_up{peer} of every known neighbour, and with TLS
+ * dgw_tls_cert_expiration_seconds. */
 void bsf_rx_node_write_peers(bsf_text_t *out);
 
 #endif

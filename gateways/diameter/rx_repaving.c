@@ -27,76 +27,62 @@
  * struct fd_peer, whose first member is the public struct peer_hdr. */
 extern int fd_psm_terminate(struct peer_hdr *peer, char *reason);
 
+/* A connection repaving sent DPR to: its state machine may not have acted on it yet when the
+ * next run looks. */
 typedef struct {
     char *id;
     uint64_t established_ms;
-    bool inbound;
-    bool dpr_sent; /* on this connection: libfdcore's state machine may not have acted yet */
-} connection_t;
+} repaved_t;
 
 struct bsf_rx_repaving {
     uint64_t jitter_ms, interval_ms, delay_ms;
     char cause[32];
+    bsf_rx_connections_t *connections;
 
     pthread_mutex_t lock; /* everything below */
     pthread_cond_t wake;
     bsf_rx_repave_queue_t queue;
     bool enabled, stopping, thread_started;
-    connection_t *connections;
-    size_t n_connections, cap_connections;
+    repaved_t *repaved;
+    size_t n_repaved, cap_repaved;
     pthread_t thread;
     unsigned seed;
 
-    struct fd_hook_hdl *hook;
     _Atomic uint64_t disconnections;
     _Atomic uint64_t outcomes[4]; /* bsf_rx_repave_offer_t */
     _Atomic uint64_t completed, skipped;
 };
 
-/* HOOK_PEER_CONNECT_SUCCESS: a neighbour's connection is open (CER/CEA done). */
-static void on_connected(enum fd_hook_type type, struct msg *msg, struct peer_hdr *peer,
-                         void *other, struct fd_hook_permsgdata *pmd, void *regdata)
+/* Whether this very connection (same establishment) got a DPR already. Lock held. */
+static bool repaved_locked(const bsf_rx_repaving_t *r, const char *id, uint64_t established_ms)
 {
-    (void)type;
-    (void)msg;
-    (void)other;
-    (void)pmd;
-    bsf_rx_repaving_t *r = regdata;
-    if (!peer || !peer->info.pi_diamid)
-        return;
-    /* libfdcore makes a peer that connected to us, unknown to its configuration, expire on
-     * inactivity; peers of diameter.peers do not. */
-    bool inbound = peer->info.config.pic_flags.exp == PI_EXP_INACTIVE;
-    uint64_t now = bsf_clock_wall_ms();
-    pthread_mutex_lock(&r->lock);
-    connection_t *c = NULL;
-    for (size_t i = 0; i < r->n_connections && !c; i++)
-        if (strcasecmp(r->connections[i].id, peer->info.pi_diamid) == 0)
-            c = &r->connections[i];
-    if (!c && r->n_connections == r->cap_connections) {
-        size_t cap = r->cap_connections ? 2 * r->cap_connections : 16;
-        connection_t *grown = realloc(r->connections, cap * sizeof *grown);
-        if (grown) {
-            r->connections = grown;
-            r->cap_connections = cap;
+    for (size_t i = 0; i < r->n_repaved; i++)
+        if (strcasecmp(r->repaved[i].id, id) == 0)
+            return r->repaved[i].established_ms == established_ms;
+    return false;
+}
+
+/* Remembers a DPR; false when out of memory. Lock held. */
+static bool remember_locked(bsf_rx_repaving_t *r, const char *id, uint64_t established_ms)
+{
+    for (size_t i = 0; i < r->n_repaved; i++)
+        if (strcasecmp(r->repaved[i].id, id) == 0) {
+            r->repaved[i].established_ms = established_ms;
+            return true;
         }
+    if (r->n_repaved == r->cap_repaved) {
+        size_t cap = r->cap_repaved ? 2 * r->cap_repaved : 16;
+        repaved_t *grown = realloc(r->repaved, cap * sizeof *grown);
+        if (!grown)
+            return false;
+        r->repaved = grown;
+        r->cap_repaved = cap;
     }
-    if (!c && r->n_connections < r->cap_connections) {
-        char *id = strdup(peer->info.pi_diamid);
-        if (id) {
-            c = &r->connections[r->n_connections++];
-            c->id = id;
-        }
-    }
-    if (c) {
-        c->established_ms = now;
-        c->inbound = inbound;
-        c->dpr_sent = false;
-    } else {
-        BSF_WARN("diameter", "repaving: out of memory: connection of %s not recorded",
-                 peer->info.pi_diamid);
-    }
-    pthread_mutex_unlock(&r->lock);
+    char *copy = strdup(id);
+    if (!copy)
+        return false;
+    r->repaved[r->n_repaved++] = (repaved_t){copy, established_ms};
+    return true;
 }
 
 /* Waits `ms` unless stopping; called and returns with the lock held. True when stopping. */
@@ -117,14 +103,13 @@ static bool wait_locked(bsf_rx_repaving_t *r, uint64_t ms)
 }
 
 /* Sends DPR to `id` when it is still connected on a connection established before
- * `request_ms`. Called with the lock held. */
+ * `request_ms` that got no DPR yet. Called with the lock held. */
 static bool disconnect_locked(bsf_rx_repaving_t *r, const char *id, uint64_t request_ms)
 {
-    connection_t *c = NULL;
-    for (size_t i = 0; i < r->n_connections && !c; i++)
-        if (strcasecmp(r->connections[i].id, id) == 0)
-            c = &r->connections[i];
-    if (!c || c->dpr_sent || !bsf_rx_repave_eligible(c->inbound, c->established_ms, request_ms))
+    bsf_rx_connection_t c;
+    if (!bsf_rx_connections_get(r->connections, id, &c) ||
+        !bsf_rx_repave_eligible(c.inbound, c.established_ms, request_ms) ||
+        repaved_locked(r, id, c.established_ms))
         return false; /* reconnected since the snapshot, or repaved by an earlier run */
     /* The peers' read lock keeps libfdcore's garbage collector from freeing the peer
      * between the look-up and the event. */
@@ -139,7 +124,8 @@ static bool disconnect_locked(bsf_rx_repaving_t *r, const char *id, uint64_t req
             sent = fd_psm_terminate(p, r->cause) == 0;
     }
     pthread_rwlock_unlock(&fd_g_peers_rw);
-    c->dpr_sent = sent;
+    if (sent && !remember_locked(r, id, c.established_ms))
+        BSF_WARN("diameter", "repaving: out of memory: a later run may repeat the DPR to %s", id);
     return sent;
 }
 
@@ -155,27 +141,19 @@ static void run_trigger(bsf_rx_repaving_t *r, const bsf_rx_repave_trigger_t *t)
     /* The connections to repave are the ones established before the request: a snapshot of
      * their ids; each is checked again just before its DPR. */
     size_t n = 0;
-    char **ids = calloc(r->n_connections ? r->n_connections : 1, sizeof *ids);
-    for (size_t i = 0; ids && i < r->n_connections; i++)
-        if (bsf_rx_repave_eligible(r->connections[i].inbound, r->connections[i].established_ms,
-                                   t->request_ms) &&
-            (ids[n] = strdup(r->connections[i].id)) != NULL)
-            n++;
-    if (!ids)
-        BSF_ERROR("diameter", "repaving %s: out of memory", t->id);
+    bsf_rx_connection_t *all = bsf_rx_connections_snapshot(r->connections, &n);
     uint64_t done = 0;
     for (size_t i = 0; i < n && !r->stopping; i++) {
-        if (!disconnect_locked(r, ids[i], t->request_ms))
+        if (!bsf_rx_repave_eligible(all[i].inbound, all[i].established_ms, t->request_ms) ||
+            !disconnect_locked(r, all[i].id, t->request_ms))
             continue;
         done++;
         atomic_fetch_add(&r->disconnections, 1);
-        BSF_INFO("diameter", "repaving %s: DPR (%s) to %s", t->id, r->cause, ids[i]);
+        BSF_INFO("diameter", "repaving %s: DPR (%s) to %s", t->id, r->cause, all[i].id);
         if (i + 1 < n && wait_locked(r, r->interval_ms))
             break;
     }
-    for (size_t i = 0; i < n; i++)
-        free(ids[i]);
-    free(ids);
+    bsf_rx_connections_snapshot_free(all, n);
     BSF_INFO("diameter", "repaving %s: done, %llu connection(s) disconnected", t->id,
              (unsigned long long)done);
 }
@@ -207,8 +185,8 @@ static void *repaving_main(void *arg)
     return NULL;
 }
 
-int bsf_rx_repaving_start(const bsf_diameter_settings_t *s, bsf_rx_repaving_t **out, char *err,
-                          size_t cap)
+int bsf_rx_repaving_start(const bsf_diameter_settings_t *s, bsf_rx_connections_t *connections,
+                          bsf_rx_repaving_t **out, char *err, size_t cap)
 {
     *out = NULL;
     bsf_rx_repaving_t *r = calloc(1, sizeof *r);
@@ -216,6 +194,7 @@ int bsf_rx_repaving_start(const bsf_diameter_settings_t *s, bsf_rx_repaving_t **
         snprintf(err, cap, "diameter: out of memory");
         return -1;
     }
+    r->connections = connections;
     r->enabled = s->repaving;
     r->jitter_ms = s->repaving_jitter_ms;
     r->interval_ms = s->repaving_interval_ms;
@@ -230,17 +209,10 @@ int bsf_rx_repaving_start(const bsf_diameter_settings_t *s, bsf_rx_repaving_t **
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->wake, &ca);
     pthread_condattr_destroy(&ca);
-    int rc = fd_hook_register(HOOK_MASK(HOOK_PEER_CONNECT_SUCCESS), on_connected, r, NULL,
-                              &r->hook);
-    if (rc) {
-        snprintf(err, cap, "diameter: cannot register the connection hook: %s", strerror(rc));
-        bsf_rx_repaving_free(r);
-        return -1;
-    }
-    rc = pthread_create(&r->thread, NULL, repaving_main, r);
+    int rc = pthread_create(&r->thread, NULL, repaving_main, r);
     if (rc) {
         snprintf(err, cap, "diameter: cannot start the repaving thread: %s", strerror(rc));
-        bsf_rx_repaving_free(r); /* libfdcore has not started: the hook can go */
+        bsf_rx_repaving_free(r);
         return -1;
     }
     r->thread_started = true;
@@ -265,11 +237,9 @@ void bsf_rx_repaving_free(bsf_rx_repaving_t *r)
     if (!r)
         return;
     bsf_rx_repaving_stop(r);
-    if (r->hook)
-        fd_hook_unregister(r->hook);
-    for (size_t i = 0; i < r->n_connections; i++)
-        free(r->connections[i].id);
-    free(r->connections);
+    for (size_t i = 0; i < r->n_repaved; i++)
+        free(r->repaved[i].id);
+    free(r->repaved);
     pthread_cond_destroy(&r->wake);
     pthread_mutex_destroy(&r->lock);
     free(r);

@@ -1,8 +1,8 @@
-/* Connection repaving of the Diameter front end at run time (seed §3.45): records when each
- * neighbour's connection was established, takes operators' triggers, and on its own thread
- * sends DPR (with the configured Disconnect-Cause) to every inbound connection established
- * before the trigger, one at a time with a pause between two, after a random stagger. New
- * connections are accepted throughout. The rules are rx_repaving_rules.h's. */
+/* Connection repaving of the Diameter front end at run time (seed §3.45): takes operators'
+ * triggers and, on its own thread, sends DPR (with the configured Disconnect-Cause) to every
+ * inbound connection established before the trigger, one at a time with a pause between two,
+ * after a random stagger. New connections are accepted throughout. The rules are
+ * rx_repaving_rules.h's; which connections exist comes from rx_connections.h. */
 #ifndef BSF_GATEWAYS_DIAMETER_RX_REPAVING_H
 #define BSF_GATEWAYS_DIAMETER_RX_REPAVING_H
 
@@ -11,18 +11,18 @@
 #include <stdint.h>
 
 #include "common/text.h"
+#include "gateways/diameter/rx_connections.h"
 #include "gateways/diameter/rx_repaving_rules.h"
 #include "gateways/diameter/rx_settings.h"
 
 typedef struct bsf_rx_repaving bsf_rx_repaving_t;
 
-/* Registers the connection hook with libfdcore (before the node starts: no connection is
- * missed) and starts the repaving thread. Returns 0 or -1 with a message. */
-int bsf_rx_repaving_start(const bsf_diameter_settings_t *s, bsf_rx_repaving_t **out, char *err,
-                          size_t cap);
-/* Stops the thread (a run in progress ends after its current disconnection). The hook stays
- * registered with libfdcore, which cannot unregister it safely while running, so the object
- * itself is freed only by bsf_rx_repaving_free, after the node stopped. */
+/* Starts the repaving thread; `connections` (which must outlive it) says which connections
+ * exist and when they were established. Returns 0 or -1 with a message. */
+int bsf_rx_repaving_start(const bsf_diameter_settings_t *s, bsf_rx_connections_t *connections,
+                          bsf_rx_repaving_t **out, char *err, size_t cap);
+/* Stops the thread (a run in progress ends after its current disconnection). Triggers are
+ * still recorded afterwards, never run. */
 void bsf_rx_repaving_stop(bsf_rx_repaving_t *r);
 void bsf_rx_repaving_free(bsf_rx_repaving_t *r);
 

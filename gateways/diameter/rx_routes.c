@@ -35,9 +35,21 @@ static bool parse_u32(const char *s, uint32_t max, uint32_t *out)
     return true;
 }
 
-int bsf_rx_peer_parse(const char *item, bsf_rx_peer_cfg_t *out, char *err, size_t cap)
+int bsf_rx_peer_parse(const char *text, bsf_rx_peer_cfg_t *out, char *err, size_t cap)
 {
     memset(out, 0, sizeof *out);
+    /* "ID=HOST:PORT" with an optional " tls" */
+    char item[1024];
+    snprintf(item, sizeof item, "%s", text);
+    char *space = strchr(item, ' ');
+    if (space) {
+        *space = '\0';
+        if (strcmp(space + 1, "tls") != 0) {
+            snprintf(err, cap, "'%s': only 'tls' may follow ID=HOST:PORT", text);
+            return -1;
+        }
+        out->tls = true;
+    }
     const char *eq = strchr(item, '=');
     if (!eq || eq == item) {
         snprintf(err, cap, "'%s' is not ID=HOST:PORT", item);

@@ -17,6 +17,7 @@ typedef struct {
     char id[BSF_RX_IDENTITY_MAX];
     char host[64]; /* IP literal */
     uint16_t port;
+    bool tls; /* "ID=HOST:PORT tls": TLS from the connection's start (RFC 6733 §2.1) */
 } bsf_rx_peer_cfg_t;
 
 typedef struct {

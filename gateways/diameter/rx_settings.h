@@ -27,9 +27,14 @@ typedef struct {
     bool tcp_nodelay;             /* TCP_NODELAY on the connections (libfdcore clears it) */
     bool advertise_rx;            /* Rx in CER/CEA (else Relay only: requests take the
                                    * cheaper relay path; see docs/rx-gateway.md) */
+    /* TLS (seed §3.10.2): on when tls_cert is set; PEM files. */
+    char tls_cert[256], tls_key[256], tls_ca[256], tls_crl[256];
+    char tls_priority[256]; /* GnuTLS priority string */
+    uint32_t tls_port;      /* TLS from the connection's start (SecPort); 0: none */
+    bool tls_required;      /* peers connecting to `port` must not stay in clear */
     uint32_t reconnect_s;         /* TcTimer */
     uint32_t watchdog_s;          /* TwTimer */
-    char peers[BSF_RX_LIST_MAX];  /* "ID=HOST:PORT" items we connect to */
+    char peers[BSF_RX_LIST_MAX];  /* "ID=HOST:PORT [tls]" items we connect to */
     char accept[BSF_RX_LIST_MAX]; /* identities allowed to connect to us; "*" = any */
     char routes[BSF_RX_LIST_MAX]; /* "realm=R host=H peer=ID priority=N" items */
 

@@ -10,7 +10,8 @@ enum {
 	OPT_IDENTITY = 1000, OPT_REALM, OPT_LISTEN, OPT_PORT, OPT_CONNECT, OPT_ACCEPT, OPT_ACCEPT_ANY,
 	OPT_ROUTE, OPT_CTL, OPT_NO_STDIN, OPT_EVENTS, OPT_NO_RECORD, OPT_TIMEOUT, OPT_THREADS,
 	OPT_EXT_DIR, OPT_FD_LOG, OPT_FD_DUMPS, OPT_STRICT, OPT_LENIENT, OPT_EXEC, OPT_EXIT,
-	OPT_WAIT_PEER, OPT_WAIT_PEER_MS, OPT_TC, OPT_NASREQ_RULES, OPT_HELP,
+	OPT_WAIT_PEER, OPT_WAIT_PEER_MS, OPT_TC, OPT_NASREQ_RULES, OPT_HELP, OPT_TLS_CERT, OPT_TLS_KEY,
+	OPT_TLS_CA, OPT_TLS_PORT, OPT_TLS_CONNECT, OPT_TLS_PRIORITY,
 };
 
 static const struct option rxpeer_app_options[] = {
@@ -40,6 +41,12 @@ static const struct option rxpeer_app_options[] = {
 	{ "tc-timer", required_argument, NULL, OPT_TC },
 	{ "nasreq-rules", no_argument, NULL, OPT_NASREQ_RULES },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "tls-cert", required_argument, NULL, OPT_TLS_CERT },
+	{ "tls-key", required_argument, NULL, OPT_TLS_KEY },
+	{ "tls-ca", required_argument, NULL, OPT_TLS_CA },
+	{ "tls-port", required_argument, NULL, OPT_TLS_PORT },
+	{ "tls-connect", no_argument, NULL, OPT_TLS_CONNECT },
+	{ "tls-priority", required_argument, NULL, OPT_TLS_PRIORITY },
 };
 
 static const char rxpeer_app_usage[] =
@@ -65,6 +72,10 @@ static const char rxpeer_app_usage[] =
     "  --lenient-dict         do not enforce them\n"
     "  --tc-timer S           reconnect interval in seconds                     (5)\n"
     "  --nasreq-rules         debug: keep dict_nasreq's AAR/AAA rules (reproduces the Rx breakage)\n"
+    "  --tls-cert PEM --tls-key PEM --tls-ca PEM   TLS credentials (off without --tls-cert)\n"
+    "  --tls-port N           listen for TLS from the connection's start on N      (0: no)\n"
+    "  --tls-connect          connect to the --connect / --peer peers with TLS\n"
+    "  --tls-priority S       GnuTLS priority string (versions, ciphers)\n"
     "  --exec CMD             run a control command after start (repeatable, in order)\n"
     "  --wait-peer ID         before --exec, wait until peer ID is connected\n"
     "  --wait-peer-ms N       how long to wait for it                          (10000)\n"
@@ -197,6 +208,12 @@ void rxpeer_app_parse(struct rxpeer_app *a, const char *name, uint16_t default_p
 		case OPT_EXIT: o->exit_after_exec = 1; break;
 		case OPT_WAIT_PEER: o->wait_peer = optarg; break;
 		case OPT_WAIT_PEER_MS: bad = rxpeer_app_parse_u32(optarg, 3600000, &o->wait_peer_ms); break;
+		case OPT_TLS_CERT: o->fd.tls_cert = optarg; break;
+		case OPT_TLS_KEY: o->fd.tls_key = optarg; break;
+		case OPT_TLS_CA: o->fd.tls_ca = optarg; break;
+		case OPT_TLS_PORT: bad = rxpeer_app_parse_u32(optarg, 65535, &v); o->fd.tls_port = (uint16_t)v; break;
+		case OPT_TLS_CONNECT: o->fd.tls_connect = 1; break;
+		case OPT_TLS_PRIORITY: o->fd.tls_priority = optarg; break;
 		case OPT_HELP: rxpeer_app_usage_exit(name, extra, 0); break;
 		case '?': rxpeer_app_usage_exit(name, extra, 2); break;
 		default:

@@ -85,7 +85,14 @@ static int rxpeer_fd_write_conf(FILE *f, const struct rxpeer_fd_opts *o, int v6)
 	static const char *const exts[] = BSF_RX_DICT_EXTENSIONS;
 
 	fprintf(f, "Identity = \"%s\";\nRealm = \"%s\";\n", o->identity, o->realm);
-	fprintf(f, "Port = %u;\nSecPort = 0;\nNo_SCTP;\nNoRelay;\n", (unsigned)o->port);
+	fprintf(f, "Port = %u;\nSecPort = %u;\nNo_SCTP;\nNoRelay;\n", (unsigned)o->port,
+	    o->tls_cert ? (unsigned)o->tls_port : 0u);
+	if (o->tls_cert) {
+		fprintf(f, "TLS_Cred = \"%s\", \"%s\";\nTLS_CA = \"%s\";\n", o->tls_cert,
+		    o->tls_key ? o->tls_key : "", o->tls_ca ? o->tls_ca : o->tls_cert);
+		if (o->tls_priority)
+			fprintf(f, "TLS_Prio = \"%s\";\n", o->tls_priority);
+	}
 	fprintf(f, v6 ? "No_IP;\n" : "No_IPv6;\n");
 	if (o->app_threads)
 		fprintf(f, "AppServThreads = %u;\n", o->app_threads);
@@ -99,8 +106,8 @@ static int rxpeer_fd_write_conf(FILE *f, const struct rxpeer_fd_opts *o, int v6)
 	}
 	for (size_t i = 0; i < o->n_connect; i++) {
 		const struct rxpeer_fd_peer *p = &o->connect[i];
-		fprintf(f, "ConnectPeer = \"%s\" { ConnectTo = \"%s\"; Port = %u; No_TLS; No_SCTP; };\n",
-		    p->id, p->host, (unsigned)p->port);
+		fprintf(f, "ConnectPeer = \"%s\" { ConnectTo = \"%s\"; Port = %u; %sNo_SCTP; };\n",
+		    p->id, p->host, (unsigned)p->port, o->tls_connect ? "" : "No_TLS; ");
 	}
 	return ferror(f) ? EIO : 0;
 }

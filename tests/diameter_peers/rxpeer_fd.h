@@ -41,6 +41,11 @@ struct rxpeer_fd_opts {
 	const char *const *accept; /* identities allowed to connect to us (NULL-terminated), or NULL */
 	int accept_any;          /* accept any incoming peer */
 	int log_level;           /* freeDiameter messages at or above this level go to stderr */
+	/* TLS (all NULL / 0: none): PEM files, the TLS port to listen on (SecPort), whether the
+	 * ConnectPeer connections use TLS from the start, and a GnuTLS priority string. */
+	const char *tls_cert, *tls_key, *tls_ca, *tls_priority;
+	uint16_t tls_port;
+	int tls_connect;
 };
 
 int rxpeer_fd_init(const struct rxpeer_fd_opts *o, char *err, size_t errlen);

@@ -29,6 +29,8 @@ import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 BSFD = pathlib.Path(os.environ.get("BSFD", REPO / "build" / "bsfd" / "bsfd"))
+# Known leaks of the libraries under bsfd (see the file); the processes started here inherit it.
+os.environ.setdefault("LSAN_OPTIONS", f"suppressions={REPO / 'tests' / 'integration' / 'lsan.supp'}")
 BSFCTL = pathlib.Path(os.environ.get("BSFCTL", REPO / "build" / "bsfctl" / "bsfctl"))
 READY_TIMEOUT = 10.0
 STOP_TIMEOUT = 20.0

@@ -58,14 +58,16 @@ class Received:
 
 
 class WirePeer:
-    """One TCP connection to bsfd's Diameter port under `identity`; CER/CEA on creation."""
+    """One TCP connection to bsfd's Diameter port under `identity`; CER/CEA on creation.
+    WirePeer.over(sock, ...) does the same on a socket already connected (e.g. a TLS one)."""
 
-    def __init__(self, port, identity, realm, timeout=10.0):
+    def __init__(self, port, identity, realm, timeout=10.0, sock=None):
         self.identity, self.realm = identity, realm
         self.received, self.closed_at = [], None
         self._lock = threading.Lock()
         self._next_id = 1
-        self._sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        self._sock = sock or socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        self._sock.settimeout(timeout)
         self._send(message(CER, FLAG_REQUEST, [
             avp(ORIGIN_HOST, identity), avp(ORIGIN_REALM, realm),
             avp(HOST_IP, struct.pack("!H4s", 1, socket.inet_aton("127.0.0.1"))),
@@ -77,6 +79,10 @@ class WirePeer:
         self._sock.settimeout(None)
         self._reader = threading.Thread(target=self._run, daemon=True)
         self._reader.start()
+
+    @classmethod
+    def over(cls, sock, identity, realm, timeout=10.0):
+        return cls(None, identity, realm, timeout, sock)
 
     def _ids(self):
         self._next_id += 1

@@ -156,10 +156,12 @@ class RxLab:
     pcfs:      identities of the PCF peers (each listens; bsfd connects to every one)
     settings:  extra bsfd settings (diameter.* and others)
     pcf_args:  extra command-line arguments of every pcf_peer
+    tls_pcfs:  {identity: port}: bsfd reaches those PCFs over TLS on that port
     """
 
     def __init__(self, bsfd_factory, tmp_path, pcfs=("pcf1.test.local",), settings=None,
-                 pcf_args=(), af_args=(), realm=REALM, capture=None):
+                 pcf_args=(), af_args=(), realm=REALM, capture=None, tls_pcfs=None):
+        self.tls_pcfs = tls_pcfs or {}
         self.tmp = pathlib.Path(tmp_path)
         self.realm = realm
         self.pcfs, self.relay, self.af = {}, None, None
@@ -179,6 +181,7 @@ class RxLab:
         if capture:
             self.relay = DiameterRelay(self.pcf_ports[capture], self.tmp / "gateway.pcap")
         peers = ";".join(
+            f"{pid}=127.0.0.1:{self.tls_pcfs[pid]} tls" if pid in self.tls_pcfs else
             f"{pid}=127.0.0.1:{self.relay.port if pid == capture else port}"
             for pid, port in self.pcf_ports.items())
         config = {

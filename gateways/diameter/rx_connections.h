@@ -1,0 +1,41 @@
+/* The Diameter neighbours' connections as the gateway knows them: for each neighbour, when its
+ * current connection was established, whether it connected to us (inbound) and whether it is
+ * TLS. Filled from libfdcore's connect hook, which runs on the peer's own state-machine thread
+ * while the connection is stable (libfdcore's own accessors are not safe from other threads).
+ * Thread-safe. Used by repaving (rx_repaving.h) and the metrics. */
+#ifndef BSF_GATEWAYS_DIAMETER_RX_CONNECTIONS_H
+#define BSF_GATEWAYS_DIAMETER_RX_CONNECTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/text.h"
+
+typedef struct bsf_rx_connections bsf_rx_connections_t;
+
+typedef struct {
+    char *id;                /* owned by the table, or by a snapshot */
+    uint64_t established_ms; /* wall clock */
+    bool inbound;            /* the neighbour connected to us (not one of diameter.peers) */
+    bool tls;
+} bsf_rx_connection_t;
+
+/* Registers the hook (before the node starts). Returns 0 or -1 with a message. */
+int bsf_rx_connections_start(bsf_rx_connections_t **out, char *err, size_t cap);
+/* After the node stopped (the hook may run until then). */
+void bsf_rx_connections_free(bsf_rx_connections_t *c);
+
+/* The latest connection of `id` (case-insensitive) into *out (out->id is not set). False when
+ * the neighbour never connected. */
+bool bsf_rx_connections_get(bsf_rx_connections_t *c, const char *id, bsf_rx_connection_t *out);
+
+/* A copy of every neighbour's latest connection: *n entries, each id allocated; free with
+ * bsf_rx_connections_snapshot_free. NULL when empty or out of memory. */
+bsf_rx_connection_t *bsf_rx_connections_snapshot(bsf_rx_connections_t *c, size_t *n);
+void bsf_rx_connections_snapshot_free(bsf_rx_connection_t *s, size_t n);
+
+/* ocbsf_diam_peer_tls{peer}: 1 when the neighbour's latest connection is TLS. */
+void bsf_rx_connections_write_metrics(bsf_rx_connections_t *c, bsf_text_t *out);
+
+#endif

@@ -1,0 +1,229 @@
+"""Diameter over TLS (seed 3.10.2, RFC 6733 §2.1: TLS from the connection's start on its own
+port): an AF reaches the gateway over TLS, the gateway reaches a PCF over TLS, both checked
+against a test CA whose certificates name the Diameter identities; clear, untrusted, wrongly
+named and version-mismatched connections are refused; the certificate's end of validity is a
+metric; bad TLS settings stop bsfd at start."""
+
+import calendar
+import socket
+import ssl
+import subprocess
+import time
+
+import pytest
+
+from conftest import BSFD, Bsfd, assert_no_sanitizer_report, free_ports, require_binary
+from diameter_wire import WirePeer
+from rx_support import AF_ID, BSF_ID, REALM, metric, peer_up, rx_lab  # noqa: F401 (fixture)
+from support import Ue, wait_until
+
+AF2_ID = "af2.test.local"
+
+
+def openssl(*args, cwd):
+    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
+
+
+class Pki:
+    """A test CA, certificates of `names` signed by it (CN and DNS SAN = the name), and a
+    second, untrusted CA with its own certificate for the AF's name."""
+
+    def __init__(self, root, names):
+        self.dir = root
+        root.mkdir(exist_ok=True)
+        for ca in ("ca", "rogue-ca"):
+            openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30",
+                    "-keyout", f"{ca}.key", "-out", f"{ca}.pem", "-subj", f"/CN={ca}", cwd=root)
+        for name in names:
+            self._issue(name, name, "ca")
+        self._issue("rogue-af", AF_ID, "rogue-ca")
+
+    def _issue(self, stem, name, ca):
+        (self.dir / f"{stem}.ext").write_text(
+            f"subjectAltName=DNS:{name}\nbasicConstraints=CA:FALSE\n"
+            "keyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth,clientAuth\n")
+        openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{stem}.key",
+                "-out", f"{stem}.csr", "-subj", f"/CN={name}", cwd=self.dir)
+        openssl("x509", "-req", "-in", f"{stem}.csr", "-CA", f"{ca}.pem", "-CAkey", f"{ca}.key",
+                "-CAcreateserial", "-days", "30", "-out", f"{stem}.pem", "-extfile", f"{stem}.ext",
+                cwd=self.dir)
+
+    def path(self, name):
+        return str(self.dir / name)
+
+    def settings(self, tls_port, **extra):
+        s = {"diameter.tls.cert": self.path(f"{BSF_ID}.pem"),
+             "diameter.tls.key": self.path(f"{BSF_ID}.key"),
+             "diameter.tls.ca": self.path("ca.pem"), "diameter.tls.port": tls_port}
+        s.update(extra)
+        return s
+
+    def peer_args(self, name, stem=None):
+        stem = stem or name
+        return ["--tls-cert", self.path(f"{stem}.pem"), "--tls-key", self.path(f"{stem}.key"),
+                "--tls-ca", self.path("ca.pem")]
+
+    def not_after(self, name):
+        out = subprocess.run(["openssl", "x509", "-noout", "-enddate", "-in", self.path(name)],
+                             check=True, capture_output=True, text=True).stdout
+        when = out.strip().split("=", 1)[1]  # "Dec 30 09:38:44 2026 GMT"
+        return calendar.timegm(time.strptime(when, "%b %d %H:%M:%S %Y %Z"))
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory):
+    return Pki(tmp_path_factory.mktemp("pki"), [BSF_ID, AF_ID, "pcf1.test.local", AF2_ID])
+
+
+def tls_client(port, pki, cert="af.test.local", **context):
+    """A TLS handshake to bsfd's TLS port as an AF would make it; returns the socket."""
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.load_verify_locations(pki.path("ca.pem"))
+    ctx.load_cert_chain(pki.path(f"{cert}.pem"), pki.path(f"{cert}.key"))
+    for key, value in context.items():
+        setattr(ctx, key, value)
+    raw = socket.create_connection(("127.0.0.1", port), timeout=5)
+    return ctx.wrap_socket(raw, server_hostname=BSF_ID)
+
+
+def refused(connect):
+    """Runs `connect` (a TLS handshake and/or CER) and returns how it was refused: an
+    exception other than a timeout (a refusal, not a silent server), or fails the test."""
+    try:
+        peer = connect()
+    except TimeoutError as e:
+        pytest.fail(f"no answer instead of a refusal: {e!r}")
+    except (AssertionError, OSError) as e:
+        return e
+    peer.close()
+    pytest.fail("the connection was accepted")
+
+
+def test_af_over_tls_is_proxied_and_the_certificate_expiry_is_a_metric(rx_lab, pki):
+    (tls_port,) = free_ports(1)
+    lab = rx_lab(settings=pki.settings(tls_port, **{"diameter.accept": "*"}),
+                 af_args=["--peer-port", tls_port, "--tls-connect", *pki.peer_args(AF_ID)])
+    ue = Ue()
+    lab.register(ue)
+    reply = lab.aar_i(ip=ue.ipv4)
+    assert reply["code"] == 2001, reply
+    assert metric(lab.bsfd, "ocbsf_diam_peer_tls", peer=AF_ID) == 1
+    assert metric(lab.bsfd, "ocbsf_diam_peer_tls", peer="pcf1.test.local") == 0
+    assert metric(lab.bsfd, "dgw_tls_cert_expiration_seconds") == pki.not_after(f"{BSF_ID}.pem")
+    # the clear port still serves peers that do not use TLS
+    wire = WirePeer(lab.diameter_port, "wire.test.local", REALM)
+    wait_until(lambda: peer_up(lab.bsfd, "wire.test.local"), what="the clear peer")
+    assert metric(lab.bsfd, "ocbsf_diam_peer_tls", peer="wire.test.local") == 0
+    wire.close()
+
+
+def test_the_gateway_reaches_a_pcf_over_tls(rx_lab, pki):
+    tls_port, pcf_tls_port = free_ports(2)
+    settings = pki.settings(tls_port)
+    lab = rx_lab(settings=settings, pcf_args=["--tls-port", pcf_tls_port,
+                                              *pki.peer_args("pcf1.test.local")],
+                 tls_pcfs={"pcf1.test.local": pcf_tls_port})
+    assert metric(lab.bsfd, "ocbsf_diam_peer_tls", peer="pcf1.test.local") == 1
+    ue = Ue()
+    lab.register(ue)
+    assert lab.aar_i(ip=ue.ipv4)["code"] == 2001
+
+
+def test_clear_untrusted_and_misnamed_connections_are_refused(rx_lab, pki):
+    (tls_port,) = free_ports(1)
+    lab = rx_lab(settings=pki.settings(tls_port, **{"diameter.tls.required": "true",
+                                                    "diameter.accept": "*"}),
+                 af_args=["--peer-port", tls_port, "--tls-connect", *pki.peer_args(AF_ID)])
+    # in clear on the clear port: CEA 5017 DIAMETER_NO_COMMON_SECURITY
+    why = refused(lambda: WirePeer(lab.diameter_port, "clear.test.local", REALM))
+    assert "5017" in str(why), why
+    # in clear on the TLS port: no CEA
+    refused(lambda: WirePeer(tls_port, "clear.test.local", REALM))
+    # a certificate from another CA: the handshake fails
+    refused(lambda: WirePeer.over(tls_client(tls_port, pki, cert="rogue-af"), AF_ID, REALM))
+    # a trusted certificate whose name is not the Origin-Host of the CER: refused
+    refused(lambda: WirePeer.over(tls_client(tls_port, pki, cert="pcf1.test.local"),
+                                  "other-af.test.local", REALM))
+    assert peer_up(lab.bsfd, AF_ID)
+    assert not peer_up(lab.bsfd, "other-af.test.local")
+
+
+def test_a_tls_version_the_gateway_does_not_allow_is_refused(rx_lab, pki):
+    (tls_port,) = free_ports(1)
+    lab = rx_lab(settings=pki.settings(tls_port, **{
+        "diameter.tls.priority": "NORMAL:-VERS-ALL:+VERS-TLS1.2", "diameter.accept": "*"}))
+    refused(lambda: WirePeer.over(
+        tls_client(tls_port, pki, cert=AF2_ID, minimum_version=ssl.TLSVersion.TLSv1_3),
+        AF2_ID, REALM))
+    sock = tls_client(tls_port, pki, cert=AF2_ID, maximum_version=ssl.TLSVersion.TLSv1_2)
+    assert sock.version() == "TLSv1.2"
+    peer = WirePeer.over(sock, AF2_ID, REALM)
+    wait_until(lambda: peer_up(lab.bsfd, AF2_ID), what="the TLS 1.2 peer")
+    assert metric(lab.bsfd, "ocbsf_diam_peer_tls", peer=AF2_ID) == 1
+    peer.close()
+
+
+@pytest.mark.parametrize("settings, message", [
+    ({"diameter.tls.cert": "/nonexistent.pem", "diameter.tls.key": "/nonexistent.key",
+      "diameter.tls.ca": "/nonexistent-ca.pem"}, "diameter.tls.cert: cannot read"),
+    ({"diameter.tls.key": "/tmp/x.key"}, "diameter.tls.cert"),
+    ({"diameter.peers": "pcf1.test.local=127.0.0.1:5868 tls"}, "diameter.tls.cert"),
+    ({"diameter.peers": "pcf1.test.local=127.0.0.1:5868 tsl"}, "only 'tls' may follow"),
+])
+def test_bad_tls_settings_stop_bsfd_at_start(tmp_path, settings, message):
+    require_binary(BSFD, "BSFD")
+    server = Bsfd(tmp_path)
+    server.settings.update({"diameter.enabled": "true", "diameter.identity": BSF_ID,
+                            "diameter.realm": REALM})
+    server.settings.update(settings)
+    done = subprocess.run(server.command(), capture_output=True, text=True, timeout=10)
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert message in done.stderr, done.stderr
+    assert_no_sanitizer_report(done.stderr, "bsfd")
+
+
+@pytest.mark.parametrize("cert, message", [
+    (AF_ID, "does not name bsf.test.local"),
+    ("rogue-af", "does not name bsf.test.local"),
+])
+def test_an_unusable_certificate_stops_bsfd(tmp_path, pki, cert, message):
+    require_binary(BSFD, "BSFD")
+    server = Bsfd(tmp_path)
+    server.settings.update({"diameter.enabled": "true", "diameter.identity": BSF_ID,
+                            "diameter.realm": REALM})
+    server.settings.update(pki.settings(free_ports(1)[0], **{
+        "diameter.tls.cert": pki.path(f"{cert}.pem"), "diameter.tls.key": pki.path(f"{cert}.key")}))
+    done = subprocess.run(server.command(), capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2, done.stderr
+    assert "diameter.tls.cert" in done.stderr and message in done.stderr, done.stderr
+    assert_no_sanitizer_report(done.stderr, "bsfd")
+
+
+def test_a_certificate_from_another_ca_stops_bsfd(tmp_path, pki):
+    require_binary(BSFD, "BSFD")
+    server = Bsfd(tmp_path)
+    server.settings.update({"diameter.enabled": "true", "diameter.identity": BSF_ID,
+                            "diameter.realm": REALM})
+    server.settings.update(pki.settings(free_ports(1)[0], **{
+        "diameter.tls.ca": pki.path("rogue-ca.pem")}))
+    done = subprocess.run(server.command(), capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2, done.stderr
+    assert "does not verify against" in done.stderr, done.stderr
+    assert_no_sanitizer_report(done.stderr, "bsfd")
+
+
+def test_a_known_peer_reconnecting_with_another_certificate_is_refused(rx_lab, pki):
+    """libfdcore validates a peer's first connection only; a later one under the same
+    identity must still present a certificate naming it."""
+    (tls_port,) = free_ports(1)
+    lab = rx_lab(settings=pki.settings(tls_port, **{"diameter.accept": "*"}))
+    first = WirePeer.over(tls_client(tls_port, pki, cert=AF2_ID), AF2_ID, REALM)
+    wait_until(lambda: peer_up(lab.bsfd, AF2_ID), what="the first connection")
+    first.close()
+    wait_until(lambda: not peer_up(lab.bsfd, AF2_ID), what="the first connection's end")
+    refused(lambda: WirePeer.over(tls_client(tls_port, pki, cert="pcf1.test.local"),
+                                  AF2_ID, REALM))
+    assert not peer_up(lab.bsfd, AF2_ID)
+    again = WirePeer.over(tls_client(tls_port, pki, cert=AF2_ID), AF2_ID, REALM)
+    wait_until(lambda: peer_up(lab.bsfd, AF2_ID), what="a proper reconnection")
+    again.close()
