@@ -33,32 +33,9 @@
 
 #include "rawdiam.h"
 
-#define RX_APP 16777236u
-#define VENDOR_3GPP 10415u
 #define MAX_WINDOW 1024u /* chain index in the low 10 bits of the Hop-by-Hop id */
 
-#define CC_CER 257u
-#define CC_DWR 280u
-#define CC_DPR 282u
-#define CC_AAR 265u
-#define CC_STR 275u
-
-#define AVP_SESSION_ID 263u
-#define AVP_ORIGIN_HOST 264u
-#define AVP_ORIGIN_REALM 296u
-#define AVP_DEST_REALM 283u
-#define AVP_RESULT_CODE 268u
-#define AVP_EXPERIMENTAL_RESULT 297u
-#define AVP_EXPERIMENTAL_RESULT_CODE 298u
-#define AVP_AUTH_APP_ID 258u
-#define AVP_HOST_IP 257u
-#define AVP_VENDOR_ID 266u
-#define AVP_PRODUCT_NAME 269u
-#define AVP_SUPPORTED_VENDOR 265u
-#define AVP_VSAI 260u
 #define AVP_FRAMED_IP 8u
-#define AVP_TERMINATION_CAUSE 295u
-#define AVP_DISCONNECT_CAUSE 273u
 /* TS 29.214 (vendor 10415) */
 #define AVP_AF_APP_ID 504u
 #define AVP_MEDIA_COMPONENT 517u
@@ -75,7 +52,7 @@
 #define AVP_RX_REQUEST_TYPE 533u
 
 #define M RD_AVP_MANDATORY
-#define V3 VENDOR_3GPP
+#define V3 RD_VENDOR_3GPP
 
 typedef struct {
     const char *identity, *realm, *dest_realm;
@@ -200,12 +177,6 @@ static int parse_args(int argc, char **argv, options_t *o)
     return 0;
 }
 
-static void origin(af_t *af)
-{
-    rd_avp_str(&af->out, AVP_ORIGIN_HOST, M, af->o.identity);
-    rd_avp_str(&af->out, AVP_ORIGIN_REALM, M, af->o.realm);
-}
-
 static void session_id(af_t *af, uint64_t session, char *sid, size_t cap)
 {
     snprintf(sid, cap, "%s;%u;%llu", af->o.identity, af->boot, (unsigned long long)session);
@@ -245,14 +216,14 @@ static void send_request(af_t *af, chain_t *c)
     c->hbh = (uint32_t)(++af->seq << 10) | (uint32_t)(c - af->chains);
     rd_buf_t *b = &af->out;
     bool str = c->step == 2;
-    size_t start = rd_begin(b, RD_FLAG_REQUEST | RD_FLAG_PROXIABLE, str ? CC_STR : CC_AAR, RX_APP,
-                            c->hbh, (uint32_t)af->seq);
-    rd_avp(b, AVP_SESSION_ID, M, 0, sid, strlen(sid));
-    rd_avp_u32(b, AVP_AUTH_APP_ID, M, 0, RX_APP);
-    origin(af);
-    rd_avp_str(b, AVP_DEST_REALM, M, af->o.dest_realm);
+    size_t start = rd_begin(b, RD_FLAG_REQUEST | RD_FLAG_PROXIABLE, str ? RD_CC_STR : RD_CC_AAR,
+                            RD_RX_APP, c->hbh, (uint32_t)af->seq);
+    rd_avp(b, RD_AVP_SESSION_ID, M, 0, sid, strlen(sid));
+    rd_avp_u32(b, RD_AVP_AUTH_APP_ID, M, 0, RD_RX_APP);
+    rd_origin(b, af->o.identity, af->o.realm);
+    rd_avp_str(b, RD_AVP_DEST_REALM, M, af->o.dest_realm);
     if (str) {
-        rd_avp_u32(b, AVP_TERMINATION_CAUSE, M, 0, 1); /* DIAMETER_LOGOUT */
+        rd_avp_u32(b, RD_AVP_TERMINATION_CAUSE, M, 0, 1); /* DIAMETER_LOGOUT */
     } else {
         rd_avp(b, AVP_AF_APP_ID, M, V3, "IMS Services", strlen("IMS Services"));
         if (af->o.media)
@@ -296,48 +267,16 @@ static void record(af_t *af, uint64_t sent_ns, uint32_t code)
         af->other_codes++;
 }
 
-static uint32_t result_code(const uint8_t *msg, size_t len)
-{
-    const uint8_t *d;
-    size_t dl;
-    if (rd_find(msg, len, AVP_RESULT_CODE, 0, &d, &dl) && dl == 4)
-        return (uint32_t)d[0] << 24 | (uint32_t)d[1] << 16 | (uint32_t)d[2] << 8 | d[3];
-    if (rd_find(msg, len, AVP_EXPERIMENTAL_RESULT, 0, &d, &dl)) {
-        /* grouped: walk its AVPs as if they were a message body */
-        for (size_t at = 0; at + 8 <= dl;) {
-            uint32_t code = (uint32_t)d[at] << 24 | (uint32_t)d[at + 1] << 16 |
-                            (uint32_t)d[at + 2] << 8 | d[at + 3];
-            uint32_t alen = (uint32_t)d[at + 5] << 16 | (uint32_t)d[at + 6] << 8 | d[at + 7];
-            size_t head = (d[at + 4] & RD_AVP_VENDOR) ? 12 : 8;
-            if (alen < head || at + alen > dl)
-                break;
-            if (code == AVP_EXPERIMENTAL_RESULT_CODE && alen == head + 4)
-                return (uint32_t)d[at + head] << 24 | (uint32_t)d[at + head + 1] << 16 |
-                       (uint32_t)d[at + head + 2] << 8 | d[at + head + 3];
-            at += (alen + 3u) & ~3u;
-        }
-    }
-    return 0;
-}
-
-static void answer_base(af_t *af, const rd_header_t *h)
-{
-    size_t start = rd_begin(&af->out, 0, h->code, h->app, h->hbh, h->e2e);
-    rd_avp_u32(&af->out, AVP_RESULT_CODE, M, 0, 2001);
-    origin(af);
-    rd_end(&af->out, start);
-}
-
 /* One message from the BSF. Returns -1 when the BSF disconnects us. */
 static int handle(af_t *af, const uint8_t *msg, const rd_header_t *h)
 {
     if (h->flags & RD_FLAG_REQUEST) {
-        if (h->code == CC_DWR) {
-            answer_base(af, h);
+        if (h->code == RD_CC_DWR) {
+            rd_answer_base(&af->out, h, af->o.identity, af->o.realm);
             return 0;
         }
-        if (h->code == CC_DPR) {
-            answer_base(af, h);
+        if (h->code == RD_CC_DPR) {
+            rd_answer_base(&af->out, h, af->o.identity, af->o.realm);
             fprintf(stderr, "af_fast: the BSF sent DPR\n");
             return -1;
         }
@@ -346,7 +285,7 @@ static int handle(af_t *af, const uint8_t *msg, const rd_header_t *h)
     chain_t *c = &af->chains[h->hbh & (MAX_WINDOW - 1)];
     if (!c->busy || c->hbh != h->hbh)
         return 0; /* late answer to a request that timed out */
-    uint32_t code = result_code(msg, h->length);
+    uint32_t code = rd_result_code(msg, h->length);
     record(af, c->sent_ns, code);
     af->answers++;
     if (af->o.mix && code == 2001 && c->step < 2) {
@@ -356,24 +295,6 @@ static int handle(af_t *af, const uint8_t *msg, const rd_header_t *h)
         next_session(af, c);
     }
     return 0;
-}
-
-static int write_all(af_t *af)
-{
-    size_t done = 0;
-    while (done < af->out.len) {
-        ssize_t n = write(af->fd, af->out.data + done, af->out.len - done);
-        if (n > 0)
-            done += (size_t)n;
-        else if (n < 0 && errno == EINTR)
-            continue;
-        else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            break;
-        else
-            return -1;
-    }
-    rd_buf_consume(&af->out, done);
-    return af->out.failed ? -1 : 0;
 }
 
 /* Reads what is there; handles every complete message. -1: connection gone or corrupt. */
@@ -433,26 +354,16 @@ static bool busy(const af_t *af)
 /* CER/CEA on the blocking socket. */
 static int capabilities(af_t *af)
 {
-    rd_buf_t *b = &af->out;
-    size_t start = rd_begin(b, RD_FLAG_REQUEST, CC_CER, 0, 1, 1);
-    origin(af);
-    uint8_t ip[6] = {0, 1, 127, 0, 0, 1};
-    rd_avp(b, AVP_HOST_IP, M, 0, ip, sizeof ip);
-    rd_avp_u32(b, AVP_VENDOR_ID, M, 0, 0);
-    rd_avp_str(b, AVP_PRODUCT_NAME, 0, "af_fast");
-    rd_avp_u32(b, AVP_SUPPORTED_VENDOR, M, 0, VENDOR_3GPP);
-    size_t g = rd_group_begin(b, AVP_VSAI, M, 0);
-    rd_avp_u32(b, AVP_VENDOR_ID, M, 0, VENDOR_3GPP);
-    rd_avp_u32(b, AVP_AUTH_APP_ID, M, 0, RX_APP);
-    rd_group_end(b, g);
-    rd_end(b, start);
-    if (write_all(af) || af->out.len)
+    static const uint8_t loopback[4] = {127, 0, 0, 1};
+    rd_end(&af->out, rd_capabilities(&af->out, NULL, af->o.identity, af->o.realm, loopback,
+                                     "af_fast"));
+    if (rd_write(af->fd, &af->out) || af->out.len)
         return -1;
     uint8_t head[RD_HEADER_LEN];
     if (recv(af->fd, head, sizeof head, MSG_WAITALL) != (ssize_t)sizeof head)
         return -1;
     rd_header_t h;
-    if (!rd_header(head, &h) || h.code != CC_CER || (h.flags & RD_FLAG_REQUEST))
+    if (!rd_header(head, &h) || h.code != RD_CC_CER || (h.flags & RD_FLAG_REQUEST))
         return -1;
     uint8_t *msg = malloc(h.length);
     if (!msg)
@@ -460,7 +371,7 @@ static int capabilities(af_t *af)
     memcpy(msg, head, sizeof head);
     ssize_t body = (ssize_t)(h.length - RD_HEADER_LEN);
     int rc = recv(af->fd, msg + RD_HEADER_LEN, (size_t)body, MSG_WAITALL) == body &&
-                     result_code(msg, h.length) == 2001
+                     rd_result_code(msg, h.length) == 2001
                  ? 0
                  : -1;
     free(msg);
@@ -516,11 +427,11 @@ static void report(af_t *af, double elapsed_s)
 /* DPR, and the DPA (or the connection's end) within a second. */
 static void leave(af_t *af)
 {
-    size_t start = rd_begin(&af->out, RD_FLAG_REQUEST, CC_DPR, 0, 2, 2);
-    origin(af);
-    rd_avp_u32(&af->out, AVP_DISCONNECT_CAUSE, M, 0, 0); /* REBOOTING */
+    size_t start = rd_begin(&af->out, RD_FLAG_REQUEST, RD_CC_DPR, 0, 2, 2);
+    rd_origin(&af->out, af->o.identity, af->o.realm);
+    rd_avp_u32(&af->out, RD_AVP_DISCONNECT_CAUSE, M, 0, 0); /* REBOOTING */
     rd_end(&af->out, start);
-    write_all(af);
+    rd_write(af->fd, &af->out);
     struct pollfd p = {.fd = af->fd, .events = POLLIN};
     uint64_t until = now_ns() + 1000000000u;
     while (now_ns() < until && poll(&p, 1, 100) >= 0) {
@@ -558,7 +469,7 @@ int main(int argc, char **argv)
         next_session(&af, &af.chains[i]);
     int rc = 0;
     while (busy(&af)) {
-        if (write_all(&af)) {
+        if (rd_write(af.fd, &af.out)) {
             rc = 1;
             break;
         }

@@ -32,27 +32,6 @@
 #include "rawdiam.h"
 
 #define MAX_SERVE 128
-#define RX_APP 16777236u
-#define VENDOR_3GPP 10415u
-
-#define CC_CER 257u
-#define CC_DWR 280u
-#define CC_DPR 282u
-#define CC_AAR 265u
-#define CC_STR 275u
-
-#define AVP_SESSION_ID 263u
-#define AVP_ORIGIN_HOST 264u
-#define AVP_ORIGIN_REALM 296u
-#define AVP_RESULT_CODE 268u
-#define AVP_AUTH_APP_ID 258u
-#define AVP_HOST_IP 257u
-#define AVP_VENDOR_ID 266u
-#define AVP_PRODUCT_NAME 269u
-#define AVP_SUPPORTED_VENDOR 265u
-#define AVP_VSAI 260u
-#define AVP_INBAND_SECURITY 299u
-
 #define M RD_AVP_MANDATORY
 
 typedef struct {
@@ -111,59 +90,33 @@ static int parse_serve(const char *arg, serve_t *s)
     return 0;
 }
 
-static void origin(rd_buf_t *b, const serve_t *s)
-{
-    rd_avp_str(b, AVP_ORIGIN_HOST, M, s->identity);
-    rd_avp_str(b, AVP_ORIGIN_REALM, M, realm);
-}
-
 static void answer_cea(conn_t *c, const rd_header_t *h, const uint8_t *msg)
 {
     rd_buf_t *b = &c->out;
-    size_t start = rd_begin(b, 0, h->code, h->app, h->hbh, h->e2e);
-    rd_avp_u32(b, AVP_RESULT_CODE, M, 0, 2001);
-    origin(b, c->serve);
-    uint8_t ip[6] = {0, 1}; /* Address: family 1 (IPv4), then the 4 octets */
-    memcpy(ip + 2, &c->serve->addr.sin_addr, 4);
-    rd_avp(b, AVP_HOST_IP, M, 0, ip, sizeof ip);
-    rd_avp_u32(b, AVP_VENDOR_ID, M, 0, 0);
-    rd_avp_str(b, AVP_PRODUCT_NAME, 0, "pcf_fast");
-    rd_avp_u32(b, AVP_SUPPORTED_VENDOR, M, 0, VENDOR_3GPP);
-    size_t g = rd_group_begin(b, AVP_VSAI, M, 0);
-    rd_avp_u32(b, AVP_VENDOR_ID, M, 0, VENDOR_3GPP);
-    rd_avp_u32(b, AVP_AUTH_APP_ID, M, 0, RX_APP);
-    rd_group_end(b, g);
+    size_t start = rd_capabilities(b, h, c->serve->identity, realm, &c->serve->addr.sin_addr,
+                                   "pcf_fast");
     const uint8_t *d;
     size_t dl;
-    if (rd_find(msg, h->length, AVP_INBAND_SECURITY, 0, &d, &dl))
-        rd_avp_u32(b, AVP_INBAND_SECURITY, M, 0, 0); /* NO_INBAND_SECURITY, as asked */
+    if (rd_find(msg, h->length, RD_AVP_INBAND_SECURITY, 0, &d, &dl))
+        rd_avp_u32(b, RD_AVP_INBAND_SECURITY, M, 0, 0); /* NO_INBAND_SECURITY, as asked */
     rd_end(b, start);
-}
-
-/* DWA, DPA: Result-Code and origin. */
-static void answer_base(conn_t *c, const rd_header_t *h)
-{
-    size_t start = rd_begin(&c->out, 0, h->code, h->app, h->hbh, h->e2e);
-    rd_avp_u32(&c->out, AVP_RESULT_CODE, M, 0, 2001);
-    origin(&c->out, c->serve);
-    rd_end(&c->out, start);
 }
 
 /* AAA / STA (2001), or 3001 with the E bit for any other request. */
 static void answer_rx(conn_t *c, const rd_header_t *h, const uint8_t *msg)
 {
-    bool known = h->code == CC_AAR || h->code == CC_STR;
+    bool known = h->code == RD_CC_AAR || h->code == RD_CC_STR;
     rd_buf_t *b = &c->out;
     uint8_t flags = (uint8_t)((h->flags & RD_FLAG_PROXIABLE) | (known ? 0 : RD_FLAG_ERROR));
     size_t start = rd_begin(b, flags, h->code, h->app, h->hbh, h->e2e);
     const uint8_t *sid;
     size_t sid_len;
-    if (rd_find(msg, h->length, AVP_SESSION_ID, 0, &sid, &sid_len))
-        rd_avp(b, AVP_SESSION_ID, M, 0, sid, sid_len);
+    if (rd_find(msg, h->length, RD_AVP_SESSION_ID, 0, &sid, &sid_len))
+        rd_avp(b, RD_AVP_SESSION_ID, M, 0, sid, sid_len);
     if (known)
-        rd_avp_u32(b, AVP_AUTH_APP_ID, M, 0, RX_APP);
-    origin(b, c->serve);
-    rd_avp_u32(b, AVP_RESULT_CODE, M, 0, known ? 2001 : 3001);
+        rd_avp_u32(b, RD_AVP_AUTH_APP_ID, M, 0, RD_RX_APP);
+    rd_origin(b, c->serve->identity, realm);
+    rd_avp_u32(b, RD_AVP_RESULT_CODE, M, 0, known ? 2001 : 3001);
     rd_end(b, start);
     c->serve->answers++;
 }
@@ -173,14 +126,14 @@ static void handle(conn_t *c, const uint8_t *msg, const rd_header_t *h)
     if (!(h->flags & RD_FLAG_REQUEST))
         return;
     switch (h->code) {
-    case CC_CER:
+    case RD_CC_CER:
         answer_cea(c, h, msg);
         break;
-    case CC_DWR:
-        answer_base(c, h);
+    case RD_CC_DWR:
+        rd_answer_base(&c->out, h, c->serve->identity, realm);
         break;
-    case CC_DPR:
-        answer_base(c, h);
+    case RD_CC_DPR:
+        rd_answer_base(&c->out, h, c->serve->identity, realm);
         c->closing = true;
         break;
     default:
@@ -210,22 +163,8 @@ static void set_events(conn_t *c, bool want_out)
 /* Writes what is pending; returns -1 when the connection is to be closed. */
 static int flush(conn_t *c)
 {
-    if (c->out.failed)
+    if (rd_write(c->fd, &c->out))
         return -1;
-    size_t done = 0;
-    while (done < c->out.len) {
-        ssize_t n = write(c->fd, c->out.data + done, c->out.len - done);
-        if (n > 0) {
-            done += (size_t)n;
-        } else if (n < 0 && errno == EINTR) {
-            continue;
-        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            break;
-        } else {
-            return -1;
-        }
-    }
-    rd_buf_consume(&c->out, done);
     set_events(c, c->out.len > 0);
     return c->closing && c->out.len == 0 ? -1 : 0;
 }

@@ -1,8 +1,10 @@
 /* Diameter wire format without freeDiameter (see rawdiam.h). */
 #include "rawdiam.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static uint32_t get24(const uint8_t *p)
 {
@@ -42,7 +44,26 @@ bool rd_header(const uint8_t *p, rd_header_t *h)
 bool rd_find(const uint8_t *msg, size_t len, uint32_t code, uint32_t vendor, const uint8_t **data,
              size_t *data_len)
 {
-    for (size_t at = RD_HEADER_LEN; at + 8 <= len;) {
+    return len >= RD_HEADER_LEN &&
+           rd_find_in(msg + RD_HEADER_LEN, len - RD_HEADER_LEN, code, vendor, data, data_len);
+}
+
+uint32_t rd_result_code(const uint8_t *msg, size_t len)
+{
+    const uint8_t *d, *inner;
+    size_t dl, il;
+    if (rd_find(msg, len, RD_AVP_RESULT_CODE, 0, &d, &dl) && dl == 4)
+        return get32(d);
+    if (rd_find(msg, len, RD_AVP_EXPERIMENTAL_RESULT, 0, &d, &dl) &&
+        rd_find_in(d, dl, RD_AVP_EXPERIMENTAL_RESULT_CODE, 0, &inner, &il) && il == 4)
+        return get32(inner);
+    return 0;
+}
+
+bool rd_find_in(const uint8_t *msg, size_t len, uint32_t code, uint32_t vendor,
+                const uint8_t **data, size_t *data_len)
+{
+    for (size_t at = 0; at + 8 <= len;) {
         uint32_t c = get32(msg + at), avp_len = get24(msg + at + 5);
         uint8_t flags = msg[at + 4];
         size_t head = flags & RD_AVP_VENDOR ? 12 : 8;
@@ -167,4 +188,60 @@ void rd_group_end(rd_buf_t *b, size_t start)
 {
     if (!b->failed)
         put24(b->data + start + 5, (uint32_t)(b->len - start));
+}
+
+void rd_origin(rd_buf_t *b, const char *host, const char *realm)
+{
+    rd_avp_str(b, RD_AVP_ORIGIN_HOST, RD_AVP_MANDATORY, host);
+    rd_avp_str(b, RD_AVP_ORIGIN_REALM, RD_AVP_MANDATORY, realm);
+}
+
+void rd_answer_base(rd_buf_t *b, const rd_header_t *h, const char *host, const char *realm)
+{
+    size_t start = rd_begin(b, 0, h->code, h->app, h->hbh, h->e2e);
+    rd_avp_u32(b, RD_AVP_RESULT_CODE, RD_AVP_MANDATORY, 0, 2001);
+    rd_origin(b, host, realm);
+    rd_end(b, start);
+}
+
+size_t rd_capabilities(rd_buf_t *b, const rd_header_t *h, const char *host, const char *realm,
+                       const void *ip, const char *product)
+{
+    const uint8_t M = RD_AVP_MANDATORY;
+    size_t start = h ? rd_begin(b, 0, h->code, h->app, h->hbh, h->e2e)
+                     : rd_begin(b, RD_FLAG_REQUEST, RD_CC_CER, 0, 1, 1);
+    if (h)
+        rd_avp_u32(b, RD_AVP_RESULT_CODE, M, 0, 2001);
+    rd_origin(b, host, realm);
+    uint8_t addr[6] = {0, 1}; /* Address: family 1 (IPv4), then the 4 octets */
+    memcpy(addr + 2, ip, 4);
+    rd_avp(b, RD_AVP_HOST_IP, M, 0, addr, sizeof addr);
+    rd_avp_u32(b, RD_AVP_VENDOR_ID, M, 0, 0);
+    rd_avp_str(b, RD_AVP_PRODUCT_NAME, 0, product);
+    rd_avp_u32(b, RD_AVP_SUPPORTED_VENDOR, M, 0, RD_VENDOR_3GPP);
+    size_t g = rd_group_begin(b, RD_AVP_VSAI, M, 0);
+    rd_avp_u32(b, RD_AVP_VENDOR_ID, M, 0, RD_VENDOR_3GPP);
+    rd_avp_u32(b, RD_AVP_AUTH_APP_ID, M, 0, RD_RX_APP);
+    rd_group_end(b, g);
+    return start;
+}
+
+int rd_write(int fd, rd_buf_t *b)
+{
+    if (b->failed)
+        return -1;
+    size_t done = 0;
+    while (done < b->len) {
+        ssize_t n = write(fd, b->data + done, b->len - done);
+        if (n > 0)
+            done += (size_t)n;
+        else if (n < 0 && errno == EINTR)
+            continue;
+        else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            break;
+        else
+            return -1;
+    }
+    rd_buf_consume(b, done);
+    return 0;
 }

@@ -37,6 +37,17 @@ def congest(lab, ues):
     wait_until(lambda: state(lab) == 1, what="the DOC state")
 
 
+def congested_lab(rx_lab, n_ues, **settings):
+    """A lab with CONGESTION (and `settings`), n_ues registered UEs, the first 3 of them held
+    at the PCF so that bsfd is in DOC."""
+    lab = rx_lab(settings={**CONGESTION, **settings})
+    ues = [Ue() for _ in range(n_ues)]
+    for ue in ues:
+        lab.register(ue)
+    congest(lab, ues[:3])
+    return lab, ues
+
+
 def test_doc_discards_by_priority_and_ends(rx_lab):
     lab = rx_lab(settings=CONGESTION)
     ues = [Ue() for _ in range(5)]
@@ -65,14 +76,8 @@ def test_doc_discards_by_priority_and_ends(rx_lab):
 
 
 def test_discards_answered_with_the_configured_experimental_result(rx_lab):
-    settings = dict(CONGESTION)
-    settings.update({"diameter.congestion.result_code": "5065",
-                     "diameter.congestion.vendor_id": "10415"})
-    lab = rx_lab(settings=settings)
-    ues = [Ue() for _ in range(4)]
-    for ue in ues:
-        lab.register(ue)
-    congest(lab, ues[:3])
+    lab, ues = congested_lab(rx_lab, 4, **{"diameter.congestion.result_code": "5065",
+                                           "diameter.congestion.vendor_id": "10415"})
     reply = lab.aar_i(ip=ues[3].ipv4)
     assert reply["code"] == 5065, reply
     record = reply["record"]
@@ -96,14 +101,8 @@ def test_without_congestion_control_nothing_is_discarded(rx_lab):
 def test_priority_avps_decide_which_requests_are_discarded(rx_lab):
     """Seed acceptance 2 and 5: a request's OC-Message-Priority (at its configured code) wins
     over its DRMP, which wins over the command's priority."""
-    settings = dict(CONGESTION)
-    settings.update({"diameter.congestion.oc_priority_avp_code": "3020",
-                     "diameter.congestion.oc_priority_avp_vendor": "21274"})
-    lab = rx_lab(settings=settings)
-    ues = [Ue() for _ in range(6)]
-    for ue in ues:
-        lab.register(ue)
-    congest(lab, ues[:3])
+    lab, ues = congested_lab(rx_lab, 6, **{"diameter.congestion.oc_priority_avp_code": "3020",
+                                           "diameter.congestion.oc_priority_avp_vendor": "21274"})
     # the command's priority (aar=20) is discarded in DOC (discard priority 20) ...
     assert lab.aar_i(ip=ues[3].ipv4)["code"] == 3004
     # ... an OC-Message-Priority of 19 passes, one of 20 does not
