@@ -2,6 +2,7 @@
 #include "gateways/diameter/rx_connections.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +13,14 @@
 
 #include "common/clock.h"
 #include "common/diag.h"
+#include "gateways/diameter/rx_node.h"
+#include "gateways/diameter/rx_tls.h"
 
 struct bsf_rx_connections {
     pthread_mutex_t lock;
     bsf_rx_connection_t *items;
     size_t n, cap;
+    atomic_size_t untrusted; /* entries with trusted false */
     struct fd_hook_hdl *hook;
 };
 
@@ -41,13 +45,22 @@ static void on_connected(enum fd_hook_type type, struct msg *msg, struct peer_hd
         return;
     char proto[64] = "";
     fd_peer_cnx_proto_info(peer, proto, sizeof proto); /* "TCP,TLS,soc#6" */
+    const gnutls_datum_t *certs = peer->info.runtime.pir_cert_list;
     bsf_rx_connection_t now = {
         .established_ms = bsf_clock_wall_ms(),
         /* libfdcore makes a peer that connected to us, unknown to its configuration, expire
          * on inactivity; peers of diameter.peers do not. */
         .inbound = peer->info.config.pic_flags.exp == PI_EXP_INACTIVE,
         .tls = strstr(proto, "TLS") != NULL,
+        .trusted = !certs || (peer->info.runtime.pir_cert_list_size &&
+                              bsf_rx_tls_cert_names(certs[0].data, certs[0].size,
+                                                    peer->info.pi_diamid)),
     };
+    if (!now.trusted) {
+        BSF_ERROR("diameter", "peer %s: its TLS certificate does not name it: disconnecting",
+                  peer->info.pi_diamid);
+        bsf_rx_node_disconnect(peer, "DO_NOT_WANT_TO_TALK_TO_YOU");
+    }
     pthread_mutex_lock(&c->lock);
     bsf_rx_connection_t *e = find_locked(c, peer->info.pi_diamid);
     if (!e && c->n == c->cap) {
@@ -58,12 +71,21 @@ static void on_connected(enum fd_hook_type type, struct msg *msg, struct peer_hd
             c->cap = cap;
         }
     }
-    if (!e && c->n < c->cap && (now.id = strdup(peer->info.pi_diamid)) != NULL)
+    bool fresh = false;
+    if (!e && c->n < c->cap && (now.id = strdup(peer->info.pi_diamid)) != NULL) {
         e = &c->items[c->n++];
-    else if (e)
+        fresh = true;
+    } else if (e) {
         now.id = e->id;
-    if (e)
+    }
+    if (e) {
+        bool was_untrusted = !fresh && !e->trusted;
+        if (was_untrusted && now.trusted)
+            atomic_fetch_sub(&c->untrusted, 1);
+        else if (!was_untrusted && !now.trusted)
+            atomic_fetch_add(&c->untrusted, 1);
         *e = now;
+    }
     pthread_mutex_unlock(&c->lock);
     if (!e)
         BSF_WARN("diameter", "out of memory: connection of %s not recorded",
@@ -113,6 +135,19 @@ bool bsf_rx_connections_get(bsf_rx_connections_t *c, const char *id, bsf_rx_conn
     }
     pthread_mutex_unlock(&c->lock);
     return e != NULL;
+}
+
+bool bsf_rx_connections_trusted(bsf_rx_connections_t *c, const char *id, size_t len)
+{
+    if (atomic_load(&c->untrusted) == 0 || !id)
+        return true;
+    bool trusted = true;
+    pthread_mutex_lock(&c->lock);
+    for (size_t i = 0; i < c->n; i++)
+        if (strlen(c->items[i].id) == len && strncasecmp(c->items[i].id, id, len) == 0)
+            trusted = c->items[i].trusted;
+    pthread_mutex_unlock(&c->lock);
+    return trusted;
 }
 
 bsf_rx_connection_t *bsf_rx_connections_snapshot(bsf_rx_connections_t *c, size_t *n)

@@ -19,6 +19,7 @@ typedef struct {
     uint64_t established_ms; /* wall clock */
     bool inbound;            /* the neighbour connected to us (not one of diameter.peers) */
     bool tls;
+    bool trusted; /* not TLS, or TLS with a certificate naming the neighbour's identity */
 } bsf_rx_connection_t;
 
 /* Registers the hook (before the node starts). Returns 0 or -1 with a message. */
@@ -29,6 +30,12 @@ void bsf_rx_connections_free(bsf_rx_connections_t *c);
 /* The latest connection of `id` (case-insensitive) into *out (out->id is not set). False when
  * the neighbour never connected. */
 bool bsf_rx_connections_get(bsf_rx_connections_t *c, const char *id, bsf_rx_connection_t *out);
+
+/* False when the latest connection of `id` (len bytes) is TLS with a certificate that does not
+ * name it. libfdcore checks that for the peers it validates, not for those of diameter.peers
+ * connecting to us: such a connection gets a DPR at once, and until it is gone the gateway
+ * neither routes to it nor takes its requests. Cheap when every connection is trusted. */
+bool bsf_rx_connections_trusted(bsf_rx_connections_t *c, const char *id, size_t len);
 
 /* A copy of every neighbour's latest connection: *n entries, each id allocated; free with
  * bsf_rx_connections_snapshot_free. NULL when empty or out of memory. */

@@ -64,11 +64,12 @@ int bsf_rx_gateway_start(const bsf_diameter_settings_t *settings, bsf_store_t *s
      * libfdcore creates its later threads from those. */
     int rc = pin_threads(settings->cpus, &saved, &pinned, err, err_cap) ||
              bsf_rx_node_init(settings, &gw->dict, err, err_cap) ||
-             bsf_rx_proxy_create(settings, &gw->dict, store, engine, &gw->proxy, err, err_cap) ||
+             bsf_rx_connections_start(&gw->connections, err, err_cap) ||
+             bsf_rx_proxy_create(settings, &gw->dict, store, engine, gw->connections, &gw->proxy,
+                                 err, err_cap) ||
              bsf_rx_proxy_start(gw->proxy, err, err_cap) ||
              (feed && bsf_rx_feed_start(feed, &gw->dict, bsf_rx_proxy_request_binding, gw->proxy,
                                         &gw->feed, err, err_cap)) ||
-             bsf_rx_connections_start(&gw->connections, err, err_cap) ||
              bsf_rx_repaving_start(settings, gw->connections, &gw->repaving, err, err_cap) ||
              bsf_rx_node_start(err, err_cap);
     if (pinned)
@@ -100,9 +101,9 @@ void bsf_rx_gateway_stop(bsf_rx_gateway_t *gw)
     if (gw->node_started)
         bsf_rx_node_stop(); /* DPR to every peer; no callback runs after this */
     bsf_rx_repaving_free(gw->repaving);
-    bsf_rx_connections_free(gw->connections);
     bsf_rx_feed_free(gw->feed);
     bsf_rx_proxy_free(gw->proxy);
+    bsf_rx_connections_free(gw->connections); /* the proxy and repaving read it */
     free(gw);
 }
 

@@ -15,6 +15,14 @@
 #include "gateways/diameter/rx_routes.h"
 #include "gateways/diameter/rx_tls.h"
 
+/* libfdcore 1.2.1 exports (without declaring it in libfdcore.h) the function its own peer
+ * expiry uses to end one peer: it queues a TERMINATE event to the peer's state machine,
+ * which sends DPR with the Disconnect-Cause named by `reason` (a dictionary name:
+ * REBOOTING, BUSY, DO_NOT_WANT_TO_TALK_TO_YOU), closes the connection after the DPA and
+ * leaves the peer object for the peer's next CER to revive. Its first parameter is a
+ * struct fd_peer, whose first member is the public struct peer_hdr. */
+extern int fd_psm_terminate(struct peer_hdr *peer, char *reason);
+
 /* freeDiameter's callbacks without user data read these; written once in bsf_rx_node_init,
  * before libfdcore starts its threads. */
 static char *node_accept;      /* '\n'-separated identities, "*" = any */
@@ -318,4 +326,9 @@ void bsf_rx_node_write_peers(bsf_text_t *out)
                         fd_peer_get_state(p) == STATE_OPEN);
     }
     pthread_rwlock_unlock(&fd_g_peers_rw);
+}
+
+int bsf_rx_node_disconnect(struct peer_hdr *peer, const char *cause)
+{
+    return fd_psm_terminate(peer, (char *)cause);
 }

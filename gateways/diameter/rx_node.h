@@ -31,6 +31,11 @@ bool bsf_rx_node_peer_open(const char *id);
  * peer) or another error. */
 int bsf_rx_node_route_to(struct msg *msg, const char *peer_id);
 
+/* Ends the connection of `peer` gracefully: DPR with the Disconnect-Cause named `cause`
+ * ("REBOOTING", "BUSY", "DO_NOT_WANT_TO_TALK_TO_YOU"), the DPA, the close, from the peer's
+ * own state machine. The peer may connect again. Returns 0 or an errno-style code. */
+int bsf_rx_node_disconnect(struct peer_hdr *peer, const char *cause);
+
 /* Prometheus gauge ocbsf_diam_peer_up{peer} of every known neighbour, and with TLS
  * dgw_tls_cert_expiration_seconds. */
 void bsf_rx_node_write_peers(bsf_text_t *out);

@@ -94,6 +94,7 @@ struct bsf_rx_proxy {
     bsf_rx_sessions_t sessions;
     bsf_rx_metrics_t *metrics;
     bsf_rx_cong_monitor_t *congestion;
+    bsf_rx_connections_t *connections; /* which neighbours' connections are trusted */
     atomic_bool draining;
     bsf_rx_avp_want_t req_wants[W_REQUEST_COUNT], ue_wants[W_UE_COUNT];
 
@@ -136,14 +137,17 @@ static bool is_success(uint32_t code)
 
 /* ---- answers made by the gateway ------------------------------------------------------- */
 
-/* Whether the neighbour `id` has a connection (open, or open and under watchdog suspicion).
- * libfdcore 1.2.1 loses the memory of a message it cannot send because the neighbour's
- * connection is closing or gone (fd_out_send fails): such messages are not handed to it. */
-static bool neighbour_connected(const char *id, size_t len)
+/* Whether the neighbour `id` has a connection (open, or open and under watchdog suspicion)
+ * that is trusted (rx_connections.h). libfdcore 1.2.1 loses the memory of a message it cannot
+ * send because the neighbour's connection is closing or gone (fd_out_send fails): such
+ * messages are not handed to it. */
+static bool neighbour_connected(bsf_rx_proxy_t *px, const char *id, size_t len)
 {
     struct peer_hdr *peer = NULL;
     if (!id || !len)
         return true;
+    if (!bsf_rx_connections_trusted(px->connections, id, len))
+        return false;
     if (fd_peer_getbyid((DiamId_t)id, len, 1, &peer) != 0 || !peer)
         return false;
     int state = fd_peer_get_state(peer);
@@ -164,7 +168,7 @@ static void answer_local(bsf_rx_proxy_t *px, bsf_rx_kind_t kind, struct msg **pm
 {
     DiamId_t from = NULL;
     size_t from_len = 0;
-    if (fd_msg_source_get(*pmsg, &from, &from_len) == 0 && !neighbour_connected(from, from_len)) {
+    if (fd_msg_source_get(*pmsg, &from, &from_len) == 0 && !neighbour_connected(px, from, from_len)) {
         drop_answer_to_departed(px, kind, from, from_len, res->code);
         fd_msg_free(*pmsg);
         *pmsg = NULL;
@@ -188,7 +192,7 @@ static void answer_local(bsf_rx_proxy_t *px, bsf_rx_kind_t kind, struct msg **pm
 /* Answers a request we no longer hold (dropped, or still inside libfdcore). */
 static void answer_ref(bsf_rx_proxy_t *px, const rx_tx_t *tx, const bsf_rx_result_t *res)
 {
-    if (!neighbour_connected(tx->from, strlen(tx->from))) {
+    if (!neighbour_connected(px, tx->from, strlen(tx->from))) {
         drop_answer_to_departed(px, tx->kind, tx->from, strlen(tx->from), res->code);
         return;
     }
@@ -550,6 +554,16 @@ static void handle_request(bsf_rx_proxy_t *px, struct msg **pmsg)
         *pmsg = NULL;
         return;
     }
+    DiamId_t from = NULL;
+    size_t from_len = 0;
+    if (fd_msg_source_get(*pmsg, &from, &from_len) == 0 && from &&
+        !bsf_rx_connections_trusted(px->connections, from, from_len)) {
+        /* a connection whose certificate does not name its peer: being disconnected */
+        bsf_rx_metrics_count_event(px->metrics, BSF_RX_EV_DROPPED);
+        fd_msg_free(*pmsg);
+        *pmsg = NULL;
+        return;
+    }
     if (hdr->msg_appl != BSF_RX_APP_ID) {
         bsf_rx_metrics_count_inbound(px->metrics, BSF_RX_OTHER);
         r = rc_result(RC_APPLICATION_UNSUPPORTED, "the BSF relays Rx (16777236) only");
@@ -569,9 +583,7 @@ static void handle_request(bsf_rx_proxy_t *px, struct msg **pmsg)
     tx->hbh = hdr->msg_hbhid;
     tx->e2e = hdr->msg_eteid;
     tx->flags = hdr->msg_flags & (CMD_FLAG_PROXIABLE);
-    DiamId_t from = NULL;
-    size_t from_len = 0;
-    if (fd_msg_source_get(*pmsg, &from, &from_len) == 0 && from)
+    if (from)
         bsf_rx_identity_copy(tx->from, from, from_len);
 
     /* One walk over the AVPs (Rx-Request-Type only in an AAR). */
@@ -877,7 +889,7 @@ static int on_rt_out(void *cbdata, struct msg **pmsg, struct fd_list *candidates
     size_t tlen = strlen(target);
     /* A neighbour that is closing can still be a candidate; libfdcore would then fail to
      * send to it and lose the request: it goes to the worker instead. */
-    bool found = false, usable = neighbour_connected(target, tlen);
+    bool found = false, usable = neighbour_connected(px, target, tlen);
     for (struct fd_list *li = candidates->next; li != candidates && usable; li = li->next) {
         struct rtd_candidate *c = (struct rtd_candidate *)li;
         if (!found && c->diamidlen == tlen && strncasecmp(c->diamid, target, tlen) == 0) {
@@ -1069,8 +1081,9 @@ static void *worker_main(void *arg)
 /* ---- lifecycle ------------------------------------------------------------------------- */
 
 int bsf_rx_proxy_create(const bsf_diameter_settings_t *s, const bsf_rx_dict_t *rx,
-                        bsf_store_t *store, bsf_engine_t *engine, bsf_rx_proxy_t **out,
-                        char *err, size_t cap)
+                        bsf_store_t *store, bsf_engine_t *engine,
+                        bsf_rx_connections_t *connections, bsf_rx_proxy_t **out, char *err,
+                        size_t cap)
 {
     char why[512];
     *out = NULL;
@@ -1083,6 +1096,7 @@ int bsf_rx_proxy_create(const bsf_diameter_settings_t *s, const bsf_rx_dict_t *r
     px->rx = rx;
     px->store = store;
     px->engine = engine;
+    px->connections = connections;
     atomic_init(&px->draining, false);
     pthread_condattr_t ca;
     if (pthread_mutex_init(&px->mu, NULL) || pthread_condattr_init(&ca)) {

@@ -18,14 +18,7 @@
 #include "common/clock.h"
 #include "common/diag.h"
 #include "core/sbi_time.h"
-
-/* libfdcore 1.2.1 exports (without declaring it in libfdcore.h) the function its own peer
- * expiry uses to end one peer: it queues a TERMINATE event to the peer's state machine,
- * which sends DPR with the Disconnect-Cause named by `reason` (a dictionary name:
- * REBOOTING, BUSY, DO_NOT_WANT_TO_TALK_TO_YOU), closes the connection after the DPA and
- * leaves the peer object for the peer's next CER to revive. Its first parameter is a
- * struct fd_peer, whose first member is the public struct peer_hdr. */
-extern int fd_psm_terminate(struct peer_hdr *peer, char *reason);
+#include "gateways/diameter/rx_node.h"
 
 /* A connection repaving sent DPR to: its state machine may not have acted on it yet when the
  * next run looks. */
@@ -121,7 +114,7 @@ static bool disconnect_locked(bsf_rx_repaving_t *r, const char *id, uint64_t req
     if (rc == 0 && p) {
         int state = fd_peer_get_state(p);
         if (state == STATE_OPEN || state == STATE_OPEN_NEW || state == STATE_REOPEN)
-            sent = fd_psm_terminate(p, r->cause) == 0;
+            sent = bsf_rx_node_disconnect(p, r->cause) == 0;
     }
     pthread_rwlock_unlock(&fd_g_peers_rw);
     if (sent && !remember_locked(r, id, c.established_ms))
@@ -144,14 +137,16 @@ static void run_trigger(bsf_rx_repaving_t *r, const bsf_rx_repave_trigger_t *t)
     bsf_rx_connection_t *all = bsf_rx_connections_snapshot(r->connections, &n);
     uint64_t done = 0;
     for (size_t i = 0; i < n && !r->stopping; i++) {
-        if (!bsf_rx_repave_eligible(all[i].inbound, all[i].established_ms, t->request_ms) ||
-            !disconnect_locked(r, all[i].id, t->request_ms))
+        if (!bsf_rx_repave_eligible(all[i].inbound, all[i].established_ms, t->request_ms))
+            continue;
+        /* the pause comes between two disconnections, never after the last */
+        if (done && wait_locked(r, r->interval_ms))
+            break;
+        if (!disconnect_locked(r, all[i].id, t->request_ms))
             continue;
         done++;
         atomic_fetch_add(&r->disconnections, 1);
         BSF_INFO("diameter", "repaving %s: DPR (%s) to %s", t->id, r->cause, all[i].id);
-        if (i + 1 < n && wait_locked(r, r->interval_ms))
-            break;
     }
     bsf_rx_connections_snapshot_free(all, n);
     BSF_INFO("diameter", "repaving %s: done, %llu connection(s) disconnected", t->id,

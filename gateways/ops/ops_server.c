@@ -81,7 +81,7 @@ static enum MHD_Result send_json(struct MHD_Connection *conn, unsigned status, j
 }
 
 /* A route's answer: errors are ProblemDetails (RFC 7807). */
-static enum MHD_Result send_buffer_json(struct MHD_Connection *conn, unsigned status,
+static enum MHD_Result send_route_answer(struct MHD_Connection *conn, unsigned status,
                                         json_t *root)
 {
     return send_json_as(conn, status,
@@ -260,13 +260,13 @@ static enum MHD_Result serve_route(const route_t *route, struct MHD_Connection *
                                    const char *method, request_t *req)
 {
     if (req->too_large)
-        return send_buffer_json(conn, 413, problem(413, "Payload Too Large",
+        return send_route_answer(conn, 413, problem(413, "Payload Too Large",
                                                    "the request body exceeds 16384 bytes"));
     int status = 500;
     json_t *answer = route->fn(route->ctx, method, req->body, req->len, &status);
     if (!answer)
         answer = problem(500, "Internal Server Error", "the answer could not be made");
-    return send_buffer_json(conn, (unsigned)status, answer);
+    return send_route_answer(conn, (unsigned)status, answer);
 }
 
 static const route_t *find_route(bsf_ops_server_t *ops, const char *url)

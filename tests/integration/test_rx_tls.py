@@ -13,7 +13,7 @@ import time
 import pytest
 
 from conftest import BSFD, Bsfd, assert_no_sanitizer_report, free_ports, require_binary
-from diameter_wire import WirePeer
+from diameter_wire import DISCONNECT_CAUSE, WirePeer
 from rx_support import AF_ID, BSF_ID, REALM, metric, peer_up, rx_lab  # noqa: F401 (fixture)
 from support import Ue, wait_until
 
@@ -227,3 +227,21 @@ def test_a_known_peer_reconnecting_with_another_certificate_is_refused(rx_lab, p
     again = WirePeer.over(tls_client(tls_port, pki, cert=AF2_ID), AF2_ID, REALM)
     wait_until(lambda: peer_up(lab.bsfd, AF2_ID), what="a proper reconnection")
     again.close()
+
+
+def test_a_configured_peer_connecting_with_another_certificate_is_disconnected(bsfd_factory,
+                                                                                pki):
+    """libfdcore does not validate peers of diameter.peers when they connect to us: the
+    gateway checks their certificate once the connection is open and sends DPR at once."""
+    port, tls_port, nobody = free_ports(3)
+    settings = {"diameter.enabled": "true", "diameter.identity": BSF_ID, "diameter.realm": REALM,
+                "diameter.port": port, "diameter.reconnect_s": "1",
+                "diameter.peers": f"pcf9.test.local=127.0.0.1:{nobody} tls"}
+    settings.update(pki.settings(tls_port))
+    bsfd = bsfd_factory(settings)
+    impostor = WirePeer.over(tls_client(tls_port, pki, cert=AF2_ID), "pcf9.test.local", REALM)
+    wait_until(lambda: impostor.dprs(), what="a DPR to the impostor")
+    assert impostor.dprs()[0].u32(DISCONNECT_CAUSE) == 2  # DO_NOT_WANT_TO_TALK_TO_YOU
+    wait_until(lambda: impostor.closed_at, what="the impostor's connection to close")
+    assert "its TLS certificate does not name it" in bsfd.stderr_text()
+    assert not peer_up(bsfd, "pcf9.test.local")
