@@ -1,8 +1,10 @@
 /* The Diameter neighbours' connections as the gateway knows them: for each neighbour, when its
- * current connection was established, whether it connected to us (inbound) and whether it is
- * TLS. Filled from libfdcore's connect hook, which runs on the peer's own state-machine thread
- * while the connection is stable (libfdcore's own accessors are not safe from other threads).
- * Thread-safe. Used by repaving (rx_repaving.h) and the metrics. */
+ * current connection was established, whether it connected to us (inbound), whether it is
+ * TLS and whether its certificate names it. Filled from libfdcore's connect hook, which runs
+ * on the peer's own state-machine thread while the connection is stable (libfdcore's own
+ * accessors are not safe from other threads) and before any message of the connection is
+ * handed on. Thread-safe. Used by the proxy (trust), repaving (rx_repaving.h) and the
+ * metrics. */
 #ifndef BSF_GATEWAYS_DIAMETER_RX_CONNECTIONS_H
 #define BSF_GATEWAYS_DIAMETER_RX_CONNECTIONS_H
 
