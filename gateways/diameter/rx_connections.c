@@ -45,6 +45,8 @@ static void on_connected(enum fd_hook_type type, struct msg *msg, struct peer_hd
         return;
     char proto[64] = "";
     fd_peer_cnx_proto_info(peer, proto, sizeof proto); /* "TCP,TLS,soc#6" */
+    /* the certificates a peer that connected to us presented; NULL without TLS, and also on
+     * the connections we opened (hence `tls` from the connection's protocols) */
     const gnutls_datum_t *certs = peer->info.runtime.pir_cert_list;
     bsf_rx_connection_t now = {
         .established_ms = bsf_clock_wall_ms(),
@@ -135,6 +137,17 @@ bool bsf_rx_connections_get(bsf_rx_connections_t *c, const char *id, bsf_rx_conn
     }
     pthread_mutex_unlock(&c->lock);
     return e != NULL;
+}
+
+bool bsf_rx_connections_claim(bsf_rx_connections_t *c, const char *id, uint64_t established_ms)
+{
+    pthread_mutex_lock(&c->lock);
+    bsf_rx_connection_t *e = find_locked(c, id);
+    bool claimed = e && e->established_ms == established_ms && !e->ending;
+    if (claimed)
+        e->ending = true;
+    pthread_mutex_unlock(&c->lock);
+    return claimed;
 }
 
 bool bsf_rx_connections_trusted(bsf_rx_connections_t *c, const char *id, size_t len)

@@ -22,6 +22,7 @@ typedef struct {
     bool inbound;            /* the neighbour connected to us (not one of diameter.peers) */
     bool tls;
     bool trusted; /* not TLS, or TLS with a certificate naming the neighbour's identity */
+    bool ending;  /* claimed by bsf_rx_connections_claim */
 } bsf_rx_connection_t;
 
 /* Registers the hook (before the node starts). Returns 0 or -1 with a message. */
@@ -32,6 +33,11 @@ void bsf_rx_connections_free(bsf_rx_connections_t *c);
 /* The latest connection of `id` (case-insensitive) into *out (out->id is not set). False when
  * the neighbour never connected. */
 bool bsf_rx_connections_get(bsf_rx_connections_t *c, const char *id, bsf_rx_connection_t *out);
+
+/* Marks the connection of `id` established at `established_ms` as being ended (its DPR may
+ * not have been acted on yet). False when that is not its latest connection any more or it
+ * was marked already; a new connection clears the mark. */
+bool bsf_rx_connections_claim(bsf_rx_connections_t *c, const char *id, uint64_t established_ms);
 
 /* False when the latest connection of `id` (len bytes) is TLS with a certificate that does not
  * name it. libfdcore checks that for the peers it validates, not for those of diameter.peers

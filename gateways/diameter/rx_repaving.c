@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/random.h>
 #include <time.h>
 #include <uuid/uuid.h>
@@ -20,13 +19,6 @@
 #include "core/sbi_time.h"
 #include "gateways/diameter/rx_node.h"
 
-/* A connection repaving sent DPR to: its state machine may not have acted on it yet when the
- * next run looks. */
-typedef struct {
-    char *id;
-    uint64_t established_ms;
-} repaved_t;
-
 struct bsf_rx_repaving {
     uint64_t jitter_ms, interval_ms, delay_ms;
     char cause[32];
@@ -36,8 +28,6 @@ struct bsf_rx_repaving {
     pthread_cond_t wake;
     bsf_rx_repave_queue_t queue;
     bool enabled, stopping, thread_started;
-    repaved_t *repaved;
-    size_t n_repaved, cap_repaved;
     pthread_t thread;
     unsigned seed;
 
@@ -45,38 +35,6 @@ struct bsf_rx_repaving {
     _Atomic uint64_t outcomes[4]; /* bsf_rx_repave_offer_t */
     _Atomic uint64_t completed, skipped;
 };
-
-/* Whether this very connection (same establishment) got a DPR already. Lock held. */
-static bool repaved_locked(const bsf_rx_repaving_t *r, const char *id, uint64_t established_ms)
-{
-    for (size_t i = 0; i < r->n_repaved; i++)
-        if (strcasecmp(r->repaved[i].id, id) == 0)
-            return r->repaved[i].established_ms == established_ms;
-    return false;
-}
-
-/* Remembers a DPR; false when out of memory. Lock held. */
-static bool remember_locked(bsf_rx_repaving_t *r, const char *id, uint64_t established_ms)
-{
-    for (size_t i = 0; i < r->n_repaved; i++)
-        if (strcasecmp(r->repaved[i].id, id) == 0) {
-            r->repaved[i].established_ms = established_ms;
-            return true;
-        }
-    if (r->n_repaved == r->cap_repaved) {
-        size_t cap = r->cap_repaved ? 2 * r->cap_repaved : 16;
-        repaved_t *grown = realloc(r->repaved, cap * sizeof *grown);
-        if (!grown)
-            return false;
-        r->repaved = grown;
-        r->cap_repaved = cap;
-    }
-    char *copy = strdup(id);
-    if (!copy)
-        return false;
-    r->repaved[r->n_repaved++] = (repaved_t){copy, established_ms};
-    return true;
-}
 
 /* Waits `ms` unless stopping; called and returns with the lock held. True when stopping. */
 static bool wait_locked(bsf_rx_repaving_t *r, uint64_t ms)
@@ -102,7 +60,7 @@ static bool disconnect_locked(bsf_rx_repaving_t *r, const char *id, uint64_t req
     bsf_rx_connection_t c;
     if (!bsf_rx_connections_get(r->connections, id, &c) ||
         !bsf_rx_repave_eligible(c.inbound, c.established_ms, request_ms) ||
-        repaved_locked(r, id, c.established_ms))
+        !bsf_rx_connections_claim(r->connections, id, c.established_ms))
         return false; /* reconnected since the snapshot, or repaved by an earlier run */
     /* The peers' read lock keeps libfdcore's garbage collector from freeing the peer
      * between the look-up and the event. */
@@ -117,8 +75,6 @@ static bool disconnect_locked(bsf_rx_repaving_t *r, const char *id, uint64_t req
             sent = bsf_rx_node_disconnect(p, r->cause) == 0;
     }
     pthread_rwlock_unlock(&fd_g_peers_rw);
-    if (sent && !remember_locked(r, id, c.established_ms))
-        BSF_WARN("diameter", "repaving: out of memory: a later run may repeat the DPR to %s", id);
     return sent;
 }
 
@@ -232,9 +188,6 @@ void bsf_rx_repaving_free(bsf_rx_repaving_t *r)
     if (!r)
         return;
     bsf_rx_repaving_stop(r);
-    for (size_t i = 0; i < r->n_repaved; i++)
-        free(r->repaved[i].id);
-    free(r->repaved);
     pthread_cond_destroy(&r->wake);
     pthread_mutex_destroy(&r->lock);
     free(r);
