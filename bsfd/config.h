@@ -38,6 +38,7 @@ typedef struct {
 
     char store_path[1024];
     uint64_t store_map_size_mb;
+    unsigned store_reserve_percent;
     unsigned store_max_batch;
     unsigned store_queue_capacity;
     bool store_warmup;

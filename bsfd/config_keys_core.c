@@ -42,6 +42,11 @@ static const bsf_config_key_t keys[] = {
     {"store.map_size_mb", BSF_CFG_UINT, "65536", 16, 1048576, NULL,
      BSF_CFG_FIELD(store_map_size_mb),
      "Upper bound of the store size in MiB (address space; the file grows as needed)."},
+    {"store.reserve_percent", BSF_CFG_UINT, "2", 0, 50, NULL,
+     BSF_CFG_FIELD(store_reserve_percent),
+     "Share of `store.map_size_mb` kept for updates, deregistrations and other sites' events: "
+     "while less is free, registrations get 507 INSUFFICIENT_RESOURCES, so a full store can "
+     "still shed bindings; 0 keeps none."},
     {"store.max_batch", BSF_CFG_UINT, "512", 1, 65536, NULL, BSF_CFG_FIELD(store_max_batch),
      "Most write commands committed in one transaction (group commit)."},
     {"store.queue_capacity", BSF_CFG_UINT, "65536", 16, 4194304, NULL,

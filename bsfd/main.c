@@ -95,6 +95,7 @@ int main(int argc, char **argv)
     bsf_engine_config_t ec = {cfg.site_id, cfg.bindings_collision_detection, cfg.store_max_batch,
                               cfg.store_queue_capacity};
     ec.tombstone_horizon_ms = (uint64_t)cfg.store_tombstone_horizon_h * 3600000u;
+    ec.reserve_percent = cfg.store_reserve_percent;
     bsf_replication_t *repl;
     if (bsf_replication_create(&cfg.replication, cfg.site_id, &store, &ec, &repl, err,
                                sizeof err)) {

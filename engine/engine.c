@@ -37,6 +37,11 @@ struct bsf_engine {
     uint8_t random[4096];
     size_t random_used;
     uint64_t events_in_batch;
+    uint64_t reserve_bytes;     /* cfg.reserve_percent of the map */
+    bool at_reserve;            /* registrations refused: the free space is under the reserve */
+    uint64_t space_scanned_ns;  /* when the free list was last counted */
+    uint64_t space_free;        /* bytes free at the last measure */
+    uint64_t reserve_refusals;  /* since the last stats update */
     _Atomic uint64_t seq_floor; /* bsf_engine_raise_seq_floor */
 };
 
@@ -109,6 +114,16 @@ static int collect_views(bsf_engine_t *e, MDB_txn *txn, const bsf_pcf_binding_t 
 
 static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
 {
+    if (e->at_reserve) {
+        bsf_problem_t p;
+        bsf_problem_set(&p, BSF_CAUSE_INSUFFICIENT_STORAGE,
+                        "the binding store is full (less than %u%% of it is free): new bindings "
+                        "are refused until deregistrations free space",
+                        e->cfg.reserve_percent);
+        refuse(cmd, &p);
+        e->reserve_refusals++;
+        return 0;
+    }
     bsf_match_t matches[MAX_CANDIDATES];
     bsf_binding_view_t views[MAX_CANDIDATES];
     size_t n = 0;
@@ -447,6 +462,7 @@ static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *
                      bool *refused, bsf_problem_t *hook_problem)
 {
     uint64_t seq = e->seq, hlc = e->hlc.last, log_last = e->store->log.last;
+    uint64_t reserve_refusals = e->reserve_refusals;
     const bsf_engine_hooks_t *hooks = &e->cfg.hooks;
     MDB_txn *txn;
     *refused = false;
@@ -484,6 +500,7 @@ static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *
     e->seq = seq;
     e->hlc.last = hlc;
     e->store->log.last = log_last;
+    e->reserve_refusals = reserve_refusals;
     e->events_in_batch = 0;
     return rc;
 }
@@ -497,11 +514,50 @@ static void fail_all(bsf_command_t **cmds, size_t n, const bsf_problem_t *proble
     }
 }
 
+#define SPACE_SCAN_PERIOD_NS 10000000u
+
+/* Decides whether registrations may grow the store, before each batch. Cheap while the map
+ * past the file covers the reserve. Nearer to full the free list is counted too: before every
+ * batch once less than four reserves were free at the last count, otherwise at most every
+ * 10 ms (what is written in 10 ms is far less than the three reserves of margin). */
+static void check_space(bsf_engine_t *e)
+{
+    if (!e->reserve_bytes)
+        return;
+    uint64_t now = bsf_clock_mono_ns();
+    bool scan = e->space_free < 4 * e->reserve_bytes ||
+                now - e->space_scanned_ns >= SPACE_SCAN_PERIOD_NS;
+    bsf_store_space_t space;
+    int rc = bsf_store_space(e->store, scan ? e->reserve_bytes : 0, &space);
+    if (rc) {
+        BSF_WARN("engine", "cannot measure the store's free space: %s", mdb_strerror(rc));
+        return;
+    }
+    if (space.beyond >= e->reserve_bytes) {
+        e->at_reserve = false;
+        e->space_free = space.total;
+        return;
+    }
+    if (!scan)
+        return; /* keep the last decision until the next count */
+    e->space_scanned_ns = now;
+    e->space_free = space.total;
+    bool was = e->at_reserve;
+    e->at_reserve = space.total < e->reserve_bytes;
+    if (e->at_reserve != was)
+        BSF_WARN("engine", "%s: %llu of %llu bytes free, reserve %llu",
+                 e->at_reserve ? "the store is full, new bindings are refused"
+                               : "the store has room again, new bindings are accepted",
+                 (unsigned long long)space.total, (unsigned long long)space.map,
+                 (unsigned long long)e->reserve_bytes);
+}
+
 static void process(bsf_engine_t *e, bsf_command_t **cmds, size_t n)
 {
     uint64_t commit_ns = 0;
     bool refused;
     bsf_problem_t hook_problem;
+    check_space(e);
     int rc = run_batch(e, cmds, n, &commit_ns, &refused, &hook_problem);
     uint64_t events = e->events_in_batch;
     bool failed = rc != 0 || refused;
@@ -539,6 +595,9 @@ static void process(bsf_engine_t *e, bsf_command_t **cmds, size_t n)
         e->stats.max_batch_seen = n;
     e->stats.log_position = e->store->log.last;
     e->stats.own_seq = e->seq;
+    e->stats.reserve_refusals += e->reserve_refusals;
+    e->reserve_refusals = 0;
+    e->stats.at_reserve = e->at_reserve;
     pthread_mutex_unlock(&e->mu);
     for (size_t i = 0; i < n; i++)
         cmds[i]->done(cmds[i]);
@@ -654,8 +713,13 @@ int bsf_engine_create(bsf_store_t *store, const bsf_engine_config_t *cfg, bsf_en
         bsf_engine_destroy(e);
         return -1;
     }
+    MDB_envinfo info;
+    if (cfg->reserve_percent && mdb_env_info(store->env, &info) == 0)
+        e->reserve_bytes = (uint64_t)info.me_mapsize / 100u * cfg->reserve_percent;
+    check_space(e);
     e->stats.log_position = store->log.last;
     e->stats.own_seq = e->seq;
+    e->stats.at_reserve = e->at_reserve;
     *out = e;
     return 0;
 }

@@ -42,6 +42,10 @@ typedef struct {
     unsigned queue_capacity; /* queued commands before submit refuses (503) */
     bsf_engine_hooks_t hooks;
     uint64_t tombstone_horizon_ms; /* tombstones older than this are removed; 0: kept */
+    /* Share of the map kept for writes that do not add a binding (updates, deregistrations,
+     * other sites' events): registrations are refused (507) while less than this percentage
+     * of the map is free, so that a full store can still shed bindings. 0: none. */
+    unsigned reserve_percent;
 } bsf_engine_config_t;
 
 typedef struct {
@@ -57,6 +61,8 @@ typedef struct {
     uint64_t own_seq;         /* highest sequence number of this site's events in the store */
     uint64_t seq_floor;       /* see bsf_engine_raise_seq_floor */
     uint64_t hook_refusals;   /* batches refused by before_commit */
+    uint64_t reserve_refusals; /* registrations refused because the reserve was reached */
+    bool at_reserve;           /* registrations are being refused for lack of space */
 } bsf_engine_stats_t;
 
 typedef struct bsf_engine bsf_engine_t;

@@ -202,6 +202,52 @@ int bsf_store_put_meta(bsf_store_t *s, MDB_txn *txn, const char *name, const voi
     return mdb_put(txn, s->meta, &k, &v, 0);
 }
 
+/* LMDB's free list (database 0) maps a transaction id to the pages it freed: an MDB_IDL whose
+ * first element is the count of page numbers that follow. */
+static int count_free_pages(bsf_store_t *s, uint64_t *pages)
+{
+    MDB_txn *txn;
+    MDB_cursor *cur;
+    int rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn);
+    if (rc)
+        return rc;
+    if ((rc = mdb_cursor_open(txn, 0, &cur)) == 0) {
+        MDB_val k, v;
+        *pages = 0;
+        while ((rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) == 0)
+            if (v.mv_size >= sizeof(size_t)) {
+                size_t n;
+                memcpy(&n, v.mv_data, sizeof n);
+                *pages += n;
+            }
+        mdb_cursor_close(cur);
+        if (rc == MDB_NOTFOUND)
+            rc = 0;
+    }
+    mdb_txn_abort(txn);
+    return rc;
+}
+
+int bsf_store_space(bsf_store_t *s, uint64_t scan_below, bsf_store_space_t *out)
+{
+    MDB_envinfo info;
+    MDB_stat st;
+    int rc = mdb_env_info(s->env, &info);
+    if (!rc)
+        rc = mdb_env_stat(s->env, &st);
+    if (rc)
+        return rc;
+    uint64_t used = ((uint64_t)info.me_last_pgno + 1) * st.ms_psize;
+    out->map = info.me_mapsize;
+    out->beyond = out->map > used ? out->map - used : 0;
+    out->total = out->beyond;
+    uint64_t free_pages = 0;
+    if (out->beyond < scan_below && (rc = count_free_pages(s, &free_pages)))
+        return rc;
+    out->total += free_pages * st.ms_psize;
+    return 0;
+}
+
 uint64_t bsf_store_file_bytes(const bsf_store_t *s)
 {
     const char *path;

@@ -64,6 +64,16 @@ int bsf_store_load_site_state(bsf_store_t *s, MDB_txn *txn, uint16_t site, uint6
 int bsf_store_save_site_state(bsf_store_t *s, MDB_txn *txn, uint16_t site, uint64_t seq,
                               uint64_t hlc);
 
+/* What write transactions can still take, in bytes: `beyond` is the map past the data file's
+ * last page; `total` adds the file's free pages (those a reader still sees count as free:
+ * they come back when it ends). Counting free pages walks LMDB's free list, so it is done
+ * only when `beyond` is under `scan_below` (0: never, then `total` = `beyond`; UINT64_MAX:
+ * always). Not inside a write transaction of the same thread. Returns 0 or an LMDB error. */
+typedef struct {
+    uint64_t map, beyond, total;
+} bsf_store_space_t;
+int bsf_store_space(bsf_store_t *s, uint64_t scan_below, bsf_store_space_t *out);
+
 /* Bytes the environment occupies on disk (the data file). */
 uint64_t bsf_store_file_bytes(const bsf_store_t *s);
 

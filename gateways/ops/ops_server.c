@@ -173,13 +173,27 @@ static void store_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
                 "bsf_store_tombstones_removed_total %llu\n"
                 "# TYPE bsf_store_queue_depth gauge\nbsf_store_queue_depth %llu\n"
                 "# TYPE bsf_store_log_position gauge\nbsf_store_log_position %llu\n"
-                "# TYPE bsf_store_file_bytes gauge\nbsf_store_file_bytes %llu\n",
+                "# TYPE bsf_store_file_bytes gauge\nbsf_store_file_bytes %llu\n"
+                "# HELP bsf_store_reserve_refusals_total Registrations refused (507) because "
+                "less than store.reserve_percent of the map was free.\n"
+                "# TYPE bsf_store_reserve_refusals_total counter\n"
+                "bsf_store_reserve_refusals_total %llu\n"
+                "# HELP bsf_store_full 1 while registrations are refused for lack of space.\n"
+                "# TYPE bsf_store_full gauge\nbsf_store_full %d\n",
                 (unsigned long long)st.commands, (unsigned long long)st.events,
                 (unsigned long long)st.batches, (unsigned long long)st.failed_batches,
                 (double)st.commit_ns_total / 1e9, (unsigned long long)st.tombstones_removed,
                 (unsigned long long)st.queue_depth,
                 (unsigned long long)st.log_position,
-                (unsigned long long)bsf_store_file_bytes(ops->cfg.store));
+                (unsigned long long)bsf_store_file_bytes(ops->cfg.store),
+                (unsigned long long)st.reserve_refusals, st.at_reserve ? 1 : 0);
+    bsf_store_space_t space;
+    if (bsf_store_space(ops->cfg.store, UINT64_MAX, &space) == 0)
+        bsf_text_printf(t, "# HELP bsf_store_free_bytes Bytes writes can still take: the map "
+                           "past the data file plus its free pages.\n"
+                           "# TYPE bsf_store_free_bytes gauge\nbsf_store_free_bytes %llu\n"
+                           "# TYPE bsf_store_map_bytes gauge\nbsf_store_map_bytes %llu\n",
+                        (unsigned long long)space.total, (unsigned long long)space.map);
     MDB_txn *txn;
     if (mdb_txn_begin(ops->cfg.store->env, NULL, MDB_RDONLY, &txn))
         return;

@@ -21,7 +21,9 @@ def new_topic():
 
 
 def feed_settings(broker, topic, **extra):
-    settings = {"feed.enabled": "true", "feed.brokers": broker.bootstrap, "feed.topic": topic}
+    # a record waits for a new topic's leader (auto-created on first use) for up to 30 s
+    settings = {"feed.enabled": "true", "feed.brokers": broker.bootstrap, "feed.topic": topic,
+                "feed.message_timeout_ms": "30000"}
     settings.update({key: str(value) for key, value in extra.items()})
     return settings
 

@@ -18,7 +18,7 @@ from conftest import Bsfd, assert_no_sanitizer_report, free_ports, require_binar
 from feed_support import (CONSUME_TIMEOUT, consume, dropped_total, feed_metric, feed_settings,
                           metrics, new_topic, transactions, wait_metric)
 from support import (API_PATH, Ue, binding, delete, discover, h2_request, location_id, patch,
-                     post_binding)
+                     post_binding, wait_until)
 
 NOWHERE = "192.0.2.1"  # a UE address nobody registers: discovery answers 204
 
@@ -219,6 +219,10 @@ def timed_discoveries(server, count, workers=4):
         return [t for part in pool.map(run, shares) for t in part]
 
 
+def offered_total(samples):
+    return sum(v for k, v in samples.items() if k.startswith("bsf_feed_offered_total{"))
+
+
 def test_broker_down_requests_keep_their_latency_and_drops_are_counted(kafka_broker, bsfd_factory):
     topic = new_topic()
     capacity = 64
@@ -232,14 +236,16 @@ def test_broker_down_requests_keep_their_latency_and_drops_are_counted(kafka_bro
     kafka_broker.stop()
     try:
         down = timed_discoveries(server, 300)
-        # requests do not wait for the feed: same latency as with the broker up
-        assert max(down) < 1.0, max(down)
+        # requests do not wait for the feed (a waiting one would take the 1 s message
+        # timeout): same latency as with the broker up, one scheduling stall aside
+        assert sorted(down)[int(len(down) * 0.99)] < 0.5, sorted(down)[-5:]
         assert statistics.median(down) < 3 * statistics.median(baseline) + 0.005, \
             (statistics.median(down), statistics.median(baseline))
         # 600 records against a client queue of 64: drops, counted; then delivery failures
+        wait_until(lambda: offered_total(metrics(server)) == 2 * (20 + 300 + 300),
+                   what="every record offered")  # a response's record follows its sending
         samples = metrics(server)
-        offered = sum(v for k, v in samples.items() if k.startswith("bsf_feed_offered_total{"))
-        assert offered == 2 * (20 + 300 + 300)
+        offered = offered_total(samples)
         assert samples['bsf_feed_dropped_total{reason="client_queue_full"}'] > 0
         assert samples["bsf_feed_queue_depth"] <= capacity
         assert samples["bsf_feed_client_queue_depth"] <= capacity
@@ -269,7 +275,7 @@ def test_queue_is_bounded_without_a_broker(bsfd_factory):
     capacity = 16
     server = bsfd_factory({"feed.enabled": "true", "feed.brokers": f"127.0.0.1:{port}",
                            "feed.topic": "nowhere", "feed.queue_capacity": capacity,
-                           "feed.flush_timeout_ms": 0})
+                           "feed.flush_timeout_ms": 0, "feed.message_timeout_ms": 300000})
     timed_discoveries(server, 400, workers=8)
     samples = metrics(server)
     assert samples["bsf_feed_queue_depth"] <= capacity

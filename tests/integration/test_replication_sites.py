@@ -117,7 +117,7 @@ def test_new_site_bootstraps_and_wiped_site_recovers(site_factory):
     ues = [Ue() for _ in range(20)]
     ids = [register((a if i % 2 else b).client, registration(ue))[0]
            for i, ue in enumerate(ues)]
-    delete(a.client, ids[0])
+    assert_no_content(delete(b.client, ids[0]))  # at the site that registered it
     digest = wait_converged([a, b])
 
     # a third site joins with an empty store: ready only once it has applied the log

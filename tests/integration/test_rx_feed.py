@@ -11,10 +11,10 @@ import re
 import struct
 import time
 
-from feed_support import (consume, dropped_total, feed_metric, feed_settings, metrics, new_topic,
-                          transactions, wait_metric)
+from feed_support import (CONSUME_TIMEOUT, consume, dropped_total, feed_metric, feed_settings,
+                          metrics, new_topic, transactions, wait_metric)
 from rx_support import AF_ID, BSF_ID, RX_APP, rx_lab  # noqa: F401 (fixture)
-from support import Ue
+from support import Ue, wait_until
 
 AAR, STR = 265, 275
 FLAG_R, FLAG_P = 0x80, 0x40
@@ -25,8 +25,10 @@ ADDR = re.compile(r"127\.0\.0\.1:(\d+)")
 
 def diameter_records(broker, topic, count):
     """The topic's Diameter records (the SBI requests of the test are there too)."""
+    deadline = time.monotonic() + CONSUME_TIMEOUT
     records = [r for r in consume(broker, topic, count) if r[1]["protocol"] == "diameter"]
     while len(records) < count:
+        assert time.monotonic() < deadline, f"{len(records)} of {count} Diameter records"
         time.sleep(0.5)
         records = [r for r in consume(broker, topic, count) if r[1]["protocol"] == "diameter"]
     return records
@@ -175,6 +177,11 @@ def test_answers_made_by_the_gateway_and_copy_payload_off(kafka_broker, rx_lab):
     assert lab.pcf().events(type="recv") == []
 
 
+def diameter_offered(bsfd):
+    return sum(v for k, v in metrics(bsfd).items()
+               if k.startswith('bsf_feed_offered_total{protocol="diameter"'))
+
+
 def test_a_stopped_broker_does_not_delay_rx_answers(kafka_broker, rx_lab):
     topic = new_topic()
     capacity = 64
@@ -195,13 +202,15 @@ def test_a_stopped_broker_does_not_delay_rx_answers(kafka_broker, rx_lab):
         for report in (baseline, down):
             assert report["answers"] == 900 and report["result_codes"] == {"2001": 900}, report
             assert report["timeouts"] == 0 and report["lost"] == 0, report
-        # answers do not wait for the feed: same latency as with the broker up
-        assert down["latency_ms"]["max"] < 1000, down
+        # answers do not wait for the feed (a waiting one would take the 1 s message timeout):
+        # same latency as with the broker up, one scheduling stall aside
+        assert down["latency_ms"]["p99"] < 500, down
         assert down["latency_ms"]["p50"] < 3 * baseline["latency_ms"]["p50"] + 5, (down, baseline)
+        # an answer's records are offered once libfdcore has written it: the AF can be first
+        offered = 4 * (10 + 900 + 900)
+        wait_until(lambda: diameter_offered(lab.bsfd) == offered,
+                   what="every Diameter record offered")
         samples = metrics(lab.bsfd)
-        offered = sum(v for k, v in samples.items()
-                      if k.startswith('bsf_feed_offered_total{protocol="diameter"'))
-        assert offered == 4 * (10 + 900 + 900), offered
         assert samples["bsf_feed_queue_depth"] <= capacity
         assert wait_metric(lab.bsfd, "bsf_feed_delivery_failures_total", lambda v: v > 0) > 0
         samples = metrics(lab.bsfd)

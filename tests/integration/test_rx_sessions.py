@@ -116,7 +116,7 @@ def test_a_failed_aar_i_leaves_no_session(rx_lab):
 
 
 def test_idle_sessions_are_forgotten(rx_lab):
-    lab = rx_lab(settings={"diameter.session_idle_s": "1"})
+    lab = rx_lab(settings={"diameter.session_idle_s": "2"})
     ue = Ue()
     lab.register(ue)
     sid = lab.aar_i(ip=ue.ipv4)["session_id"]

@@ -2,6 +2,8 @@
 
 - a full store (store.map_size_mb reached): 507 INSUFFICIENT_RESOURCES, discovery still
   answers, a restart finds every acknowledged binding and nothing else;
+- the store's reserve (store.reserve_percent): registrations stop first, so updates and
+  deregistrations still fit, and the room deregistrations free takes registrations again;
 - a full write queue (store.queue_capacity): 503 NF_CONGESTION, none of the refused
   registrations exists, every accepted one does.
 """
@@ -12,8 +14,8 @@ import threading
 
 from conftest import BSFD
 
-from support import (LOCATION, assert_not_found, assert_problem, binding, describe, found,
-                     new_pcf_id)
+from support import (LOCATION, assert_no_content, assert_not_found, assert_problem, binding,
+                     delete, describe, found, metrics, new_pcf_id, patch)
 
 
 def big_binding(n):
@@ -63,24 +65,71 @@ def register_until_full(server, threads=8, limit=200000):
 
 
 def test_full_store_refuses_writes_cleanly(bsfd_factory):
-    server = bsfd_factory({"store.map_size_mb": 16})
+    """Without a reserve the store fills up to LMDB's map size: the write that does not fit
+    fails whole."""
+    server = bsfd_factory({"store.map_size_mb": 16, "store.reserve_percent": 0})
     created, refused = register_until_full(server)
     assert len(created) > 500, "the store filled up implausibly early"
     assert refused, "the store never filled up"
     for body, resp in refused:
         assert_problem(resp, 507, "INSUFFICIENT_RESOURCES")
         assert_not_found(server.client, ipv6Prefix=body["ipv6Prefix"])
-    # Reads still work while the store is full, and a write is still refused cleanly.
+    # Reads still work while the store is full.
     some_body = next(iter(created.values()))
     found(server.client, ipv6Prefix=some_body["addIpv6Prefixes"][3])
+    assert_restart_finds_exactly(server, created, [body for body, _ in refused])
+
+
+def test_full_store_keeps_its_reserve_for_deregistrations(bsfd_factory):
+    """With the default reserve (2 % of the map) registrations stop while updates and
+    deregistrations still fit, and the room deregistrations free takes registrations again."""
+    server = bsfd_factory({"store.map_size_mb": 16})
+    created, refused = register_until_full(server)
+    assert len(created) > 500, "the store filled up implausibly early"
+    assert refused, "the store never filled up"
+    for body, resp in refused:
+        assert_problem(resp, 507, "INSUFFICIENT_RESOURCES")
+        assert "deregistrations" in resp.json()["detail"], describe(resp)
+        assert_not_found(server.client, ipv6Prefix=body["ipv6Prefix"])
     again = server.client.post("/pcfBindings", json=big_binding(0xfff0))
-    assert again.status_code == 507, describe(again)
-    # A restart finds every acknowledged binding and no refused one; counters and log agree.
+    assert_problem(again, 507, "INSUFFICIENT_RESOURCES")
+    samples = metrics(server)
+    assert samples["bsf_store_full"] == 1
+    assert samples["bsf_store_reserve_refusals_total"] == len(refused) + 1
+    assert samples["bsf_store_free_bytes"] < 0.02 * samples["bsf_store_map_bytes"]
+    # An existing session is still updated.
+    ids = list(created)
+    moved = dict(created[ids[0]], ipv6Prefix="2001:db8:ffff:1::/64")
+    assert patch(server.client, ids[0], {"ipv6Prefix": moved["ipv6Prefix"]}).status_code == 200
+    created[ids[0]] = moved
+    # Deregistrations go through until the store has room again.
+    deleted = []
+    while metrics(server)["bsf_store_full"] == 1:
+        assert len(deleted) < len(ids) // 4, "deregistrations never made room"
+        binding_id = ids[len(deleted) + 1]
+        assert_no_content(delete(server.client, binding_id))
+        deleted.append(created.pop(binding_id))
+    for _ in range(10):  # a little past the reserve
+        binding_id = ids[len(deleted) + 1]
+        assert_no_content(delete(server.client, binding_id))
+        deleted.append(created.pop(binding_id))
+    for body in deleted:
+        assert_not_found(server.client, ipv6Prefix=body["ipv6Prefix"])
+    resp = server.client.post("/pcfBindings", json=big_binding(0xfff1))
+    assert resp.status_code == 201, describe(resp)
+    created[LOCATION.match(resp.headers["location"]).group(1)] = big_binding(0xfff1)
+    assert metrics(server)["bsf_store_reserve_refusals_total"] == len(refused) + 1
+    assert_restart_finds_exactly(server, created, [body for body, _ in refused] + deleted)
+
+
+def assert_restart_finds_exactly(server, created, absent):
+    """A restart finds every acknowledged binding and none of `absent`; counters and log
+    agree."""
     server.restart()
     assert server.count() == len(created)
     for body in list(created.values())[:: max(1, len(created) // 200)]:
         assert found(server.client, ipv6Prefix=body["ipv6Prefix"])["supi"] == body["supi"]
-    for body, _ in refused:
+    for body in absent:
         assert_not_found(server.client, ipv6Prefix=body["ipv6Prefix"])
     assert server.digest() == rebuilt_digest(server)
 
@@ -99,9 +148,9 @@ def bsf_load():
 
 
 def test_full_write_queue_refuses_with_503_and_no_effect(bsfd_factory):
-    """3000 registrations with 1000 in flight against a 16-command queue and 4-command
+    """3000 registrations with 1000 in flight against a 16-command queue and 1-command
     transactions: some are refused with 503, and exactly the accepted ones exist."""
-    server = bsfd_factory({"store.queue_capacity": 16, "store.max_batch": 4,
+    server = bsfd_factory({"store.queue_capacity": 16, "store.max_batch": 1,
                            "sbi.workers": 1})
     count = 3000
     done = subprocess.run([str(bsf_load()), "--target", f"127.0.0.1:{server.sbi_port}",
