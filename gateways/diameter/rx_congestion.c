@@ -48,9 +48,44 @@ bsf_rx_cong_state_t bsf_rx_cong_sample(bsf_rx_cong_t *c, const bsf_rx_cong_rules
     return c->state;
 }
 
+static bool holds(const bsf_rx_priority_condition_t *c, int drmp, int64_t oc)
+{
+    int64_t have = c->oc ? oc : drmp;
+    if (have < 0)
+        return false; /* the request lacks the AVP */
+    switch (c->cmp) {
+    case BSF_RX_CMP_EQ:
+        return have == c->value;
+    case BSF_RX_CMP_NE:
+        return have != c->value;
+    case BSF_RX_CMP_LT:
+        return have < c->value;
+    case BSF_RX_CMP_LE:
+        return have <= c->value;
+    case BSF_RX_CMP_GT:
+        return have > c->value;
+    default:
+        return have >= c->value;
+    }
+}
+
+static bool rule_matches(const bsf_rx_priority_rule_t *rule, uint32_t command_code, int drmp,
+                         int64_t oc)
+{
+    if (rule->command_code && rule->command_code != command_code)
+        return false;
+    for (size_t i = 0; i < rule->n_conditions; i++)
+        if (!holds(&rule->conditions[i], drmp, oc))
+            return false;
+    return true;
+}
+
 uint32_t bsf_rx_cong_priority(const bsf_rx_cong_rules_t *r, uint32_t command_code, int drmp,
                               int64_t oc)
 {
+    for (size_t i = 0; i < r->n_priority_rules; i++)
+        if (rule_matches(&r->priority_rules[i], command_code, drmp, oc))
+            return r->priority_rules[i].priority;
     /* Seed §3.26: with both, OC-Message-Priority wins. */
     if (oc >= 0 && oc <= BSF_RX_PRIORITY_MAX)
         return (uint32_t)oc;
@@ -213,6 +248,93 @@ int bsf_rx_cong_parse_priorities(const char *list, bsf_rx_cong_rules_t *r, char 
     return 0;
 }
 
+/* "==", "!=", "<=", ">=", "<", ">" at *p: 0 and advances *p, or -1. */
+static int comparison(const char **p, bsf_rx_cmp_t *out)
+{
+    static const struct {
+        const char *text;
+        bsf_rx_cmp_t cmp;
+    } ops[] = {{"==", BSF_RX_CMP_EQ}, {"!=", BSF_RX_CMP_NE}, {"<=", BSF_RX_CMP_LE},
+               {">=", BSF_RX_CMP_GE}, {"<", BSF_RX_CMP_LT},  {">", BSF_RX_CMP_GT}};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        size_t len = strlen(ops[i].text);
+        if (strncmp(*p, ops[i].text, len) == 0) {
+            *p += len;
+            *out = ops[i].cmp;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* One word of a priority rule at *p (up to a space); advances *p. Returns false when the word
+ * is not one of the rule's, repeats `cmd=` or `priority=`, or is a condition too many. */
+static bool rule_word(const char **p, bsf_rx_priority_rule_t *rule, bool *has_priority)
+{
+    static const struct {
+        const char *name;
+        uint32_t code;
+    } commands[] = {{"aar", BSF_RX_CMD_AA}, {"str", BSF_RX_CMD_ST}, {"rar", BSF_RX_CMD_RA},
+                    {"asr", BSF_RX_CMD_AS}};
+    if (strncmp(*p, "cmd=", 4) == 0) {
+        size_t len = strcspn(*p + 4, " ");
+        if (rule->command_code)
+            return false;
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0] && !rule->command_code; i++)
+            if (strlen(commands[i].name) == len && strncasecmp(*p + 4, commands[i].name, len) == 0)
+                rule->command_code = commands[i].code;
+        *p += 4 + len;
+        return rule->command_code != 0;
+    }
+    if (strncmp(*p, "priority=", 9) == 0) {
+        *p += 9;
+        long v = *has_priority ? -1 : number(p, BSF_RX_PRIORITY_MAX);
+        rule->priority = v >= 0 ? (uint8_t)v : 0;
+        *has_priority = true;
+        return v >= 0;
+    }
+    bool drmp = strncmp(*p, "drmp", 4) == 0, oc = strncmp(*p, "oc", 2) == 0;
+    if ((!drmp && !oc) || rule->n_conditions == BSF_RX_RULE_CONDITIONS)
+        return false;
+    *p += drmp ? 4 : 2;
+    bsf_rx_priority_condition_t *c = &rule->conditions[rule->n_conditions++];
+    c->oc = oc;
+    long v = comparison(p, &c->cmp) == 0 ? number(p, drmp ? 15 : BSF_RX_PRIORITY_MAX) : -1;
+    c->value = v >= 0 ? (uint32_t)v : 0;
+    return v >= 0;
+}
+
+int bsf_rx_cong_parse_priority_rules(const char *list, bsf_rx_cong_rules_t *r, char *why,
+                                     size_t cap)
+{
+    char item[128];
+    bool too_long;
+    r->n_priority_rules = 0;
+    for (const char *cursor = list; bsf_text_list_next(&cursor, item, sizeof item, &too_long);) {
+        bsf_rx_priority_rule_t rule = {0};
+        bool ok = !too_long && r->n_priority_rules < BSF_RX_PRIORITY_RULES_MAX, priority = false;
+        const char *p = item;
+        while (ok && *p) {
+            while (*p == ' ')
+                p++;
+            ok = *p && rule_word(&p, &rule, &priority) && (*p == ' ' || !*p);
+        }
+        if (!ok || !priority) {
+            if (r->n_priority_rules == BSF_RX_PRIORITY_RULES_MAX)
+                snprintf(why, cap, "at most %d rules", BSF_RX_PRIORITY_RULES_MAX);
+            else
+                snprintf(why, cap,
+                         "'%.64s' is not [cmd=aar|str|rar|asr] [drmpOPn|ocOPn ...] priority=N "
+                         "(OP: == != < <= > >=, at most %d conditions; DRMP 0-15, "
+                         "OC-Message-Priority and priority 0-31)",
+                         item, BSF_RX_RULE_CONDITIONS);
+            return -1;
+        }
+        r->priority_rules[r->n_priority_rules++] = rule;
+    }
+    return 0;
+}
+
 int bsf_rx_cong_rules_from_settings(const bsf_diameter_settings_t *s, bsf_rx_cong_rules_t *r,
                                     char *why, size_t cap)
 {
@@ -234,6 +356,9 @@ int bsf_rx_cong_rules_from_settings(const bsf_diameter_settings_t *s, bsf_rx_con
         key = "diameter.congestion.discard_percentages";
     else if (bsf_rx_cong_parse_priorities(s->congestion_priorities, r, reason, sizeof reason))
         key = "diameter.congestion.priorities";
+    else if (bsf_rx_cong_parse_priority_rules(s->congestion_priority_rules, r, reason,
+                                              sizeof reason))
+        key = "diameter.congestion.priority_rules";
     if (!key)
         return 0;
     snprintf(why, cap, "%s: %s", key, reason);

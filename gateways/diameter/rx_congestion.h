@@ -26,6 +26,36 @@ typedef enum {
 #define BSF_RX_CONG_LEVELS 4     /* DOC, L1, L2, CONGESTED */
 #define BSF_RX_PRIORITY_MAX 31
 #define BSF_RX_PRIORITY_NONE 255 /* a command without its own priority: the default's */
+#define BSF_RX_PRIORITY_RULES_MAX 32
+
+/* A comparison of a priority AVP's value with a number. */
+typedef enum {
+    BSF_RX_CMP_EQ = 0,
+    BSF_RX_CMP_NE,
+    BSF_RX_CMP_LT,
+    BSF_RX_CMP_LE,
+    BSF_RX_CMP_GT,
+    BSF_RX_CMP_GE,
+} bsf_rx_cmp_t;
+
+#define BSF_RX_RULE_CONDITIONS 4
+
+/* A condition on a request's DRMP or OC-Message-Priority value. It does not hold when the
+ * request lacks the AVP. */
+typedef struct {
+    bool oc; /* OC-Message-Priority, else DRMP */
+    bsf_rx_cmp_t cmp;
+    uint32_t value;
+} bsf_rx_priority_condition_t;
+
+/* One rule of the message priority profile (seed §3.26): a request of the command (any when
+ * 0) for which every condition holds gets `priority`. */
+typedef struct {
+    uint32_t command_code;
+    bsf_rx_priority_condition_t conditions[BSF_RX_RULE_CONDITIONS];
+    size_t n_conditions;
+    uint8_t priority;
+} bsf_rx_priority_rule_t;
 
 typedef struct {
     uint32_t cpu_pct[BSF_RX_CONG_LEVELS]; /* CPU use (%) from which each level holds */
@@ -36,6 +66,8 @@ typedef struct {
     uint8_t discard_pct[BSF_RX_CONG_LEVELS][BSF_RX_PRIORITY_MAX + 1];
     uint8_t priority_default;
     uint8_t priority_aar, priority_str, priority_rar, priority_asr; /* or _NONE */
+    bsf_rx_priority_rule_t priority_rules[BSF_RX_PRIORITY_RULES_MAX]; /* first match wins */
+    size_t n_priority_rules;
 } bsf_rx_cong_rules_t;
 
 typedef struct {
@@ -56,9 +88,10 @@ bsf_rx_cong_state_t bsf_rx_cong_level(const uint32_t thresholds[BSF_RX_CONG_LEVE
 bsf_rx_cong_state_t bsf_rx_cong_sample(bsf_rx_cong_t *c, const bsf_rx_cong_rules_t *r,
                                        uint32_t cpu_pct, uint64_t queue);
 
-/* A request's priority: its OC-Message-Priority (0-31, Oracle's) when it has one (oc >= 0),
- * else its DRMP (0-15, RFC 7944; drmp >= 0), else the command's configured priority, else
- * the default. Values out of those ranges are ignored. */
+/* A request's priority: the first priority rule it matches, else its OC-Message-Priority
+ * (0-31, Oracle's) when it has one (oc >= 0), else its DRMP (0-15, RFC 7944; drmp >= 0),
+ * else the command's configured priority, else the default. Values out of those ranges are
+ * ignored. */
 uint32_t bsf_rx_cong_priority(const bsf_rx_cong_rules_t *r, uint32_t command_code, int drmp,
                               int64_t oc);
 
@@ -72,6 +105,9 @@ bool bsf_rx_cong_discard(const bsf_rx_cong_rules_t *r, bsf_rx_cong_state_t s, ui
  *   discard priorities: four not increasing numbers from 0 to 32 (32: nothing is discarded)
  *   percentages:  "STATE LO-HI:PCT [LO-HI:PCT...]" items, STATE one of DOC L1 L2 CONGESTED
  *   priorities:   "default=N", "aar=N", "str=N", "rar=N", "asr=N" (0-31)
+ *   priority rules: "[cmd=aar|str|rar|asr] [drmpOPn|ocOPn ...] priority=N", OP one of
+ *                 == != < <= > >=, up to 4 conditions (e.g. "cmd=aar oc>=28 priority=30",
+ *                 "oc>=10 oc<=12 priority=31"), at most 32 rules
  * The configuration's defaults are seed §3.26's (tables 3-24 to 3-26 and 3-29). */
 int bsf_rx_cong_parse_levels(const char *list, uint32_t max, uint32_t out[BSF_RX_CONG_LEVELS],
                              char *why, size_t cap);
@@ -80,6 +116,8 @@ int bsf_rx_cong_parse_discard_priorities(const char *list, uint32_t out[BSF_RX_C
 int bsf_rx_cong_parse_percentages(const char *list, bsf_rx_cong_rules_t *r, char *why,
                                   size_t cap);
 int bsf_rx_cong_parse_priorities(const char *list, bsf_rx_cong_rules_t *r, char *why, size_t cap);
+int bsf_rx_cong_parse_priority_rules(const char *list, bsf_rx_cong_rules_t *r, char *why,
+                                     size_t cap);
 
 /* All the rules from the `diameter.congestion.*` settings. Returns 0, or -1 with the reason
  * naming the setting. */

@@ -73,6 +73,7 @@ typedef struct {
     char congestion_discard_priorities[64];
     char congestion_discard_percentages[512];
     char congestion_priorities[256];
+    char congestion_priority_rules[2048];
     uint32_t congestion_code;   /* Result-Code of a discarded request */
     uint32_t congestion_vendor; /* non-zero: sent as Experimental-Result of this vendor */
     uint32_t oc_priority_code;   /* OC-Message-Priority AVP; 0: not read */

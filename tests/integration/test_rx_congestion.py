@@ -113,3 +113,27 @@ def test_priority_avps_decide_which_requests_are_discarded(rx_lab):
     assert lab.aar_i(ip=ues[5].ipv4, drmp=2, oc_priority=30)["code"] == 3004
     assert metric(lab.bsfd, "ocbsf_diam_congestion_discards_total", state="DOC") == 3
     release(lab)
+
+
+def test_a_priority_profile_rule_gives_the_priority(rx_lab):
+    """The message priority profile: the first rule a request matches (command, comparisons
+    on its OC-Message-Priority and DRMP) gives its priority; a request no rule matches keeps
+    its AVPs' and its command's."""
+    rules = "cmd=aar oc>=10 oc<=12 priority=31;drmp<=1 priority=0;cmd=str priority=25"
+    lab, ues = congested_lab(rx_lab, 6, **{"diameter.congestion.oc_priority_avp_code": "3020",
+                                           "diameter.congestion.oc_priority_avp_vendor": "21274",
+                                           "diameter.congestion.priority_rules": rules})
+    # OC 11 alone would pass (11 < 20): the first rule makes it 31, discarded
+    assert lab.aar_i(ip=ues[3].ipv4, oc_priority=11)["code"] == 3004
+    # OC 13 matches no rule: its own value passes
+    assert lab.aar_i(ip=ues[3].ipv4, oc_priority=13)["code"] == 2001
+    # the command's priority (aar=20) is discarded, but a DRMP of 1 makes it 0
+    assert lab.aar_i(ip=ues[4].ipv4)["code"] == 3004
+    sid = lab.aar_i(ip=ues[4].ipv4, drmp=1)
+    assert sid["code"] == 2001
+    # STRs are 6 by default; the third rule makes them 25: discarded by the BSF
+    reply = lab.af.cmd(f"str session={sid['session_id']}")
+    assert reply["code"] == 3004 and reply["record"]["origin_host"] == "bsf.test.local", reply
+    assert metric(lab.bsfd, "ocbsf_diam_congestion_discards_total", state="DOC") == 3
+    release(lab)
+

@@ -347,6 +347,8 @@ def test_af_disconnect_and_reconnect(rx_lab):
     ("diameter.congestion.discard_priorities", "15;17;19;27"),
     ("diameter.congestion.discard_percentages", "DOC 1-2"),
     ("diameter.congestion.priorities", "ccr=3"),
+    ("diameter.congestion.priority_rules", "cmd=aar oc=>3 priority=1"),
+    ("diameter.congestion.priority_rules", "cmd=ccr priority=1"),
     ("diameter.congestion.shedding", "random"),
     ("diameter.congestion.interval_ms", "10"),
     ("diameter.congestion.result_code", "2001"),

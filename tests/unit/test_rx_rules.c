@@ -49,6 +49,7 @@ static bsf_rx_cong_rules_t default_congestion_rules(bool by_percentage)
            "DOC 27-31:50\nL1 19-26:50 27-31:75\nL2 17-18:50 19-26:75 27-31:100\n"
            "CONGESTED 15-31:100");
     strcpy(s.congestion_priorities, "default=6\nrar=7");
+    s.congestion_priority_rules[0] = '\0';
     bsf_rx_cong_rules_t r;
     char why[256];
     if (bsf_rx_cong_rules_from_settings(&s, &r, why, sizeof why))
@@ -143,6 +144,55 @@ static void congestion_settings(void **state)
     assert_int_equal(bsf_rx_cong_parse_priorities("AAR=31", &r, why, sizeof why), 0);
     assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, -1, -1), 31);
     assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_ST, -1, -1), 0);
+}
+
+/* The message priority profile: rules tried in order, conditions on the command and on the
+ * DRMP and OC-Message-Priority values with the seed's six operators. */
+static void congestion_priority_rules(void **state)
+{
+    (void)state;
+    bsf_rx_cong_rules_t r = default_congestion_rules(false);
+    char why[256];
+    assert_int_equal(bsf_rx_cong_parse_priority_rules("cmd=aar oc>=28 priority=30\n"
+                                                      "drmp<3 priority=1\n"
+                                                      "cmd=RAR  drmp!=7 oc<=4 priority=20\n"
+                                                      "oc==9 priority=12\n"
+                                                      "oc>20 priority=25\n"
+                                                      "oc>=10 oc<=12 priority=31\n"
+                                                      "cmd=str drmp>0 priority=9",
+                                                      &r, why, sizeof why),
+                     0);
+    assert_int_equal(r.n_priority_rules, 7);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, -1, 28), 30);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, 2, 31), 30); /* first match */
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_ST, 2, 31), 1);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_RA, 5, 4), 20);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_RA, 7, 4), 4);  /* drmp!=7 fails */
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_RA, -1, 4), 4);  /* no DRMP: fails */
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AS, -1, 9), 12);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AS, -1, 21), 25);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AS, -1, 20), 20); /* no rule: value */
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AS, -1, 11), 31); /* a range */
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AS, 3, 13), 13);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_ST, 1, -1), 1);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_ST, 4, -1), 9);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, -1, -1), 6); /* the command's */
+    assert_int_equal(bsf_rx_cong_parse_priority_rules("", &r, why, sizeof why), 0);
+    assert_int_equal(r.n_priority_rules, 0);
+    const char *bad[] = {"oc>=28",          "priority=3 priority=4", "cmd=dpr priority=1",
+                         "drmp<16 priority=1", "oc=>3 priority=1",   "oc>=32 priority=1",
+                         "oc>1 oc>2 oc>3 oc>4 oc>5 priority=1", "priority=32", "cmd= priority=1",
+                         "drmp priority=1", "oc>=3priority=1",      "x=1 priority=1",
+                         "priority=-1",     "cmd=aar cmd=str priority=1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(bsf_rx_cong_parse_priority_rules(bad[i], &r, why, sizeof why), -1);
+        assert_non_null(strstr(why, "priority=N"));
+    }
+    char many[33 * 12 + 1] = "";
+    for (int i = 0; i < 33; i++)
+        strcat(many, "priority=1\n");
+    assert_int_equal(bsf_rx_cong_parse_priority_rules(many, &r, why, sizeof why), -1);
+    assert_string_equal(why, "at most 32 rules");
 }
 
 static void code_patterns(void **state)
@@ -520,6 +570,7 @@ int main(void)
         cmocka_unit_test(congestion_states),
         cmocka_unit_test(congestion_shedding),
         cmocka_unit_test(congestion_settings),
+        cmocka_unit_test(congestion_priority_rules),
         cmocka_unit_test(code_patterns),   cmocka_unit_test(originator),
         cmocka_unit_test(retry_wanted),    cmocka_unit_test(retry_next_peer),
         cmocka_unit_test(realm_rules),     cmocka_unit_test(timeouts_and_kinds),
