@@ -13,6 +13,11 @@ case "$flavour" in
                                  -DCMAKE_C_COMPILER=clang) ;;
   *) echo "usage: $0 [release|asan|fuzz]" >&2; exit 2 ;;
 esac
-cmake -S "$ROOT" -B "$ROOT/$dir" -G Ninja "${opts[@]}" >/dev/null
-ninja -C "$ROOT/$dir" >/dev/null
+# quiet when it works; the whole output (ninja prints errors on stdout) when it does not
+if ! out=$(cmake -S "$ROOT" -B "$ROOT/$dir" -G Ninja "${opts[@]}" 2>&1 &&
+           ninja -C "$ROOT/$dir" 2>&1); then
+  printf '%s\n' "$out" >&2
+  echo "build ($flavour) failed" >&2
+  exit 1
+fi
 echo "$ROOT/$dir"

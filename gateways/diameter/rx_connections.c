@@ -16,13 +16,74 @@
 #include "gateways/diameter/rx_node.h"
 #include "gateways/diameter/rx_tls.h"
 
+/* Why a connection failed, as diam_failed_conn_network's `reason`. */
+enum { FAIL_CONNECT, FAIL_CERTIFICATE, FAIL_REASONS };
+static const char *const fail_reasons[FAIL_REASONS] = {"connect", "certificate"};
+
+/* A bound on the neighbours whose failures are counted one by one; later ones share the
+ * "other" row (an unknown peer is "unknown" anyway: its identity is the sender's word). */
+#define MAX_FAILING_PEERS 256
+
+typedef struct {
+    char *id;
+    uint64_t n[FAIL_REASONS];
+} failures_t;
+
 struct bsf_rx_connections {
     pthread_mutex_t lock;
     bsf_rx_connection_t *items;
     size_t n, cap;
+    failures_t *failures;
+    size_t n_failures, cap_failures;
     atomic_size_t untrusted; /* entries with trusted false */
-    struct fd_hook_hdl *hook;
+    struct fd_hook_hdl *hook, *failed_hook;
 };
+
+static void count_failure(bsf_rx_connections_t *c, const char *id, int reason)
+{
+    pthread_mutex_lock(&c->lock);
+    failures_t *f = NULL;
+    for (size_t i = 0; i < c->n_failures && !f; i++)
+        if (strcasecmp(c->failures[i].id, id) == 0)
+            f = &c->failures[i];
+    if (!f && c->n_failures >= MAX_FAILING_PEERS) {
+        id = "other";
+        for (size_t i = 0; i < c->n_failures && !f; i++)
+            if (strcmp(c->failures[i].id, id) == 0)
+                f = &c->failures[i];
+    }
+    if (!f && c->n_failures == c->cap_failures && c->n_failures <= MAX_FAILING_PEERS) {
+        size_t cap = c->cap_failures ? 2 * c->cap_failures : 8;
+        failures_t *grown = realloc(c->failures, cap * sizeof *grown);
+        if (grown) {
+            c->failures = grown;
+            c->cap_failures = cap;
+        }
+    }
+    if (!f && c->n_failures < c->cap_failures) {
+        char *copy = strdup(id);
+        if (copy) {
+            f = &c->failures[c->n_failures++];
+            *f = (failures_t){.id = copy};
+        }
+    }
+    if (f)
+        f->n[reason]++;
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* HOOK_PEER_CONNECT_FAILED: a connection to a configured peer, or a capabilities exchange
+ * (CER/CEA, TLS handshake) failed. */
+static void on_failed(enum fd_hook_type type, struct msg *msg, struct peer_hdr *peer,
+                      void *other, struct fd_hook_permsgdata *pmd, void *regdata)
+{
+    (void)type;
+    (void)msg;
+    (void)other;
+    (void)pmd;
+    count_failure(regdata, peer && peer->info.pi_diamid ? peer->info.pi_diamid : "unknown",
+                  FAIL_CONNECT);
+}
 
 static bsf_rx_connection_t *find_locked(bsf_rx_connections_t *c, const char *id)
 {
@@ -62,6 +123,7 @@ static void on_connected(enum fd_hook_type type, struct msg *msg, struct peer_hd
         BSF_ERROR("diameter", "peer %s: its TLS certificate does not name it: disconnecting",
                   peer->info.pi_diamid);
         bsf_rx_node_disconnect(peer, "DO_NOT_WANT_TO_TALK_TO_YOU");
+        count_failure(c, peer->info.pi_diamid, FAIL_CERTIFICATE);
     }
     pthread_mutex_lock(&c->lock);
     bsf_rx_connection_t *e = find_locked(c, peer->info.pi_diamid);
@@ -105,6 +167,9 @@ int bsf_rx_connections_start(bsf_rx_connections_t **out, char *err, size_t cap)
     pthread_mutex_init(&c->lock, NULL);
     int rc = fd_hook_register(HOOK_MASK(HOOK_PEER_CONNECT_SUCCESS), on_connected, c, NULL,
                               &c->hook);
+    if (!rc)
+        rc = fd_hook_register(HOOK_MASK(HOOK_PEER_CONNECT_FAILED), on_failed, c, NULL,
+                              &c->failed_hook);
     if (rc) {
         snprintf(err, cap, "diameter: cannot register the connection hook: %s", strerror(rc));
         bsf_rx_connections_free(c);
@@ -120,9 +185,14 @@ void bsf_rx_connections_free(bsf_rx_connections_t *c)
         return;
     if (c->hook)
         fd_hook_unregister(c->hook);
+    if (c->failed_hook)
+        fd_hook_unregister(c->failed_hook);
     for (size_t i = 0; i < c->n; i++)
         free(c->items[i].id);
     free(c->items);
+    for (size_t i = 0; i < c->n_failures; i++)
+        free(c->failures[i].id);
+    free(c->failures);
     pthread_mutex_destroy(&c->lock);
     free(c);
 }
@@ -183,12 +253,37 @@ bsf_rx_connection_t *bsf_rx_connections_snapshot(bsf_rx_connections_t *c, size_t
 
 void bsf_rx_connections_write_metrics(bsf_rx_connections_t *c, bsf_text_t *out)
 {
+    size_t n;
+    bsf_rx_connection_t *all = bsf_rx_connections_snapshot(c, &n);
     bsf_text_printf(out, "# HELP ocbsf_diam_peer_tls 1 when the neighbour's latest connection "
                          "is TLS.\n# TYPE ocbsf_diam_peer_tls gauge\n");
+    for (size_t i = 0; i < n; i++)
+        bsf_text_printf(out, "ocbsf_diam_peer_tls{peer=\"%s\"} %d\n", all[i].id, all[i].tls);
+    /* seed 3.10.2's names; libfdcore's peer table says whether the connection is open */
+    static const char *const direction[2] = {"diam_conn_network", "diam_conn_network_responder"};
+    static const char *const help[2] = {"the BSF initiated", "the neighbour initiated"};
+    for (int inbound = 0; inbound < 2; inbound++) {
+        bsf_text_printf(out, "# HELP %s 1 while the neighbour's connection, which %s, is open.\n"
+                             "# TYPE %s gauge\n",
+                        direction[inbound], help[inbound], direction[inbound]);
+        for (size_t i = 0; i < n; i++)
+            if (all[i].inbound == (inbound == 1))
+                bsf_text_printf(out, "%s{peer=\"%s\",tls=\"%s\"} %d\n", direction[inbound],
+                                all[i].id, all[i].tls ? "true" : "false",
+                                bsf_rx_node_peer_open(all[i].id));
+    }
+    bsf_rx_connections_snapshot_free(all, n);
+    bsf_text_printf(out, "# HELP diam_failed_conn_network Diameter connections that failed: "
+                         "connect (connection, TLS handshake or capabilities exchange), "
+                         "certificate (a TLS certificate not naming the peer).\n"
+                         "# TYPE diam_failed_conn_network counter\n");
     pthread_mutex_lock(&c->lock);
-    for (size_t i = 0; i < c->n; i++)
-        bsf_text_printf(out, "ocbsf_diam_peer_tls{peer=\"%s\"} %d\n", c->items[i].id,
-                        c->items[i].tls);
+    for (size_t i = 0; i < c->n_failures; i++)
+        for (int r = 0; r < FAIL_REASONS; r++)
+            if (c->failures[i].n[r])
+                bsf_text_printf(out, "diam_failed_conn_network{peer=\"%s\",reason=\"%s\"} %llu\n",
+                                c->failures[i].id, fail_reasons[r],
+                                (unsigned long long)c->failures[i].n[r]);
     pthread_mutex_unlock(&c->lock);
 }
 

@@ -110,6 +110,9 @@ def test_af_over_tls_is_proxied_and_the_certificate_expiry_is_a_metric(rx_lab, p
     assert metric(lab.bsfd, "ocbsf_diam_peer_tls", peer=AF_ID) == 1
     assert metric(lab.bsfd, "ocbsf_diam_peer_tls", peer="pcf1.test.local") == 0
     assert metric(lab.bsfd, "dgw_tls_cert_expiration_seconds") == pki.not_after(f"{BSF_ID}.pem")
+    # seed 3.10.2's connection gauges: the AF connected to us over TLS, we to the PCF in clear
+    assert metric(lab.bsfd, "diam_conn_network_responder", peer=AF_ID, tls="true") == 1
+    assert metric(lab.bsfd, "diam_conn_network", peer="pcf1.test.local", tls="false") == 1
     # the clear port still serves peers that do not use TLS
     wire = WirePeer(lab.diameter_port, "wire.test.local", REALM)
     wait_until(lambda: peer_up(lab.bsfd, "wire.test.local"), what="the clear peer")
@@ -124,6 +127,7 @@ def test_the_gateway_reaches_a_pcf_over_tls(rx_lab, pki):
                                               *pki.peer_args("pcf1.test.local")],
                  tls_pcfs={"pcf1.test.local": pcf_tls_port})
     assert metric(lab.bsfd, "ocbsf_diam_peer_tls", peer="pcf1.test.local") == 1
+    assert metric(lab.bsfd, "diam_conn_network", peer="pcf1.test.local", tls="true") == 1
     ue = Ue()
     lab.register(ue)
     assert lab.aar_i(ip=ue.ipv4)["code"] == 2001
@@ -219,8 +223,10 @@ def test_a_known_peer_reconnecting_with_another_certificate_is_refused(rx_lab, p
     lab = rx_lab(settings=pki.settings(tls_port, **{"diameter.accept": "*"}))
     first = WirePeer.over(tls_client(tls_port, pki, cert=AF2_ID), AF2_ID, REALM)
     wait_until(lambda: peer_up(lab.bsfd, AF2_ID), what="the first connection")
+    assert metric(lab.bsfd, "diam_conn_network_responder", peer=AF2_ID, tls="true") == 1
     first.close()
     wait_until(lambda: not peer_up(lab.bsfd, AF2_ID), what="the first connection's end")
+    assert metric(lab.bsfd, "diam_conn_network_responder", peer=AF2_ID, tls="true") == 0
     refused(lambda: WirePeer.over(tls_client(tls_port, pki, cert="pcf1.test.local"),
                                   AF2_ID, REALM))
     assert not peer_up(lab.bsfd, AF2_ID)
@@ -245,3 +251,9 @@ def test_a_configured_peer_connecting_with_another_certificate_is_disconnected(b
     wait_until(lambda: impostor.closed_at, what="the impostor's connection to close")
     assert "its TLS certificate does not name it" in bsfd.stderr_text()
     assert not peer_up(bsfd, "pcf9.test.local")
+    failed = {reason: metric(bsfd, "diam_failed_conn_network", peer="pcf9.test.local",
+                             reason=reason) for reason in ("certificate", "connect")}
+    assert failed["certificate"] == 1, failed
+    # and bsfd's own attempts to reach it, where nothing listens, fail every second
+    wait_until(lambda: metric(bsfd, "diam_failed_conn_network", peer="pcf9.test.local",
+                              reason="connect") >= 1, what="a failed connection attempt")
