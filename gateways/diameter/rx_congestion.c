@@ -8,7 +8,6 @@
 #include <strings.h>
 
 #include "common/text_list.h"
-#include "gateways/diameter/rx_commands.h"
 
 static const char *const state_names[] = {"NORMAL", "DOC", "L1", "L2", "CONGESTED"};
 
@@ -69,10 +68,10 @@ static bool holds(const bsf_rx_priority_condition_t *c, int drmp, int64_t oc)
     }
 }
 
-static bool rule_matches(const bsf_rx_priority_rule_t *rule, uint32_t command_code, int drmp,
+static bool rule_matches(const bsf_rx_priority_rule_t *rule, bsf_rx_kind_t kind, int drmp,
                          int64_t oc)
 {
-    if (rule->command_code && rule->command_code != command_code)
+    if (rule->kinds && !(rule->kinds & (1u << kind)))
         return false;
     for (size_t i = 0; i < rule->n_conditions; i++)
         if (!holds(&rule->conditions[i], drmp, oc))
@@ -80,11 +79,11 @@ static bool rule_matches(const bsf_rx_priority_rule_t *rule, uint32_t command_co
     return true;
 }
 
-uint32_t bsf_rx_cong_priority(const bsf_rx_cong_rules_t *r, uint32_t command_code, int drmp,
+uint32_t bsf_rx_cong_priority(const bsf_rx_cong_rules_t *r, bsf_rx_kind_t kind, int drmp,
                               int64_t oc)
 {
     for (size_t i = 0; i < r->n_priority_rules; i++)
-        if (rule_matches(&r->priority_rules[i], command_code, drmp, oc))
+        if (rule_matches(&r->priority_rules[i], kind, drmp, oc))
             return r->priority_rules[i].priority;
     /* Seed §3.26: with both, OC-Message-Priority wins. */
     if (oc >= 0 && oc <= BSF_RX_PRIORITY_MAX)
@@ -92,17 +91,18 @@ uint32_t bsf_rx_cong_priority(const bsf_rx_cong_rules_t *r, uint32_t command_cod
     if (drmp >= 0 && drmp <= 15)
         return (uint32_t)drmp;
     uint8_t p = BSF_RX_PRIORITY_NONE;
-    switch (command_code) {
-    case BSF_RX_CMD_AA:
+    switch (kind) {
+    case BSF_RX_AAR_I:
+    case BSF_RX_AAR_U:
         p = r->priority_aar;
         break;
-    case BSF_RX_CMD_ST:
+    case BSF_RX_STR:
         p = r->priority_str;
         break;
-    case BSF_RX_CMD_RA:
+    case BSF_RX_RAR:
         p = r->priority_rar;
         break;
-    case BSF_RX_CMD_AS:
+    case BSF_RX_ASR:
         p = r->priority_asr;
         break;
     default:
@@ -273,18 +273,22 @@ static bool rule_word(const char **p, bsf_rx_priority_rule_t *rule, bool *has_pr
 {
     static const struct {
         const char *name;
-        uint32_t code;
-    } commands[] = {{"aar", BSF_RX_CMD_AA}, {"str", BSF_RX_CMD_ST}, {"rar", BSF_RX_CMD_RA},
-                    {"asr", BSF_RX_CMD_AS}};
+        uint32_t kinds;
+    } commands[] = {{"aar", 1u << BSF_RX_AAR_I | 1u << BSF_RX_AAR_U},
+                    {"aar-i", 1u << BSF_RX_AAR_I},
+                    {"aar-u", 1u << BSF_RX_AAR_U},
+                    {"str", 1u << BSF_RX_STR},
+                    {"rar", 1u << BSF_RX_RAR},
+                    {"asr", 1u << BSF_RX_ASR}};
     if (strncmp(*p, "cmd=", 4) == 0) {
         size_t len = strcspn(*p + 4, " ");
-        if (rule->command_code)
+        if (rule->kinds)
             return false;
-        for (size_t i = 0; i < sizeof commands / sizeof commands[0] && !rule->command_code; i++)
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0] && !rule->kinds; i++)
             if (strlen(commands[i].name) == len && strncasecmp(*p + 4, commands[i].name, len) == 0)
-                rule->command_code = commands[i].code;
+                rule->kinds = commands[i].kinds;
         *p += 4 + len;
-        return rule->command_code != 0;
+        return rule->kinds != 0;
     }
     if (strncmp(*p, "priority=", 9) == 0) {
         *p += 9;
@@ -324,7 +328,8 @@ int bsf_rx_cong_parse_priority_rules(const char *list, bsf_rx_cong_rules_t *r, c
                 snprintf(why, cap, "at most %d rules", BSF_RX_PRIORITY_RULES_MAX);
             else
                 snprintf(why, cap,
-                         "'%.64s' is not [cmd=aar|str|rar|asr] [drmpOPn|ocOPn ...] priority=N "
+                         "'%.64s' is not [cmd=aar|aar-i|aar-u|str|rar|asr] [drmpOPn|ocOPn ...] "
+                         "priority=N "
                          "(OP: == != < <= > >=, at most %d conditions; DRMP 0-15, "
                          "OC-Message-Priority and priority 0-31)",
                          item, BSF_RX_RULE_CONDITIONS);

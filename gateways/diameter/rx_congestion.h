@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gateways/diameter/rx_kind.h"
 #include "gateways/diameter/rx_settings.h"
 
 typedef enum {
@@ -48,10 +49,10 @@ typedef struct {
     uint32_t value;
 } bsf_rx_priority_condition_t;
 
-/* One rule of the message priority profile (seed §3.26): a request of the command (any when
- * 0) for which every condition holds gets `priority`. */
+/* One rule of the message priority profile (seed §3.26): a request of one of the kinds (any
+ * when 0) for which every condition holds gets `priority`. */
 typedef struct {
-    uint32_t command_code;
+    uint32_t kinds; /* bit (1 << bsf_rx_kind_t) per kind */
     bsf_rx_priority_condition_t conditions[BSF_RX_RULE_CONDITIONS];
     size_t n_conditions;
     uint8_t priority;
@@ -92,7 +93,7 @@ bsf_rx_cong_state_t bsf_rx_cong_sample(bsf_rx_cong_t *c, const bsf_rx_cong_rules
  * (0-31, Oracle's) when it has one (oc >= 0), else its DRMP (0-15, RFC 7944; drmp >= 0),
  * else the command's configured priority, else the default. Values out of those ranges are
  * ignored. */
-uint32_t bsf_rx_cong_priority(const bsf_rx_cong_rules_t *r, uint32_t command_code, int drmp,
+uint32_t bsf_rx_cong_priority(const bsf_rx_cong_rules_t *r, bsf_rx_kind_t kind, int drmp,
                               int64_t oc);
 
 /* Whether a request of `priority` is discarded in state `s`; `draw` is uniform in 0..99
@@ -105,7 +106,7 @@ bool bsf_rx_cong_discard(const bsf_rx_cong_rules_t *r, bsf_rx_cong_state_t s, ui
  *   discard priorities: four not increasing numbers from 0 to 32 (32: nothing is discarded)
  *   percentages:  "STATE LO-HI:PCT [LO-HI:PCT...]" items, STATE one of DOC L1 L2 CONGESTED
  *   priorities:   "default=N", "aar=N", "str=N", "rar=N", "asr=N" (0-31)
- *   priority rules: "[cmd=aar|str|rar|asr] [drmpOPn|ocOPn ...] priority=N", OP one of
+ *   priority rules: "[cmd=aar|aar-i|aar-u|str|rar|asr] [drmpOPn|ocOPn ...] priority=N", OP one of
  *                 == != < <= > >=, up to 4 conditions (e.g. "cmd=aar oc>=28 priority=30",
  *                 "oc>=10 oc<=12 priority=31"), at most 32 rules
  * The configuration's defaults are seed §3.26's (tables 3-24 to 3-26 and 3-29). */

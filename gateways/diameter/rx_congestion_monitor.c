@@ -123,13 +123,13 @@ static uint32_t draw_percent(void)
     return (uint32_t)(x % 100u);
 }
 
-bool bsf_rx_cong_monitor_admit(bsf_rx_cong_monitor_t *m, uint32_t command_code, int drmp,
+bool bsf_rx_cong_monitor_admit(bsf_rx_cong_monitor_t *m, bsf_rx_kind_t kind, int drmp,
                                int64_t oc)
 {
     bsf_rx_cong_state_t s = bsf_rx_cong_monitor_state(m);
     if (s == BSF_RX_CONG_NORMAL)
         return true;
-    uint32_t priority = bsf_rx_cong_priority(&m->rules, command_code, drmp, oc);
+    uint32_t priority = bsf_rx_cong_priority(&m->rules, kind, drmp, oc);
     if (!bsf_rx_cong_discard(&m->rules, s, priority, draw_percent()))
         return true;
     atomic_fetch_add_explicit(&m->discards[s], 1, memory_order_relaxed);

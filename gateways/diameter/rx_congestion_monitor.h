@@ -28,9 +28,9 @@ uint32_t bsf_rx_cong_monitor_tick(bsf_rx_cong_monitor_t *m, uint64_t now_ns, siz
 /* The current state (NORMAL when disabled). */
 bsf_rx_cong_state_t bsf_rx_cong_monitor_state(const bsf_rx_cong_monitor_t *m);
 
-/* Whether a request of `command_code` (with its DRMP and OC-Message-Priority values, -1 when
+/* Whether a request of `kind` (with its DRMP and OC-Message-Priority values, -1 when
  * absent; bsf_rx_cong_priority) is admitted; a discard is counted. Any thread. */
-bool bsf_rx_cong_monitor_admit(bsf_rx_cong_monitor_t *m, uint32_t command_code, int drmp,
+bool bsf_rx_cong_monitor_admit(bsf_rx_cong_monitor_t *m, bsf_rx_kind_t kind, int drmp,
                                int64_t oc);
 
 /* Result of a discarded request: the code and, when non-zero, its Experimental-Result vendor. */

@@ -528,7 +528,7 @@ static int route_aar_i(bsf_rx_proxy_t *px, rx_tx_t *tx, struct msg **pmsg, rx_re
 
 /* Congestion control (seed §3.26): whether the request may be processed. The priority AVPs
  * are looked for only while the node is congested. */
-static bool admitted(bsf_rx_proxy_t *px, struct msg *msg, uint32_t code)
+static bool admitted(bsf_rx_proxy_t *px, struct msg *msg, bsf_rx_kind_t kind)
 {
     if (bsf_rx_cong_monitor_state(px->congestion) == BSF_RX_CONG_NORMAL)
         return true;
@@ -539,7 +539,7 @@ static bool admitted(bsf_rx_proxy_t *px, struct msg *msg, uint32_t code)
         drmp = bsf_rx_avp_i32(a);
     if (px->rx->oc_priority && bsf_rx_avp_find(msg, px->rx->oc_priority, &a) == 0)
         oc = bsf_rx_avp_u32(a);
-    return bsf_rx_cong_monitor_admit(px->congestion, code, drmp, oc);
+    return bsf_rx_cong_monitor_admit(px->congestion, kind, drmp, oc);
 }
 
 /* Handles one request received by the node; always takes *pmsg. */
@@ -609,7 +609,7 @@ static void handle_request(bsf_rx_proxy_t *px, struct msg **pmsg)
                                                  &sess);
     tx->kind = bsf_rx_kind_classify(hdr->msg_code, rrt, known);
     bsf_rx_metrics_count_inbound(px->metrics, tx->kind);
-    if (!admitted(px, *pmsg, hdr->msg_code)) {
+    if (!admitted(px, *pmsg, tx->kind)) {
         uint32_t code, vendor;
         bsf_rx_cong_monitor_answer(px->congestion, &code, &vendor);
         r = rc_result(code, "the BSF is congested");

@@ -116,10 +116,11 @@ def test_priority_avps_decide_which_requests_are_discarded(rx_lab):
 
 
 def test_a_priority_profile_rule_gives_the_priority(rx_lab):
-    """The message priority profile: the first rule a request matches (command, comparisons
-    on its OC-Message-Priority and DRMP) gives its priority; a request no rule matches keeps
-    its AVPs' and its command's."""
-    rules = "cmd=aar oc>=10 oc<=12 priority=31;drmp<=1 priority=0;cmd=str priority=25"
+    """The message priority profile: the first rule a request matches (command, AAR-I or AAR-U,
+    comparisons on its OC-Message-Priority and DRMP) gives its priority; a request no rule
+    matches keeps its AVPs' and its command's."""
+    rules = ("cmd=aar oc>=10 oc<=12 priority=31;drmp<=1 priority=0;cmd=aar-u priority=0;"
+             "cmd=str priority=25")
     lab, ues = congested_lab(rx_lab, 6, **{"diameter.congestion.oc_priority_avp_code": "3020",
                                            "diameter.congestion.oc_priority_avp_vendor": "21274",
                                            "diameter.congestion.priority_rules": rules})
@@ -131,6 +132,8 @@ def test_a_priority_profile_rule_gives_the_priority(rx_lab):
     assert lab.aar_i(ip=ues[4].ipv4)["code"] == 3004
     sid = lab.aar_i(ip=ues[4].ipv4, drmp=1)
     assert sid["code"] == 2001
+    # an AAR-U of that session is 0 by the third rule (an AAR-I is the command's 20)
+    assert lab.af.cmd(f"aar-u session={sid['session_id']}")["code"] == 2001
     # STRs are 6 by default; the third rule makes them 25: discarded by the BSF
     reply = lab.af.cmd(f"str session={sid['session_id']}")
     assert reply["code"] == 3004 and reply["record"]["origin_host"] == "bsf.test.local", reply

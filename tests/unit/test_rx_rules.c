@@ -89,15 +89,15 @@ static void congestion_shedding(void **state)
     (void)state;
     bsf_rx_cong_rules_t r = default_congestion_rules(false);
     /* priorities: DRMP first, then the command's, then the default */
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, -1, -1), 6);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_RA, -1, -1), 7);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_RA, 2, -1), 2);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_ST, 16, -1), 6); /* DRMP is 0-15 */
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_AAR_I, -1, -1), 6);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_RAR, -1, -1), 7);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_RAR, 2, -1), 2);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_STR, 16, -1), 6); /* DRMP is 0-15 */
     /* acceptance 5: DRMP 2 and OC-Message-Priority 30 -> 30; OC is 0-31 */
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, 2, 30), 30);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, -1, 0), 0);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, 2, 32), 2);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, -1, 4294967295LL), 6);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_AAR_I, 2, 30), 30);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_AAR_I, -1, 0), 0);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_AAR_I, 2, 32), 2);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_AAR_I, -1, 4294967295LL), 6);
     /* acceptance 2: in DOC (discard 27) priority 27 is discarded, 26 is not */
     assert_true(bsf_rx_cong_discard(&r, BSF_RX_CONG_DOC, 27, 0));
     assert_false(bsf_rx_cong_discard(&r, BSF_RX_CONG_DOC, 26, 0));
@@ -142,8 +142,8 @@ static void congestion_settings(void **state)
     for (size_t i = 0; i < sizeof bad_prio / sizeof bad_prio[0]; i++)
         assert_int_equal(bsf_rx_cong_parse_priorities(bad_prio[i], &r, why, sizeof why), -1);
     assert_int_equal(bsf_rx_cong_parse_priorities("AAR=31", &r, why, sizeof why), 0);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, -1, -1), 31);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_ST, -1, -1), 0);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_AAR_I, -1, -1), 31);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_STR, -1, -1), 0);
 }
 
 /* The message priority profile: rules tried in order, conditions on the command and on the
@@ -163,20 +163,28 @@ static void congestion_priority_rules(void **state)
                                                       &r, why, sizeof why),
                      0);
     assert_int_equal(r.n_priority_rules, 7);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, -1, 28), 30);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, 2, 31), 30); /* first match */
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_ST, 2, 31), 1);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_RA, 5, 4), 20);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_RA, 7, 4), 4);  /* drmp!=7 fails */
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_RA, -1, 4), 4);  /* no DRMP: fails */
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AS, -1, 9), 12);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AS, -1, 21), 25);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AS, -1, 20), 20); /* no rule: value */
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AS, -1, 11), 31); /* a range */
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AS, 3, 13), 13);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_ST, 1, -1), 1);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_ST, 4, -1), 9);
-    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_CMD_AA, -1, -1), 6); /* the command's */
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_AAR_I, -1, 28), 30);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_AAR_I, 2, 31), 30); /* first match */
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_STR, 2, 31), 1);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_RAR, 5, 4), 20);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_RAR, 7, 4), 4);  /* drmp!=7 fails */
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_RAR, -1, 4), 4);  /* no DRMP: fails */
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_ASR, -1, 9), 12);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_ASR, -1, 21), 25);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_ASR, -1, 20), 20); /* no rule: value */
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_ASR, -1, 11), 31); /* a range */
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_ASR, 3, 13), 13);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_STR, 1, -1), 1);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_STR, 4, -1), 9);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_AAR_I, -1, -1), 6); /* the command's */
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_OTHER, -1, -1), 6);  /* the default */
+    /* AAR-I and AAR-U apart: new sessions shed first */
+    assert_int_equal(bsf_rx_cong_parse_priority_rules("cmd=aar-i priority=28\ncmd=aar-u priority=2",
+                                                      &r, why, sizeof why),
+                     0);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_AAR_I, -1, -1), 28);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_AAR_U, -1, -1), 2);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_STR, -1, -1), 6);
     assert_int_equal(bsf_rx_cong_parse_priority_rules("", &r, why, sizeof why), 0);
     assert_int_equal(r.n_priority_rules, 0);
     const char *bad[] = {"oc>=28",          "priority=3 priority=4", "cmd=dpr priority=1",
