@@ -207,10 +207,10 @@ static const bsf_config_key_t keys[] = {
      "`rar`, `asr`. A request's DRMP AVP (RFC 7944, 0-15) takes precedence."},
     {"diameter.congestion.priority_rules", BSF_CFG_LIST, "", 0, 2047, NULL,
      BSF_CFG_FIELD(diameter.congestion_priority_rules),
-     "Message priority profile (at most 32 rules): `[cmd=aar|aar-i|aar-u|str|rar|asr] "
-     "[drmpOPn|ocOPn ...] priority=N`, OP one of == != < <= > >=, up to 4 conditions that must "
-     "all hold (`oc` is OC-Message-Priority); tried in order, the first a request matches gives "
-     "its priority, "
+     "Message priority profile (at most 32 rules): `[cmd=C] [COND ...] priority=N`, C one of "
+     "aar, aar-i, aar-u, str, rar, asr; COND `drmpOPn` or `ocOPn` (OC-Message-Priority), OP one "
+     "of ==, !=, <, <=, >, >=, up to 4 that must all hold; tried in order, the first a request "
+     "matches gives its priority, "
      "else the AVPs' values and `priorities` do. A condition on an AVP the request lacks does "
      "not hold."},
     {"diameter.congestion.result_code", BSF_CFG_UINT, "3004", 3000, 5999, NULL,
