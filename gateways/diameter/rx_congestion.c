@@ -50,8 +50,8 @@ bsf_rx_cong_state_t bsf_rx_cong_sample(bsf_rx_cong_t *c, const bsf_rx_cong_rules
 static bool holds(const bsf_rx_priority_condition_t *c, int drmp, int64_t oc)
 {
     int64_t have = c->oc ? oc : drmp;
-    if (have < 0)
-        return false; /* the request lacks the AVP */
+    if (have < 0 || have > (c->oc ? BSF_RX_PRIORITY_MAX : 15))
+        return false; /* the request lacks the AVP, or its value is out of range */
     switch (c->cmp) {
     case BSF_RX_CMP_EQ:
         return have == c->value;

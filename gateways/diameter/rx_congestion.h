@@ -42,7 +42,7 @@ typedef enum {
 #define BSF_RX_RULE_CONDITIONS 4
 
 /* A condition on a request's DRMP or OC-Message-Priority value. It does not hold when the
- * request lacks the AVP. */
+ * request lacks the AVP or its value is out of range (DRMP 0-15, OC-Message-Priority 0-31). */
 typedef struct {
     bool oc; /* OC-Message-Priority, else DRMP */
     bsf_rx_cmp_t cmp;

@@ -174,6 +174,8 @@ static void congestion_priority_rules(void **state)
     assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_ASR, -1, 20), 20); /* no rule: value */
     assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_ASR, -1, 11), 31); /* a range */
     assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_ASR, 3, 13), 13);
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_AAR_I, -1, 4294967295LL), 6); /* range */
+    assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_STR, 16, -1), 6);
     assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_STR, 1, -1), 1);
     assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_STR, 4, -1), 9);
     assert_int_equal(bsf_rx_cong_priority(&r, BSF_RX_AAR_I, -1, -1), 6); /* the command's */
