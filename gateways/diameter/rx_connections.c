@@ -21,7 +21,8 @@ enum { FAIL_CONNECT, FAIL_CERTIFICATE, FAIL_REASONS };
 static const char *const fail_reasons[FAIL_REASONS] = {"connect", "certificate"};
 
 /* A bound on the neighbours whose failures are counted one by one; later ones share the
- * "other" row (an unknown peer is "unknown" anyway: its identity is the sender's word). */
+ * "other" row (the identity of a refused peer is whatever it claimed: it must not grow the
+ * table, nor the metrics, without bound). */
 #define MAX_FAILING_PEERS 256
 
 typedef struct {
