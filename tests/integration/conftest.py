@@ -31,6 +31,11 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 BSFD = pathlib.Path(os.environ.get("BSFD", REPO / "build" / "bsfd" / "bsfd"))
 # Known leaks of the libraries under bsfd (see the file); the processes started here inherit it.
 os.environ.setdefault("LSAN_OPTIONS", f"suppressions={REPO / 'tests' / 'integration' / 'lsan.supp'}")
+# A known race of libfdcore's TLS connections (see the file), added to the caller's options.
+if "suppressions=" not in os.environ.get("ASAN_OPTIONS", ""):
+    os.environ["ASAN_OPTIONS"] = ":".join(
+        filter(None, [os.environ.get("ASAN_OPTIONS"),
+                      f"suppressions={REPO / 'tests' / 'integration' / 'asan.supp'}"]))
 BSFCTL = pathlib.Path(os.environ.get("BSFCTL", REPO / "build" / "bsfctl" / "bsfctl"))
 READY_TIMEOUT = 60.0  # a ceiling: a Kafka site may catch up for up to 30 s under ASan
 STOP_TIMEOUT = 20.0
