@@ -175,18 +175,20 @@ static void answer_local(bsf_rx_proxy_t *px, bsf_rx_kind_t kind, struct msg **pm
         return;
     }
     int rc = bsf_rx_avp_make_answer(px->rx, pmsg, res);
-    if (rc == 0)
+    if (rc == 0) {
+        /* Counted before the send, as relayed answers are: whoever got the answer finds it in
+         * the metrics. */
+        bsf_rx_metrics_count_local(px->metrics, kind, res->code);
+        bsf_rx_metrics_observe_latency(px->metrics, kind, mono_ns() - arrived_ns);
         rc = fd_msg_send(pmsg, NULL, NULL);
+    }
     if (rc) {
         BSF_WARN("diameter", "cannot answer a %s with %u: %s", bsf_rx_kind_name(kind), res->code,
                  strerror(rc));
         if (*pmsg)
             fd_msg_free(*pmsg);
         *pmsg = NULL;
-        return;
     }
-    bsf_rx_metrics_count_local(px->metrics, kind, res->code);
-    bsf_rx_metrics_observe_latency(px->metrics, kind, mono_ns() - arrived_ns);
 }
 
 /* Answers a request we no longer hold (dropped, or still inside libfdcore). */
@@ -198,13 +200,11 @@ static void answer_ref(bsf_rx_proxy_t *px, const rx_tx_t *tx, const bsf_rx_resul
     }
     bsf_rx_request_ref_t ref = {tx->code, tx->app, tx->hbh, tx->e2e, tx->flags,
                                 tx->sid,  tx->sid_len, tx->from};
+    bsf_rx_metrics_count_local(px->metrics, tx->kind, res->code); /* before: see answer_local */
     int rc = bsf_rx_avp_answer_ref(px->rx, &ref, res);
-    if (rc) {
+    if (rc)
         BSF_WARN("diameter", "cannot answer a %s to %s: %s", bsf_rx_kind_name(tx->kind), tx->from,
                  strerror(rc));
-        return;
-    }
-    bsf_rx_metrics_count_local(px->metrics, tx->kind, res->code);
 }
 
 /* ---- transactions ---------------------------------------------------------------------- */
