@@ -68,7 +68,8 @@ static const bsf_config_key_t keys[] = {
      "Peers the gateway connects to, `ID=HOST:PORT` (e.g. `pcf1.example.com=10.1.1.1:3868`); "
      "ID must be the Origin-Host the peer sends in its CEA. `ID=HOST:PORT tls` connects with "
      "TLS from the start (RFC 6733 §2.1, the peer's TLS port, usually 5868; needs "
-     "diameter.tls.cert)."},
+     "diameter.tls.cert); `tls=1.2` or `tls=1.3` allows only that TLS version with the peer "
+     "(seed 3.10.2, peer-level TLS versions)."},
     {"diameter.tls.cert", BSF_CFG_STRING, "", 0, 255, NULL, BSF_CFG_FIELD(diameter.tls_cert),
      "Seed 3.10.2: PEM certificate (chain) of the gateway; its subject must name "
      "diameter.identity. Empty = no TLS."},

@@ -134,9 +134,15 @@ static int write_conf(FILE *f, const bsf_diameter_settings_t *s)
         bsf_rx_peer_cfg_t pc;
         if (bsf_rx_peer_parse(item, &pc, why, sizeof why))
             return EINVAL; /* checked by the configuration already */
-        fprintf(f, "ConnectPeer = \"%s\" { ConnectTo = \"%s\"; Port = %u; %s %s };\n", pc.id,
+        /* A peer's own TLS version: the node's priority string, then only that version
+         * (GnuTLS applies a priority string's operations in order). */
+        char prio[sizeof s->tls_priority + 64] = "";
+        if (pc.tls_version[0])
+            snprintf(prio, sizeof prio, "TLS_Prio = \"%s:-VERS-ALL:+VERS-TLS%s\";",
+                     s->tls_priority, pc.tls_version);
+        fprintf(f, "ConnectPeer = \"%s\" { ConnectTo = \"%s\"; Port = %u; %s %s %s };\n", pc.id,
                 pc.host, (unsigned)pc.port, pc.tls ? "" : "No_TLS;",
-                s->sctp ? "Prefer_TCP;" : "No_SCTP;");
+                s->sctp ? "Prefer_TCP;" : "No_SCTP;", prio);
     }
     return ferror(f) ? EIO : 0;
 }

@@ -38,14 +38,18 @@ static bool parse_u32(const char *s, uint32_t max, uint32_t *out)
 int bsf_rx_peer_parse(const char *text, bsf_rx_peer_cfg_t *out, char *err, size_t cap)
 {
     memset(out, 0, sizeof *out);
-    /* "ID=HOST:PORT" with an optional " tls" */
+    /* "ID=HOST:PORT" with an optional " tls", " tls=1.2" or " tls=1.3" */
     char item[1024];
     snprintf(item, sizeof item, "%s", text);
     char *space = strchr(item, ' ');
     if (space) {
         *space = '\0';
-        if (strcmp(space + 1, "tls") != 0) {
-            snprintf(err, cap, "'%s': only 'tls' may follow ID=HOST:PORT", text);
+        const char *opt = space + 1;
+        if (strcmp(opt, "tls=1.2") == 0 || strcmp(opt, "tls=1.3") == 0)
+            memcpy(out->tls_version, opt + 4, 4);
+        else if (strcmp(opt, "tls") != 0) {
+            snprintf(err, cap, "'%s': only 'tls', 'tls=1.2' or 'tls=1.3' may follow ID=HOST:PORT",
+                     text);
             return -1;
         }
         out->tls = true;

@@ -1,7 +1,7 @@
 /* The static peer table (peers we connect to) and routing table (destination realm/host ->
  * next-hop peers with priorities) of the Rx gateway. Pure: parsing and selection only.
  *
- * Peer item:  "ID=HOST:PORT"            e.g. "pcf1.example.com=127.0.0.1:3870"
+ * Peer item:  "ID=HOST:PORT [tls[=1.2|1.3]]"   e.g. "pcf1.example.com=127.0.0.1:3870"
  * Route item: "realm=R [host=H] peer=ID [priority=N]"
  *             R or H may be "*" (any); host defaults to "*", priority to 1 (lower first). */
 #ifndef BSF_GATEWAYS_DIAMETER_RX_ROUTES_H
@@ -18,6 +18,7 @@ typedef struct {
     char host[64]; /* IP literal */
     uint16_t port;
     bool tls; /* "ID=HOST:PORT tls": TLS from the connection's start (RFC 6733 §2.1) */
+    char tls_version[4]; /* "tls=1.2" or "tls=1.3": only that version; "" = the node's */
 } bsf_rx_peer_cfg_t;
 
 typedef struct {

@@ -14,7 +14,8 @@ import pytest
 
 from conftest import BSFD, Bsfd, assert_no_sanitizer_report, free_ports, require_binary
 from diameter_wire import DISCONNECT_CAUSE, WirePeer
-from rx_support import AF_ID, BSF_ID, REALM, metric, peer_up, rx_lab  # noqa: F401 (fixture)
+from rx_support import (AF_ID, BSF_ID, REALM, RxPeer, metric, peer_up,  # noqa: F401
+                        rx_lab)
 from support import Ue, wait_until
 
 AF2_ID = "af2.test.local"
@@ -172,7 +173,8 @@ def test_a_tls_version_the_gateway_does_not_allow_is_refused(rx_lab, pki):
       "diameter.tls.ca": "/nonexistent-ca.pem"}, "diameter.tls.cert: cannot read"),
     ({"diameter.tls.key": "/tmp/x.key"}, "diameter.tls.cert"),
     ({"diameter.peers": "pcf1.test.local=127.0.0.1:5868 tls"}, "diameter.tls.cert"),
-    ({"diameter.peers": "pcf1.test.local=127.0.0.1:5868 tsl"}, "only 'tls' may follow"),
+    ({"diameter.peers": "pcf1.test.local=127.0.0.1:5868 tsl"}, "only 'tls', 'tls=1.2' or"),
+    ({"diameter.peers": "pcf1.test.local=127.0.0.1:5868 tls=1.1"}, "only 'tls', 'tls=1.2' or"),
 ])
 def test_bad_tls_settings_stop_bsfd_at_start(tmp_path, settings, message):
     require_binary(BSFD, "BSFD")
@@ -257,3 +259,31 @@ def test_a_configured_peer_connecting_with_another_certificate_is_disconnected(b
     # and bsfd's own attempts to reach it, where nothing listens, fail every second
     wait_until(lambda: metric(bsfd, "diam_failed_conn_network", peer="pcf9.test.local",
                               reason="connect") >= 1, what="a failed connection attempt")
+
+
+def test_a_configured_peer_can_be_held_to_one_tls_version(bsfd_factory, tmp_path, pki):
+    """`ID=HOST:PORT tls=1.2` (or 1.3): only that version towards that peer. A PCF that speaks
+    TLS 1.3 only is never reached with tls=1.2 (each attempt counts as a failed connection)
+    and is reached with tls=1.3."""
+    port, tls_port, pcf_port, pcf_tls_port = free_ports(4)
+    pcf = RxPeer("pcf", tmp_path, "pcf1.test.local",
+                 ["--realm", REALM, "--port", pcf_port, "--accept", BSF_ID, "--tc-timer", "1",
+                  "--tls-port", pcf_tls_port, "--tls-priority", "NORMAL:-VERS-ALL:+VERS-TLS1.3",
+                  *pki.peer_args("pcf1.test.local")])
+    try:
+        settings = {"diameter.enabled": "true", "diameter.identity": BSF_ID,
+                    "diameter.realm": REALM, "diameter.port": port, "diameter.reconnect_s": "1",
+                    "diameter.peers": f"pcf1.test.local=127.0.0.1:{pcf_tls_port} tls=1.2"}
+        settings.update(pki.settings(tls_port))
+        held = bsfd_factory(settings)
+        wait_until(lambda: metric(held, "diam_failed_conn_network", peer="pcf1.test.local",
+                                  reason="connect") >= 2, what="two failed attempts")
+        assert not peer_up(held, "pcf1.test.local")
+        held.stop()
+        settings["diameter.peers"] = f"pcf1.test.local=127.0.0.1:{pcf_tls_port} tls=1.3"
+        allowed = bsfd_factory(settings)
+        wait_until(lambda: peer_up(allowed, "pcf1.test.local"), what="the TLS 1.3 connection")
+        assert metric(allowed, "diam_conn_network", peer="pcf1.test.local", tls="true") == 1
+    finally:
+        pcf.stop()
+    assert_no_sanitizer_report(pcf.stderr_path.read_text(errors="replace"), "pcf1.test.local")

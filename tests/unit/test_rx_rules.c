@@ -432,10 +432,21 @@ static void peer_and_route_items(void **state)
     assert_string_equal(p.id, "pcf1.example.com");
     assert_string_equal(p.host, "127.0.0.1");
     assert_int_equal(p.port, 3870);
+    assert_false(p.tls);
+    assert_string_equal(p.tls_version, "");
     assert_int_equal(bsf_rx_peer_parse("pcf2=[::1]:3868", &p, err, sizeof err), 0);
     assert_string_equal(p.host, "::1");
+    assert_int_equal(bsf_rx_peer_parse("pcf3=127.0.0.1:5868 tls", &p, err, sizeof err), 0);
+    assert_true(p.tls);
+    assert_string_equal(p.tls_version, "");
+    assert_int_equal(bsf_rx_peer_parse("pcf3=127.0.0.1:5868 tls=1.2", &p, err, sizeof err), 0);
+    assert_true(p.tls);
+    assert_string_equal(p.tls_version, "1.2");
+    assert_int_equal(bsf_rx_peer_parse("pcf3=127.0.0.1:5868 tls=1.3", &p, err, sizeof err), 0);
+    assert_string_equal(p.tls_version, "1.3");
     const char *bad[] = {"pcf1", "=1.2.3.4:1", "pcf1=1.2.3.4", "pcf1=host.name:1", "pcf1=1.2.3.4:0",
-                         "pcf1=1.2.3.4:70000", "bad id=1.2.3.4:1"};
+                         "pcf1=1.2.3.4:70000", "bad id=1.2.3.4:1", "pcf1=1.2.3.4:1 tls=1.1",
+                         "pcf1=1.2.3.4:1 tls=", "pcf1=1.2.3.4:1 tls=1.3x", "pcf1=1.2.3.4:1 TLS"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         assert_int_equal(bsf_rx_peer_parse(bad[i], &p, err, sizeof err), -1);
 
