@@ -40,19 +40,20 @@ struct bsf_rx_connections {
     struct fd_hook_hdl *hook, *failed_hook;
 };
 
+static failures_t *find_failures_locked(bsf_rx_connections_t *c, const char *id)
+{
+    for (size_t i = 0; i < c->n_failures; i++)
+        if (strcasecmp(c->failures[i].id, id) == 0)
+            return &c->failures[i];
+    return NULL;
+}
+
 static void count_failure(bsf_rx_connections_t *c, const char *id, int reason)
 {
     pthread_mutex_lock(&c->lock);
-    failures_t *f = NULL;
-    for (size_t i = 0; i < c->n_failures && !f; i++)
-        if (strcasecmp(c->failures[i].id, id) == 0)
-            f = &c->failures[i];
-    if (!f && c->n_failures >= MAX_FAILING_PEERS) {
-        id = "other";
-        for (size_t i = 0; i < c->n_failures && !f; i++)
-            if (strcmp(c->failures[i].id, id) == 0)
-                f = &c->failures[i];
-    }
+    failures_t *f = find_failures_locked(c, id);
+    if (!f && c->n_failures >= MAX_FAILING_PEERS)
+        f = find_failures_locked(c, id = "other");
     if (!f && c->n_failures == c->cap_failures && c->n_failures <= MAX_FAILING_PEERS) {
         size_t cap = c->cap_failures ? 2 * c->cap_failures : 8;
         failures_t *grown = realloc(c->failures, cap * sizeof *grown);
