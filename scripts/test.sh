@@ -17,6 +17,10 @@ scripts/kafka-fetch.sh   # the Kafka broker's jars (Maven Central), for the repl
 step "build (release, asan)"
 scripts/build.sh release
 scripts/build.sh asan
+# What packagers and other compilers see: plain Release (-O3) with gcc, the default with clang.
+step "build (plain Release with gcc, default with clang; warnings as errors)"
+scripts/build.sh plain
+scripts/build.sh clang
 
 step "unit tests (release)"
 ctest --test-dir build --output-on-failure

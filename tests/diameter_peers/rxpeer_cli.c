@@ -146,7 +146,7 @@ void rxpeer_app_parse(struct rxpeer_app *a, const char *name, uint16_t default_p
 {
 	struct rxpeer_app_opts *o = &a->opts;
 	size_t n_base = sizeof(rxpeer_app_options) / sizeof(rxpeer_app_options[0]), n_extra = 0;
-	uint32_t v;
+	uint32_t v = 0; /* set by every successful rxpeer_app_parse_u32 before it is read */
 
 	memset(a, 0, sizeof(*a));
 	a->name = name;
