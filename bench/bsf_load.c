@@ -330,15 +330,13 @@ static void usage(void)
     exit(2);
 }
 
-int main(int argc, char **argv)
+/* Fills l->o from the command line; exits 2 on bad usage. `host` holds the target's host. */
+static void parse_args(load_t *l, int argc, char **argv, char *host, size_t host_cap)
 {
-    load_t l = {.o = {"127.0.0.1", 8080, MODE_REGISTER, 100000, 0, 0, 4, 64, 0, 0, 0, 16},
-                .rng = 2463534242u};
-    char host[64] = "127.0.0.1";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
-            l.o.json = 1;
+            l->o.json = 1;
             continue;
         }
         if (i + 1 >= argc)
@@ -346,96 +344,116 @@ int main(int argc, char **argv)
         const char *v = argv[++i];
         if (strcmp(a, "--target") == 0) {
             const char *colon = strrchr(v, ':');
-            if (!colon || (size_t)(colon - v) >= sizeof host)
+            if (!colon || (size_t)(colon - v) >= host_cap)
                 usage();
             memcpy(host, v, (size_t)(colon - v));
             host[colon - v] = '\0';
-            l.o.port = atoi(colon + 1);
+            l->o.port = atoi(colon + 1);
         } else if (strcmp(a, "--mode") == 0) {
-            l.o.mode = strcmp(v, "discover") == 0 ? MODE_DISCOVER : MODE_REGISTER;
+            l->o.mode = strcmp(v, "discover") == 0 ? MODE_DISCOVER : MODE_REGISTER;
         } else if (strcmp(a, "--count") == 0) {
-            l.o.count = strtoull(v, NULL, 10);
+            l->o.count = strtoull(v, NULL, 10);
         } else if (strcmp(a, "--range") == 0) {
-            l.o.range = strtoull(v, NULL, 10);
+            l->o.range = strtoull(v, NULL, 10);
         } else if (strcmp(a, "--start") == 0) {
-            l.o.start = strtoull(v, NULL, 10);
+            l->o.start = strtoull(v, NULL, 10);
         } else if (strcmp(a, "--connections") == 0) {
-            l.o.connections = (unsigned)atoi(v);
+            l->o.connections = (unsigned)atoi(v);
         } else if (strcmp(a, "--streams") == 0) {
-            l.o.streams = (unsigned)atoi(v);
+            l->o.streams = (unsigned)atoi(v);
         } else if (strcmp(a, "--rate") == 0) {
-            l.o.rate = strtoull(v, NULL, 10);
+            l->o.rate = strtoull(v, NULL, 10);
         } else if (strcmp(a, "--pid") == 0) {
-            l.o.pid = atoi(v);
+            l->o.pid = atoi(v);
         } else if (strcmp(a, "--pcfs") == 0) {
-            l.o.pcfs = (unsigned)atoi(v);
+            l->o.pcfs = (unsigned)atoi(v);
         } else {
             usage();
         }
     }
-    l.o.host = host;
-    if (!l.o.count || !l.o.connections || !l.o.streams || !l.o.pcfs || l.o.pcfs > 100)
+    l->o.host = host;
+    if (!l->o.count || !l->o.connections || !l->o.streams || !l->o.pcfs || l->o.pcfs > 100)
         usage();
-    if (!l.o.range)
-        l.o.range = l.o.count;
-    l.latencies = malloc(sizeof *l.latencies * l.o.count);
-    l.conns = calloc(l.o.connections, sizeof *l.conns);
-    l.loop = uv_default_loop();
+    if (!l->o.range)
+        l->o.range = l->o.count;
+}
+
+/* Opens every connection and runs the loop until the load is done. */
+static void run_load(load_t *l)
+{
     struct sockaddr_in sa;
-    uv_ip4_addr(l.o.host, l.o.port, &sa);
-    long long cpu0 = l.o.pid ? proc_cpu_ticks(l.o.pid) : -1;
-    for (unsigned i = 0; i < l.o.connections; i++) {
-        conn_t *c = &l.conns[i];
-        c->load = &l;
-        uv_tcp_init(l.loop, &c->tcp);
+    uv_ip4_addr(l->o.host, l->o.port, &sa);
+    for (unsigned i = 0; i < l->o.connections; i++) {
+        conn_t *c = &l->conns[i];
+        c->load = l;
+        uv_tcp_init(l->loop, &c->tcp);
         c->tcp.data = c;
         c->connect.data = c;
         uv_tcp_connect(&c->connect, &c->tcp, (struct sockaddr *)&sa, on_connect);
     }
-    if (l.o.rate) {
-        uv_timer_init(l.loop, &l.pace);
-        l.pace.data = &l;
-        uv_timer_start(&l.pace, on_pace, 1, 1);
+    if (l->o.rate) {
+        uv_timer_init(l->loop, &l->pace);
+        l->pace.data = l;
+        uv_timer_start(&l->pace, on_pace, 1, 1);
     }
-    uv_run(l.loop, UV_RUN_DEFAULT);
+    uv_run(l->loop, UV_RUN_DEFAULT);
+}
+
+/* Prints rate, latency percentiles, the target's CPU per request (-1: unknown) and statuses. */
+static void report(load_t *l, double cpu_us, uint64_t ok)
+{
+    qsort(l->latencies, l->done, sizeof *l->latencies, cmp_u64);
+    double secs = (double)(l->t1 - l->t0) / 1e9;
+    double rps = (double)l->done / secs;
+    double p50 = (double)l->latencies[l->done / 2] / 1e6;
+    double p99 = (double)l->latencies[(size_t)((double)l->done * 0.99)] / 1e6;
+    const char *mode = l->o.mode == MODE_REGISTER ? "register" : "discover";
+    if (l->o.json) {
+        printf("{\"mode\":\"%s\",\"requests\":%" PRIu64 ",\"seconds\":%.3f,\"rps\":%.0f,"
+               "\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"ok\":%" PRIu64 ",\"cpu_us_per_request\":%.2f,"
+               "\"status\":{",
+               mode, l->done, secs, rps, p50, p99, ok, cpu_us);
+        int first = 1;
+        for (int s = 0; s < 600; s++)
+            if (l->status_counts[s]) {
+                printf("%s\"%d\":%" PRIu64, first ? "" : ",", s, l->status_counts[s]);
+                first = 0;
+            }
+        printf("}}\n");
+        return;
+    }
+    printf("%s: %" PRIu64 " requests in %.2f s = %.0f req/s; latency p50 %.3f ms, p99 %.3f ms",
+           mode, l->done, secs, rps, p50, p99);
+    if (cpu_us >= 0)
+        printf("; target CPU %.2f us/request", cpu_us);
+    printf("\nstatus:");
+    for (int s = 0; s < 600; s++)
+        if (l->status_counts[s])
+            printf(" %d=%" PRIu64, s, l->status_counts[s]);
+    printf("\n");
+}
+
+int main(int argc, char **argv)
+{
+    load_t l = {.o = {"127.0.0.1", 8080, MODE_REGISTER, 100000, 0, 0, 4, 64, 0, 0, 0, 16},
+                .rng = 2463534242u};
+    char host[64] = "127.0.0.1";
+    parse_args(&l, argc, argv, host, sizeof host);
+    l.latencies = malloc(sizeof *l.latencies * l.o.count);
+    l.conns = calloc(l.o.connections, sizeof *l.conns);
+    l.loop = uv_default_loop();
+    long long cpu0 = l.o.pid ? proc_cpu_ticks(l.o.pid) : -1;
+    run_load(&l);
     long long cpu1 = l.o.pid ? proc_cpu_ticks(l.o.pid) : -1;
     if (l.done != l.o.count) {
         fprintf(stderr, "only %" PRIu64 " of %" PRIu64 " requests completed\n", l.done, l.o.count);
         return 1;
     }
-    qsort(l.latencies, l.done, sizeof *l.latencies, cmp_u64);
-    double secs = (double)(l.t1 - l.t0) / 1e9;
-    double rps = (double)l.done / secs;
-    double p50 = (double)l.latencies[l.done / 2] / 1e6;
-    double p99 = (double)l.latencies[(size_t)((double)l.done * 0.99)] / 1e6;
     double cpu_us = cpu0 >= 0 && cpu1 >= 0
                         ? (double)(cpu1 - cpu0) / (double)sysconf(_SC_CLK_TCK) * 1e6 / (double)l.done
                         : -1;
     uint64_t ok = l.status_counts[201] + l.status_counts[200];
-    if (l.o.json) {
-        printf("{\"mode\":\"%s\",\"requests\":%" PRIu64 ",\"seconds\":%.3f,\"rps\":%.0f,"
-               "\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"ok\":%" PRIu64 ",\"cpu_us_per_request\":%.2f,"
-               "\"status\":{",
-               l.o.mode == MODE_REGISTER ? "register" : "discover", l.done, secs, rps, p50, p99,
-               ok, cpu_us);
-        int first = 1;
-        for (int s = 0; s < 600; s++)
-            if (l.status_counts[s]) {
-                printf("%s\"%d\":%" PRIu64, first ? "" : ",", s, l.status_counts[s]);
-                first = 0;
-            }
-        printf("}}\n");
-    } else {
-        printf("%s: %" PRIu64 " requests in %.2f s = %.0f req/s; latency p50 %.3f ms, p99 %.3f ms",
-               l.o.mode == MODE_REGISTER ? "register" : "discover", l.done, secs, rps, p50, p99);
-        if (cpu_us >= 0)
-            printf("; target CPU %.2f us/request", cpu_us);
-        printf("\nstatus:");
-        for (int s = 0; s < 600; s++)
-            if (l.status_counts[s])
-                printf(" %d=%" PRIu64, s, l.status_counts[s]);
-        printf("\n");
-    }
+    report(&l, cpu_us, ok);
     for (unsigned i = 0; i < l.o.connections; i++) {
         nghttp2_session_del(l.conns[i].session);
         free(l.conns[i].wbuf);
