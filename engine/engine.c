@@ -9,6 +9,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "common/error.h"
 #include "common/clock.h"
 #include "common/diag.h"
 #include "core/decide.h"
@@ -451,7 +452,7 @@ static void fail_command(bsf_command_t *cmd, int rc)
                         "the binding store is full");
     else
         bsf_problem_set(&cmd->problem, BSF_CAUSE_SYSTEM_FAILURE, "the binding store failed: %s",
-                        mdb_strerror(rc));
+                        bsf_strerror(rc));
     msgpack_sbuffer_clear(&cmd->body);
 }
 
@@ -491,7 +492,7 @@ static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *
             /* The events are in the replicated log but not here: never reuse their numbers. */
             BSF_ERROR("engine", "events %llu..%llu reached the replicated log but the local "
                                 "commit failed (%s); they come back from the log",
-                      (unsigned long long)seq + 1, (unsigned long long)e->seq, mdb_strerror(rc));
+                      (unsigned long long)seq + 1, (unsigned long long)e->seq, bsf_strerror(rc));
             bsf_engine_raise_seq_floor(e, e->seq);
         }
     } else {
@@ -530,7 +531,7 @@ static void check_space(bsf_engine_t *e)
     bsf_store_space_t space;
     int rc = bsf_store_space(e->store, scan ? e->reserve_bytes : 0, &space);
     if (rc) {
-        BSF_WARN("engine", "cannot measure the store's free space: %s", mdb_strerror(rc));
+        BSF_WARN("engine", "cannot measure the store's free space: %s", bsf_strerror(rc));
         return;
     }
     if (space.beyond >= e->reserve_bytes) {
@@ -583,7 +584,7 @@ static void process(bsf_engine_t *e, bsf_command_t **cmds, size_t n)
         fail_command(cmds[0], rc);
     }
     if (rc)
-        BSF_ERROR("engine", "write transaction failed: %s", mdb_strerror(rc));
+        BSF_ERROR("engine", "write transaction failed: %s", bsf_strerror(rc));
     pthread_mutex_lock(&e->mu);
     e->stats.commands += n;
     e->stats.batches++;
@@ -625,7 +626,7 @@ static void collect_tombstones(bsf_engine_t *e)
     else if (txn)
         mdb_txn_abort(txn);
     if (rc) {
-        BSF_WARN("engine", "tombstone collection failed: %s", mdb_strerror(rc));
+        BSF_WARN("engine", "tombstone collection failed: %s", bsf_strerror(rc));
         return;
     }
     pthread_mutex_lock(&e->mu);
@@ -709,7 +710,7 @@ int bsf_engine_create(bsf_store_t *store, const bsf_engine_config_t *cfg, bsf_en
         mdb_txn_abort(txn);
     }
     if (rc) {
-        snprintf(err, err_cap, "cannot read the site state: %s", mdb_strerror(rc));
+        snprintf(err, err_cap, "cannot read the site state: %s", bsf_strerror(rc));
         bsf_engine_destroy(e);
         return -1;
     }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/error.h"
 #include "common/clock.h"
 #include "common/diag.h"
 #include "core/hlc.h"
@@ -239,7 +240,7 @@ static int assign_from_store(bsf_applier_t *a, char *err, size_t err_cap)
     if (!rc)
         mdb_txn_abort(txn);
     if (rc) {
-        snprintf(err, err_cap, "cannot read the consumer positions: %s", mdb_strerror(rc));
+        snprintf(err, err_cap, "cannot read the consumer positions: %s", bsf_strerror(rc));
         return -1;
     }
     return bsf_kafka_reader_assign(a->reader, offsets, err, err_cap);
@@ -540,7 +541,7 @@ int bsf_applier_start(bsf_applier_t *a, bsf_engine_t *engine, char *err, size_t 
         return -1;
     int rc = pthread_create(&a->thread, NULL, applier_main, a);
     if (rc) {
-        snprintf(err, err_cap, "cannot start the applier: %s", strerror(rc));
+        snprintf(err, err_cap, "cannot start the applier: %s", bsf_strerror(-rc));
         return -1;
     }
     a->started = true;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/error.h"
 #include "common/clock.h"
 #include "common/diag.h"
 #include "core/bytes.h"
@@ -90,7 +91,7 @@ static int read_hint(bsf_shipper_t *s, char *err, size_t err_cap)
         return 0;
     if (rc || len != HINT_LEN) {
         snprintf(err, err_cap, "cannot read the shipper's position hint: %s",
-                 rc ? mdb_strerror(rc) : "bad length");
+                 rc ? bsf_strerror(rc) : "bad length");
         return -1;
     }
     s->scan_pos = bsf_get_be64(v);
@@ -362,7 +363,7 @@ static ship_outcome_t ship_txn(bsf_shipper_t *s, producer_t *p, MDB_txn *txn, ui
     uint64_t t0 = bsf_clock_mono_ns();
     int rc = bsf_embedded_log_scan(&s->store->log, txn, from_pos + 1, visit_event, run);
     if (rc) {
-        snprintf(run->why, sizeof run->why, "reading the log: %s", mdb_strerror(rc));
+        snprintf(run->why, sizeof run->why, "reading the log: %s", bsf_strerror(rc));
         run->failed = true;
     }
     if (run->failed) {
@@ -437,7 +438,7 @@ static ship_outcome_t ship_committed(bsf_shipper_t *s, bool *more, size_t *shipp
     *shipped = 0;
     int rc = mdb_txn_begin(s->store->env, NULL, MDB_RDONLY, &txn);
     if (rc) {
-        count_failure(s, SHIP_ABORTED, mdb_strerror(rc));
+        count_failure(s, SHIP_ABORTED, bsf_strerror(rc));
         return SHIP_ABORTED;
     }
     pthread_mutex_lock(&s->mu);
@@ -734,7 +735,7 @@ int bsf_shipper_start(bsf_shipper_t *s, bsf_engine_t *engine, int connect_timeou
     pthread_mutex_unlock(&s->mu);
     int rc = pthread_create(&s->thread, NULL, shipper_main, s);
     if (rc) {
-        snprintf(err, err_cap, "cannot start the shipper: %s", strerror(rc));
+        snprintf(err, err_cap, "cannot start the shipper: %s", bsf_strerror(-rc));
         return -1;
     }
     s->thread_started = true;

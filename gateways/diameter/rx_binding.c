@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/diag.h"
+#include "common/error.h"
 
 bsf_rx_lookup_result_t bsf_rx_binding_lookup(bsf_store_t *store, const bsf_discovery_query_t *q,
                                              bool want_cookie, bsf_rx_binding_t *out)
@@ -16,7 +17,7 @@ bsf_rx_lookup_result_t bsf_rx_binding_lookup(bsf_store_t *store, const bsf_disco
     MDB_txn *txn = NULL;
     int rc = mdb_txn_begin(store->env, NULL, MDB_RDONLY, &txn);
     if (rc) {
-        BSF_ERROR("diameter", "binding lookup: %s", mdb_strerror(rc));
+        BSF_ERROR("diameter", "binding lookup: %s", bsf_strerror(rc));
         return BSF_RX_LOOKUP_ERROR;
     }
     msgpack_zone zone;
@@ -29,7 +30,7 @@ bsf_rx_lookup_result_t bsf_rx_binding_lookup(bsf_store_t *store, const bsf_disco
     bsf_rx_lookup_result_t res = BSF_RX_LOOKUP_NOT_FOUND;
     rc = bsf_projection_discover(&store->proj, txn, q, &zone, &best, &n);
     if (rc) {
-        BSF_ERROR("diameter", "binding lookup: %s", rc > 0 ? mdb_strerror(rc) : "corrupt record");
+        BSF_ERROR("diameter", "binding lookup: %s", bsf_strerror(rc));
         res = BSF_RX_LOOKUP_ERROR;
     } else if (n > 0) {
         /* Nothing may point into LMDB or the zone once the transaction ends: copy. */

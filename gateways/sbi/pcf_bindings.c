@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "common/diag.h"
+#include "common/error.h"
 #include "core/features.h"
 #include "core/sbi_time.h"
 #include "gateways/sbi/discovery_query.h"
@@ -282,7 +283,7 @@ void bsf_pcf_bindings_discover(bsf_nbsf_request_t *rq, const char *query, size_t
         rc = -1;
     bsf_reader_end(&w->reader);
     if (rc) {
-        BSF_ERROR("sbi", "discovery failed: %s", rc > 0 || rc < -1 ? mdb_strerror(rc) : "render");
+        BSF_ERROR("sbi", "discovery failed: %s", rc == -1 ? "render" : bsf_strerror(rc));
         bsf_problem_set(&p, BSF_CAUSE_SYSTEM_FAILURE, "the binding store failed");
         bsf_nbsf_respond_problem(rq, &p, NULL);
         return;
