@@ -1,4 +1,5 @@
 #include "engine/engine.h"
+#include "engine/store.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -14,7 +14,11 @@
 #include <stdint.h>
 
 #include "engine/command.h"
-#include "engine/store.h"
+
+/* Kept opaque here so that gateways, which include this header, see no LMDB type: the store
+ * is engine/store.h's, the transaction LMDB's (only the log backend's hooks use it). */
+typedef struct bsf_store bsf_store_t;
+struct MDB_txn;
 
 /* What before_commit answers. */
 #define BSF_ENGINE_HOOK_OK 0        /* go on and commit */
@@ -29,7 +33,7 @@ typedef struct {
     /* Inside the batch's write transaction, after its commands ran, before the commit.
      * `first_seq`..`last_seq` are this site's events of the batch (none when first > last).
      * Returns one of BSF_ENGINE_HOOK_*. */
-    int (*before_commit)(void *ctx, MDB_txn *txn, uint64_t first_seq, uint64_t last_seq,
+    int (*before_commit)(void *ctx, struct MDB_txn *txn, uint64_t first_seq, uint64_t last_seq,
                          bsf_problem_t *problem);
     /* After the commit was tried (whenever before_commit did not refuse). */
     void (*after_commit)(void *ctx, bool committed);

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "core/bytes.h"
+#include "engine/read_pool.h"
 #include "migrations/schema.h"
 
 /* common/error.h keeps LMDB's codes by value so that common/ needs no lmdb.h: hold them to
@@ -26,6 +27,7 @@ int bsf_store_open(bsf_store_t *s, const bsf_store_options_t *opt, char *err, si
 {
     memset(s, 0, sizeof *s);
     s->read_only = opt->read_only;
+    pthread_mutex_init(&s->read_mu, NULL);
     if (!opt->read_only && mkdir(opt->path, 0750) && errno != EEXIST) {
         snprintf(err, err_cap, "cannot create store directory %s: %s", opt->path,
                  bsf_strerror(-errno));
@@ -86,6 +88,7 @@ int bsf_store_open(bsf_store_t *s, const bsf_store_options_t *opt, char *err, si
 
 void bsf_store_close(bsf_store_t *s)
 {
+    bsf_read_pool_free(s);
     if (s->env)
         mdb_env_close(s->env);
     s->env = NULL;

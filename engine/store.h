@@ -9,18 +9,26 @@
 
 #include <lmdb.h>
 #include <msgpack.h>
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "core/event.h"
 #include "log/embedded_log.h"
 #include "projections/projection.h"
 
-typedef struct {
+struct bsf_read;
+
+/* Opaque to gateways (they see `struct bsf_store` through engine/engine.h and read through
+ * engine/read.h); the engine, bsfctl and replication use the fields. */
+typedef struct bsf_store {
     MDB_env *env;
     MDB_dbi meta;
     bsf_projection_t proj;
     bsf_embedded_log_t log;
     bool read_only;
+    /* engine/read.h's handles not in use, kept with their reset read transactions. */
+    pthread_mutex_t read_mu;
+    struct bsf_read *read_idle;
 } bsf_store_t;
 
 typedef struct {
@@ -30,8 +38,10 @@ typedef struct {
     unsigned max_readers;
 } bsf_store_options_t;
 
-/* Returns 0, or -1 with a message in err. */
+/* Returns 0, or -1 with a message in err. Main thread, before any other thread uses it. */
 int bsf_store_open(bsf_store_t *s, const bsf_store_options_t *opt, char *err, size_t err_cap);
+/* Ends the idle read handles and closes the environment. Every handle must have been
+ * released (bsf_read_release) and every other thread must be done with the store. */
 void bsf_store_close(bsf_store_t *s);
 
 /* Encodes `ev`, appends it to the log and applies it. `buf` and `scratch` are reusable

@@ -13,6 +13,7 @@
 
 #include "core/discovery.h"
 #include "core/event.h"
+#include "projections/match.h"
 #include "projections/record.h"
 
 typedef struct {
@@ -53,13 +54,6 @@ int bsf_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_bindin
 
 /* Decodes a live record's binding into `zone`. Returns 0 or -1 (corrupt record). */
 int bsf_record_decode_binding(const bsf_record_t *r, msgpack_zone *zone, bsf_pcf_binding_t *out);
-
-/* A live binding found by a lookup. The record points into the transaction's memory. */
-typedef struct {
-    bsf_binding_id_t id;
-    bsf_record_t record;
-    bsf_pcf_binding_t binding;
-} bsf_match_t;
 
 /* Discovery: the most recent live binding matching `q` in `best` and the number of matches
  * (capped at 2 when `count_all` is false: enough to know whether there are several).

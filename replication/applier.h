@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
+#include "engine/store.h"
 #include "replication/replication_settings.h"
 
 typedef struct bsf_applier bsf_applier_t;

@@ -11,6 +11,7 @@
 
 #include "common/text.h"
 #include "engine/engine.h"
+#include "engine/store.h"
 #include "replication/replication_settings.h"
 
 typedef struct bsf_replication bsf_replication_t;

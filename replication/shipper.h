@@ -21,6 +21,7 @@
 
 #include "common/text.h"
 #include "engine/engine.h"
+#include "engine/store.h"
 #include "replication/replication_settings.h"
 
 typedef struct bsf_shipper bsf_shipper_t;
