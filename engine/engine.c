@@ -10,6 +10,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "common/deadline.h"
 #include "common/error.h"
 #include "common/clock.h"
 #include "common/diag.h"
@@ -649,10 +650,7 @@ static void *engine_main(void *arg)
         while (!e->head && !e->stopping) {
             if (e->cfg.tombstone_horizon_ms && bsf_clock_mono_ns() >= next_gc)
                 break;
-            struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_sec += 1;
-            pthread_cond_timedwait(&e->cv, &e->mu, &until);
+            bsf_cond_wait_ms(&e->cv, &e->mu, 1000);
         }
         if (!e->head && !e->stopping) {
             pthread_mutex_unlock(&e->mu);
@@ -696,7 +694,7 @@ int bsf_engine_create(bsf_store_t *store, const bsf_engine_config_t *cfg, bsf_en
         e->cfg.max_batch = 1;
     e->random_used = sizeof e->random;
     pthread_mutex_init(&e->mu, NULL);
-    pthread_cond_init(&e->cv, NULL);
+    bsf_cond_init_monotonic(&e->cv);
     msgpack_sbuffer_init(&e->event_buf);
     msgpack_sbuffer_init(&e->scratch);
     if (!msgpack_zone_init(&e->zone, 16384)) {

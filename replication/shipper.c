@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/deadline.h"
 #include "common/error.h"
 #include "common/clock.h"
 #include "common/diag.h"
@@ -586,16 +587,9 @@ static void *shipper_main(void *arg)
             s->next_txn_ns = bsf_clock_mono_ns() + (uint64_t)s->cfg.ship_interval_ms * 1000000u;
             continue;
         }
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += s->notified && s->rk && now < s->next_txn_ns
-                             ? (long)(s->next_txn_ns - now)
-                             : 100000000;
-        if (until.tv_nsec >= 1000000000) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000;
-        }
-        if (pthread_cond_timedwait(&s->cv, &s->mu, &until) == ETIMEDOUT && !s->replicated &&
+        struct timespec until = bsf_deadline_after_ns(
+            s->notified && s->rk && now < s->next_txn_ns ? s->next_txn_ns - now : 100000000u);
+        if (bsf_cond_wait_until(&s->cv, &s->mu, &until) == -ETIMEDOUT && !s->replicated &&
             bsf_clock_mono_ns() >= s->retry_at_ns)
             s->notified = true; /* look again: a failed transaction left events behind */
     }
@@ -715,7 +709,7 @@ int bsf_shipper_create(const bsf_replication_settings_t *settings, uint16_t site
     s->shipped_offset = -1;
     snprintf(s->hint_name, sizeof s->hint_name, "ship/%s", settings->topic);
     pthread_mutex_init(&s->mu, NULL);
-    pthread_cond_init(&s->cv, NULL);
+    bsf_cond_init_monotonic(&s->cv);
     if (read_hint(s, err, err_cap)) {
         bsf_shipper_destroy(s);
         return -1;
