@@ -41,7 +41,7 @@ void bsf_read_end(bsf_read_t *r);
 msgpack_zone *bsf_read_zone(bsf_read_t *r);
 
 /* Discovery (inside a snapshot): the most recent live binding matching `q` in *best and
- * the number of matches in *n (capped at 2: enough to know whether several match).
+ * the number of live bindings matching it in *n.
  * best->record points into the snapshot, best->binding into `zone`. Returns 0 (*n may be
  * 0), MDB_CORRUPTED (a record that does not parse), or another LMDB code. */
 int bsf_read_discover(bsf_read_t *r, const bsf_discovery_query_t *q, msgpack_zone *zone,
