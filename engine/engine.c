@@ -729,7 +729,7 @@ int bsf_engine_start(bsf_engine_t *e)
     int rc = pthread_create(&e->thread, NULL, engine_main, e);
     if (rc == 0)
         e->started = true;
-    return rc ? -1 : 0;
+    return -rc;
 }
 
 int bsf_engine_submit(bsf_engine_t *e, bsf_command_t *cmd)
@@ -738,8 +738,9 @@ int bsf_engine_submit(bsf_engine_t *e, bsf_command_t *cmd)
     cmd->submitted_ns = bsf_clock_mono_ns();
     pthread_mutex_lock(&e->mu);
     if (e->stopping || e->depth >= e->cfg.queue_capacity) {
+        int rc = e->stopping ? BSF_ESTOPPED : BSF_EBUSY;
         pthread_mutex_unlock(&e->mu);
-        return -1;
+        return rc;
     }
     if (e->tail)
         e->tail->next = cmd;

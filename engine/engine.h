@@ -71,16 +71,23 @@ typedef struct {
 
 typedef struct bsf_engine bsf_engine_t;
 
-/* Takes a store opened for writing (not owned). Returns 0 or -1 with a message. */
+/* Takes a store opened for writing (not owned; it outlives the engine). Main thread.
+ * Returns 0 (*out is the caller's, freed with bsf_engine_destroy) or -1 with a message
+ * (no memory, or the store's site state cannot be read). */
 int bsf_engine_create(bsf_store_t *store, const bsf_engine_config_t *cfg, bsf_engine_t **out,
                       char *err, size_t err_cap);
+/* Starts the engine thread. Main thread. Returns 0 or a negated errno (-EAGAIN). */
 int bsf_engine_start(bsf_engine_t *e);
-/* Queues a command. Returns 0, or -1 when the queue is full or the engine is stopping (the
- * command is not taken; the caller still owns it). */
+/* Queues a command; any thread. On success the engine owns `cmd` until it calls cmd->done
+ * on the engine thread. Returns 0, BSF_EBUSY (the queue holds engine.queue_capacity
+ * commands) or BSF_ESTOPPED (the engine is stopping): the command is not taken then and the
+ * caller still owns it. */
 int bsf_engine_submit(bsf_engine_t *e, bsf_command_t *cmd);
-/* Finishes every queued command, then stops the thread. */
+/* Finishes every queued command, then stops the thread. Main thread. */
 void bsf_engine_stop(bsf_engine_t *e);
+/* Stops (if needed) and frees. NULL is ignored. Main thread. */
 void bsf_engine_destroy(bsf_engine_t *e);
+/* A copy of the counters; any thread. */
 void bsf_engine_stats(bsf_engine_t *e, bsf_engine_stats_t *out);
 
 /* This site's events up to `seq` exist in the replicated log: until the store holds them all
