@@ -27,10 +27,10 @@ const char *bsf_strerror(int rc)
     const char *t = table_text(rc);
     if (t)
         return t;
-    /* errno values are small and positive; LMDB hands them back as they are. */
-    int e = rc < 0 ? -rc : rc;
+    /* errno values are small; LMDB hands them back positive. (Negating only inside this
+     * range: -INT_MIN does not exist.) */
     if (rc > -4096 && rc < 4096) {
-        t = strerrordesc_np(e);
+        t = strerrordesc_np(rc < 0 ? -rc : rc);
         if (t)
             return t;
     }
