@@ -10,6 +10,7 @@
 #include "bsfd/config.h"
 #include "common/diag.h"
 #include "engine/engine.h"
+#include "engine/store.h"
 #include "engine/warmup.h"
 #include "gateways/diameter/rx_gateway.h"
 #include "gateways/diameter/rx_repaving_api.h"

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+/* Never fail; any thread. Deadlines and timed waits: common/deadline.h. */
 uint64_t bsf_clock_wall_ms(void);
 uint64_t bsf_clock_mono_ns(void);
 

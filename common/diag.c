@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/error.h"
 #include "core/sbi_time.h"
 
 /* Written once before any thread starts, read-only afterwards. */
@@ -28,7 +29,7 @@ int bsf_log_level_parse(const char *s, bsf_log_level_t *out)
             *out = (bsf_log_level_t)i;
             return 0;
         }
-    return -1;
+    return BSF_EBADINPUT;
 }
 
 void bsf_log(bsf_log_level_t level, const char *module, const char *fmt, ...)

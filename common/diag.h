@@ -7,8 +7,11 @@ typedef enum { BSF_LOG_ERROR = 0, BSF_LOG_WARN, BSF_LOG_INFO, BSF_LOG_DEBUG } bs
 
 void bsf_log_set_level(bsf_log_level_t level);
 bsf_log_level_t bsf_log_get_level(void);
-/* Parses "error", "warn", "info" or "debug"; returns -1 when unknown. */
+/* Parses "error", "warn", "info" or "debug". Returns 0 or BSF_EBADINPUT (unknown name;
+ * *out unchanged). Any thread. */
 int bsf_log_level_parse(const char *s, bsf_log_level_t *out);
+/* Writes one line (one fputs, so lines of threads do not mix). Any thread; never fails
+ * (a line that cannot be written is lost). */
 void bsf_log(bsf_log_level_t level, const char *module, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -11,6 +11,8 @@ typedef struct {
     bool failed; /* an allocation failed; the content is incomplete */
 } bsf_text_t;
 
+/* Appends; on allocation failure sets `failed` and keeps what was there. The buffer is the
+ * caller's (one thread at a time), freed with bsf_text_free. */
 void bsf_text_printf(bsf_text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void bsf_text_free(bsf_text_t *t);
 

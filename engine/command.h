@@ -96,7 +96,11 @@ struct bsf_command {
     void *owner;
 };
 
+/* A command owned by the caller until bsf_engine_submit takes it; NULL when out of memory.
+ * Any thread. */
 bsf_command_t *bsf_command_new(bsf_command_kind_t kind);
+/* Frees the command, its zone and its buffers. NULL is ignored. Called by its owner (the
+ * submitter, from `done` on once the engine answered). */
 void bsf_command_free(bsf_command_t *cmd);
 /* Clears the outcome (used when the engine retries a command alone). */
 void bsf_command_reset_outcome(bsf_command_t *cmd);

@@ -1,4 +1,5 @@
 #include "engine/engine.h"
+#include "engine/store.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -9,6 +10,8 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "common/deadline.h"
+#include "common/error.h"
 #include "common/clock.h"
 #include "common/diag.h"
 #include "core/decide.h"
@@ -451,7 +454,7 @@ static void fail_command(bsf_command_t *cmd, int rc)
                         "the binding store is full");
     else
         bsf_problem_set(&cmd->problem, BSF_CAUSE_SYSTEM_FAILURE, "the binding store failed: %s",
-                        mdb_strerror(rc));
+                        bsf_strerror(rc));
     msgpack_sbuffer_clear(&cmd->body);
 }
 
@@ -491,7 +494,7 @@ static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *
             /* The events are in the replicated log but not here: never reuse their numbers. */
             BSF_ERROR("engine", "events %llu..%llu reached the replicated log but the local "
                                 "commit failed (%s); they come back from the log",
-                      (unsigned long long)seq + 1, (unsigned long long)e->seq, mdb_strerror(rc));
+                      (unsigned long long)seq + 1, (unsigned long long)e->seq, bsf_strerror(rc));
             bsf_engine_raise_seq_floor(e, e->seq);
         }
     } else {
@@ -530,7 +533,7 @@ static void check_space(bsf_engine_t *e)
     bsf_store_space_t space;
     int rc = bsf_store_space(e->store, scan ? e->reserve_bytes : 0, &space);
     if (rc) {
-        BSF_WARN("engine", "cannot measure the store's free space: %s", mdb_strerror(rc));
+        BSF_WARN("engine", "cannot measure the store's free space: %s", bsf_strerror(rc));
         return;
     }
     if (space.beyond >= e->reserve_bytes) {
@@ -583,7 +586,7 @@ static void process(bsf_engine_t *e, bsf_command_t **cmds, size_t n)
         fail_command(cmds[0], rc);
     }
     if (rc)
-        BSF_ERROR("engine", "write transaction failed: %s", mdb_strerror(rc));
+        BSF_ERROR("engine", "write transaction failed: %s", bsf_strerror(rc));
     pthread_mutex_lock(&e->mu);
     e->stats.commands += n;
     e->stats.batches++;
@@ -625,7 +628,7 @@ static void collect_tombstones(bsf_engine_t *e)
     else if (txn)
         mdb_txn_abort(txn);
     if (rc) {
-        BSF_WARN("engine", "tombstone collection failed: %s", mdb_strerror(rc));
+        BSF_WARN("engine", "tombstone collection failed: %s", bsf_strerror(rc));
         return;
     }
     pthread_mutex_lock(&e->mu);
@@ -647,10 +650,7 @@ static void *engine_main(void *arg)
         while (!e->head && !e->stopping) {
             if (e->cfg.tombstone_horizon_ms && bsf_clock_mono_ns() >= next_gc)
                 break;
-            struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_sec += 1;
-            pthread_cond_timedwait(&e->cv, &e->mu, &until);
+            bsf_cond_wait_ms(&e->cv, &e->mu, 1000);
         }
         if (!e->head && !e->stopping) {
             pthread_mutex_unlock(&e->mu);
@@ -694,7 +694,7 @@ int bsf_engine_create(bsf_store_t *store, const bsf_engine_config_t *cfg, bsf_en
         e->cfg.max_batch = 1;
     e->random_used = sizeof e->random;
     pthread_mutex_init(&e->mu, NULL);
-    pthread_cond_init(&e->cv, NULL);
+    bsf_cond_init_monotonic(&e->cv);
     msgpack_sbuffer_init(&e->event_buf);
     msgpack_sbuffer_init(&e->scratch);
     if (!msgpack_zone_init(&e->zone, 16384)) {
@@ -709,7 +709,7 @@ int bsf_engine_create(bsf_store_t *store, const bsf_engine_config_t *cfg, bsf_en
         mdb_txn_abort(txn);
     }
     if (rc) {
-        snprintf(err, err_cap, "cannot read the site state: %s", mdb_strerror(rc));
+        snprintf(err, err_cap, "cannot read the site state: %s", bsf_strerror(rc));
         bsf_engine_destroy(e);
         return -1;
     }
@@ -729,7 +729,7 @@ int bsf_engine_start(bsf_engine_t *e)
     int rc = pthread_create(&e->thread, NULL, engine_main, e);
     if (rc == 0)
         e->started = true;
-    return rc ? -1 : 0;
+    return -rc;
 }
 
 int bsf_engine_submit(bsf_engine_t *e, bsf_command_t *cmd)
@@ -738,8 +738,9 @@ int bsf_engine_submit(bsf_engine_t *e, bsf_command_t *cmd)
     cmd->submitted_ns = bsf_clock_mono_ns();
     pthread_mutex_lock(&e->mu);
     if (e->stopping || e->depth >= e->cfg.queue_capacity) {
+        int rc = e->stopping ? BSF_ESTOPPED : BSF_EBUSY;
         pthread_mutex_unlock(&e->mu);
-        return -1;
+        return rc;
     }
     if (e->tail)
         e->tail->next = cmd;

@@ -14,7 +14,11 @@
 #include <stdint.h>
 
 #include "engine/command.h"
-#include "engine/store.h"
+
+/* Kept opaque here so that gateways, which include this header, see no LMDB type: the store
+ * is engine/store.h's, the transaction LMDB's (only the log backend's hooks use it). */
+typedef struct bsf_store bsf_store_t;
+struct MDB_txn;
 
 /* What before_commit answers. */
 #define BSF_ENGINE_HOOK_OK 0        /* go on and commit */
@@ -29,7 +33,7 @@ typedef struct {
     /* Inside the batch's write transaction, after its commands ran, before the commit.
      * `first_seq`..`last_seq` are this site's events of the batch (none when first > last).
      * Returns one of BSF_ENGINE_HOOK_*. */
-    int (*before_commit)(void *ctx, MDB_txn *txn, uint64_t first_seq, uint64_t last_seq,
+    int (*before_commit)(void *ctx, struct MDB_txn *txn, uint64_t first_seq, uint64_t last_seq,
                          bsf_problem_t *problem);
     /* After the commit was tried (whenever before_commit did not refuse). */
     void (*after_commit)(void *ctx, bool committed);
@@ -67,16 +71,23 @@ typedef struct {
 
 typedef struct bsf_engine bsf_engine_t;
 
-/* Takes a store opened for writing (not owned). Returns 0 or -1 with a message. */
+/* Takes a store opened for writing (not owned; it outlives the engine). Main thread.
+ * Returns 0 (*out is the caller's, freed with bsf_engine_destroy) or -1 with a message
+ * (no memory, or the store's site state cannot be read). */
 int bsf_engine_create(bsf_store_t *store, const bsf_engine_config_t *cfg, bsf_engine_t **out,
                       char *err, size_t err_cap);
+/* Starts the engine thread. Main thread. Returns 0 or a negated errno (-EAGAIN). */
 int bsf_engine_start(bsf_engine_t *e);
-/* Queues a command. Returns 0, or -1 when the queue is full or the engine is stopping (the
- * command is not taken; the caller still owns it). */
+/* Queues a command; any thread. On success the engine owns `cmd` until it calls cmd->done
+ * on the engine thread. Returns 0, BSF_EBUSY (the queue holds engine.queue_capacity
+ * commands) or BSF_ESTOPPED (the engine is stopping): the command is not taken then and the
+ * caller still owns it. */
 int bsf_engine_submit(bsf_engine_t *e, bsf_command_t *cmd);
-/* Finishes every queued command, then stops the thread. */
+/* Finishes every queued command, then stops the thread. Main thread. */
 void bsf_engine_stop(bsf_engine_t *e);
+/* Stops (if needed) and frees. NULL is ignored. Main thread. */
 void bsf_engine_destroy(bsf_engine_t *e);
+/* A copy of the counters; any thread. */
 void bsf_engine_stats(bsf_engine_t *e, bsf_engine_stats_t *out);
 
 /* This site's events up to `seq` exist in the replicated log: until the store holds them all

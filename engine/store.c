@@ -5,12 +5,21 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/error.h"
 #include "core/bytes.h"
+#include "engine/read_pool.h"
 #include "migrations/schema.h"
+
+/* common/error.h keeps LMDB's codes by value so that common/ needs no lmdb.h: hold them to
+ * lmdb.h's. */
+#define BSF_CHECK_LMDB_ROW(name, value, text) _Static_assert((name) == (value), #name);
+BSF_LMDB_ERROR_MAP(BSF_CHECK_LMDB_ROW)
+#undef BSF_CHECK_LMDB_ROW
+_Static_assert(MDB_LAST_ERRCODE == MDB_BAD_DBI, "lmdb.h has codes common/error.h lacks");
 
 static int fail(char *err, size_t cap, const char *what, int rc)
 {
-    snprintf(err, cap, "%s: %s", what, mdb_strerror(rc));
+    snprintf(err, cap, "%s: %s", what, bsf_strerror(rc));
     return -1;
 }
 
@@ -18,9 +27,10 @@ int bsf_store_open(bsf_store_t *s, const bsf_store_options_t *opt, char *err, si
 {
     memset(s, 0, sizeof *s);
     s->read_only = opt->read_only;
+    pthread_mutex_init(&s->read_mu, NULL);
     if (!opt->read_only && mkdir(opt->path, 0750) && errno != EEXIST) {
         snprintf(err, err_cap, "cannot create store directory %s: %s", opt->path,
-                 strerror(errno));
+                 bsf_strerror(-errno));
         return -1;
     }
     int rc = mdb_env_create(&s->env);
@@ -40,7 +50,7 @@ int bsf_store_open(bsf_store_t *s, const bsf_store_options_t *opt, char *err, si
     rc = mdb_env_open(s->env, opt->path, flags, 0640);
     if (rc) {
         mdb_env_close(s->env);
-        snprintf(err, err_cap, "cannot open store %s: %s", opt->path, mdb_strerror(rc));
+        snprintf(err, err_cap, "cannot open store %s: %s", opt->path, bsf_strerror(rc));
         return -1;
     }
     MDB_txn *txn;
@@ -78,6 +88,7 @@ int bsf_store_open(bsf_store_t *s, const bsf_store_options_t *opt, char *err, si
 
 void bsf_store_close(bsf_store_t *s)
 {
+    bsf_read_pool_free(s);
     if (s->env)
         mdb_env_close(s->env);
     s->env = NULL;
@@ -90,7 +101,7 @@ int bsf_store_write_event(bsf_store_t *s, MDB_txn *txn, const bsf_event_t *ev,
     msgpack_sbuffer_clear(buf);
     msgpack_packer_init(&pk, buf, msgpack_sbuffer_write);
     if (bsf_event_encode(ev, &pk))
-        return ENOMEM;
+        return -ENOMEM;
     int rc = bsf_embedded_log_append(&s->log, txn, buf->data, buf->size, position);
     return rc ? rc : bsf_projection_apply(&s->proj, txn, ev, scratch);
 }
@@ -138,7 +149,7 @@ static int meta_key(char *key, size_t cap, const char *prefix, const char *name,
 {
     int n = snprintf(key, cap, "%s%s", prefix, name);
     if (n < 0 || (size_t)n >= cap)
-        return EINVAL;
+        return -EINVAL;
     k->mv_size = (size_t)n;
     k->mv_data = key;
     return 0;

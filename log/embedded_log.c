@@ -39,7 +39,7 @@ int bsf_embedded_log_open(MDB_txn *txn, bsf_embedded_log_t *log, bool create)
 int bsf_embedded_log_frame(const void *event, size_t len, msgpack_sbuffer *out)
 {
     char tag = (char)COMPRESSED_TAG;
-    return msgpack_sbuffer_write(out, &tag, 1) || bsf_compress_pack(event, len, out) ? ENOMEM
+    return msgpack_sbuffer_write(out, &tag, 1) || bsf_compress_pack(event, len, out) ? -ENOMEM
                                                                                       : 0;
 }
 
@@ -84,7 +84,7 @@ int bsf_embedded_log_scan(const bsf_embedded_log_t *log, MDB_txn *txn, uint64_t 
     msgpack_zone zone;
     if (!msgpack_zone_init(&zone, 4096)) {
         mdb_cursor_close(cur);
-        return ENOMEM;
+        return -ENOMEM;
     }
     for (rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE); rc == 0;
          rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {

@@ -19,32 +19,37 @@ typedef struct {
     uint64_t last; /* last appended position; 0 when empty */
 } bsf_embedded_log_t;
 
-/* Opens (when `create`, creates) the sub-database and reads the last position. Returns an
- * LMDB error code. */
+/* Opens (when `create`, creates: needs a write transaction) the sub-database and reads the
+ * last position. Returns 0, MDB_NOTFOUND (no log and not `create`) or another LMDB code. */
 int bsf_embedded_log_open(MDB_txn *txn, bsf_embedded_log_t *log, bool create);
 
-/* Appends at position last + 1 and advances `last`. On error `last` is unchanged. If the
- * transaction is later aborted the caller restores `last` (see bsf_embedded_log_reload). */
+/* Appends at position last + 1 and advances `last`, in the caller's write transaction
+ * (one writer thread at a time). Returns 0, -ENOMEM, or an LMDB code (MDB_MAP_FULL). On
+ * error `last` is unchanged. If the transaction is later aborted the caller restores `last`
+ * (see bsf_embedded_log_reload). */
 int bsf_embedded_log_append(bsf_embedded_log_t *log, MDB_txn *txn, const void *event, size_t len,
                             uint64_t *position);
 
 /* The stored form of an event (its compressed frame), made without a transaction so that
  * it can be prepared on another thread: appended to `out`. Returns 0 or ENOMEM. */
 int bsf_embedded_log_frame(const void *event, size_t len, msgpack_sbuffer *out);
-/* bsf_embedded_log_append of an event already in its stored form. */
+/* bsf_embedded_log_append of an event already in its stored form; the same results. */
 int bsf_embedded_log_append_frame(bsf_embedded_log_t *log, MDB_txn *txn, const void *frame,
                                   size_t len, uint64_t *position);
 
-/* Re-reads `last` from the database (after an aborted transaction). */
+/* Re-reads `last` from the database (after an aborted transaction). Returns 0 or an LMDB
+ * code. */
 int bsf_embedded_log_reload(bsf_embedded_log_t *log, MDB_txn *txn);
 
 /* Calls `visit` for each event at positions >= from, in order, until it returns non-zero.
- * Returns 0 or an LMDB error code. */
+ * The event is valid during the call only. Any transaction of the calling thread. Returns
+ * 0 (also when `visit` stopped), MDB_CORRUPTED (a frame that does not decompress), -ENOMEM
+ * or another LMDB code. */
 typedef int (*bsf_log_visit_fn)(void *ctx, uint64_t position, const void *event, size_t len);
 int bsf_embedded_log_scan(const bsf_embedded_log_t *log, MDB_txn *txn, uint64_t from,
                           bsf_log_visit_fn visit, void *ctx);
 
-/* Number of events and bytes of event data (for stats). */
+/* Number of events and the first position (for stats). Returns 0 or an LMDB code. */
 int bsf_embedded_log_stat(const bsf_embedded_log_t *log, MDB_txn *txn, uint64_t *events,
                           uint64_t *first);
 

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/error.h"
+
 int bsf_schema_check(MDB_txn *txn, MDB_dbi meta, char *err, size_t err_cap)
 {
     MDB_val k = {14, "schema_version"}, v;
@@ -13,13 +15,13 @@ int bsf_schema_check(MDB_txn *txn, MDB_dbi meta, char *err, size_t err_cap)
         v.mv_data = &version;
         rc = mdb_put(txn, meta, &k, &v, 0);
         if (rc) {
-            snprintf(err, err_cap, "cannot write the schema version: %s", mdb_strerror(rc));
+            snprintf(err, err_cap, "cannot write the schema version: %s", bsf_strerror(rc));
             return -1;
         }
         return 0;
     }
     if (rc) {
-        snprintf(err, err_cap, "cannot read the schema version: %s", mdb_strerror(rc));
+        snprintf(err, err_cap, "cannot read the schema version: %s", bsf_strerror(rc));
         return -1;
     }
     unsigned version = v.mv_size == 1 ? *(unsigned char *)v.mv_data : 0;

@@ -1,5 +1,6 @@
 /* Store schema versions. The `meta` sub-database records the version the store was written
- * with; opening a store of another version runs the registered migrations or refuses. */
+ * with; opening a store written with another version is refused (there is no migration
+ * yet, nor a way to register one: the first schema change adds it here). */
 #ifndef BSF_MIGRATIONS_SCHEMA_H
 #define BSF_MIGRATIONS_SCHEMA_H
 

@@ -15,10 +15,14 @@
  * (lookups use those to know which prefix lengths exist). Returns an LMDB error code. */
 int bsf_counters_account(MDB_txn *txn, MDB_dbi dbi, const bsf_pcf_binding_t *b, int delta);
 
+/* Adds `delta` to one counter (deleted at zero, never below), in a write transaction.
+ * Returns 0 or an LMDB code (MDB_MAP_FULL, MDB_BAD_VALSIZE for a name LMDB cannot key). */
 int bsf_counter_add(MDB_txn *txn, MDB_dbi dbi, const char *name, int64_t delta);
+/* A counter's value; 0 when absent or unreadable. */
 uint64_t bsf_counter_get(MDB_txn *txn, MDB_dbi dbi, const char *name);
 
-/* Prefix lengths present in an index, as a bitmap, from "len6/" or "len4r/" counters. */
+/* Prefix lengths present in an index, as a bitmap, from "len6/" or "len4r/" counters.
+ * Returns 0 or an LMDB code. */
 int bsf_counters_prefix_lengths(MDB_txn *txn, MDB_dbi dbi, const char *family, unsigned max_len,
                                 uint8_t bitmap[17]);
 

@@ -28,7 +28,7 @@ int bsf_projection_digest(const bsf_projection_t *p, MDB_txn *txn, uint8_t out[3
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
         EVP_MD_CTX_free(ctx);
-        return ENOMEM;
+        return -ENOMEM;
     }
     int rc = 0;
     for (int i = 0; i < BSF_PROJECTION_DBS && !rc; i++) {
@@ -50,7 +50,7 @@ int bsf_projection_digest(const bsf_projection_t *p, MDB_txn *txn, uint8_t out[3
     }
     unsigned int len = 32;
     if (!rc && !EVP_DigestFinal_ex(ctx, out, &len))
-        rc = ENOMEM;
+        rc = -ENOMEM;
     EVP_MD_CTX_free(ctx);
     return rc;
 }

@@ -98,7 +98,7 @@ static int unindex_record(const bsf_projection_t *p, MDB_txn *txn, const bsf_rec
     msgpack_zone zone;
     bsf_pcf_binding_t old;
     if (!msgpack_zone_init(&zone, 2048))
-        return ENOMEM;
+        return -ENOMEM;
     int rc = bsf_record_decode_binding(r, &zone, &old) ? MDB_CORRUPTED
                                                         : index_binding(p, txn, &old, id, -1);
     msgpack_zone_destroy(&zone);
@@ -162,7 +162,7 @@ int bsf_projection_binding_frame(const bsf_pcf_binding_t *b, msgpack_sbuffer *ou
     msgpack_sbuffer_init(&mp);
     msgpack_packer pk;
     msgpack_packer_init(&pk, &mp, msgpack_sbuffer_write);
-    int rc = bsf_pcf_binding_encode(b, &pk) || bsf_compress_pack(mp.data, mp.size, out) ? ENOMEM
+    int rc = bsf_pcf_binding_encode(b, &pk) || bsf_compress_pack(mp.data, mp.size, out) ? -ENOMEM
                                                                                          : 0;
     msgpack_sbuffer_destroy(&mp);
     return rc;

@@ -13,6 +13,7 @@
 
 #include "core/discovery.h"
 #include "core/event.h"
+#include "projections/match.h"
 #include "projections/record.h"
 
 typedef struct {
@@ -31,10 +32,12 @@ typedef struct {
 #define BSF_PROJECTION_DBS 10
 
 /* Opens the sub-databases (creating them when `create`, which needs a write transaction).
- * Returns an LMDB error code. */
+ * Returns 0, MDB_NOTFOUND (missing and not `create`) or another LMDB code. */
 int bsf_projection_open(MDB_txn *txn, bsf_projection_t *p, bool create);
 
-/* Applies one event. `scratch` is a reusable buffer. Returns 0 or an LMDB error code. */
+/* Applies one event in the caller's write transaction. `scratch` is the caller's reusable
+ * buffer. Returns 0, -ENOMEM, or an LMDB code (MDB_MAP_FULL; MDB_CORRUPTED for a stored
+ * record that does not parse). */
 int bsf_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,
                          msgpack_sbuffer *scratch);
 
@@ -51,19 +54,14 @@ int bsf_projection_apply_framed(const bsf_projection_t *p, MDB_txn *txn, const b
 int bsf_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
                        bsf_record_t *out);
 
-/* Decodes a live record's binding into `zone`. Returns 0 or -1 (corrupt record). */
+/* Decodes a live record's binding into `zone`. Returns 0 or -1 (corrupt record; callers
+ * report it as MDB_CORRUPTED). */
 int bsf_record_decode_binding(const bsf_record_t *r, msgpack_zone *zone, bsf_pcf_binding_t *out);
 
-/* A live binding found by a lookup. The record points into the transaction's memory. */
-typedef struct {
-    bsf_binding_id_t id;
-    bsf_record_t record;
-    bsf_pcf_binding_t binding;
-} bsf_match_t;
-
-/* Discovery: the most recent live binding matching `q` in `best` and the number of matches
- * (capped at 2 when `count_all` is false: enough to know whether there are several).
- * Returns 0 (n_matches may be 0) or an LMDB error. */
+/* Discovery: the most recent live binding matching `q` in `best` and the number of live
+ * bindings matching it in *n_matches (all of them, each counted once). best->record points
+ * into the transaction, best->binding into `zone`. Returns 0 (n_matches may be 0),
+ * MDB_CORRUPTED (a record or binding that does not parse), or another LMDB code. */
 int bsf_projection_discover(const bsf_projection_t *p, MDB_txn *txn,
                             const bsf_discovery_query_t *q, msgpack_zone *zone, bsf_match_t *best,
                             size_t *n_matches);
@@ -76,7 +74,8 @@ int bsf_projection_collect_candidates(const bsf_projection_t *p, MDB_txn *txn,
                                       const bsf_pcf_binding_t *b, msgpack_zone *zone,
                                       bsf_match_t *out, size_t cap, size_t *n);
 
-/* Calls `visit` for each live binding id of a SUPI (or GPSI when `gpsi` is true). */
+/* Calls `visit` for each live binding id of a SUPI (or GPSI when `gpsi` is true). Returns 0
+ * or an LMDB code. */
 int bsf_projection_ids_by_subscriber(const bsf_projection_t *p, MDB_txn *txn, const char *value,
                                      bool gpsi, void (*visit)(void *ctx, const bsf_binding_id_t *),
                                      void *ctx);
@@ -84,7 +83,8 @@ int bsf_projection_ids_by_subscriber(const bsf_projection_t *p, MDB_txn *txn, co
 /* Reads a counter ("total", "dnn/<dnn>", "snssai/<sst-SD>", "pcf/<key>"); 0 when absent. */
 uint64_t bsf_projection_counter(const bsf_projection_t *p, MDB_txn *txn, const char *name);
 
-/* Calls `visit` for every counter whose name starts with `prefix`. */
+/* Calls `visit` for every counter whose name starts with `prefix` (the name is valid during
+ * the call). Returns 0 or an LMDB code. */
 int bsf_projection_counters_each(const bsf_projection_t *p, MDB_txn *txn, const char *prefix,
                                  void (*visit)(void *ctx, const char *name, uint64_t value),
                                  void *ctx);
@@ -99,7 +99,8 @@ int bsf_projection_gc_tombstones(const bsf_projection_t *p, MDB_txn *txn, uint64
 /* SHA-256 over every projection sub-database in key order. Returns 0 or an LMDB error. */
 int bsf_projection_digest(const bsf_projection_t *p, MDB_txn *txn, uint8_t out[32]);
 
-/* Removes every entry of every projection sub-database (used before a rebuild). */
+/* Removes every entry of every projection sub-database (used before a rebuild), in a write
+ * transaction. Returns 0 or an LMDB code. */
 int bsf_projection_clear(const bsf_projection_t *p, MDB_txn *txn);
 
 #endif

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/deadline.h"
+#include "common/error.h"
 #include "common/clock.h"
 #include "common/diag.h"
 #include "core/hlc.h"
@@ -239,7 +241,7 @@ static int assign_from_store(bsf_applier_t *a, char *err, size_t err_cap)
     if (!rc)
         mdb_txn_abort(txn);
     if (rc) {
-        snprintf(err, err_cap, "cannot read the consumer positions: %s", mdb_strerror(rc));
+        snprintf(err, err_cap, "cannot read the consumer positions: %s", bsf_strerror(rc));
         return -1;
     }
     return bsf_kafka_reader_assign(a->reader, offsets, err, err_cap);
@@ -371,16 +373,10 @@ static int submit(bsf_applier_t *a, slot_t *s)
 
 static void wait_signal(bsf_applier_t *a, int ms)
 {
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += (long)ms * 1000000;
-    while (until.tv_nsec >= 1000000000) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000;
-    }
+    struct timespec until = bsf_deadline_after_ms((uint64_t)ms);
     pthread_mutex_lock(&a->mu);
     if (!a->done && !a->stopping)
-        pthread_cond_timedwait(&a->cv, &a->mu, &until);
+        bsf_cond_wait_until(&a->cv, &a->mu, &until);
     pthread_mutex_unlock(&a->mu);
 }
 
@@ -479,7 +475,7 @@ int bsf_applier_create(const bsf_replication_settings_t *settings, uint16_t site
     a->site = site_id;
     a->store = store;
     pthread_mutex_init(&a->mu, NULL);
-    pthread_cond_init(&a->cv, NULL);
+    bsf_cond_init_monotonic(&a->cv);
     const char *topics[BSF_KAFKA_READER_MAX_TOPICS];
     char names[BSF_KAFKA_READER_MAX_TOPICS][BSF_KAFKA_TOPIC_MAX + 1];
     const char *p = settings->consume_topics;
@@ -540,7 +536,7 @@ int bsf_applier_start(bsf_applier_t *a, bsf_engine_t *engine, char *err, size_t 
         return -1;
     int rc = pthread_create(&a->thread, NULL, applier_main, a);
     if (rc) {
-        snprintf(err, err_cap, "cannot start the applier: %s", strerror(rc));
+        snprintf(err, err_cap, "cannot start the applier: %s", bsf_strerror(-rc));
         return -1;
     }
     a->started = true;
@@ -552,14 +548,7 @@ bool bsf_applier_wait_caught_up(bsf_applier_t *a, int timeout_ms)
     uint64_t deadline = bsf_clock_mono_ns() + (uint64_t)timeout_ms * 1000000u;
     pthread_mutex_lock(&a->mu);
     while (!a->stats.reached_end && bsf_clock_mono_ns() < deadline) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 50000000;
-        if (until.tv_nsec >= 1000000000) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000;
-        }
-        pthread_cond_timedwait(&a->cv, &a->mu, &until);
+        bsf_cond_wait_ms(&a->cv, &a->mu, 50);
     }
     bool ok = a->stats.reached_end;
     pthread_mutex_unlock(&a->mu);

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
+#include "engine/store.h"
 #include "replication/replication_settings.h"
 
 typedef struct bsf_applier bsf_applier_t;
@@ -48,17 +49,22 @@ typedef struct {
     uint64_t delay_count, delay_sum_ms;
 } bsf_applier_stats_t;
 
+/* Main thread. Returns 0 (*out is the caller's, freed with bsf_applier_destroy) or -1 with
+ * a message (no memory, the Kafka consumer cannot be made). */
 int bsf_applier_create(const bsf_replication_settings_t *settings, uint16_t site_id,
                        bsf_store_t *store, bsf_applier_t **out, char *err, size_t err_cap);
-/* Reads the stored positions, assigns the topics and starts the thread. */
+/* Reads the stored positions, assigns the topics and starts the thread. Main thread.
+ * Returns 0 or -1 with a message (the store, the assignment or the thread failed). */
 int bsf_applier_start(bsf_applier_t *a, bsf_engine_t *engine, char *err, size_t err_cap);
 /* Waits until every topic is applied up to the end it had when the applier first reached it
  * (the log's tail at start-up, even while other sites keep writing), or `timeout_ms` passed.
  * Returns true when caught up. */
 bool bsf_applier_wait_caught_up(bsf_applier_t *a, int timeout_ms);
-/* After the engine stopped: stops the thread and releases the messages. */
+/* After the engine stopped: stops the thread and releases the messages. Main thread. */
 void bsf_applier_stop(bsf_applier_t *a);
+/* Stops (if needed) and frees. NULL is ignored. Main thread. */
 void bsf_applier_destroy(bsf_applier_t *a);
+/* A copy of the counters. Any thread. */
 void bsf_applier_stats(bsf_applier_t *a, bsf_applier_stats_t *out);
 const char *bsf_applier_topic(const bsf_applier_t *a, size_t topic);
 

@@ -1,6 +1,7 @@
 /* Replication between sites through the log (Apache Kafka): the outbox shipper that
- * produces this site's events, the consumers that apply the other sites' events, and the
- * message feed. With `log.backend = embedded` it does nothing.
+ * produces this site's events and the applier that consumes the other sites' events. (The
+ * message feed of seed §3.43 is not part of it: gateways/feed/, docs/feed.md.) With
+ * `log.backend = embedded` it does nothing.
  *
  * Lifecycle in bsfd: create (before the engine is created: it may install engine hooks),
  * start (after the engine runs), stop (after the engine stopped: ships what is left). */
@@ -11,6 +12,7 @@
 
 #include "common/text.h"
 #include "engine/engine.h"
+#include "engine/store.h"
 #include "replication/replication_settings.h"
 
 typedef struct bsf_replication bsf_replication_t;

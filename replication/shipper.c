@@ -9,6 +9,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/deadline.h"
+#include "common/error.h"
 #include "common/clock.h"
 #include "common/diag.h"
 #include "core/bytes.h"
@@ -33,36 +35,116 @@ typedef struct {
     int64_t dr_offset;
 } producer_t;
 
+/* The connection to Kafka, one state at a time (shipper.h, "State"). `producer` is NULL in
+ * DISCONNECTED and CONNECTING. The transitions are the conn_* functions below. */
+typedef enum {
+    CONN_DISCONNECTED, /* no producer; the thread connects once now >= retry_at_ns */
+    CONN_CONNECTING,   /* the thread (or bsf_shipper_start) is connecting, mu released */
+    CONN_READY,        /* replicated: connected, not yet taken by the engine thread */
+    CONN_CONNECTED,    /* `producer` is used by its owner: the thread (local) or the engine
+                          thread (replicated), outside mu */
+    CONN_BROKEN,       /* replicated: the engine thread gave the producer up; the thread
+                          destroys it */
+} conn_state_t;
+
 struct bsf_shipper {
+    /* Set at create/start, read-only afterwards. */
     bsf_replication_settings_t cfg;
     uint16_t site;
     bsf_store_t *store;
     bsf_engine_t *engine;
     bool replicated;
     char hint_name[BSF_KAFKA_TOPIC_MAX + 16];
-
     pthread_t thread;
     bool thread_started;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
 
-    /* Under mu. `rk` is used by its owner only: the shipper thread (durability=local) or the
-     * engine thread (replicated), which takes connected producers from `ready` and leaves
-     * broken ones in `dead` for the thread to destroy. */
-    producer_t *rk, *ready, *dead;
+    /* mu guards every field below. */
+    pthread_mutex_t mu;
+    pthread_cond_t cv; /* wakes the thread: a commit (local), a broken producer, stop */
+
+    conn_state_t conn;
+    producer_t *producer;
+
+    /* What is shipped. */
     uint64_t scan_pos;       /* this site's events at log positions <= scan_pos are shipped */
     uint64_t shipped_seq;    /* highest sequence number of this site in Kafka */
     int64_t shipped_offset;  /* its Kafka offset; -1 unknown */
     uint64_t pending_scan_pos; /* replicated: becomes scan_pos once the local commit is done */
     bool pending;
+
+    /* The position hint in meta: to be written (dirty), written in the engine's running
+     * transaction (in_txn). Both can hold: a second write in the same transaction failed. */
     bool hint_dirty, hint_in_txn;
-    bool notified, stopping;
-    uint64_t retry_at_ns;
+
+    /* The thread's schedule. */
+    bool notified;        /* there may be events to ship (local) / look at the connection */
+    bool stopping;
+    uint64_t retry_at_ns; /* no connect (or, local, no shipping after a failure) before */
     uint64_t next_txn_ns; /* durability=local: no transaction starts before */
-    unsigned backoff_ms;
+    unsigned backoff_ms;  /* of the next failed connect; 0 after a success */
     uint64_t next_warn_ns;
     bsf_shipper_stats_t stats;
 };
+
+/* ---- connection state: the transitions (all under mu) ------------------------------------- */
+
+/* DISCONNECTED -> CONNECTING. */
+static void conn_connecting(bsf_shipper_t *s)
+{
+    s->conn = CONN_CONNECTING;
+}
+
+/* CONNECTING -> DISCONNECTED, the next attempt after a doubling backoff. */
+static void conn_failed(bsf_shipper_t *s, uint64_t now)
+{
+    s->conn = CONN_DISCONNECTED;
+    s->backoff_ms = s->backoff_ms ? s->backoff_ms * 2 : BACKOFF_MIN_MS;
+    if (s->backoff_ms > BACKOFF_MAX_MS)
+        s->backoff_ms = BACKOFF_MAX_MS;
+    s->retry_at_ns = now + (uint64_t)s->backoff_ms * 1000000u;
+}
+
+/* CONNECTING -> READY (replicated: for the engine thread to take) or CONNECTED (local). */
+static void conn_established(bsf_shipper_t *s, producer_t *p)
+{
+    s->producer = p;
+    s->conn = s->replicated ? CONN_READY : CONN_CONNECTED;
+    s->backoff_ms = 0;
+    s->next_warn_ns = 0;
+    s->stats.connected = true;
+    s->notified = true;
+}
+
+/* READY -> CONNECTED (engine thread, replicated). The producer to ship with, or NULL when
+ * there is none. */
+static producer_t *conn_take(bsf_shipper_t *s)
+{
+    if (s->conn == CONN_READY)
+        s->conn = CONN_CONNECTED;
+    return s->conn == CONN_CONNECTED ? s->producer : NULL;
+}
+
+/* CONNECTED -> BROKEN (engine thread, replicated): the thread destroys the producer and
+ * reconnects at once. */
+static void conn_broken(bsf_shipper_t *s)
+{
+    s->conn = CONN_BROKEN;
+    s->stats.connected = false;
+    s->retry_at_ns = 0;
+    pthread_cond_signal(&s->cv);
+}
+
+/* CONNECTED (local) or BROKEN -> DISCONNECTED. Returns the producer for the caller to
+ * destroy outside mu. `retry_at_ns` is the next connect's. */
+static producer_t *conn_release(bsf_shipper_t *s, uint64_t retry_at_ns)
+{
+    producer_t *p = s->producer;
+    s->producer = NULL;
+    s->conn = CONN_DISCONNECTED;
+    s->stats.connected = false;
+    s->retry_at_ns = retry_at_ns;
+    return p;
+}
 
 /* ---- the position hint ---------------------------------------------------------------- */
 
@@ -90,7 +172,7 @@ static int read_hint(bsf_shipper_t *s, char *err, size_t err_cap)
         return 0;
     if (rc || len != HINT_LEN) {
         snprintf(err, err_cap, "cannot read the shipper's position hint: %s",
-                 rc ? mdb_strerror(rc) : "bad length");
+                 rc ? bsf_strerror(rc) : "bad length");
         return -1;
     }
     s->scan_pos = bsf_get_be64(v);
@@ -362,7 +444,7 @@ static ship_outcome_t ship_txn(bsf_shipper_t *s, producer_t *p, MDB_txn *txn, ui
     uint64_t t0 = bsf_clock_mono_ns();
     int rc = bsf_embedded_log_scan(&s->store->log, txn, from_pos + 1, visit_event, run);
     if (rc) {
-        snprintf(run->why, sizeof run->why, "reading the log: %s", mdb_strerror(rc));
+        snprintf(run->why, sizeof run->why, "reading the log: %s", bsf_strerror(rc));
         run->failed = true;
     }
     if (run->failed) {
@@ -429,7 +511,7 @@ static void count_failure(bsf_shipper_t *s, ship_outcome_t outcome, const char *
 /* ---- durability=local: the thread ships committed events ---------------------------------- */
 
 /* Ships one transaction's worth from the committed log. Returns the outcome; *more when the
- * batch was full, *shipped the number of events. Called by the thread that owns s->rk. */
+ * batch was full, *shipped the number of events. Called by the thread that owns the producer (CONNECTED). */
 static ship_outcome_t ship_committed(bsf_shipper_t *s, bool *more, size_t *shipped)
 {
     MDB_txn *txn;
@@ -437,11 +519,11 @@ static ship_outcome_t ship_committed(bsf_shipper_t *s, bool *more, size_t *shipp
     *shipped = 0;
     int rc = mdb_txn_begin(s->store->env, NULL, MDB_RDONLY, &txn);
     if (rc) {
-        count_failure(s, SHIP_ABORTED, mdb_strerror(rc));
+        count_failure(s, SHIP_ABORTED, bsf_strerror(rc));
         return SHIP_ABORTED;
     }
     pthread_mutex_lock(&s->mu);
-    producer_t *p = s->rk;
+    producer_t *p = s->producer; /* CONNECTED, owned by this thread */
     uint64_t from = s->scan_pos, after = s->shipped_seq;
     pthread_mutex_unlock(&s->mu);
     ship_run_t run;
@@ -476,6 +558,7 @@ static uint64_t own_seq(bsf_shipper_t *s)
 static void try_connect(bsf_shipper_t *s, int timeout_ms)
 {
     int64_t from = s->shipped_offset;
+    conn_connecting(s);
     pthread_mutex_unlock(&s->mu);
     char err[512];
     uint64_t kseq;
@@ -488,32 +571,22 @@ static void try_connect(bsf_shipper_t *s, int timeout_ms)
             s->next_warn_ns = now + 10000000000u;
             BSF_WARN("replication", "Kafka not available for shipping: %s (retrying)", err);
         }
-        s->backoff_ms = s->backoff_ms ? s->backoff_ms * 2 : BACKOFF_MIN_MS;
-        if (s->backoff_ms > BACKOFF_MAX_MS)
-            s->backoff_ms = BACKOFF_MAX_MS;
-        s->retry_at_ns = now + (uint64_t)s->backoff_ms * 1000000u;
+        conn_failed(s, now);
         return;
     }
     reconcile(s, kseq, koff);
     BSF_INFO("replication", "shipping to %s as %s: this site's events up to %" PRIu64
              " are in Kafka",
              s->cfg.topic, s->cfg.transactional_id, kseq);
-    s->backoff_ms = 0;
-    s->next_warn_ns = 0;
-    if (s->replicated)
-        s->ready = p;
-    else
-        s->rk = p;
-    s->stats.connected = true;
-    s->notified = true;
+    conn_established(s, p);
 }
 
+/* durability=local, after a broken transaction: destroys the producer (without holding mu)
+ * and reconnects after the shortest backoff. Called with mu held; returns with it held. */
 static void drop_producer(bsf_shipper_t *s)
 {
-    producer_t *p = s->rk;
-    s->rk = NULL;
-    s->stats.connected = false;
-    s->retry_at_ns = bsf_clock_mono_ns() + (uint64_t)BACKOFF_MIN_MS * 1000000u;
+    producer_t *p =
+        conn_release(s, bsf_clock_mono_ns() + (uint64_t)BACKOFF_MIN_MS * 1000000u);
     pthread_mutex_unlock(&s->mu);
     producer_free(p);
     pthread_mutex_lock(&s->mu);
@@ -524,10 +597,10 @@ static void drain(bsf_shipper_t *s)
     uint64_t deadline = bsf_clock_mono_ns() + (uint64_t)s->cfg.shutdown_timeout_ms * 1000000u;
     pthread_mutex_lock(&s->mu);
     while (bsf_clock_mono_ns() < deadline && own_seq(s) > s->shipped_seq) {
-        if (!s->rk) {
+        if (s->conn != CONN_CONNECTED) {
             int left = (int)((deadline - bsf_clock_mono_ns()) / 1000000u);
             try_connect(s, left < CONNECT_TIMEOUT_MS ? left : CONNECT_TIMEOUT_MS);
-            if (!s->rk)
+            if (s->conn != CONN_CONNECTED)
                 break;
         }
         pthread_mutex_unlock(&s->mu);
@@ -552,20 +625,20 @@ static void *shipper_main(void *arg)
     bsf_shipper_t *s = arg;
     pthread_mutex_lock(&s->mu);
     while (!s->stopping) {
-        if (s->dead) {
-            producer_t *p = s->dead;
-            s->dead = NULL;
+        if (s->conn == CONN_BROKEN) {
+            producer_t *p = conn_release(s, s->retry_at_ns);
             pthread_mutex_unlock(&s->mu);
             producer_free(p);
             pthread_mutex_lock(&s->mu);
             continue;
         }
         uint64_t now = bsf_clock_mono_ns();
-        if (!s->rk && !s->ready && now >= s->retry_at_ns) {
+        if (s->conn == CONN_DISCONNECTED && now >= s->retry_at_ns) {
             try_connect(s, CONNECT_TIMEOUT_MS);
             continue;
         }
-        if (!s->replicated && s->rk && s->notified && now >= s->next_txn_ns) {
+        if (!s->replicated && s->conn == CONN_CONNECTED && s->notified &&
+            now >= s->next_txn_ns) {
             s->notified = false;
             pthread_mutex_unlock(&s->mu);
             bool more = false;
@@ -585,16 +658,11 @@ static void *shipper_main(void *arg)
             s->next_txn_ns = bsf_clock_mono_ns() + (uint64_t)s->cfg.ship_interval_ms * 1000000u;
             continue;
         }
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += s->notified && s->rk && now < s->next_txn_ns
-                             ? (long)(s->next_txn_ns - now)
-                             : 100000000;
-        if (until.tv_nsec >= 1000000000) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000;
-        }
-        if (pthread_cond_timedwait(&s->cv, &s->mu, &until) == ETIMEDOUT && !s->replicated &&
+        struct timespec until = bsf_deadline_after_ns(
+            s->notified && s->conn == CONN_CONNECTED && now < s->next_txn_ns
+                ? s->next_txn_ns - now
+                : 100000000u);
+        if (bsf_cond_wait_until(&s->cv, &s->mu, &until) == -ETIMEDOUT && !s->replicated &&
             bsf_clock_mono_ns() >= s->retry_at_ns)
             s->notified = true; /* look again: a failed transaction left events behind */
     }
@@ -629,11 +697,7 @@ int bsf_shipper_before_commit(void *ctx, MDB_txn *txn, uint64_t first_seq, uint6
         pthread_mutex_unlock(&s->mu);
         return BSF_ENGINE_HOOK_OK;
     }
-    if (!s->rk && s->ready) {
-        s->rk = s->ready;
-        s->ready = NULL;
-    }
-    producer_t *p = s->rk;
+    producer_t *p = conn_take(s);
     uint64_t from = s->scan_pos, after = s->shipped_seq;
     pthread_mutex_unlock(&s->mu);
     if (!p) {
@@ -651,13 +715,8 @@ int bsf_shipper_before_commit(void *ctx, MDB_txn *txn, uint64_t first_seq, uint6
         count_failure(s, outcome, run.why);
         pthread_mutex_lock(&s->mu);
         s->stats.refused_batches++;
-        if (outcome == SHIP_BROKEN) {
-            s->dead = p;
-            s->rk = NULL;
-            s->stats.connected = false;
-            s->retry_at_ns = 0;
-            pthread_cond_signal(&s->cv);
-        }
+        if (outcome == SHIP_BROKEN)
+            conn_broken(s);
         pthread_mutex_unlock(&s->mu);
         refuse(problem, run.why);
         return BSF_ENGINE_HOOK_REFUSE;
@@ -714,7 +773,7 @@ int bsf_shipper_create(const bsf_replication_settings_t *settings, uint16_t site
     s->shipped_offset = -1;
     snprintf(s->hint_name, sizeof s->hint_name, "ship/%s", settings->topic);
     pthread_mutex_init(&s->mu, NULL);
-    pthread_cond_init(&s->cv, NULL);
+    bsf_cond_init_monotonic(&s->cv);
     if (read_hint(s, err, err_cap)) {
         bsf_shipper_destroy(s);
         return -1;
@@ -734,7 +793,7 @@ int bsf_shipper_start(bsf_shipper_t *s, bsf_engine_t *engine, int connect_timeou
     pthread_mutex_unlock(&s->mu);
     int rc = pthread_create(&s->thread, NULL, shipper_main, s);
     if (rc) {
-        snprintf(err, err_cap, "cannot start the shipper: %s", strerror(rc));
+        snprintf(err, err_cap, "cannot start the shipper: %s", bsf_strerror(-rc));
         return -1;
     }
     s->thread_started = true;
@@ -769,9 +828,7 @@ void bsf_shipper_destroy(bsf_shipper_t *s)
     if (!s)
         return;
     bsf_shipper_stop(s);
-    producer_free(s->rk);
-    producer_free(s->ready);
-    producer_free(s->dead);
+    producer_free(s->producer);
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->cv);
     free(s);
@@ -781,6 +838,6 @@ void bsf_shipper_stats(bsf_shipper_t *s, bsf_shipper_stats_t *out)
 {
     pthread_mutex_lock(&s->mu);
     *out = s->stats;
-    out->connected = s->rk != NULL || s->ready != NULL;
+    out->connected = s->conn == CONN_READY || s->conn == CONN_CONNECTED;
     pthread_mutex_unlock(&s->mu);
 }

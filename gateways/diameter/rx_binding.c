@@ -1,54 +1,54 @@
 /* Binding lookup and stale-binding removal for the Rx gateway. */
 #include "gateways/diameter/rx_binding.h"
 
-#include <lmdb.h>
 #include <msgpack.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/diag.h"
+#include "common/error.h"
+#include "engine/read.h"
+
+/* Copies what the gateway keeps out of the snapshot: nothing may point into it afterwards. */
+static bsf_rx_lookup_result_t copy_match(const bsf_match_t *best, bool want_cookie,
+                                         bsf_rx_binding_t *out)
+{
+    out->id = best->id;
+    bsf_rx_identity_copy(out->pcf_host, best->binding.pcf_diam_host, SIZE_MAX);
+    bsf_rx_identity_copy(out->pcf_realm, best->binding.pcf_diam_realm, SIZE_MAX);
+    if (!want_cookie || best->record.cookie_len == 0)
+        return BSF_RX_LOOKUP_FOUND;
+    out->cookie = malloc(best->record.cookie_len);
+    if (!out->cookie)
+        return BSF_RX_LOOKUP_ERROR;
+    memcpy(out->cookie, best->record.cookie, best->record.cookie_len);
+    out->cookie_len = best->record.cookie_len;
+    return BSF_RX_LOOKUP_FOUND;
+}
 
 bsf_rx_lookup_result_t bsf_rx_binding_lookup(bsf_store_t *store, const bsf_discovery_query_t *q,
                                              bool want_cookie, bsf_rx_binding_t *out)
 {
     memset(out, 0, sizeof *out);
-    MDB_txn *txn = NULL;
-    int rc = mdb_txn_begin(store->env, NULL, MDB_RDONLY, &txn);
-    if (rc) {
-        BSF_ERROR("diameter", "binding lookup: %s", mdb_strerror(rc));
-        return BSF_RX_LOOKUP_ERROR;
-    }
-    msgpack_zone zone;
-    if (!msgpack_zone_init(&zone, 2048)) {
-        mdb_txn_abort(txn);
-        return BSF_RX_LOOKUP_ERROR;
-    }
+    /* A pooled handle: its read transaction is renewed and its zone reused, so an AAR-I
+     * costs neither a new transaction nor an allocation. */
+    bsf_read_t *r = NULL;
+    int rc = bsf_read_acquire(store, &r);
+    if (!rc)
+        rc = bsf_read_begin(r);
     bsf_match_t best;
     size_t n = 0;
+    if (!rc)
+        rc = bsf_read_discover(r, q, bsf_read_zone(r), &best, &n);
     bsf_rx_lookup_result_t res = BSF_RX_LOOKUP_NOT_FOUND;
-    rc = bsf_projection_discover(&store->proj, txn, q, &zone, &best, &n);
     if (rc) {
-        BSF_ERROR("diameter", "binding lookup: %s", rc > 0 ? mdb_strerror(rc) : "corrupt record");
+        BSF_ERROR("diameter", "binding lookup: %s", bsf_strerror(rc));
         res = BSF_RX_LOOKUP_ERROR;
     } else if (n > 0) {
-        /* Nothing may point into LMDB or the zone once the transaction ends: copy. */
-        out->id = best.id;
-        bsf_rx_identity_copy(out->pcf_host, best.binding.pcf_diam_host, SIZE_MAX);
-        bsf_rx_identity_copy(out->pcf_realm, best.binding.pcf_diam_realm, SIZE_MAX);
-        res = BSF_RX_LOOKUP_FOUND;
-        if (want_cookie && best.record.cookie_len > 0) {
-            out->cookie = malloc(best.record.cookie_len);
-            if (!out->cookie) {
-                res = BSF_RX_LOOKUP_ERROR;
-            } else {
-                memcpy(out->cookie, best.record.cookie, best.record.cookie_len);
-                out->cookie_len = best.record.cookie_len;
-            }
-        }
+        res = copy_match(&best, want_cookie, out);
     }
-    msgpack_zone_destroy(&zone);
-    mdb_txn_abort(txn);
+    bsf_read_release(r);
     return res;
 }
 

@@ -1,6 +1,7 @@
 /* The Rx gateway's two uses of the binding store: finding the binding of an AAR-I's UE
- * address in the local projection (any thread, its own read transaction), and removing a
- * binding the PCF called stale (a deregistration command to the engine, seed §3.34). */
+ * address in the local projection (any thread; a pooled read handle of engine/read.h), and
+ * removing a binding the PCF called stale (a deregistration command to the engine, seed
+ * §3.34). */
 #ifndef BSF_GATEWAYS_DIAMETER_RX_BINDING_H
 #define BSF_GATEWAYS_DIAMETER_RX_BINDING_H
 
@@ -22,8 +23,10 @@ typedef struct {
     size_t cookie_len;
 } bsf_rx_binding_t;
 
-/* Finds the binding matching `q` (the most recent when several match). Returns
- * BSF_RX_LOOKUP_FOUND (fills *out; free with bsf_rx_binding_clear), _NOT_FOUND or _ERROR. */
+/* Finds the binding matching `q` (the most recent when several match). Any thread. Returns
+ * BSF_RX_LOOKUP_FOUND (fills *out, which the caller owns: free with bsf_rx_binding_clear),
+ * _NOT_FOUND, or _ERROR (the store failed, logged with bsf_strerror; or no memory for the
+ * cookie). */
 bsf_rx_lookup_result_t bsf_rx_binding_lookup(bsf_store_t *store, const bsf_discovery_query_t *q,
                                              bool want_cookie, bsf_rx_binding_t *out);
 void bsf_rx_binding_clear(bsf_rx_binding_t *b);

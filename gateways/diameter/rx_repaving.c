@@ -15,6 +15,7 @@
 #include <freeDiameter/libfdcore.h>
 
 #include "common/clock.h"
+#include "common/deadline.h"
 #include "common/diag.h"
 #include "core/sbi_time.h"
 #include "gateways/diameter/rx_node.h"
@@ -39,16 +40,9 @@ struct bsf_rx_repaving {
 /* Waits `ms` unless stopping; called and returns with the lock held. True when stopping. */
 static bool wait_locked(bsf_rx_repaving_t *r, uint64_t ms)
 {
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    until.tv_sec += (time_t)(ms / 1000);
-    until.tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
+    struct timespec until = bsf_deadline_after_ms(ms);
     while (!r->stopping)
-        if (pthread_cond_timedwait(&r->wake, &r->lock, &until) == ETIMEDOUT)
+        if (bsf_cond_wait_until(&r->wake, &r->lock, &until) == -ETIMEDOUT)
             break;
     return r->stopping;
 }
@@ -154,12 +148,8 @@ int bsf_rx_repaving_start(const bsf_diameter_settings_t *s, bsf_rx_connections_t
              bsf_rx_disconnect_cause_name((bsf_rx_disconnect_cause_t)s->repaving_cause));
     if (getrandom(&r->seed, sizeof r->seed, 0) != (ssize_t)sizeof r->seed)
         r->seed = (unsigned)bsf_clock_mono_ns();
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_mutex_init(&r->lock, NULL);
-    pthread_cond_init(&r->wake, &ca);
-    pthread_condattr_destroy(&ca);
+    bsf_cond_init_monotonic(&r->wake);
     int rc = pthread_create(&r->thread, NULL, repaving_main, r);
     if (rc) {
         snprintf(err, cap, "diameter: cannot start the repaving thread: %s", strerror(rc));

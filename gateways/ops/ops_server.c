@@ -11,6 +11,7 @@
 
 #include "common/clock.h"
 #include "common/text.h"
+#include "engine/read.h"
 #include "core/sbi_time.h"
 
 #define MAX_PROVIDERS 8
@@ -185,29 +186,32 @@ static void store_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
                 (double)st.commit_ns_total / 1e9, (unsigned long long)st.tombstones_removed,
                 (unsigned long long)st.queue_depth,
                 (unsigned long long)st.log_position,
-                (unsigned long long)bsf_store_file_bytes(ops->cfg.store),
+                (unsigned long long)bsf_read_file_bytes(ops->cfg.store),
                 (unsigned long long)st.reserve_refusals, st.at_reserve ? 1 : 0);
-    bsf_store_space_t space;
-    if (bsf_store_space(ops->cfg.store, UINT64_MAX, &space) == 0)
+    bsf_read_space_t space;
+    if (bsf_read_space(ops->cfg.store, &space) == 0)
         bsf_text_printf(t, "# HELP bsf_store_free_bytes Bytes writes can still take: the map "
                            "past the data file plus its free pages.\n"
                            "# TYPE bsf_store_free_bytes gauge\nbsf_store_free_bytes %llu\n"
                            "# TYPE bsf_store_map_bytes gauge\nbsf_store_map_bytes %llu\n",
                         (unsigned long long)space.total, (unsigned long long)space.map);
-    MDB_txn *txn;
-    if (mdb_txn_begin(ops->cfg.store->env, NULL, MDB_RDONLY, &txn))
+    bsf_read_t *r;
+    if (bsf_read_acquire(ops->cfg.store, &r))
         return;
-    const bsf_projection_t *p = &ops->cfg.store->proj;
+    if (bsf_read_begin(r)) {
+        bsf_read_release(r);
+        return;
+    }
     bsf_text_printf(t,
                 "# HELP oc_db_active_session_count Active PCF bindings (seed 3.38).\n"
                 "# TYPE oc_db_active_session_count gauge\noc_db_active_session_count %llu\n",
-                (unsigned long long)bsf_projection_counter(p, txn, "total"));
+                (unsigned long long)bsf_read_counter(r, "total"));
     bsf_text_printf(t, "# HELP bsf_active_bindings Active PCF bindings by DNN, S-NSSAI and PCF.\n"
                    "# TYPE bsf_active_bindings gauge\n");
-    bsf_projection_counters_each(p, txn, "dnn/", count_visit, t);
-    bsf_projection_counters_each(p, txn, "snssai/", count_visit, t);
-    bsf_projection_counters_each(p, txn, "pcf/", count_visit, t);
-    mdb_txn_abort(txn);
+    bsf_read_counters_each(r, "dnn/", count_visit, t);
+    bsf_read_counters_each(r, "snssai/", count_visit, t);
+    bsf_read_counters_each(r, "pcf/", count_visit, t);
+    bsf_read_release(r);
 }
 
 static enum MHD_Result serve_metrics(bsf_ops_server_t *ops, struct MHD_Connection *conn)
@@ -240,26 +244,29 @@ static void json_count_visit(void *ctx, const char *name, uint64_t value)
     json_object_set_new(c->obj, name + c->prefix_len, json_integer((json_int_t)value));
 }
 
-static json_t *counts_by(const bsf_projection_t *p, MDB_txn *txn, const char *prefix)
+static json_t *counts_by(bsf_read_t *r, const char *prefix)
 {
     json_counts_t c = {json_object(), strlen(prefix)};
-    bsf_projection_counters_each(p, txn, prefix, json_count_visit, &c);
+    bsf_read_counters_each(r, prefix, json_count_visit, &c);
     return c.obj;
 }
 
 static enum MHD_Result serve_count(bsf_ops_server_t *ops, struct MHD_Connection *conn)
 {
-    MDB_txn *txn;
-    if (mdb_txn_begin(ops->cfg.store->env, NULL, MDB_RDONLY, &txn))
+    bsf_read_t *r;
+    if (bsf_read_acquire(ops->cfg.store, &r))
         return send_json(conn, 500, json_pack("{s:s}", "cause", "SYSTEM_FAILURE"));
-    const bsf_projection_t *p = &ops->cfg.store->proj;
+    if (bsf_read_begin(r)) {
+        bsf_read_release(r);
+        return send_json(conn, 500, json_pack("{s:s}", "cause", "SYSTEM_FAILURE"));
+    }
     char ts[32];
     bsf_time_format_rfc3339((int64_t)bsf_clock_wall_ms(), ts);
     json_t *root = json_pack("{s:I, s:s, s:o, s:o, s:o}", "count",
-                             (json_int_t)bsf_projection_counter(p, txn, "total"), "timestamp", ts,
-                             "byDnn", counts_by(p, txn, "dnn/"), "bySnssai",
-                             counts_by(p, txn, "snssai/"), "byPcf", counts_by(p, txn, "pcf/"));
-    mdb_txn_abort(txn);
+                             (json_int_t)bsf_read_counter(r, "total"), "timestamp", ts,
+                             "byDnn", counts_by(r, "dnn/"), "bySnssai", counts_by(r, "snssai/"),
+                             "byPcf", counts_by(r, "pcf/"));
+    bsf_read_release(r);
     return send_json(conn, 200, root);
 }
 

@@ -4,7 +4,7 @@
 
 #include <msgpack.h>
 
-#include "engine/reader.h"
+#include "engine/read.h"
 #include "gateways/sbi/nbsf_service.h"
 #include "gateways/sbi/sbi_feed.h"
 
@@ -19,12 +19,12 @@ struct bsf_nbsf_service {
     bsf_sbi_metrics_t *metrics; /* one per worker */
 };
 
-/* Per worker thread: a renewable read transaction and reusable buffers. */
+/* Per worker thread: its read handle (kept for the worker's life) and reusable buffers. */
 typedef struct {
     bsf_nbsf_service_t *svc;
     bsf_h2_worker_t *worker;
     bsf_sbi_metrics_t *metrics;
-    bsf_reader_t reader;
+    bsf_read_t *reader;
     msgpack_zone zone;
     msgpack_sbuffer doc;  /* request body as msgpack */
     msgpack_sbuffer json; /* response body */

@@ -243,14 +243,13 @@ static void *on_worker_init(void *ctx, bsf_h2_worker_t *hw)
 {
     bsf_nbsf_service_t *svc = ctx;
     bsf_nbsf_worker_t *w = calloc(1, sizeof *w);
-    if (!w || !msgpack_zone_init(&w->zone, 8192)) {
+    if (!w || !msgpack_zone_init(&w->zone, 8192) || bsf_read_acquire(svc->store, &w->reader)) {
         BSF_ERROR("sbi", "out of memory starting a worker");
         abort();
     }
     w->svc = svc;
     w->worker = hw;
     w->metrics = &svc->metrics[bsf_h2_worker_index(hw)];
-    bsf_reader_init(&w->reader, svc->store);
     msgpack_sbuffer_init(&w->doc);
     msgpack_sbuffer_init(&w->json);
     return w;
@@ -260,7 +259,7 @@ static void on_worker_fini(void *ctx, void *state)
 {
     (void)ctx;
     bsf_nbsf_worker_t *w = state;
-    bsf_reader_close(&w->reader);
+    bsf_read_release(w->reader);
     msgpack_zone_destroy(&w->zone);
     msgpack_sbuffer_destroy(&w->doc);
     msgpack_sbuffer_destroy(&w->json);

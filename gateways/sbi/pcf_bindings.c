@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "common/diag.h"
+#include "common/error.h"
 #include "core/features.h"
 #include "core/sbi_time.h"
 #include "gateways/sbi/discovery_query.h"
@@ -264,25 +265,24 @@ void bsf_pcf_bindings_discover(bsf_nbsf_request_t *rq, const char *query, size_t
         bsf_nbsf_respond_problem(rq, &p, NULL);
         return;
     }
-    MDB_txn *txn;
-    int rc = bsf_reader_begin(&w->reader, &txn);
+    int rc = bsf_read_begin(w->reader);
     bsf_match_t best;
     size_t n = 0;
     if (!rc)
-        rc = bsf_projection_discover(&w->svc->store->proj, txn, &q, &w->zone, &best, &n);
+        rc = bsf_read_discover(w->reader, &q, &w->zone, &best, &n);
     if (rc == 0 && n > 1 && w->svc->cfg.multiple_match == BSF_MULTIPLE_MATCH_REJECT) {
-        bsf_reader_end(&w->reader);
+        bsf_read_end(w->reader);
         bsf_problem_set(&p, BSF_CAUSE_MULTIPLE_BINDING_INFO_FOUND,
                         "%zu PCF bindings match the query", n);
         bsf_nbsf_respond_problem(rq, &p, NULL);
         return;
     }
-    /* The record lives in the read transaction's pages: render before ending it. */
+    /* The record lives in the snapshot's pages: render before ending it. */
     if (rc == 0 && n > 0 && render_match(rq, &q, &best))
         rc = -1;
-    bsf_reader_end(&w->reader);
+    bsf_read_end(w->reader);
     if (rc) {
-        BSF_ERROR("sbi", "discovery failed: %s", rc > 0 || rc < -1 ? mdb_strerror(rc) : "render");
+        BSF_ERROR("sbi", "discovery failed: %s", rc == -1 ? "render" : bsf_strerror(rc));
         bsf_problem_set(&p, BSF_CAUSE_SYSTEM_FAILURE, "the binding store failed");
         bsf_nbsf_respond_problem(rq, &p, NULL);
         return;

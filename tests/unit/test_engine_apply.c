@@ -15,6 +15,7 @@
 #include "common/clock.h"
 #include "core/hlc.h"
 #include "engine/engine.h"
+#include "engine/store.h"
 #include "tests/unit/test_util.h"
 
 typedef struct {

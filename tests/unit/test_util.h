@@ -7,6 +7,7 @@
 
 #include "core/pcf_binding.h"
 #include "engine/engine.h"
+#include "engine/store.h"
 
 /* Parses JSON into a msgpack object living in `zone` (buffer kept in `buf`). Fails the test
  * on invalid JSON. */

@@ -1,0 +1,18 @@
+/* A live binding found by a lookup: what readers outside the store (engine/read.h) get back,
+ * without LMDB's types. */
+#ifndef BSF_PROJECTIONS_MATCH_H
+#define BSF_PROJECTIONS_MATCH_H
+
+#include "core/binding_id.h"
+#include "core/pcf_binding.h"
+#include "projections/record.h"
+
+/* The record points into the read snapshot's memory and the binding into the zone the
+ * lookup was given: both are valid until the snapshot ends or the zone is cleared. */
+typedef struct {
+    bsf_binding_id_t id;
+    bsf_record_t record;
+    bsf_pcf_binding_t binding;
+} bsf_match_t;
+
+#endif
