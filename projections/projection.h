@@ -61,8 +61,10 @@ typedef struct {
     bsf_pcf_binding_t binding;
 } bsf_match_t;
 
-/* Discovery: the most recent live binding matching `q` in `best` and the number of matches
- * (capped at 2 when `count_all` is false: enough to know whether there are several).
+/* Discovery: the live binding matching `q` in `best` and the number of matches it was chosen
+ * from. IPv6 by longest-prefix match: only the bindings whose most specific prefix holding
+ * the query is the longest count, and the most recent of those wins (SBI and Rx alike).
+ * IPv4 and MAC: the most recent of every match.
  * Returns 0 (n_matches may be 0) or an LMDB error. */
 int bsf_projection_discover(const bsf_projection_t *p, MDB_txn *txn,
                             const bsf_discovery_query_t *q, msgpack_zone *zone, bsf_match_t *best,
