@@ -190,10 +190,15 @@ static void store_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
     bsf_store_space_t space;
     if (bsf_store_space(ops->cfg.store, UINT64_MAX, &space) == 0)
         bsf_text_printf(t, "# HELP bsf_store_free_bytes Bytes writes can still take: the map "
-                           "past the data file plus its free pages.\n"
+                           "past the data file, or the disk's free space when smaller, plus "
+                           "the file's free pages.\n"
                            "# TYPE bsf_store_free_bytes gauge\nbsf_store_free_bytes %llu\n"
-                           "# TYPE bsf_store_map_bytes gauge\nbsf_store_map_bytes %llu\n",
-                        (unsigned long long)space.total, (unsigned long long)space.map);
+                           "# TYPE bsf_store_map_bytes gauge\nbsf_store_map_bytes %llu\n"
+                           "# HELP bsf_store_fs_free_bytes Free space of the store's "
+                           "filesystem (statvfs).\n"
+                           "# TYPE bsf_store_fs_free_bytes gauge\nbsf_store_fs_free_bytes %llu\n",
+                        (unsigned long long)space.total, (unsigned long long)space.map,
+                        (unsigned long long)(space.fs_free == UINT64_MAX ? 0 : space.fs_free));
     MDB_txn *txn;
     if (mdb_txn_begin(ops->cfg.store->env, NULL, MDB_RDONLY, &txn))
         return;

@@ -672,6 +672,10 @@ static void space_counts_the_free_list(void **state)
     assert_int_equal(bsf_store_space(&s, UINT64_MAX, &before), 0);
     assert_int_equal(before.map, 4u << 20);
     assert_true(before.beyond <= before.map && before.total >= before.beyond);
+    /* the filesystem is measured; the store can reach at most its map */
+    assert_true(before.fs_free != UINT64_MAX && before.fs_free > 0);
+    assert_true(before.limit <= before.map);
+    assert_true(before.beyond <= before.fs_free + bsf_store_file_bytes(&s));
     /* 200 KB written, then deleted in a later transaction: the file keeps its size, its pages
      * go to the free list */
     MDB_txn *txn;
