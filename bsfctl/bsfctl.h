@@ -5,6 +5,7 @@
 #define BSF_BSFCTL_BSFCTL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef struct {
     const char *store;
@@ -22,7 +23,12 @@ typedef struct {
     const char *offset;     /* replay: start every topic at this offset */
     bool from_beginning;    /* replay: the default */
     const char *format;     /* export: jsonl (default) or msgpack */
+    const char *map_size;   /* rebuild, replay: the new store's map in MiB (NULL: default) */
 } bsfctl_options_t;
+
+/* The new store's map for rebuild and replay: --map-size MB (16..1048576) or `fallback_mb`.
+ * Returns 0, or -1 with a message on stderr. */
+int bsfctl_map_size(const bsfctl_options_t *o, uint64_t fallback_mb, uint64_t *out_mb);
 
 int bsfctl_history(const bsfctl_options_t *o);
 int bsfctl_digest(const bsfctl_options_t *o);

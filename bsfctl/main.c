@@ -14,13 +14,14 @@ static void usage(FILE *out)
             "          every event of a binding, subscriber or UE address (IPv4, IPv6 prefix or\n"
             "          address, MAC), oldest first; TIME is RFC 3339 or Unix milliseconds\n"
             "  digest  SHA-256 of the projections (equal on every store with the same events)\n"
-            "  rebuild --out DIR\n"
-            "          replay the log into a fresh store at DIR and print its digest\n"
+            "  rebuild --out DIR [--map-size MB]\n"
+            "          replay the log into a fresh store at DIR and print its digest; the new\n"
+            "          store's map is MB MiB (default: twice the source's map)\n"
             "  stats [--json]\n"
             "          bindings, events and bytes of the store\n"
             "the replicated log (Kafka):\n"
             "  replay --kafka BROKERS --topics T1,T2 [--from-beginning | --offset N | --since TIME]\n"
-            "         --out DIR\n"
+            "         --out DIR [--map-size MB]\n"
             "          rebuild a store from the topics into a new DIR (progress on stderr) and\n"
             "          print its digest; from the beginning it equals a live site's\n"
             "  export [--kafka BROKERS --topics T1,T2] [--format jsonl|msgpack]\n"
@@ -49,6 +50,7 @@ int main(int argc, char **argv)
                             : strcmp(a, "--topics") == 0  ? &o.topics
                             : strcmp(a, "--offset") == 0  ? &o.offset
                             : strcmp(a, "--format") == 0  ? &o.format
+                            : strcmp(a, "--map-size") == 0 ? &o.map_size
                                                           : NULL;
         if (slot) {
             if (i + 1 >= argc) {

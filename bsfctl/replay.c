@@ -159,7 +159,10 @@ int bsfctl_replay(const bsfctl_options_t *o)
     }
     bsf_store_t dst;
     char err[512];
-    bsf_store_options_t so = {o->out, 65536, false, 126};
+    uint64_t map_mb;
+    if (bsfctl_map_size(o, 65536, &map_mb))
+        return 2;
+    bsf_store_options_t so = {o->out, map_mb, false, 126};
     if (bsf_store_open(&dst, &so, err, sizeof err)) {
         fprintf(stderr, "bsfctl: %s\n", err);
         return 1;

@@ -149,6 +149,24 @@ static int copy_meta(bsf_store_t *src, MDB_txn *stxn, bsf_store_t *dst, MDB_txn 
     return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
+int bsfctl_map_size(const bsfctl_options_t *o, uint64_t fallback_mb, uint64_t *out_mb)
+{
+    *out_mb = fallback_mb;
+    if (!o->map_size)
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(o->map_size, &end, 10);
+    if (errno || *end || end == o->map_size || o->map_size[0] == '-' || v < 16 ||
+        v > 1048576) {
+        fprintf(stderr, "bsfctl: --map-size: '%s' is not a size in MiB in 16..1048576\n",
+                o->map_size);
+        return -1;
+    }
+    *out_mb = v;
+    return 0;
+}
+
 int bsfctl_rebuild(const bsfctl_options_t *o)
 {
     if (!o->out) {
@@ -169,7 +187,15 @@ int bsfctl_rebuild(const bsfctl_options_t *o)
     char err[512];
     MDB_envinfo info;
     mdb_env_info(src.env, &info);
-    bsf_store_options_t so = {o->out, (info.me_mapsize >> 20) + 1, false, 126};
+    /* Address space only (the file grows as needed): twice the source's, so that a store
+     * near its map limit rebuilds, with its log, in large transactions. */
+    uint64_t map_mb;
+    if (bsfctl_map_size(o, ((uint64_t)info.me_mapsize >> 20) * 2 + 1, &map_mb)) {
+        mdb_txn_abort(stxn);
+        bsf_store_close(&src);
+        return 2;
+    }
+    bsf_store_options_t so = {o->out, map_mb, false, 126};
     if (bsf_store_open(&dst, &so, err, sizeof err)) {
         fprintf(stderr, "bsfctl: %s\n", err);
         mdb_txn_abort(stxn);
@@ -199,7 +225,8 @@ int bsfctl_rebuild(const bsfctl_options_t *o)
     bsf_store_close(&src);
     int out = 1;
     if (rc) {
-        fprintf(stderr, "bsfctl: rebuild failed: %s\n", mdb_strerror(rc));
+        fprintf(stderr, "bsfctl: rebuild failed: %s%s\n", mdb_strerror(rc),
+                rc == MDB_MAP_FULL ? " (give a larger --map-size)" : "");
     } else {
         fprintf(stderr, "%llu events replayed in %.2f s (%.0f events/s)\n",
                 (unsigned long long)r.events, secs, secs > 0 ? (double)r.events / secs : 0.0);

@@ -47,6 +47,7 @@ typedef struct {
     bsf_multiple_match_t discovery_multiple_match;
     bool bindings_collision_detection;
     bool bindings_pcf_cookie;
+    unsigned bindings_ipv6_min_prefix_len;
 
     bsf_replication_settings_t replication; /* log backend, Kafka, sites, feed */
     bsf_diameter_settings_t diameter;       /* Rx gateway */

@@ -71,6 +71,11 @@ static const bsf_config_key_t keys[] = {
     {"bindings.pcf_cookie", BSF_CFG_BOOL, "false", 0, 0, NULL, BSF_CFG_FIELD(bindings_pcf_cookie),
      "Seed 3.3: keep the `ocnf-service-cookie` header of a registration (at most 1024 bytes) "
      "with the binding, for the Rx gateway to pass to the PCF."},
+    {"bindings.ipv6_min_prefix_len", BSF_CFG_UINT, "32", 1, 128, NULL,
+     BSF_CFG_FIELD(bindings_ipv6_min_prefix_len),
+     "Shortest IPv6 prefix a registration or update may carry in `ipv6Prefix`, "
+     "`addIpv6Prefixes` and `ipv6FrameRouteList` (framed routes too: discovery indexes them "
+     "alike); shorter ones get 400 naming the member. /0 is never accepted."},
 };
 
 static int finish(bsf_config_t *cfg, char *err, size_t err_cap)

@@ -141,7 +141,8 @@ int main(int argc, char **argv)
         return 1;
     }
     bsf_nbsf_config_t nc = {cfg.sbi_api_root, cfg.discovery_multiple_match, cfg.sbi_late_arrival,
-                            cfg.bindings_pcf_cookie, feed};
+                            cfg.bindings_pcf_cookie, feed,
+                            cfg.bindings_ipv6_min_prefix_len};
     bsf_nbsf_service_t *sbi;
     if (bsf_nbsf_service_start(&nc, &h2, &store, engine, &sbi, err, sizeof err)) {
         BSF_ERROR("bsfd", "%s", err);

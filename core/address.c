@@ -54,14 +54,14 @@ bool bsf_ipv6_addr_parse(const char *s, size_t n, uint8_t out[16])
     return inet_pton(AF_INET6, buf, out) == 1;
 }
 
-/* "/len" with 1..3 decimal digits and a value up to max. */
+/* "/len" with 1..3 decimal digits, no leading zero (one text per length), up to max. */
 static bool parse_prefix_len(const char *s, const char *end, unsigned max, uint8_t *out)
 {
     if (s >= end || *s != '/')
         return false;
     s++;
     size_t digits = (size_t)(end - s);
-    if (digits == 0 || digits > 3)
+    if (digits == 0 || digits > 3 || (digits > 1 && *s == '0'))
         return false;
     unsigned v = 0;
     for (; s < end; s++) {
@@ -80,8 +80,12 @@ bool bsf_ipv6_prefix_parse(const char *s, size_t n, bsf_ipv6_prefix_t *out)
     const char *slash = memchr(s, '/', n);
     if (!slash)
         return false;
-    return bsf_ipv6_addr_parse(s, (size_t)(slash - s), out->b) &&
-           parse_prefix_len(slash, s + n, 128, &out->len);
+    if (!bsf_ipv6_addr_parse(s, (size_t)(slash - s), out->b) ||
+        !parse_prefix_len(slash, s + n, 128, &out->len))
+        return false;
+    /* Canonical: the host bits are zeroed, so equal prefixes have equal bytes and text. */
+    bsf_prefix_mask(out->b, 16, out->len, out->b);
+    return true;
 }
 
 bool bsf_ipv4_mask_parse(const char *s, size_t n, bsf_ipv4_mask_t *out)
@@ -130,15 +134,55 @@ size_t bsf_ipv4_format(const bsf_ipv4_t *a, char out[BSF_IPV4_TEXT_MAX])
     return n;
 }
 
+/* The longest run of two or more zero groups (the first on a tie); *len 0 when none. */
+static void longest_zero_run(const uint8_t a[16], int *start, int *len)
+{
+    *start = -1;
+    *len = 0;
+    for (int i = 0; i < 8;) {
+        int j = i;
+        while (j < 8 && a[2 * j] == 0 && a[2 * j + 1] == 0)
+            j++;
+        if (j - i >= 2 && j - i > *len) {
+            *start = i;
+            *len = j - i;
+        }
+        i = j > i ? j : i + 1;
+    }
+}
+
+static size_t put_hex_group(char *out, unsigned v)
+{
+    static const char digits[] = "0123456789abcdef";
+    size_t n = 0;
+    for (int shift = 12; shift >= 0; shift -= 4)
+        if ((v >> shift) || shift == 0 || n)
+            out[n++] = digits[(v >> shift) & 15];
+    return n;
+}
+
+/* RFC 5952 §4 by hand: lowercase, no leading zeros, the longest zero run compressed. Never
+ * the mixed IPv4 notation of §5 (glibc's inet_ntop writes ::ffff:10.0.0.1), which the
+ * TS 29.571 Ipv6Addr and Ipv6Prefix patterns do not allow. */
 size_t bsf_ipv6_addr_format(const uint8_t a[16], char out[BSF_IPV6_TEXT_MAX])
 {
-    /* glibc's inet_ntop writes the RFC 5952 form: lowercase, longest zero run of two or more
-     * groups compressed, first run on a tie. */
-    if (!inet_ntop(AF_INET6, a, out, BSF_IPV6_TEXT_MAX)) {
-        out[0] = '\0';
-        return 0;
+    int run, run_len;
+    longest_zero_run(a, &run, &run_len);
+    size_t n = 0;
+    for (int i = 0; i < 8; i++) {
+        if (i == run) {
+            out[n++] = ':';
+            if (i == 0)
+                out[n++] = ':';
+            i += run_len - 1;
+            continue;
+        }
+        n += put_hex_group(out + n, (unsigned)a[2 * i] << 8 | a[2 * i + 1]);
+        if (i < 7)
+            out[n++] = ':';
     }
-    return strlen(out);
+    out[n] = '\0';
+    return n;
 }
 
 size_t bsf_ipv6_prefix_format(const bsf_ipv6_prefix_t *p, char out[BSF_IPV6_TEXT_MAX])

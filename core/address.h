@@ -14,7 +14,8 @@ typedef struct {
     uint8_t b[4];
 } bsf_ipv4_t;
 
-/* An IPv6 prefix as sent: the address keeps any host bits; matching masks them. */
+/* An IPv6 prefix. The parser zeroes the host bits (canonical form: 2001:db8::1/64 is
+ * 2001:db8::/64); matching masks them anyway, for prefixes built by other code. */
 typedef struct {
     uint8_t b[16];
     uint8_t len; /* 0..128 */
@@ -37,11 +38,13 @@ typedef struct {
 
 bool bsf_ipv4_parse(const char *s, size_t n, bsf_ipv4_t *out);
 bool bsf_ipv6_addr_parse(const char *s, size_t n, uint8_t out[16]);
+/* Also refuses a length with a leading zero ("/064"); zeroes the host bits. */
 bool bsf_ipv6_prefix_parse(const char *s, size_t n, bsf_ipv6_prefix_t *out);
 bool bsf_ipv4_mask_parse(const char *s, size_t n, bsf_ipv4_mask_t *out);
 bool bsf_mac48_parse(const char *s, size_t n, bsf_mac48_t *out);
 
-/* Formatters return the text length (excluding the NUL). */
+/* Formatters return the text length (excluding the NUL). IPv6 is RFC 5952 §4 text, never the
+ * mixed IPv4 notation (::ffff:a00:1, not ::ffff:10.0.0.1). */
 size_t bsf_ipv4_format(const bsf_ipv4_t *a, char out[BSF_IPV4_TEXT_MAX]);
 size_t bsf_ipv6_addr_format(const uint8_t a[16], char out[BSF_IPV6_TEXT_MAX]);
 size_t bsf_ipv6_prefix_format(const bsf_ipv6_prefix_t *p, char out[BSF_IPV6_TEXT_MAX]);

@@ -177,6 +177,38 @@ int bsf_pcf_binding_check_rules(const bsf_pcf_binding_t *b, bsf_problem_t *probl
     return 0;
 }
 
+static int short_prefix(bsf_problem_t *problem, bsf_cause_t cause, const char *ptr,
+                        unsigned len, unsigned min_len)
+{
+    return bsf_problem_fail(problem, cause, ptr,
+                            "the prefix length /%u is shorter than the shortest accepted, /%u",
+                            len, min_len);
+}
+
+int bsf_pcf_binding_check_ipv6_lengths(const bsf_pcf_binding_t *b, unsigned min_len,
+                                       bsf_problem_t *problem)
+{
+    char ptr[48];
+    if (min_len < 1)
+        min_len = 1;
+    if (b->has_ipv6 && b->ipv6.len < min_len)
+        return short_prefix(problem, BSF_CAUSE_MANDATORY_IE_INCORRECT, "/ipv6Prefix",
+                            b->ipv6.len, min_len);
+    for (size_t i = 0; i < b->n_add_ipv6; i++)
+        if (b->add_ipv6[i].len < min_len) {
+            snprintf(ptr, sizeof ptr, "/addIpv6Prefixes/%zu", i);
+            return short_prefix(problem, BSF_CAUSE_OPTIONAL_IE_INCORRECT, ptr,
+                                b->add_ipv6[i].len, min_len);
+        }
+    for (size_t i = 0; i < b->n_ipv6_routes; i++)
+        if (b->ipv6_routes[i].len < min_len) {
+            snprintf(ptr, sizeof ptr, "/ipv6FrameRouteList/%zu", i);
+            return short_prefix(problem, BSF_CAUSE_OPTIONAL_IE_INCORRECT, ptr,
+                                b->ipv6_routes[i].len, min_len);
+        }
+    return 0;
+}
+
 /* ---- encoding ---------------------------------------------------------------------- */
 
 static int pack_text(msgpack_packer *pk, const char *s, size_t n)

@@ -95,6 +95,14 @@ int bsf_pcf_binding_decode(const msgpack_object *map, msgpack_zone *zone,
  * address, ipDomain only with ipv4Addr, a PCF address, ...). Returns 0 or -1 with problem. */
 int bsf_pcf_binding_check_rules(const bsf_pcf_binding_t *b, bsf_problem_t *problem);
 
+/* The shortest IPv6 prefix a registration or update may carry (bindings.ipv6_min_prefix_len,
+ * 1..128; /0 is refused whatever min_len says) in ipv6Prefix, addIpv6Prefixes and
+ * ipv6FrameRouteList: a short prefix would answer the discovery of every UE inside it that
+ * has no more specific binding. For what this BSF accepts, not for other sites' events.
+ * Returns 0, or -1 with problem set (the member's cause, its JSON pointer). */
+int bsf_pcf_binding_check_ipv6_lengths(const bsf_pcf_binding_t *b, unsigned min_len,
+                                       bsf_problem_t *problem);
+
 /* Writes the canonical msgpack map. Returns 0 or -1 (packer error). */
 int bsf_pcf_binding_encode(const bsf_pcf_binding_t *b, msgpack_packer *pk);
 

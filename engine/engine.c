@@ -45,6 +45,8 @@ struct bsf_engine {
     uint64_t space_scanned_ns;  /* when the free list was last counted */
     uint64_t space_free;        /* bytes free at the last measure */
     uint64_t reserve_refusals;  /* since the last stats update */
+    uint64_t full_failures;     /* write transactions failed for lack of space, not yet logged */
+    uint64_t full_logged_ns;    /* when the last of those was logged (0: never) */
     _Atomic uint64_t seq_floor; /* bsf_engine_raise_seq_floor */
 };
 
@@ -446,10 +448,23 @@ static int run_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
 
 /* ---- batches ----------------------------------------------------------------------- */
 
-static void fail_command(bsf_command_t *cmd, int rc)
+/* The map or the disk is full. LMDB reports a short write ("filesystem full?") as EIO: taken
+ * as full while the filesystem has less than 1 MiB free. An errno may come raw from LMDB or
+ * negated by a module boundary (common/error.h): both are read. */
+static bool out_of_space(const bsf_engine_t *e, int rc)
+{
+    if (rc < 0 && rc > -4096)
+        rc = -rc;
+    if (rc == MDB_MAP_FULL || rc == ENOSPC || rc == EDQUOT)
+        return true;
+    bsf_store_space_t space;
+    return rc == EIO && bsf_store_space(e->store, 0, &space) == 0 && space.fs_free < (1u << 20);
+}
+
+static void fail_command(bsf_engine_t *e, bsf_command_t *cmd, int rc)
 {
     cmd->status = BSF_CMD_FAILED;
-    if (rc == MDB_MAP_FULL)
+    if (out_of_space(e, rc))
         bsf_problem_set(&cmd->problem, BSF_CAUSE_INSUFFICIENT_STORAGE,
                         "the binding store is full");
     else
@@ -525,7 +540,7 @@ static void fail_all(bsf_command_t **cmds, size_t n, const bsf_problem_t *proble
  * 10 ms (what is written in 10 ms is far less than the three reserves of margin). */
 static void check_space(bsf_engine_t *e)
 {
-    if (!e->reserve_bytes)
+    if (!e->cfg.reserve_percent)
         return;
     uint64_t now = bsf_clock_mono_ns();
     bool scan = e->space_free < 4 * e->reserve_bytes ||
@@ -536,6 +551,7 @@ static void check_space(bsf_engine_t *e)
         BSF_WARN("engine", "cannot measure the store's free space: %s", bsf_strerror(rc));
         return;
     }
+    e->reserve_bytes = space.map / 100u * e->cfg.reserve_percent;
     if (space.beyond >= e->reserve_bytes) {
         e->at_reserve = false;
         e->space_free = space.total;
@@ -551,8 +567,39 @@ static void check_space(bsf_engine_t *e)
         BSF_WARN("engine", "%s: %llu of %llu bytes free, reserve %llu",
                  e->at_reserve ? "the store is full, new bindings are refused"
                                : "the store has room again, new bindings are accepted",
-                 (unsigned long long)space.total, (unsigned long long)space.map,
+                 (unsigned long long)space.total, (unsigned long long)space.limit,
                  (unsigned long long)e->reserve_bytes);
+}
+
+#define FULL_LOG_PERIOD_NS 10000000000ull
+
+/* While the store is full every batch fails the same way: one line per 10 s with the count. */
+static void log_write_failure(bsf_engine_t *e, int rc)
+{
+    if (!out_of_space(e, rc)) {
+        BSF_ERROR("engine", "write transaction failed: %s", bsf_strerror(rc));
+        return;
+    }
+    e->full_failures++;
+    uint64_t now = bsf_clock_mono_ns();
+    if (e->full_logged_ns && now - e->full_logged_ns < FULL_LOG_PERIOD_NS)
+        return;
+    BSF_ERROR("engine", "the store is out of space (%s): %llu write transaction(s) refused "
+                        "with 507 since the last report",
+              bsf_strerror(rc), (unsigned long long)e->full_failures);
+    e->full_failures = 0;
+    e->full_logged_ns = now;
+}
+
+/* The free space is the smaller of the map's and the disk's: say at start when the disk is
+ * the bound, since the reserve (a share of the map) then comes out of a smaller space. */
+static void warn_small_disk(bsf_store_t *store)
+{
+    bsf_store_space_t space;
+    if (bsf_store_space(store, 0, &space) == 0 && space.limit < space.map)
+        BSF_WARN("engine", "the store's filesystem has room for %llu MiB, less than its map "
+                           "(store.map_size_mb, %llu MiB): the disk fills up first",
+                 (unsigned long long)(space.limit >> 20), (unsigned long long)(space.map >> 20));
 }
 
 static void process(bsf_engine_t *e, bsf_command_t **cmds, size_t n)
@@ -578,15 +625,15 @@ static void process(bsf_engine_t *e, bsf_command_t **cmds, size_t n)
             if (one_refused)
                 fail_all(&cmds[i], 1, &hook_problem);
             else if (one)
-                fail_command(cmds[i], one);
+                fail_command(e, cmds[i], one);
             commit_ns += ns;
             events += e->events_in_batch;
         }
     } else if (rc) {
-        fail_command(cmds[0], rc);
+        fail_command(e, cmds[0], rc);
     }
     if (rc)
-        BSF_ERROR("engine", "write transaction failed: %s", bsf_strerror(rc));
+        log_write_failure(e, rc);
     pthread_mutex_lock(&e->mu);
     e->stats.commands += n;
     e->stats.batches++;
@@ -713,10 +760,8 @@ int bsf_engine_create(bsf_store_t *store, const bsf_engine_config_t *cfg, bsf_en
         bsf_engine_destroy(e);
         return -1;
     }
-    MDB_envinfo info;
-    if (cfg->reserve_percent && mdb_env_info(store->env, &info) == 0)
-        e->reserve_bytes = (uint64_t)info.me_mapsize / 100u * cfg->reserve_percent;
     check_space(e);
+    warn_small_disk(store);
     e->stats.log_position = store->log.last;
     e->stats.own_seq = e->seq;
     e->stats.at_reserve = e->at_reserve;

@@ -129,6 +129,7 @@ int bsf_read_space(bsf_store_t *store, bsf_read_space_t *out)
         return bsf_err_from_lmdb(rc);
     out->map = sp.map;
     out->total = sp.total;
+    out->fs_free = sp.fs_free;
     return 0;
 }
 

@@ -62,10 +62,11 @@ int bsf_read_counters_each(bsf_read_t *r, const char *prefix,
                            void *ctx);
 
 /* The store's size, for metrics (no snapshot needed; any thread but the engine's): `map` is
- * the map size, `total` what writes can still take, free pages counted (bsf_store_space).
+ * the map size, `total` what writes can still take, free pages counted (bsf_store_space),
+ * `fs_free` the free space of the store's filesystem (UINT64_MAX when unknown).
  * Returns 0 or an LMDB code. */
 typedef struct {
-    uint64_t map, total;
+    uint64_t map, total, fs_free;
 } bsf_read_space_t;
 int bsf_read_space(bsf_store_t *store, bsf_read_space_t *out);
 /* Bytes the store's data file occupies on disk (0 when it cannot be read). Any thread. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "common/error.h"
 #include "core/bytes.h"
@@ -239,6 +240,21 @@ static int count_free_pages(bsf_store_t *s, uint64_t *pages)
     return rc;
 }
 
+/* Bytes the filesystem of the store directory still gives an unprivileged writer. */
+static uint64_t fs_free_bytes(const bsf_store_t *s)
+{
+    const char *path;
+    struct statvfs vfs;
+    if (mdb_env_get_path(s->env, &path) || statvfs(path, &vfs))
+        return UINT64_MAX;
+    return (uint64_t)vfs.f_bavail * vfs.f_frsize;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
 int bsf_store_space(bsf_store_t *s, uint64_t scan_below, bsf_store_space_t *out)
 {
     MDB_envinfo info;
@@ -251,6 +267,17 @@ int bsf_store_space(bsf_store_t *s, uint64_t scan_below, bsf_store_space_t *out)
     uint64_t used = ((uint64_t)info.me_last_pgno + 1) * st.ms_psize;
     out->map = info.me_mapsize;
     out->beyond = out->map > used ? out->map - used : 0;
+    /* The file grows into the filesystem: blocks it already holds past `used`, then the
+     * filesystem's free space. */
+    out->fs_free = fs_free_bytes(s);
+    if (out->fs_free != UINT64_MAX) {
+        uint64_t file = bsf_store_file_bytes(s);
+        uint64_t room = out->fs_free + (file > used ? file - used : 0);
+        out->beyond = min_u64(out->beyond, room);
+        out->limit = min_u64(out->map, used + room);
+    } else {
+        out->limit = out->map;
+    }
     out->total = out->beyond;
     uint64_t free_pages = 0;
     if (out->beyond < scan_below && (rc = count_free_pages(s, &free_pages)))

@@ -83,12 +83,17 @@ int bsf_store_save_site_state(bsf_store_t *s, MDB_txn *txn, uint16_t site, uint6
                               uint64_t hlc);
 
 /* What write transactions can still take, in bytes: `beyond` is the map past the data file's
- * last page; `total` adds the file's free pages (those a reader still sees count as free:
- * they come back when it ends). Counting free pages walks LMDB's free list, so it is done
- * only when `beyond` is under `scan_below` (0: never, then `total` = `beyond`; UINT64_MAX:
- * always). Not inside a write transaction of the same thread. Returns 0 or an LMDB error. */
+ * last page, or what the filesystem can still give the file when that is less (statvfs of
+ * the store directory: a disk smaller than the map fills first); `total` adds the file's
+ * free pages (those a reader still sees count as free: they come back when it ends).
+ * `fs_free` is the filesystem's free space (UINT64_MAX when statvfs fails) and `limit` the
+ * size the store can reach: the map, or the file plus fs_free when that is smaller.
+ * Counting free pages walks LMDB's free list, so it is done only when `beyond` is under
+ * `scan_below` (0: never, then `total` = `beyond`; UINT64_MAX: always). Not inside a write
+ * transaction of the same thread. Returns 0 or an LMDB error. */
 typedef struct {
     uint64_t map, beyond, total;
+    uint64_t fs_free, limit;
 } bsf_store_space_t;
 int bsf_store_space(bsf_store_t *s, uint64_t scan_below, bsf_store_space_t *out);
 

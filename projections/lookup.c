@@ -92,18 +92,25 @@ static int discover_visit(void *arg, const bsf_binding_id_t *id)
     return 0;
 }
 
+/* One seek per prefix length present (the len4r/len6 counters) up to the query's length.
+ * With `longest`, from the longest down, stopping at the first length that holds a match:
+ * the most specific prefix wins, recency only decides among prefixes of that length. */
 static int discover_prefixes(discover_ctx_t *c, MDB_dbi dbi, const char *family,
-                             const uint8_t *addr, unsigned addr_bits, unsigned query_len)
+                             const uint8_t *addr, unsigned addr_bits, unsigned query_len,
+                             bool longest)
 {
     uint8_t bitmap[17];
     int rc = bsf_counters_prefix_lengths(c->txn, c->p->counters, family, query_len, bitmap);
-    for (unsigned len = 0; !rc && !c->err && len <= query_len; len++) {
+    for (unsigned i = 0; !rc && !c->err && i <= query_len; i++) {
+        unsigned len = longest ? query_len - i : i;
         if (!(bitmap[len / 8] & (1u << (len % 8))))
             continue;
         uint8_t prefix[17];
         size_t plen = addr_bits == 32 ? bsf_index_ipv4_route_prefix(addr, len, prefix)
                                       : bsf_index_ipv6_prefix(addr, len, prefix);
         rc = scan_prefix(c->txn, dbi, prefix, plen, discover_visit, c);
+        if (longest && c->n > 0)
+            break;
     }
     return rc;
 }
@@ -120,10 +127,10 @@ int bsf_projection_discover(const bsf_projection_t *p, MDB_txn *txn,
         rc = scan_prefix(txn, p->ipv4, prefix, bsf_index_ipv4_prefix(&q->ipv4, prefix),
                          discover_visit, &c);
         if (!rc && !c.err)
-            rc = discover_prefixes(&c, p->ipv4_route, "len4r", q->ipv4.b, 32, 32);
+            rc = discover_prefixes(&c, p->ipv4_route, "len4r", q->ipv4.b, 32, 32, false);
         break;
     case BSF_UE_ADDR_IPV6:
-        rc = discover_prefixes(&c, p->ipv6, "len6", q->ipv6.b, 128, q->ipv6.len);
+        rc = discover_prefixes(&c, p->ipv6, "len6", q->ipv6.b, 128, q->ipv6.len, true);
         break;
     default:
         rc = scan_prefix(txn, p->mac, prefix, bsf_index_mac_prefix(&q->mac, prefix),

@@ -58,10 +58,12 @@ int bsf_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_bindin
  * report it as MDB_CORRUPTED). */
 int bsf_record_decode_binding(const bsf_record_t *r, msgpack_zone *zone, bsf_pcf_binding_t *out);
 
-/* Discovery: the most recent live binding matching `q` in `best` and the number of live
- * bindings matching it in *n_matches (all of them, each counted once). best->record points
- * into the transaction, best->binding into `zone`. Returns 0 (n_matches may be 0),
- * MDB_CORRUPTED (a record or binding that does not parse), or another LMDB code. */
+/* Discovery: the live binding matching `q` in `best` and the number of matches it was chosen
+ * from. IPv6 by longest-prefix match: only the bindings whose most specific prefix holding
+ * the query is the longest count, and the most recent of those wins (SBI and Rx alike).
+ * IPv4 and MAC: the most recent of every match. best->record points into the transaction,
+ * best->binding into `zone`. Returns 0 (n_matches may be 0), MDB_CORRUPTED (a record or
+ * binding that does not parse), or another LMDB code. */
 int bsf_projection_discover(const bsf_projection_t *p, MDB_txn *txn,
                             const bsf_discovery_query_t *q, msgpack_zone *zone, bsf_match_t *best,
                             size_t *n_matches);

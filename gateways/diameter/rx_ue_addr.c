@@ -17,6 +17,8 @@ bsf_rx_ue_verdict_t bsf_rx_ue_ipv6_prefix_decode(const uint8_t *d, size_t n,
     memset(out, 0, sizeof *out);
     memcpy(out->b, d + 2, n - 2);
     out->len = (uint8_t)len;
+    /* The same canonical prefix as the SBI's: bits past the length are not the UE's. */
+    bsf_prefix_mask(out->b, 16, len, out->b);
     return BSF_RX_UE_OK;
 }
 

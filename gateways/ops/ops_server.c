@@ -191,10 +191,15 @@ static void store_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
     bsf_read_space_t space;
     if (bsf_read_space(ops->cfg.store, &space) == 0)
         bsf_text_printf(t, "# HELP bsf_store_free_bytes Bytes writes can still take: the map "
-                           "past the data file plus its free pages.\n"
+                           "past the data file, or the disk's free space when smaller, plus "
+                           "the file's free pages.\n"
                            "# TYPE bsf_store_free_bytes gauge\nbsf_store_free_bytes %llu\n"
-                           "# TYPE bsf_store_map_bytes gauge\nbsf_store_map_bytes %llu\n",
-                        (unsigned long long)space.total, (unsigned long long)space.map);
+                           "# TYPE bsf_store_map_bytes gauge\nbsf_store_map_bytes %llu\n"
+                           "# HELP bsf_store_fs_free_bytes Free space of the store's "
+                           "filesystem (statvfs).\n"
+                           "# TYPE bsf_store_fs_free_bytes gauge\nbsf_store_fs_free_bytes %llu\n",
+                        (unsigned long long)space.total, (unsigned long long)space.map,
+                        (unsigned long long)(space.fs_free == UINT64_MAX ? 0 : space.fs_free));
     bsf_read_t *r;
     if (bsf_read_acquire(ops->cfg.store, &r))
         return;

@@ -17,6 +17,7 @@ typedef struct {
     bool late_arrival;
     bool pcf_cookie; /* keep the ocnf-service-cookie header of registrations (seed §3.3) */
     bsf_feed_t *feed; /* copies of requests and responses (seed §3.43); NULL: none */
+    unsigned ipv6_min_prefix_len; /* shortest IPv6 prefix accepted in a binding (1..128) */
 } bsf_nbsf_config_t;
 
 typedef struct bsf_nbsf_service bsf_nbsf_service_t;

@@ -173,7 +173,9 @@ void bsf_pcf_bindings_register(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r
         return;
     bsf_problem_t p;
     if (bsf_pcf_binding_decode(&doc, &cmd->zone, &cmd->binding, &p) ||
-        bsf_pcf_binding_check_rules(&cmd->binding, &p)) {
+        bsf_pcf_binding_check_rules(&cmd->binding, &p) ||
+        bsf_pcf_binding_check_ipv6_lengths(&cmd->binding, rq->w->svc->cfg.ipv6_min_prefix_len,
+                                           &p)) {
         bsf_command_free(cmd);
         bsf_nbsf_respond_problem(rq, &p, NULL);
         return;
@@ -209,7 +211,10 @@ void bsf_pcf_bindings_update(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
     if (!cmd)
         return;
     bsf_problem_t p;
-    if (bsf_pcf_binding_patch_decode(&doc, &cmd->zone, &cmd->patch, &p)) {
+    /* The patch's new values hold only the members it sets. */
+    if (bsf_pcf_binding_patch_decode(&doc, &cmd->zone, &cmd->patch, &p) ||
+        bsf_pcf_binding_check_ipv6_lengths(&cmd->patch.values,
+                                           rq->w->svc->cfg.ipv6_min_prefix_len, &p)) {
         bsf_command_free(cmd);
         bsf_nbsf_respond_problem(rq, &p, NULL);
         return;

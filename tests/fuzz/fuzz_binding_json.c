@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/pcf_binding.h"
 #include "gateways/sbi/json_codec.h"
@@ -36,6 +37,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (bsf_pcf_binding_decode(&back, &zone, &again, &problem) ||
             bsf_pcf_binding_check_rules(&again, &problem))
             abort();
+        /* ... and encode to the same bytes: the canonical text (RFC 5952 IPv6, zeroed host
+         * bits) is a fixed point. */
+        msgpack_sbuffer enc2;
+        msgpack_sbuffer_init(&enc2);
+        msgpack_packer pk2;
+        msgpack_packer_init(&pk2, &enc2, msgpack_sbuffer_write);
+        if (bsf_pcf_binding_encode(&again, &pk2) || enc2.size != enc.size ||
+            memcmp(enc2.data, enc.data, enc.size) != 0)
+            abort();
+        msgpack_sbuffer_destroy(&enc2);
+        (void)bsf_pcf_binding_check_ipv6_lengths(&again, 32, &problem);
         if (bsf_json_write(&back, &json, NULL, "7"))
             abort();
     }

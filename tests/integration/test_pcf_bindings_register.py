@@ -112,11 +112,12 @@ def test_mac_addresses_are_returned_lowercase(client):
     assert found(client, macAddr48=ue.mac) == stored
 
 
-def test_host_bits_of_a_prefix_are_kept(client):
+def test_host_bits_of_a_prefix_are_zeroed(client):
+    """Issue 9: the canonical prefix (2001:db8::1/64 is stored as 2001:db8::/64)."""
     ue = Ue()
     sent = binding(ipv6Prefix=f"2001:db8:{ue.n:x}:0:1:2:3:4/64")
     _, stored = register(client, sent)
-    assert stored["ipv6Prefix"] == sent["ipv6Prefix"]
+    assert stored["ipv6Prefix"] == f"2001:db8:{ue.n:x}::/64"
     assert found(client, ipv6Prefix=f"2001:db8:{ue.n:x}::99/128") == stored
 
 

@@ -173,3 +173,22 @@ def test_binding_without_diameter_host_is_routed_by_the_routing_table(rx_lab):
     assert lab.aar_i(ip=ue.ipv4)["code"] == 2001
     assert_not_found(lab.bsfd.client, ipv4Addr=Ue().ipv4)
     assert discover(lab.bsfd.client, ipv4Addr=ue.ipv4).status_code == 200
+
+
+def test_ipv6_aar_goes_to_the_pcf_of_the_most_specific_prefix(rx_lab):
+    """A /32 of one PCF does not take the AAR-Is of a UE whose /64 another PCF registered,
+    whichever was registered last (longest-prefix match, as for SBI discovery)."""
+    lab = rx_lab(pcfs=("pcf1.test.local", "pcf2.test.local"))
+    ue, wide_ue = Ue(), Ue()
+    specific = f"3fff:{ue.n:x}:1:2::/64"
+    lab.register(ue, pcf="pcf1.test.local", ipv4Addr=None, ipv6Prefix=specific)
+    lab.register(wide_ue, pcf="pcf2.test.local", ipv4Addr=None,
+                 ipv6Prefix=f"3fff:{ue.n:x}::/32")
+    reply = lab.af.cmd(f"aar-i ipv6=3fff:{ue.n:x}:1:2::77/128")
+    assert reply["code"] == 2001, reply
+    assert reply["record"]["origin_host"] == "pcf1.test.local", reply
+    assert lab.pcf("pcf2.test.local").received(reply["session_id"]) == []
+    # the prefix itself (usual Rx form) and an address outside the /64 but inside the /32
+    assert lab.af.cmd(f"aar-i ipv6={specific}")["record"]["origin_host"] == "pcf1.test.local"
+    outside = lab.af.cmd(f"aar-i ipv6=3fff:{ue.n:x}:1:3::77/128")
+    assert outside["code"] == 2001 and outside["record"]["origin_host"] == "pcf2.test.local"

@@ -53,6 +53,43 @@ static void add(fixture_t *f, bsf_event_t ev)
     f->events[f->n++] = ev;
 }
 
+/* Nested IPv6 prefixes of many lengths around 2001:db8:77::, sent with host bits (the
+ * decoder makes them canonical), some moved to another length by an update and some
+ * deregistered: discovery's longest-prefix match must not depend on the order either. */
+static const unsigned nested_lengths[] = {32, 40, 48, 56, 60, 64, 72, 96, 112, 127, 128, 64};
+
+static void nested_prefixes(fixture_t *f, uint64_t t)
+{
+    char json[512];
+    for (int i = 0; i < 12; i++) {
+        uint16_t site = (uint16_t)(1 + i % 2);
+        bsf_binding_id_t id = make_id(site, 700 + (uint64_t)i);
+        snprintf(json, sizeof json,
+                 "{\"supi\":\"imsi-00101777%07d\",\"ipv6Prefix\":\"2001:db8:77:0:1:2:3:%x/%u\","
+                 "\"addIpv6Prefixes\":[\"2001:db8:78:%x::1/%u\"],"
+                 "\"dnn\":\"ims\",\"snssai\":{\"sst\":1},\"pcfFqdn\":\"n%d.example.com\"}",
+                 i, i, nested_lengths[i], i, 48 + i, i);
+        /* Equal HLCs for the two /64s: the site, then the id, decide recency. */
+        uint64_t hlc = t + (i == 11 ? 5 * 10 : (uint64_t)i * 10);
+        add(f, (bsf_event_t){.type = BSF_EVENT_BINDING_REGISTERED, .site = site,
+                             .seq = 700 + (uint64_t)i, .hlc = hlc, .binding_id = id,
+                             .binding = binding(f, json)});
+        if (i % 4 == 2) { /* moved to a /80 */
+            snprintf(json, sizeof json,
+                     "{\"supi\":\"imsi-00101777%07d\",\"ipv6Prefix\":\"2001:db8:77::%x/80\","
+                     "\"dnn\":\"ims\",\"snssai\":{\"sst\":1},\"pcfFqdn\":\"n%d.example.com\"}",
+                     i, i, i);
+            add(f, (bsf_event_t){.type = BSF_EVENT_BINDING_UPDATED, .site = site,
+                                 .seq = 800 + (uint64_t)i, .hlc = hlc + 3, .binding_id = id,
+                                 .binding = binding(f, json), .created_hlc = hlc});
+        }
+        if (i % 5 == 3)
+            add(f, (bsf_event_t){.type = BSF_EVENT_BINDING_DEREGISTERED, .site = site,
+                                 .seq = 900 + (uint64_t)i, .hlc = hlc + 4, .binding_id = id,
+                                 .reason = BSF_REASON_PCF_REQUEST});
+    }
+}
+
 /* A history with registrations, updates (address moves, PCF changes), deregistrations
  * (one before its registration as seen from another site), collision replacements, two
  * sites, prefixes of several lengths, framed routes and MACs. */
@@ -106,6 +143,7 @@ static void build_history(fixture_t *f)
                                      .seq = 300 + (uint64_t)i, .hlc = t + (uint64_t)i * 10 + 8,
                                      .binding_id = id, .reason = BSF_REASON_OPERATOR});
     }
+    nested_prefixes(f, t + 2000);
     /* Two updates of one binding from two sites with the same HLC: the site id decides. */
     bsf_binding_id_t id = make_id(1, 1);
     add(f, (bsf_event_t){.type = BSF_EVENT_BINDING_UPDATED, .site = 1, .seq = 500,
@@ -167,8 +205,34 @@ static void close_store(bsf_store_t *s, const char *dir)
     rmdir(dir);
 }
 
+#define N_PROBES 6
+
+/* The binding id discovery answers for a few addresses in the nested prefixes (zeros: none)
+ * and the number of matches it was chosen from. */
+static void probe_discovery(fixture_t *f, bsf_store_t *s, MDB_txn *txn,
+                            uint8_t answers[N_PROBES][17])
+{
+    static const char *const probes[N_PROBES] = {
+        "2001:db8:77:0:1:2:3:a/128", "2001:db8:77::5/128", "2001:db8:77:0:ffff::/128",
+        "2001:db8:77:ff::/64", "2001:db8:78:3::/64", "2001:db9::1/128"};
+    for (int i = 0; i < N_PROBES; i++) {
+        bsf_discovery_query_t q = {.kind = BSF_UE_ADDR_IPV6};
+        assert_true(bsf_ipv6_prefix_parse(probes[i], strlen(probes[i]), &q.ipv6));
+        bsf_match_t m;
+        size_t n = 0;
+        assert_int_equal(bsf_projection_discover(&s->proj, txn, &q, &f->zone, &m, &n), 0);
+        memset(answers[i], 0, 17);
+        if (n)
+            memcpy(answers[i], m.id.b, 16);
+        answers[i][16] = (uint8_t)n;
+    }
+}
+
+static uint8_t probe_answers[N_PROBES][17];
+
 /* Applies the events in `order` (each `times` times) to a fresh store; returns the digest
- * and the live count. */
+ * and the live count, and leaves the discovery answers of the nested prefixes in
+ * probe_answers. */
 static void apply_all(fixture_t *f, const size_t *order, int times, uint8_t digest[32],
                       uint64_t *live)
 {
@@ -185,9 +249,38 @@ static void apply_all(fixture_t *f, const size_t *order, int times, uint8_t dige
                              0);
     assert_int_equal(bsf_projection_digest(&s.proj, txn, digest), 0);
     *live = bsf_projection_counter(&s.proj, txn, "total");
+    probe_discovery(f, &s, txn, probe_answers);
     assert_int_equal(mdb_txn_commit(txn), 0);
     msgpack_sbuffer_destroy(&scratch);
     close_store(&s, dir);
+}
+
+static void expect_answer(uint8_t answer[17], int nested, size_t n)
+{
+    bsf_binding_id_t id = make_id((uint16_t)(1 + nested % 2), 700 + (uint64_t)nested);
+    if (nested < 0)
+        memset(id.b, 0, 16);
+    assert_memory_equal(answer, id.b, 16);
+    assert_int_equal(answer[16], n);
+}
+
+/* What longest-prefix match answers for the probes of probe_discovery. Live: the nested
+ * bindings 0, 1, 4, 5, 7, 9, 11 at their lengths; 2, 6 and 10 moved to 2001:db8:77::/80;
+ * 3 and 8 deregistered. */
+static void expect_nested_answers(uint8_t a[N_PROBES][17])
+{
+    /* ...:1:2:3:a: in /32, /40, /60, /64 (5, 11) and /96 (7); not in the /127 (...:3:8). */
+    expect_answer(a[0], 7, 1);
+    /* 2001:db8:77::5: the three /80s win over the /64s; the most recently created (10). */
+    expect_answer(a[1], 10, 3);
+    /* 2001:db8:77:0:ffff::: the two /64s, created at the same HLC by site 2: the id decides. */
+    bsf_binding_id_t id5 = make_id(2, 705), id11 = make_id(2, 711);
+    expect_answer(a[2], memcmp(id5.b, id11.b, 16) > 0 ? 5 : 11, 2);
+    /* 2001:db8:77:ff::/64: outside the /64s and the /60; the /40. */
+    expect_answer(a[3], 1, 1);
+    /* 2001:db8:78:3::/64 in addIpv6Prefixes /48../59 of the live ones: 11's /59. */
+    expect_answer(a[4], 11, 1);
+    expect_answer(a[5], -1, 0);
 }
 
 static void same_digest_in_any_order(void **state)
@@ -199,7 +292,10 @@ static void same_digest_in_any_order(void **state)
     uint8_t reference[32], digest[32];
     uint64_t live_ref, live;
     apply_all(f, order, 1, reference, &live_ref);
-    assert_true(live_ref > 10 && live_ref < 40);
+    assert_true(live_ref > 10 && live_ref < 50);
+    uint8_t answers[N_PROBES][17];
+    memcpy(answers, probe_answers, sizeof answers);
+    expect_nested_answers(answers);
     /* Idempotence: every event applied twice. */
     apply_all(f, order, 2, digest, &live);
     assert_memory_equal(digest, reference, 32);
@@ -219,6 +315,8 @@ static void same_digest_in_any_order(void **state)
         if (memcmp(digest, reference, 32) != 0)
             fail_msg("digest differs in shuffle round %d", round);
         assert_int_equal(live, live_ref);
+        if (memcmp(answers, probe_answers, sizeof answers) != 0)
+            fail_msg("discovery answers differ in shuffle round %d", round);
     }
 }
 
@@ -329,6 +427,66 @@ static void lookups(void **state)
     assert_int_equal(bsf_projection_counter(&s.proj, txn, "total"), 1);
     assert_int_equal(bsf_projection_counter(&s.proj, txn, "pcf/d.example.com"), 0);
     assert_int_equal(bsf_projection_counter(&s.proj, txn, "dnn/x"), 1);
+    mdb_txn_abort(txn);
+    msgpack_sbuffer_destroy(&scratch);
+    close_store(&s, dir);
+}
+
+static size_t discover6(fixture_t *f, bsf_store_t *s, MDB_txn *txn, const char *prefix,
+                        const char *dnn, bsf_match_t *m)
+{
+    bsf_discovery_query_t q = {.kind = BSF_UE_ADDR_IPV6, .dnn = dnn};
+    assert_true(bsf_ipv6_prefix_parse(prefix, strlen(prefix), &q.ipv6));
+    size_t n = 0;
+    assert_int_equal(bsf_projection_discover(&s->proj, txn, &q, &f->zone, m, &n), 0);
+    return n;
+}
+
+/* The most specific prefix holding the query wins, however recent a shorter one is; a
+ * filter that the specific one fails falls back to the next length. */
+static void longest_prefix_wins(void **state)
+{
+    fixture_t *f = *state;
+    bsf_store_t s;
+    char dir[64];
+    open_store(&s, dir);
+    MDB_txn *txn;
+    assert_int_equal(mdb_txn_begin(s.env, NULL, 0, &txn), 0);
+    msgpack_sbuffer scratch;
+    msgpack_sbuffer_init(&scratch);
+    uint64_t t = BSF_HLC_FROM_MS(1800000000000ULL);
+    const char *const bindings[] = {
+        "{\"ipv6Prefix\":\"2001:db8:1:2::/64\",\"dnn\":\"a\",\"snssai\":{\"sst\":1},"
+        "\"pcfFqdn\":\"specific.example.com\"}",
+        "{\"ipv6Prefix\":\"2001:db8::/32\",\"dnn\":\"b\",\"snssai\":{\"sst\":1},"
+        "\"pcfFqdn\":\"wide.example.com\"}",
+        "{\"ipv6Prefix\":\"2001:db8:9::/64\",\"ipv6FrameRouteList\":[\"2001:db8:1:2:3::/80\"],"
+        "\"dnn\":\"c\",\"snssai\":{\"sst\":1},\"pcfFqdn\":\"route.example.com\"}",
+    };
+    bsf_binding_id_t ids[3];
+    for (int i = 0; i < 3; i++) { /* the /32 is the most recent of the first two */
+        ids[i] = make_id(9, 3000 + (uint64_t)i);
+        bsf_event_t ev = {.type = BSF_EVENT_BINDING_REGISTERED, .site = 9,
+                          .seq = 3000 + (uint64_t)i, .hlc = t + (uint64_t)i, .binding_id = ids[i],
+                          .binding = binding(f, bindings[i]), .created_hlc = t + (uint64_t)i,
+                          .origin_ts_ms = -1, .sender_ts_ms = -1};
+        assert_int_equal(bsf_projection_apply(&s.proj, txn, &ev, &scratch), 0);
+    }
+    bsf_match_t m;
+    assert_int_equal(discover6(f, &s, txn, "2001:db8:1:2::77/128", NULL, &m), 1);
+    assert_memory_equal(m.id.b, ids[0].b, 16);
+    assert_int_equal(discover6(f, &s, txn, "2001:db8:1:2::/64", NULL, &m), 1);
+    assert_memory_equal(m.id.b, ids[0].b, 16);
+    assert_int_equal(discover6(f, &s, txn, "2001:db8:1:2::77/128", "b", &m), 1);
+    assert_memory_equal(m.id.b, ids[1].b, 16); /* the /64 fails the filter */
+    assert_int_equal(discover6(f, &s, txn, "2001:db8:1:3::77/128", NULL, &m), 1);
+    assert_memory_equal(m.id.b, ids[1].b, 16);
+    assert_int_equal(discover6(f, &s, txn, "2001:db8:1::/48", NULL, &m), 1);
+    assert_memory_equal(m.id.b, ids[1].b, 16);
+    /* A framed route is a prefix like the others: the /80 is more specific than the /64. */
+    assert_int_equal(discover6(f, &s, txn, "2001:db8:1:2:3::1/128", NULL, &m), 1);
+    assert_memory_equal(m.id.b, ids[2].b, 16);
+    assert_int_equal(discover6(f, &s, txn, "2001:db9::1/128", NULL, &m), 0);
     mdb_txn_abort(txn);
     msgpack_sbuffer_destroy(&scratch);
     close_store(&s, dir);
@@ -514,6 +672,10 @@ static void space_counts_the_free_list(void **state)
     assert_int_equal(bsf_store_space(&s, UINT64_MAX, &before), 0);
     assert_int_equal(before.map, 4u << 20);
     assert_true(before.beyond <= before.map && before.total >= before.beyond);
+    /* the filesystem is measured; the store can reach at most its map */
+    assert_true(before.fs_free != UINT64_MAX && before.fs_free > 0);
+    assert_true(before.limit <= before.map);
+    assert_true(before.beyond <= before.fs_free + bsf_store_file_bytes(&s));
     /* 200 KB written, then deleted in a later transaction: the file keeps its size, its pages
      * go to the free list */
     MDB_txn *txn;
@@ -546,6 +708,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(same_digest_in_any_order, setup, teardown),
         cmocka_unit_test_setup_teardown(lookups, setup, teardown),
+        cmocka_unit_test_setup_teardown(longest_prefix_wins, setup, teardown),
         cmocka_unit_test_setup_teardown(prepared_events_give_the_same_store, setup, teardown),
         cmocka_unit_test_setup_teardown(pipeline_writes_in_order_and_commits, setup, teardown),
         cmocka_unit_test_setup_teardown(pipeline_stops_when_the_store_is_full, setup, teardown),
