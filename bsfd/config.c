@@ -119,9 +119,10 @@ static int apply(bsf_config_t *cfg, const bsf_config_key_t *k, const char *value
         snprintf(err, err_cap, "%s: '%s' is not true or false", k->key, value);
         return -1;
     case BSF_CFG_ENUM:
+    case BSF_CFG_ENUM_TEXT:
         for (int i = 0; k->choices[i]; i++)
             if (strcmp(value, k->choices[i]) == 0) {
-                if (k->size == sizeof(int))
+                if (k->type == BSF_CFG_ENUM)
                     *(int *)field = i;
                 else
                     snprintf(field, k->size, "%s", value);
@@ -166,7 +167,7 @@ static int apply(bsf_config_t *cfg, const bsf_config_key_t *k, const char *value
         }
         return 0;
     }
-    default:
+    case BSF_CFG_STRING:
         if (strlen(value) > k->max) {
             snprintf(err, err_cap, "%s: longer than %llu characters", k->key,
                      (unsigned long long)k->max);
@@ -175,6 +176,7 @@ static int apply(bsf_config_t *cfg, const bsf_config_key_t *k, const char *value
         snprintf(field, k->size, "%s", value);
         return 0;
     }
+    return -1;
 }
 
 static int set_key(bsf_config_t *cfg, const char *name, const char *value, char *err,
@@ -345,8 +347,11 @@ int bsf_config_finish(bsf_config_t *cfg, char *err, size_t err_cap)
 
 void bsf_config_print_reference(void)
 {
-    static const char *const type_names[] = {"integer", "boolean", "string",
-                                             "host:port", "enum",   "list"};
+    static const char *const type_names[] = {
+        [BSF_CFG_UINT] = "integer", [BSF_CFG_BOOL] = "boolean",   [BSF_CFG_STRING] = "string",
+        [BSF_CFG_LISTEN] = "host:port", [BSF_CFG_ENUM] = "enum", [BSF_CFG_LIST] = "list",
+        [BSF_CFG_ENUM_TEXT] = "enum",
+    };
     printf("| key | type | default | range / values | meaning |\n|---|---|---|---|---|\n");
     for (size_t s = 0; s < N_SECTIONS; s++)
         for (size_t i = 0; i < sections[s]->n_keys; i++) {
@@ -355,7 +360,7 @@ void bsf_config_print_reference(void)
             if (k->type == BSF_CFG_UINT)
                 snprintf(range, sizeof range, "%llu – %llu", (unsigned long long)k->min,
                          (unsigned long long)k->max);
-            else if (k->type == BSF_CFG_ENUM)
+            else if (k->type == BSF_CFG_ENUM || k->type == BSF_CFG_ENUM_TEXT)
                 for (int c = 0; k->choices[c]; c++)
                     snprintf(range + strlen(range), sizeof range - strlen(range), "%s`%s`",
                              c ? ", " : "", k->choices[c]);

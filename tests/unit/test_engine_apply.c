@@ -48,7 +48,11 @@ static int open_engine(fx_t *f, uint16_t site)
     bsf_store_options_t so = {f->dir, 64, false, 16};
     if (bsf_store_open(&f->store, &so, err, sizeof err))
         fail_msg("%s", err);
-    bsf_engine_config_t ec = {site, true, 64, 1024, {f, before_commit, NULL}};
+    bsf_engine_config_t ec = {.site_id = site,
+                              .collision_detection = true,
+                              .max_batch = 64,
+                              .queue_capacity = 1024,
+                              .hooks = {.ctx = f, .before_commit = before_commit}};
     if (bsf_engine_create(&f->store, &ec, &f->engine, err, sizeof err) ||
         bsf_engine_start(f->engine))
         fail_msg("%s", err);

@@ -44,8 +44,13 @@ static void start_site(fx_t *f)
     if (bsf_store_open(&f->store, &so, err, sizeof err) ||
         bsf_shipper_create(&f->settings, 1, &f->store, &f->shipper, err, sizeof err))
         fail_msg("%s", err);
-    bsf_engine_config_t ec = {1, true, 64, 1024,
-                              {f->shipper, bsf_shipper_before_commit, bsf_shipper_after_commit}};
+    bsf_engine_config_t ec = {.site_id = 1,
+                              .collision_detection = true,
+                              .max_batch = 64,
+                              .queue_capacity = 1024,
+                              .hooks = {.ctx = f->shipper,
+                                        .before_commit = bsf_shipper_before_commit,
+                                        .after_commit = bsf_shipper_after_commit}};
     if (bsf_engine_create(&f->store, &ec, &f->engine, err, sizeof err) ||
         bsf_engine_start(f->engine) ||
         bsf_shipper_start(f->shipper, f->engine, 10000, err, sizeof err))
