@@ -3,8 +3,10 @@
  * Every key, its type, default and range is declared once, in the key table of the
  * subsystem that uses it (config_keys_*.c, one BSF_CFG_<TYPE>_KEY entry each: the macros check
  * the field's C type at compile time); the tables also produce docs/configuration.md
- * (`bsfd --config-reference`). A list key takes a YAML sequence of strings, or on the command
- * line items separated by ';'. */
+ * (`bsfd --config-reference`). A list key takes a YAML sequence of strings, or as one text
+ * (--set, a YAML scalar) items separated by ',' — or by ';' when the text holds one, so that an
+ * item can contain commas (librdkafka properties: "debug=broker,topic;"). Stored joined with
+ * '\n'. */
 #ifndef BSF_BSFD_CONFIG_H
 #define BSF_BSFD_CONFIG_H
 
@@ -158,6 +160,10 @@ extern const bsf_config_section_t bsf_config_feed_section;
 void bsf_config_defaults(bsf_config_t *cfg);
 /* Loads a YAML file over the current values. Returns 0 or -1 with a message naming the key. */
 int bsf_config_load_file(bsf_config_t *cfg, const char *path, char *err, size_t err_cap);
+/* The same from `len` bytes of YAML text (not owned, need not end in NUL); `name` stands for
+ * the file in messages. Returns 0 or -1 with a message. */
+int bsf_config_load_text(bsf_config_t *cfg, const char *name, const char *text, size_t len,
+                         char *err, size_t err_cap);
 /* Applies "section.key=value". Returns 0 or -1 with a message. */
 int bsf_config_set(bsf_config_t *cfg, const char *assignment, char *err, size_t err_cap);
 /* Runs every section's checks. Returns 0 or -1 with a message. */
