@@ -135,7 +135,9 @@ static void congestion_settings(void **state)
     bsf_rx_cong_rules_t r;
     memset(&r, 0, sizeof r);
     const char *bad_pct[] = {"DOC", "HIGH 1-2:50", "DOC 2-1:50", "DOC 1-2:101", "DOC 1-32:5",
-                             "DOC 1-2", "DOC 1-2:50x"};
+                             "DOC 1-2", "DOC 1-2:50x",
+                             /* a priority out of range without -HI (found by fuzz_config) */
+                             "DOC 231:50", "L1 99:10"};
     for (size_t i = 0; i < sizeof bad_pct / sizeof bad_pct[0]; i++)
         assert_int_equal(bsf_rx_cong_parse_percentages(bad_pct[i], &r, why, sizeof why), -1);
     const char *bad_prio[] = {"default", "dpr=3", "aar=32", "aar=-1", "=3"};
