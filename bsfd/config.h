@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "gateways/diameter/rx_settings.h"
-#include "gateways/feed/feed_settings.h"
+#include "feed/feed_settings.h"
 #include "replication/replication_settings.h"
 #include "core/discovery.h"
 

@@ -13,7 +13,7 @@
 #include "engine/warmup.h"
 #include "gateways/diameter/rx_gateway.h"
 #include "gateways/diameter/rx_repaving_api.h"
-#include "gateways/feed/feed.h"
+#include "feed/feed.h"
 #include "gateways/ops/ops_server.h"
 #include "gateways/sbi/nbsf_service.h"
 #include "replication/replication.h"
@@ -131,8 +131,7 @@ int main(int argc, char **argv)
                                .port = cfg.ops_port,
                                .site_id = cfg.site_id,
                                .store = &store,
-                               .engine = engine,
-                               .sbi = NULL};
+                               .engine = engine};
         if (bsf_ops_server_start(&oc, &ops, err, sizeof err)) {
             BSF_ERROR("bsfd", "%s", err);
             return 1;
@@ -171,7 +170,7 @@ int main(int argc, char **argv)
         return 1;
     }
     if (ops) {
-        bsf_ops_server_set_sbi(ops, sbi);
+        bsf_ops_server_add_metrics(ops, bsf_nbsf_service_write_metrics, sbi);
         if (repl)
             bsf_ops_server_add_metrics(ops, bsf_replication_write_metrics, repl);
         if (rx) {

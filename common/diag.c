@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "common/clock.h"
-#include "core/sbi_time.h"
+#include "common/time_text.h"
 
 /* Written once before any thread starts, read-only afterwards. */
 static bsf_log_level_t current_level = BSF_LOG_INFO;

@@ -16,10 +16,10 @@
 
 #include <cmocka.h>
 
-#include "gateways/feed/feed.h"
-#include "gateways/feed/feed_encode.h"
-#include "gateways/feed/feed_queue.h"
-#include "gateways/feed/feed_snapshot.h"
+#include "feed/feed.h"
+#include "feed/feed_encode.h"
+#include "feed/feed_queue.h"
+#include "feed/feed_snapshot.h"
 
 /* ---- helpers ------------------------------------------------------------------------- */
 

@@ -13,6 +13,7 @@
 #include "core/features.h"
 #include "core/hlc.h"
 #include "core/sbi_time.h"
+#include "common/time_text.h"
 #include "tests/unit/test_util.h"
 
 static msgpack_sbuffer g_buf;

@@ -1,13 +1,15 @@
 /* The feed's API: creation, offers (any thread, lock-free), metrics, destruction. */
-#include "gateways/feed/feed.h"
+#include "feed/feed.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/clock.h"
-#include "gateways/feed/feed_internal.h"
-#include "gateways/feed/feed_snapshot.h"
+#include "feed/feed_internal.h"
+#include "feed/feed_overflow.h"
+#include "feed/feed_producer.h"
+#include "feed/feed_snapshot.h"
 
 int bsf_feed_create(const bsf_feed_settings_t *settings, uint16_t site_id, bsf_feed_t **out,
                     char *err, size_t err_cap)
@@ -65,27 +67,17 @@ bool bsf_feed_offer(bsf_feed_t *f, const bsf_feed_record_t *rec)
     size_t bytes = bsf_feed_snapshot_size(rec, copy, f->settings.max_payload_bytes);
     void *mem = t.cell;
     if (bytes > f->queue.cell_bytes) { /* a large record: allocated, within the byte bound */
-        size_t before = atomic_fetch_add_explicit(&f->overflow_bytes, bytes, memory_order_relaxed);
-        mem = before + bytes <= f->max_bytes ? malloc(bytes) : NULL;
+        bsf_feed_drop_t why;
+        mem = bsf_feed_overflow_take(f, bytes, &why);
         if (!mem) {
-            atomic_fetch_sub_explicit(&f->overflow_bytes, bytes, memory_order_relaxed);
             bsf_feed_queue_publish(&f->queue, &t, NULL);
-            return drop(f, before + bytes > f->max_bytes ? BSF_FEED_DROP_QUEUE_BYTES
-                                                         : BSF_FEED_DROP_NO_MEMORY);
+            return drop(f, why);
         }
     }
     bsf_feed_queue_publish(
         &f->queue, &t,
         bsf_feed_snapshot_write(rec, copy, f->settings.max_payload_bytes, mem, bytes));
     return true;
-}
-
-void bsf_feed_release_snapshot(bsf_feed_t *f, bsf_feed_snapshot_t *snap)
-{
-    if (bsf_feed_queue_owns(&f->queue, snap))
-        return;
-    atomic_fetch_sub_explicit(&f->overflow_bytes, snap->bytes, memory_order_relaxed);
-    free(snap);
 }
 
 uint64_t bsf_feed_transaction_id(bsf_feed_t *f)

@@ -1,9 +1,9 @@
-#include "gateways/feed/feed_snapshot.h"
+#include "feed/feed_snapshot.h"
 
 #include <stdalign.h>
 #include <string.h>
 
-#include "gateways/feed/feed.h"
+#include "feed/feed.h"
 
 /* Layout: the snapshot, the header array, then the strings (NUL-terminated) and the payload. */
 

@@ -1,4 +1,4 @@
-#include "gateways/feed/feed_metrics.h"
+#include "feed/feed_metrics.h"
 
 static uint64_t get(const atomic_uint_fast64_t *v)
 {

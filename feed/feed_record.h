@@ -2,8 +2,8 @@
  *
  * Every pointer is borrowed for the duration of the call only (bsf_feed_offer copies what it
  * keeps); strings are NUL-terminated, NULL when absent. Numbers that are 0 are "absent". */
-#ifndef BSF_GATEWAYS_FEED_FEED_RECORD_H
-#define BSF_GATEWAYS_FEED_FEED_RECORD_H
+#ifndef BSF_FEED_FEED_RECORD_H
+#define BSF_FEED_FEED_RECORD_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-#include "gateways/feed/feed_encode.h"
+#include "feed/feed_encode.h"
 
 #include <stdlib.h>
 #include <string.h>

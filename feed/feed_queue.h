@@ -5,8 +5,8 @@
  * Producer: reserve a position (false: the queue is full), write into its cell (or anywhere
  * else), publish an item pointer (NULL: nothing after all). Consumer: peek at the oldest
  * position once it is published, use the item, then release the position. */
-#ifndef BSF_GATEWAYS_FEED_FEED_QUEUE_H
-#define BSF_GATEWAYS_FEED_FEED_QUEUE_H
+#ifndef BSF_FEED_FEED_QUEUE_H
+#define BSF_FEED_FEED_QUEUE_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -1,14 +1,14 @@
 /* The wire form of a feed record: one JSON object per Kafka message (docs/feed.md), and the
  * message key. Pure functions, no I/O. */
-#ifndef BSF_GATEWAYS_FEED_FEED_ENCODE_H
-#define BSF_GATEWAYS_FEED_FEED_ENCODE_H
+#ifndef BSF_FEED_FEED_ENCODE_H
+#define BSF_FEED_FEED_ENCODE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "common/text.h"
-#include "gateways/feed/feed_record.h"
+#include "feed/feed_record.h"
 
 #define BSF_FEED_FORMAT_VERSION 1
 #define BSF_FEED_TXN_TEXT_MAX 48

@@ -1,5 +1,7 @@
 /* The feed thread: the only user of the Kafka client. It takes records off the queue, encodes
  * them, produces them and serves the client's callbacks (delivery reports, errors, logs). */
+#include "feed/feed_producer.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,10 +9,11 @@
 
 #include "common/clock.h"
 #include "common/diag.h"
-#include "gateways/feed/feed_encode.h"
-#include "gateways/feed/feed_internal.h"
-#include "gateways/feed/feed_kafka_conf.h"
-#include "gateways/feed/feed_snapshot.h"
+#include "feed/feed_encode.h"
+#include "feed/feed_internal.h"
+#include "feed/feed_kafka_conf.h"
+#include "feed/feed_overflow.h"
+#include "feed/feed_snapshot.h"
 
 #define BATCH 512             /* records produced between two polls of the client */
 #define IDLE_POLL_MS 5        /* wait for records (and callbacks) when the queue is empty */

@@ -22,15 +22,15 @@
  * the payload is the encoded message (it is written in base64). A Diameter request the BSF
  * relays to the PCF is an ingress request (from the AF) plus an egress request (to the PCF),
  * each with its transaction id, and their answers. */
-#ifndef BSF_GATEWAYS_FEED_FEED_H
-#define BSF_GATEWAYS_FEED_FEED_H
+#ifndef BSF_FEED_FEED_H
+#define BSF_FEED_FEED_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "common/text.h"
-#include "gateways/feed/feed_record.h"
-#include "gateways/feed/feed_settings.h"
+#include "feed/feed_record.h"
+#include "feed/feed_settings.h"
 
 /* Bounds of what one record keeps (beyond them the record says what was left out). */
 #define BSF_FEED_MAX_HEADERS 64    /* headers (or AVPs) per record */

@@ -1,16 +1,16 @@
-/* The feed's state, shared by its API (feed.c, any thread) and its Kafka producer thread
- * (feed_producer.c). */
-#ifndef BSF_GATEWAYS_FEED_FEED_INTERNAL_H
-#define BSF_GATEWAYS_FEED_FEED_INTERNAL_H
+/* The feed's state, shared by its API (feed.c, any thread), its Kafka producer thread
+ * (feed_producer.c) and the memory of large records (feed_overflow.c). */
+#ifndef BSF_FEED_FEED_INTERNAL_H
+#define BSF_FEED_FEED_INTERNAL_H
 
 #include <librdkafka/rdkafka.h>
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "gateways/feed/feed.h"
-#include "gateways/feed/feed_metrics.h"
-#include "gateways/feed/feed_queue.h"
-#include "gateways/feed/feed_snapshot.h"
+#include "feed/feed.h"
+#include "feed/feed_metrics.h"
+#include "feed/feed_queue.h"
+#include "feed/feed_snapshot.h"
 
 /* Bytes of a queue cell: records up to this size (most SBI messages) are copied into the
  * queue's preallocated memory; larger ones are allocated, within feed.queue_max_mb. */
@@ -42,14 +42,5 @@ struct bsf_feed {
     uint64_t last_report_ns; /* rate limit of the feed's diagnostics */
     unsigned long long reports_suppressed;
 };
-
-/* Frees a snapshot taken off the queue unless it lives in a queue cell. */
-void bsf_feed_release_snapshot(bsf_feed_t *f, bsf_feed_snapshot_t *snap);
-
-/* Creates the Kafka producer and starts the thread. Returns 0, or -1 with a message. */
-int bsf_feed_producer_start(bsf_feed_t *f, char *err, size_t err_cap);
-/* Asks the thread to stop, joins it (it hands over what is queued and waits for delivery at
- * most feed.flush_timeout_ms) and destroys the producer. */
-void bsf_feed_producer_stop(bsf_feed_t *f);
 
 #endif

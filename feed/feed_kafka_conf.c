@@ -1,4 +1,4 @@
-#include "gateways/feed/feed_kafka_conf.h"
+#include "feed/feed_kafka_conf.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -2,13 +2,13 @@
  * and every string and the payload it points to. Bounded: at most BSF_FEED_MAX_HEADERS headers,
  * BSF_FEED_MAX_STRING bytes per string and `max_payload` bytes of payload; what is cut is
  * noted so that the encoded record can say so. */
-#ifndef BSF_GATEWAYS_FEED_FEED_SNAPSHOT_H
-#define BSF_GATEWAYS_FEED_FEED_SNAPSHOT_H
+#ifndef BSF_FEED_FEED_SNAPSHOT_H
+#define BSF_FEED_FEED_SNAPSHOT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gateways/feed/feed_record.h"
+#include "feed/feed_record.h"
 
 typedef struct {
     size_t bytes;           /* size of the block */

@@ -1,4 +1,4 @@
-#include "gateways/feed/feed_queue.h"
+#include "feed/feed_queue.h"
 
 #include <stdint.h>
 #include <stdlib.h>

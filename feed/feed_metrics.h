@@ -1,7 +1,7 @@
 /* Counters of the feed (relaxed atomics: written by the gateways' threads and the feed
  * thread, read by the ops endpoint) and their Prometheus text. */
-#ifndef BSF_GATEWAYS_FEED_FEED_METRICS_H
-#define BSF_GATEWAYS_FEED_FEED_METRICS_H
+#ifndef BSF_FEED_FEED_METRICS_H
+#define BSF_FEED_FEED_METRICS_H
 
 #include <stdatomic.h>
 #include <stdint.h>

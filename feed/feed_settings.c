@@ -1,9 +1,9 @@
-#include "gateways/feed/feed_settings.h"
+#include "feed/feed_settings.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "gateways/feed/feed_kafka_conf.h"
+#include "feed/feed_kafka_conf.h"
 
 /* Kafka topic names: 1 to 249 of [a-zA-Z0-9._-], not "." or "..". */
 static bool topic_valid(const char *t)
