@@ -1,4 +1,5 @@
-/* PcfBinding decoding, the prose rules, canonical encoding and merge-patch. */
+/* core/pcf_binding: PcfBinding decoding, the prose rules, canonical encoding, SamePcf and
+ * shared addresses. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +9,6 @@
 #include <cmocka.h>
 
 #include "core/pcf_binding.h"
-#include "core/pcf_binding_patch.h"
 #include "gateways/sbi/json_codec.h"
 #include "tests/unit/test_util.h"
 
@@ -106,6 +106,7 @@ static void every_member_round_trips(void **state)
 }
 
 #define MIN_PCF "\"pcfFqdn\":\"pcf.example.com\""
+
 #define MIN_SESSION "\"dnn\":\"internet\",\"snssai\":{\"sst\":1}"
 
 static void prose_rules(void **state)
@@ -213,68 +214,6 @@ static void not_an_object(void **state)
     assert_int_equal(check(f, "[1,2]"), BSF_CAUSE_INVALID_MSG_FORMAT);
 }
 
-/* The JSON layer refuses what the rules must never see. */
-static void json_codec_limits(void **state)
-{
-    fixture_t *f = *state;
-    const char *bad[] = {"\"text\"", "{\"a\":1,\"a\":2}", "{\"a\":\"\\u0000\"}", "{\"a\":",
-                         "{\"a\":\"\xc3\x28\"}", "{} trailing",
-                         "{\"a\":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]}"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        msgpack_object o;
-        bsf_problem_t p;
-        assert_int_equal(bsf_json_to_msgpack(bad[i], strlen(bad[i]), &f->buf, &f->zone, &o, &p),
-                         -1);
-        assert_int_equal(p.cause, BSF_CAUSE_INVALID_MSG_FORMAT);
-    }
-    /* Output escaping: quotes, backslashes and control characters. */
-    msgpack_object o = tu_json("{\"k\":\"a\\\"b\\\\c\\n\\u0001\u00e9\"}", &f->buf, &f->zone);
-    msgpack_sbuffer_clear(&f->out);
-    assert_int_equal(bsf_json_write(&o, &f->out, NULL, "3"), 0);
-    msgpack_sbuffer_write(&f->out, "", 1);
-    assert_string_equal(f->out.data, "{\"k\":\"a\\\"b\\\\c\\u000a\\u0001\u00e9\",\"suppFeat\":\"3\"}");
-}
-
-static void patch_merge_semantics(void **state)
-{
-    fixture_t *f = *state;
-    assert_int_equal(check(f, FULL), BSF_CAUSE_NONE);
-    bsf_pcf_binding_t base = f->b;
-    bsf_pcf_binding_patch_t patch;
-    msgpack_object o = tu_json("{\"ipv4Addr\":\"10.9.9.9\",\"ipDomain\":null,"
-                               "\"addIpv6Prefixes\":null,\"pcfFqdn\":\"new.example.com\"}",
-                               &f->buf, &f->zone);
-    assert_int_equal(bsf_pcf_binding_patch_decode(&o, &f->zone, &patch, &f->problem), 0);
-    assert_false(bsf_pcf_binding_patch_is_empty(&patch));
-    bsf_pcf_binding_patch_apply(&base, &patch, &f->b);
-    assert_int_equal(bsf_pcf_binding_check_rules(&f->b, &f->problem), 0);
-    assert_int_equal(f->b.ipv4.b[3], 9);
-    assert_null(f->b.ip_domain);
-    assert_int_equal(f->b.n_add_ipv6, 0);
-    assert_string_equal(f->b.pcf_fqdn, "new.example.com");
-    assert_string_equal(f->b.dnn, "internet"); /* untouched */
-
-    /* Removing every UE address breaks the rules. */
-    o = tu_json("{\"ipv4Addr\":null,\"ipv6Prefix\":null,\"ipDomain\":null}", &f->buf, &f->zone);
-    assert_int_equal(bsf_pcf_binding_patch_decode(&o, &f->zone, &patch, &f->problem), 0);
-    bsf_pcf_binding_patch_apply(&base, &patch, &f->b);
-    assert_int_equal(bsf_pcf_binding_check_rules(&f->b, &f->problem), -1);
-    assert_int_equal(f->problem.cause, BSF_CAUSE_MANDATORY_IE_MISSING);
-
-    /* Members outside PcfBindingPatch are not modifiable. */
-    o = tu_json("{\"dnn\":\"other\"}", &f->buf, &f->zone);
-    assert_int_equal(bsf_pcf_binding_patch_decode(&o, &f->zone, &patch, &f->problem), -1);
-    assert_int_equal(f->problem.cause, BSF_CAUSE_MODIFICATION_NOT_ALLOWED);
-    /* pcfFqdn is not nullable in the schema. */
-    o = tu_json("{\"pcfFqdn\":null}", &f->buf, &f->zone);
-    assert_int_equal(bsf_pcf_binding_patch_decode(&o, &f->zone, &patch, &f->problem), -1);
-    assert_int_equal(f->problem.cause, BSF_CAUSE_OPTIONAL_IE_INCORRECT);
-    /* An empty patch changes nothing. */
-    o = tu_json("{}", &f->buf, &f->zone);
-    assert_int_equal(bsf_pcf_binding_patch_decode(&o, &f->zone, &patch, &f->problem), 0);
-    assert_true(bsf_pcf_binding_patch_is_empty(&patch));
-}
-
 static void same_pcf_and_shared_addresses(void **state)
 {
     fixture_t *f = *state;
@@ -304,8 +243,6 @@ int main(void)
         cmocka_unit_test_setup_teardown(prose_rules, setup, teardown),
         cmocka_unit_test_setup_teardown(member_formats, setup, teardown),
         cmocka_unit_test_setup_teardown(not_an_object, setup, teardown),
-        cmocka_unit_test_setup_teardown(json_codec_limits, setup, teardown),
-        cmocka_unit_test_setup_teardown(patch_merge_semantics, setup, teardown),
         cmocka_unit_test_setup_teardown(same_pcf_and_shared_addresses, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,10 +1,10 @@
-/* Pure rules of replication: the cross-site precedence of colliding registrations and which
- * binding the owner site deregisters, and reading an event's envelope without its payload. */
+/* core/event_envelope: reading an event's envelope without its payload. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #include <cmocka.h>
 
@@ -19,7 +19,7 @@ typedef struct {
     msgpack_zone zone;
 } ctx_t;
 
-static int setup(void **state)
+static int site_setup(void **state)
 {
     ctx_t *c = calloc(1, sizeof *c);
     msgpack_sbuffer_init(&c->buf);
@@ -28,7 +28,7 @@ static int setup(void **state)
     return 0;
 }
 
-static int teardown(void **state)
+static int site_teardown(void **state)
 {
     ctx_t *c = *state;
     msgpack_sbuffer_destroy(&c->buf);
@@ -37,7 +37,7 @@ static int teardown(void **state)
     return 0;
 }
 
-static bsf_pcf_binding_t *binding(ctx_t *c, const char *pcf)
+static bsf_pcf_binding_t *site_binding(ctx_t *c, const char *pcf)
 {
     char json[512];
     snprintf(json, sizeof json,
@@ -47,7 +47,7 @@ static bsf_pcf_binding_t *binding(ctx_t *c, const char *pcf)
     return tu_binding(json, &c->buf, &c->zone);
 }
 
-static bsf_binding_view_t view(const bsf_pcf_binding_t *b, uint16_t site, uint64_t seq,
+static bsf_binding_view_t site_view(const bsf_pcf_binding_t *b, uint16_t site, uint64_t seq,
                                uint64_t created_ms, int64_t origin, int64_t sender)
 {
     bsf_binding_view_t v = {.binding = b, .created_hlc = BSF_HLC_FROM_MS(created_ms),
@@ -57,74 +57,7 @@ static bsf_binding_view_t view(const bsf_pcf_binding_t *b, uint16_t site, uint64
     return v;
 }
 
-static void test_precedence_order(void **state)
-{
-    ctx_t *c = *state;
-    bsf_pcf_binding_t *b = binding(c, "pcf1.example.com");
-    /* origination timestamps decide when both are present and differ */
-    bsf_binding_view_t a = view(b, 1, 1, 5000, 200, 100), z = view(b, 2, 1, 9000, 100, 900);
-    assert_int_equal(bsf_registration_precedence_cmp(&a, &z), 1);
-    assert_int_equal(bsf_registration_precedence_cmp(&z, &a), -1);
-    /* then sender timestamps */
-    a.origin_ts_ms = z.origin_ts_ms;
-    assert_int_equal(bsf_registration_precedence_cmp(&a, &z), -1);
-    a.origin_ts_ms = -1;
-    z.sender_ts_ms = -1;
-    /* then the created HLC */
-    assert_int_equal(bsf_registration_precedence_cmp(&a, &z), -1);
-    /* then the site */
-    z.created_hlc = a.created_hlc;
-    assert_int_equal(bsf_registration_precedence_cmp(&a, &z), -1);
-    assert_int_equal(bsf_registration_precedence_cmp(&z, &a), 1);
-    /* then the binding id; a registration against itself is 0 */
-    bsf_binding_view_t a2 = view(b, 1, 2, 5000, -1, -1);
-    a.created_hlc = a2.created_hlc;
-    assert_int_equal(bsf_registration_precedence_cmp(&a2, &a), 1);
-    assert_int_equal(bsf_registration_precedence_cmp(&a, &a), 0);
-}
-
-static void test_owner_deregisters_its_older_binding(void **state)
-{
-    ctx_t *c = *state;
-    bsf_pcf_binding_t *pcf1 = binding(c, "pcf1.example.com");
-    bsf_pcf_binding_t *pcf2 = binding(c, "pcf2.example.com");
-    bsf_decide_config_t on = {true}, off = {false};
-    bsf_register_decision_t d;
-    /* site 2's newer registration arrives at site 1, which holds its own older one */
-    bsf_binding_view_t remote = view(pcf2, 2, 10, 9000, -1, -1);
-    bsf_binding_view_t candidates[3] = {view(pcf1, 1, 5, 8000, -1, -1),   /* own, older */
-                                        view(pcf1, 3, 7, 7000, -1, -1),   /* site 3's */
-                                        remote};                          /* itself */
-    bsf_decide_replicated_registration(&remote, candidates, 3, 1, &on, &d);
-    assert_int_equal(d.outcome, BSF_REGISTER_ACCEPT);
-    assert_int_equal(d.n_replaced, 1);
-    assert_ptr_equal(d.replaced[0], &candidates[0]);
-    assert_int_equal(d.replaced_reason[0], BSF_REASON_REPLACED_BY_COLLISION);
-    /* site 3 (not the owner of candidates[0]) deregisters its own only */
-    bsf_decide_replicated_registration(&remote, candidates, 3, 3, &on, &d);
-    assert_int_equal(d.n_replaced, 1);
-    assert_ptr_equal(d.replaced[0], &candidates[1]);
-    /* an older remote registration replaces nothing: its owner will yield */
-    bsf_binding_view_t old_remote = view(pcf2, 2, 11, 1000, -1, -1);
-    bsf_decide_replicated_registration(&old_remote, candidates, 2, 1, &on, &d);
-    assert_int_equal(d.n_replaced, 0);
-    /* the origination timestamp beats the HLC */
-    old_remote.origin_ts_ms = 50;
-    candidates[0].origin_ts_ms = 40;
-    bsf_decide_replicated_registration(&old_remote, candidates, 2, 1, &on, &d);
-    assert_int_equal(d.n_replaced, 1);
-    /* the same PCF: a re-registration */
-    bsf_binding_view_t same = view(pcf1, 2, 12, 9500, -1, -1);
-    candidates[0].origin_ts_ms = -1;
-    bsf_decide_replicated_registration(&same, candidates, 1, 1, &on, &d);
-    assert_int_equal(d.n_replaced, 1);
-    assert_int_equal(d.replaced_reason[0], BSF_REASON_REREGISTERED);
-    /* detection off: nothing */
-    bsf_decide_replicated_registration(&remote, candidates, 3, 1, &off, &d);
-    assert_int_equal(d.n_replaced, 0);
-}
-
-static size_t encode(const bsf_event_t *ev, msgpack_sbuffer *out)
+static size_t encode_event(const bsf_event_t *ev, msgpack_sbuffer *out)
 {
     msgpack_packer pk;
     msgpack_sbuffer_clear(out);
@@ -147,19 +80,19 @@ static void test_envelope_matches_full_decode(void **state)
     ctx_t *c = *state;
     msgpack_sbuffer enc;
     msgpack_sbuffer_init(&enc);
-    bsf_binding_view_t v = view(NULL, 513, 70000, 1700000000000ULL, -1, -1);
+    bsf_binding_view_t v = site_view(NULL, 513, 70000, 1700000000000ULL, -1, -1);
     bsf_event_t evs[3] = {
         {.type = BSF_EVENT_BINDING_REGISTERED, .site = 513, .seq = 70000, .hlc = 1ULL << 40,
-         .binding_id = v.id, .binding = binding(c, "pcf1.example.com"), .created_hlc = 5,
+         .binding_id = v.id, .binding = site_binding(c, "pcf1.example.com"), .created_hlc = 5,
          .origin_ts_ms = 17, .sender_ts_ms = -1, .cookie = "abc", .cookie_len = 3},
         {.type = BSF_EVENT_BINDING_UPDATED, .site = 2, .seq = 1, .hlc = 99, .binding_id = v.id,
-         .binding = binding(c, "pcf2.example.com"), .origin_ts_ms = -1, .sender_ts_ms = -1},
+         .binding = site_binding(c, "pcf2.example.com"), .origin_ts_ms = -1, .sender_ts_ms = -1},
         {.type = BSF_EVENT_BINDING_DEREGISTERED, .site = 65535, .seq = UINT64_MAX,
          .hlc = UINT64_MAX, .binding_id = v.id, .reason = BSF_REASON_REPLACED_BY_COLLISION,
          .has_replaced_by = true, .replaced_by = v.id},
     };
     for (int i = 0; i < 3; i++) {
-        size_t n = encode(&evs[i], &enc);
+        size_t n = encode_event(&evs[i], &enc);
         bsf_event_t env, full;
         bsf_pcf_binding_t storage;
         char err[128];
@@ -235,12 +168,9 @@ static void test_envelope_other_orders_and_refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_precedence_order, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_owner_deregisters_its_older_binding, setup,
-                                        teardown),
-        cmocka_unit_test_setup_teardown(test_envelope_matches_full_decode, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_envelope_other_orders_and_refusals, setup,
-                                        teardown),
+        cmocka_unit_test_setup_teardown(test_envelope_matches_full_decode, site_setup, site_teardown),
+        cmocka_unit_test_setup_teardown(test_envelope_other_orders_and_refusals, site_setup,
+                                        site_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

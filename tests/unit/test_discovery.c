@@ -1,0 +1,86 @@
+/* core/discovery: discovery matching and recency. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "core/discovery.h"
+#include "tests/unit/test_util.h"
+
+static msgpack_sbuffer g_buf;
+
+static msgpack_zone g_zone;
+
+static int setup(void **state)
+{
+    (void)state;
+    msgpack_sbuffer_init(&g_buf);
+    msgpack_zone_init(&g_zone, 4096);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    msgpack_sbuffer_destroy(&g_buf);
+    msgpack_zone_destroy(&g_zone);
+    return 0;
+}
+
+static bsf_pcf_binding_t *binding(const char *json)
+{
+    return tu_binding(json, &g_buf, &g_zone);
+}
+
+static void discovery_matching(void **state)
+{
+    (void)state;
+    bsf_pcf_binding_t *b = binding("{\"supi\":\"imsi-001010000000001\",\"dnn\":\"internet\","
+                                   "\"gpsi\":\"msisdn-4917000001\","
+                                   "\"ipv4Addr\":\"10.0.0.1\",\"ipDomain\":\"corp\","
+                                   "\"ipv4FrameRouteList\":[\"172.16.0.0/12\"],"
+                                   "\"snssai\":{\"sst\":1,\"sd\":\"00000a\"},"
+                                   "\"pcfFqdn\":\"pcf.example.com\"}");
+    bsf_discovery_query_t q = {.kind = BSF_UE_ADDR_IPV4};
+    assert_true(bsf_ipv4_parse("10.0.0.1", 8, &q.ipv4));
+    assert_true(bsf_discovery_matches(&q, b));
+    q.ip_domain = "corp";
+    q.dnn = "Internet";
+    q.supi = "imsi-001010000000001";
+    q.gpsi = "msisdn-4917000001";
+    q.has_snssai = true;
+    q.snssai = (bsf_snssai_t){1, true, 10};
+    assert_true(bsf_discovery_matches(&q, b));
+    q.snssai.sd = 11;
+    assert_false(bsf_discovery_matches(&q, b));
+    q.has_snssai = false;
+    q.ip_domain = "other";
+    assert_false(bsf_discovery_matches(&q, b));
+    q.ip_domain = NULL;
+    q.supi = "imsi-001010000000002";
+    assert_false(bsf_discovery_matches(&q, b));
+    q.supi = NULL;
+    /* An address inside a framed route. */
+    assert_true(bsf_ipv4_parse("172.20.1.1", 10, &q.ipv4));
+    assert_true(bsf_discovery_matches(&q, b));
+    assert_true(bsf_ipv4_parse("172.40.1.1", 10, &q.ipv4));
+    assert_false(bsf_discovery_matches(&q, b));
+
+    bsf_binding_id_t x, y;
+    memset(x.b, 1, 16);
+    memset(y.b, 2, 16);
+    assert_true(bsf_discovery_recency_cmp(10, &x, 9, &y) > 0);
+    assert_true(bsf_discovery_recency_cmp(9, &x, 9, &y) < 0); /* tie: higher id wins */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(discovery_matching, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
