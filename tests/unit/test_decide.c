@@ -14,31 +14,6 @@
 #include "core/hlc.h"
 #include "tests/unit/test_util.h"
 
-static msgpack_sbuffer g_buf;
-
-static msgpack_zone g_zone;
-
-static int setup(void **state)
-{
-    (void)state;
-    msgpack_sbuffer_init(&g_buf);
-    msgpack_zone_init(&g_zone, 4096);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    msgpack_sbuffer_destroy(&g_buf);
-    msgpack_zone_destroy(&g_zone);
-    return 0;
-}
-
-static bsf_pcf_binding_t *binding(const char *json)
-{
-    return tu_binding(json, &g_buf, &g_zone);
-}
-
 #define SESSION "\"supi\":\"imsi-001010000000001\",\"dnn\":\"internet\",\"snssai\":{\"sst\":1}"
 
 static bsf_binding_view_t view(const bsf_pcf_binding_t *b, uint8_t id, int64_t origin,
@@ -53,9 +28,9 @@ static bsf_binding_view_t view(const bsf_pcf_binding_t *b, uint8_t id, int64_t o
 static void collision_precedence(void **state)
 {
     (void)state;
-    bsf_pcf_binding_t *old = binding("{" SESSION ",\"ipv4Addr\":\"10.0.0.1\","
+    bsf_pcf_binding_t *old = tu_bind("{" SESSION ",\"ipv4Addr\":\"10.0.0.1\","
                                      "\"pcfFqdn\":\"pcf-a.example.com\"}");
-    bsf_pcf_binding_t *req = binding("{" SESSION ",\"ipv4Addr\":\"10.0.0.1\","
+    bsf_pcf_binding_t *req = tu_bind("{" SESSION ",\"ipv4Addr\":\"10.0.0.1\","
                                      "\"pcfFqdn\":\"pcf-b.example.com\"}");
     bsf_decide_config_t on = {true}, off = {false};
     bsf_register_decision_t d;
@@ -94,14 +69,14 @@ static void collision_precedence(void **state)
     assert_int_equal(d.outcome, BSF_REGISTER_ACCEPT);
     assert_int_equal(d.n_replaced, 0);
     /* Same PCF re-registering: replaces even when its timestamp is older. */
-    bsf_pcf_binding_t *again = binding("{" SESSION ",\"ipv4Addr\":\"10.0.0.1\","
+    bsf_pcf_binding_t *again = tu_bind("{" SESSION ",\"ipv4Addr\":\"10.0.0.1\","
                                        "\"pcfFqdn\":\"pcf-a.example.com\"}");
     bsf_register_request_t r2 = {again, 1, -1};
     bsf_decide_register(&r2, &v, 1, &on, &d);
     assert_int_equal(d.outcome, BSF_REGISTER_ACCEPT);
     assert_int_equal(d.replaced_reason[0], BSF_REASON_REREGISTERED);
     /* Another SUPI on the same address is no collision. */
-    bsf_pcf_binding_t *other = binding("{\"supi\":\"imsi-001010000000002\",\"dnn\":\"internet\","
+    bsf_pcf_binding_t *other = tu_bind("{\"supi\":\"imsi-001010000000002\",\"dnn\":\"internet\","
                                        "\"snssai\":{\"sst\":1},\"ipv4Addr\":\"10.0.0.1\","
                                        "\"pcfFqdn\":\"pcf-b.example.com\"}");
     bsf_register_request_t r3 = {other, 1, -1};
@@ -113,10 +88,10 @@ static void collision_precedence(void **state)
 static void same_pcf_feature(void **state)
 {
     (void)state;
-    bsf_pcf_binding_t *bound = binding("{" SESSION ",\"ipv4Addr\":\"10.0.0.1\","
+    bsf_pcf_binding_t *bound = tu_bind("{" SESSION ",\"ipv4Addr\":\"10.0.0.1\","
                                        "\"pcfFqdn\":\"pcf-a.example.com\","
                                        "\"pcfSmFqdn\":\"pcf-a-sm.example.com\"}");
-    bsf_pcf_binding_t *req = binding("{" SESSION ",\"ipv4Addr\":\"10.0.0.2\","
+    bsf_pcf_binding_t *req = tu_bind("{" SESSION ",\"ipv4Addr\":\"10.0.0.2\","
                                      "\"pcfFqdn\":\"pcf-b.example.com\",\"paraCom\":{"
                                      "\"supi\":\"imsi-001010000000001\",\"dnn\":\"INTERNET\"}}");
     bsf_binding_view_t v = view(bound, 1, -1, -1);
@@ -128,7 +103,7 @@ static void same_pcf_feature(void **state)
     assert_ptr_equal(d.existing, &v);
     assert_int_equal(d.problem.cause, BSF_CAUSE_EXISTING_BINDING_INFO_FOUND);
     /* A paraCom for another DNN is free. */
-    bsf_pcf_binding_t *free_req = binding("{" SESSION ",\"ipv4Addr\":\"10.0.0.2\","
+    bsf_pcf_binding_t *free_req = tu_bind("{" SESSION ",\"ipv4Addr\":\"10.0.0.2\","
                                           "\"pcfFqdn\":\"pcf-b.example.com\",\"paraCom\":{"
                                           "\"supi\":\"imsi-001010000000001\",\"dnn\":\"ims\"}}");
     r.binding = free_req;
@@ -136,55 +111,13 @@ static void same_pcf_feature(void **state)
     assert_int_equal(d.outcome, BSF_REGISTER_ACCEPT);
 }
 
-typedef struct {
-    msgpack_sbuffer buf;
-    msgpack_zone zone;
-} ctx_t;
-
-static int site_setup(void **state)
-{
-    ctx_t *c = calloc(1, sizeof *c);
-    msgpack_sbuffer_init(&c->buf);
-    msgpack_zone_init(&c->zone, 8192);
-    *state = c;
-    return 0;
-}
-
-static int site_teardown(void **state)
-{
-    ctx_t *c = *state;
-    msgpack_sbuffer_destroy(&c->buf);
-    msgpack_zone_destroy(&c->zone);
-    free(c);
-    return 0;
-}
-
-static bsf_pcf_binding_t *site_binding(ctx_t *c, const char *pcf)
-{
-    char json[512];
-    snprintf(json, sizeof json,
-             "{\"supi\":\"imsi-001010000000001\",\"ipv4Addr\":\"10.1.2.3\",\"dnn\":\"internet\","
-             "\"snssai\":{\"sst\":1,\"sd\":\"000001\"},\"pcfFqdn\":\"%s\"}",
-             pcf);
-    return tu_binding(json, &c->buf, &c->zone);
-}
-
-static bsf_binding_view_t site_view(const bsf_pcf_binding_t *b, uint16_t site, uint64_t seq,
-                               uint64_t created_ms, int64_t origin, int64_t sender)
-{
-    bsf_binding_view_t v = {.binding = b, .created_hlc = BSF_HLC_FROM_MS(created_ms),
-                            .origin_ts_ms = origin, .sender_ts_ms = sender};
-    uint8_t rnd[8] = {1, 2, 3, 4, 5, 6, 7, (uint8_t)seq};
-    bsf_binding_id_make(site, seq, rnd, &v.id);
-    return v;
-}
-
 static void test_precedence_order(void **state)
 {
-    ctx_t *c = *state;
-    bsf_pcf_binding_t *b = site_binding(c, "pcf1.example.com");
+    tu_doc_t *c = *state;
+    bsf_pcf_binding_t *b = tu_site_binding(c, "pcf1.example.com");
     /* origination timestamps decide when both are present and differ */
-    bsf_binding_view_t a = site_view(b, 1, 1, 5000, 200, 100), z = site_view(b, 2, 1, 9000, 100, 900);
+    bsf_binding_view_t a = tu_site_view(b, 1, 1, 5000, 200, 100),
+                       z = tu_site_view(b, 2, 1, 9000, 100, 900);
     assert_int_equal(bsf_registration_precedence_cmp(&a, &z), 1);
     assert_int_equal(bsf_registration_precedence_cmp(&z, &a), -1);
     /* then sender timestamps */
@@ -199,7 +132,7 @@ static void test_precedence_order(void **state)
     assert_int_equal(bsf_registration_precedence_cmp(&a, &z), -1);
     assert_int_equal(bsf_registration_precedence_cmp(&z, &a), 1);
     /* then the binding id; a registration against itself is 0 */
-    bsf_binding_view_t a2 = site_view(b, 1, 2, 5000, -1, -1);
+    bsf_binding_view_t a2 = tu_site_view(b, 1, 2, 5000, -1, -1);
     a.created_hlc = a2.created_hlc;
     assert_int_equal(bsf_registration_precedence_cmp(&a2, &a), 1);
     assert_int_equal(bsf_registration_precedence_cmp(&a, &a), 0);
@@ -207,15 +140,15 @@ static void test_precedence_order(void **state)
 
 static void test_owner_deregisters_its_older_binding(void **state)
 {
-    ctx_t *c = *state;
-    bsf_pcf_binding_t *pcf1 = site_binding(c, "pcf1.example.com");
-    bsf_pcf_binding_t *pcf2 = site_binding(c, "pcf2.example.com");
+    tu_doc_t *c = *state;
+    bsf_pcf_binding_t *pcf1 = tu_site_binding(c, "pcf1.example.com");
+    bsf_pcf_binding_t *pcf2 = tu_site_binding(c, "pcf2.example.com");
     bsf_decide_config_t on = {true}, off = {false};
     bsf_register_decision_t d;
     /* site 2's newer registration arrives at site 1, which holds its own older one */
-    bsf_binding_view_t remote = site_view(pcf2, 2, 10, 9000, -1, -1);
-    bsf_binding_view_t candidates[3] = {site_view(pcf1, 1, 5, 8000, -1, -1),   /* own, older */
-                                        site_view(pcf1, 3, 7, 7000, -1, -1),   /* site 3's */
+    bsf_binding_view_t remote = tu_site_view(pcf2, 2, 10, 9000, -1, -1);
+    bsf_binding_view_t candidates[3] = {tu_site_view(pcf1, 1, 5, 8000, -1, -1),   /* own, older */
+                                        tu_site_view(pcf1, 3, 7, 7000, -1, -1),   /* site 3's */
                                         remote};                          /* itself */
     bsf_decide_replicated_registration(&remote, candidates, 3, 1, &on, &d);
     assert_int_equal(d.outcome, BSF_REGISTER_ACCEPT);
@@ -227,7 +160,7 @@ static void test_owner_deregisters_its_older_binding(void **state)
     assert_int_equal(d.n_replaced, 1);
     assert_ptr_equal(d.replaced[0], &candidates[1]);
     /* an older remote registration replaces nothing: its owner will yield */
-    bsf_binding_view_t old_remote = site_view(pcf2, 2, 11, 1000, -1, -1);
+    bsf_binding_view_t old_remote = tu_site_view(pcf2, 2, 11, 1000, -1, -1);
     bsf_decide_replicated_registration(&old_remote, candidates, 2, 1, &on, &d);
     assert_int_equal(d.n_replaced, 0);
     /* the origination timestamp beats the HLC */
@@ -236,7 +169,7 @@ static void test_owner_deregisters_its_older_binding(void **state)
     bsf_decide_replicated_registration(&old_remote, candidates, 2, 1, &on, &d);
     assert_int_equal(d.n_replaced, 1);
     /* the same PCF: a re-registration */
-    bsf_binding_view_t same = site_view(pcf1, 2, 12, 9500, -1, -1);
+    bsf_binding_view_t same = tu_site_view(pcf1, 2, 12, 9500, -1, -1);
     candidates[0].origin_ts_ms = -1;
     bsf_decide_replicated_registration(&same, candidates, 1, 1, &on, &d);
     assert_int_equal(d.n_replaced, 1);
@@ -249,11 +182,13 @@ static void test_owner_deregisters_its_older_binding(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(collision_precedence, setup, teardown),
-        cmocka_unit_test_setup_teardown(same_pcf_feature, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_precedence_order, site_setup, site_teardown),
-        cmocka_unit_test_setup_teardown(test_owner_deregisters_its_older_binding, site_setup,
-                                        site_teardown),
+        cmocka_unit_test_setup_teardown(collision_precedence, tu_scratch_setup,
+                                        tu_scratch_teardown),
+        cmocka_unit_test_setup_teardown(same_pcf_feature, tu_scratch_setup,
+                                        tu_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_precedence_order, tu_doc_setup, tu_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_owner_deregisters_its_older_binding, tu_doc_setup,
+                                        tu_doc_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,35 +11,10 @@
 #include "core/discovery.h"
 #include "tests/unit/test_util.h"
 
-static msgpack_sbuffer g_buf;
-
-static msgpack_zone g_zone;
-
-static int setup(void **state)
-{
-    (void)state;
-    msgpack_sbuffer_init(&g_buf);
-    msgpack_zone_init(&g_zone, 4096);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    msgpack_sbuffer_destroy(&g_buf);
-    msgpack_zone_destroy(&g_zone);
-    return 0;
-}
-
-static bsf_pcf_binding_t *binding(const char *json)
-{
-    return tu_binding(json, &g_buf, &g_zone);
-}
-
 static void discovery_matching(void **state)
 {
     (void)state;
-    bsf_pcf_binding_t *b = binding("{\"supi\":\"imsi-001010000000001\",\"dnn\":\"internet\","
+    bsf_pcf_binding_t *b = tu_bind("{\"supi\":\"imsi-001010000000001\",\"dnn\":\"internet\","
                                    "\"gpsi\":\"msisdn-4917000001\","
                                    "\"ipv4Addr\":\"10.0.0.1\",\"ipDomain\":\"corp\","
                                    "\"ipv4FrameRouteList\":[\"172.16.0.0/12\"],"
@@ -80,7 +55,7 @@ static void discovery_matching(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(discovery_matching, setup, teardown),
+        cmocka_unit_test_setup_teardown(discovery_matching, tu_scratch_setup, tu_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,35 +12,10 @@
 #include "core/hlc.h"
 #include "tests/unit/test_util.h"
 
-static msgpack_sbuffer g_buf;
-
-static msgpack_zone g_zone;
-
-static int setup(void **state)
-{
-    (void)state;
-    msgpack_sbuffer_init(&g_buf);
-    msgpack_zone_init(&g_zone, 4096);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    msgpack_sbuffer_destroy(&g_buf);
-    msgpack_zone_destroy(&g_zone);
-    return 0;
-}
-
-static bsf_pcf_binding_t *binding(const char *json)
-{
-    return tu_binding(json, &g_buf, &g_zone);
-}
-
 static void event_round_trip(void **state)
 {
     (void)state;
-    bsf_pcf_binding_t *b = binding("{\"supi\":\"imsi-001010000000009\",\"ipv4Addr\":\"10.0.0.9\","
+    bsf_pcf_binding_t *b = tu_bind("{\"supi\":\"imsi-001010000000009\",\"ipv4Addr\":\"10.0.0.9\","
                                    "\"dnn\":\"ims\",\"snssai\":{\"sst\":1},"
                                    "\"pcfFqdn\":\"pcf.example.com\"}");
     uint8_t rnd[8] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -58,7 +33,7 @@ static void event_round_trip(void **state)
     bsf_event_t back;
     bsf_pcf_binding_t storage;
     char err[128];
-    assert_int_equal(bsf_event_decode(enc.data, enc.size, &g_zone, &back, &storage, err,
+    assert_int_equal(bsf_event_decode(enc.data, enc.size, tu_scratch_zone(), &back, &storage, err,
                                       sizeof err),
                      0);
     assert_int_equal(back.type, BSF_EVENT_BINDING_REGISTERED);
@@ -81,17 +56,17 @@ static void event_round_trip(void **state)
     bsf_binding_id_make(3, 44, rnd, &dereg.replaced_by);
     msgpack_sbuffer_clear(&enc);
     assert_int_equal(bsf_event_encode(&dereg, &pk), 0);
-    assert_int_equal(bsf_event_decode(enc.data, enc.size, &g_zone, &back, &storage, err,
+    assert_int_equal(bsf_event_decode(enc.data, enc.size, tu_scratch_zone(), &back, &storage, err,
                                       sizeof err),
                      0);
     assert_int_equal(back.reason, BSF_REASON_REPLACED_BY_COLLISION);
     assert_true(back.has_replaced_by);
     assert_null(back.binding);
     /* Truncated and garbage input are refused, never crash. */
-    assert_int_equal(bsf_event_decode(enc.data, enc.size - 1, &g_zone, &back, &storage, err,
-                                      sizeof err),
+    assert_int_equal(bsf_event_decode(enc.data, enc.size - 1, tu_scratch_zone(), &back, &storage,
+                                      err, sizeof err),
                      -1);
-    assert_int_equal(bsf_event_decode("\x81\xa1v\x09", 4, &g_zone, &back, &storage, err,
+    assert_int_equal(bsf_event_decode("\x81\xa1v\x09", 4, tu_scratch_zone(), &back, &storage, err,
                                       sizeof err),
                      -1);
     msgpack_sbuffer_destroy(&enc);
@@ -100,7 +75,7 @@ static void event_round_trip(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(event_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(event_round_trip, tu_scratch_setup, tu_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,49 +14,6 @@
 #include "core/msgpack_guard.h"
 #include "tests/unit/test_util.h"
 
-typedef struct {
-    msgpack_sbuffer buf;
-    msgpack_zone zone;
-} ctx_t;
-
-static int site_setup(void **state)
-{
-    ctx_t *c = calloc(1, sizeof *c);
-    msgpack_sbuffer_init(&c->buf);
-    msgpack_zone_init(&c->zone, 8192);
-    *state = c;
-    return 0;
-}
-
-static int site_teardown(void **state)
-{
-    ctx_t *c = *state;
-    msgpack_sbuffer_destroy(&c->buf);
-    msgpack_zone_destroy(&c->zone);
-    free(c);
-    return 0;
-}
-
-static bsf_pcf_binding_t *site_binding(ctx_t *c, const char *pcf)
-{
-    char json[512];
-    snprintf(json, sizeof json,
-             "{\"supi\":\"imsi-001010000000001\",\"ipv4Addr\":\"10.1.2.3\",\"dnn\":\"internet\","
-             "\"snssai\":{\"sst\":1,\"sd\":\"000001\"},\"pcfFqdn\":\"%s\"}",
-             pcf);
-    return tu_binding(json, &c->buf, &c->zone);
-}
-
-static bsf_binding_view_t site_view(const bsf_pcf_binding_t *b, uint16_t site, uint64_t seq,
-                               uint64_t created_ms, int64_t origin, int64_t sender)
-{
-    bsf_binding_view_t v = {.binding = b, .created_hlc = BSF_HLC_FROM_MS(created_ms),
-                            .origin_ts_ms = origin, .sender_ts_ms = sender};
-    uint8_t rnd[8] = {1, 2, 3, 4, 5, 6, 7, (uint8_t)seq};
-    bsf_binding_id_make(site, seq, rnd, &v.id);
-    return v;
-}
-
 static size_t encode_event(const bsf_event_t *ev, msgpack_sbuffer *out)
 {
     msgpack_packer pk;
@@ -77,16 +34,16 @@ static void assert_same_envelope(const bsf_event_t *a, const bsf_event_t *b)
 
 static void test_envelope_matches_full_decode(void **state)
 {
-    ctx_t *c = *state;
+    tu_doc_t *c = *state;
     msgpack_sbuffer enc;
     msgpack_sbuffer_init(&enc);
-    bsf_binding_view_t v = site_view(NULL, 513, 70000, 1700000000000ULL, -1, -1);
+    bsf_binding_view_t v = tu_site_view(NULL, 513, 70000, 1700000000000ULL, -1, -1);
     bsf_event_t evs[3] = {
         {.type = BSF_EVENT_BINDING_REGISTERED, .site = 513, .seq = 70000, .hlc = 1ULL << 40,
-         .binding_id = v.id, .binding = site_binding(c, "pcf1.example.com"), .created_hlc = 5,
+         .binding_id = v.id, .binding = tu_site_binding(c, "pcf1.example.com"), .created_hlc = 5,
          .origin_ts_ms = 17, .sender_ts_ms = -1, .cookie = "abc", .cookie_len = 3},
         {.type = BSF_EVENT_BINDING_UPDATED, .site = 2, .seq = 1, .hlc = 99, .binding_id = v.id,
-         .binding = site_binding(c, "pcf2.example.com"), .origin_ts_ms = -1, .sender_ts_ms = -1},
+         .binding = tu_site_binding(c, "pcf2.example.com"), .origin_ts_ms = -1, .sender_ts_ms = -1},
         {.type = BSF_EVENT_BINDING_DEREGISTERED, .site = 65535, .seq = UINT64_MAX,
          .hlc = UINT64_MAX, .binding_id = v.id, .reason = BSF_REASON_REPLACED_BY_COLLISION,
          .has_replaced_by = true, .replaced_by = v.id},
@@ -113,7 +70,7 @@ static void test_envelope_matches_full_decode(void **state)
 
 static void test_envelope_other_orders_and_refusals(void **state)
 {
-    ctx_t *c = *state;
+    tu_doc_t *c = *state;
     msgpack_object o;
     /* members in another order, unknown ones skipped (nested ones too) */
     o = tu_json("{\"x\":[1,{\"y\":\"z\"}],\"bindingId\":\"0002000000000001aaaaaaaaaaaaaaaa\","
@@ -168,9 +125,9 @@ static void test_envelope_other_orders_and_refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_envelope_matches_full_decode, site_setup, site_teardown),
-        cmocka_unit_test_setup_teardown(test_envelope_other_orders_and_refusals, site_setup,
-                                        site_teardown),
+        cmocka_unit_test_setup_teardown(test_envelope_matches_full_decode, tu_doc_setup, tu_doc_teardown),
+        cmocka_unit_test_setup_teardown(test_envelope_other_orders_and_refusals, tu_doc_setup,
+                                        tu_doc_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,16 +15,7 @@
 #include <cmocka.h>
 
 #include "feed/feed.h"
-
-static bsf_feed_settings_t settings(void)
-{
-    bsf_feed_settings_t s = {.enabled = true, .topic = "bsf.feed", .copy_payload = true,
-                             .queue_capacity = 1024, .queue_max_mb = 16,
-                             .max_payload_bytes = 65536, .message_timeout_ms = 5000,
-                             .flush_timeout_ms = 2000};
-    snprintf(s.brokers, sizeof s.brokers, "127.0.0.1:9");
-    return s;
-}
+#include "tests/unit/feed_fixtures.h"
 
 static unsigned long long metric(bsf_feed_t *feed, const char *line_start)
 {
@@ -50,7 +41,7 @@ static unsigned long long wait_metric(bsf_feed_t *feed, const char *line_start,
 static void feed_delivers_to_mock_cluster(void **state)
 {
     (void)state;
-    bsf_feed_settings_t s = settings();
+    bsf_feed_settings_t s = tf_settings();
     snprintf(s.client_properties, sizeof s.client_properties, "test.mock.num.brokers=1");
     s.ack_required = true;
     char err[256];
@@ -82,7 +73,7 @@ static void feed_drops_when_full(void **state)
 {
     (void)state;
     /* No broker at all: records pile up in the client until its queue is full. */
-    bsf_feed_settings_t s = settings();
+    bsf_feed_settings_t s = tf_settings();
     s.queue_capacity = 16;
     s.flush_timeout_ms = 0;
     char err[256];

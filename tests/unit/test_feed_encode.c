@@ -15,37 +15,7 @@
 #include <cmocka.h>
 
 #include "feed/feed_encode.h"
-
-static json_t *encode(const bsf_feed_record_t *rec, const bsf_feed_meta_t *meta)
-{
-    bsf_text_t out = {0};
-    assert_int_equal(bsf_feed_encode(rec, meta, &out), 0);
-    assert_non_null(out.data);
-    assert_int_equal(strlen(out.data), out.len);
-    assert_null(strchr(out.data, '\n')); /* one record per line in any text dump */
-    json_error_t e;
-    json_t *doc = json_loadb(out.data, out.len, JSON_REJECT_DUPLICATES, &e);
-    if (!doc)
-        fail_msg("not JSON (%s): %s", e.text, out.data);
-    bsf_text_free(&out);
-    return doc;
-}
-
-static const char *str(json_t *doc, const char *name)
-{
-    json_t *v = json_object_get(doc, name);
-    if (!json_is_string(v))
-        fail_msg("member %s is not a string", name);
-    return json_string_value(v);
-}
-
-static json_int_t num(json_t *doc, const char *name)
-{
-    json_t *v = json_object_get(doc, name);
-    if (!json_is_integer(v))
-        fail_msg("member %s is not an integer", name);
-    return json_integer_value(v);
-}
+#include "tests/unit/feed_fixtures.h"
 
 static const bsf_feed_meta_t meta1 = {7, 0x1a2b3c, 0, 0, false};
 
@@ -73,33 +43,33 @@ static void sbi_request(void **state)
     };
     bsf_feed_meta_t meta = meta1;
     meta.payload_len = strlen(body);
-    json_t *doc = encode(&rec, &meta);
-    assert_int_equal(num(doc, "version"), BSF_FEED_FORMAT_VERSION);
-    assert_string_equal(str(doc, "protocol"), "sbi");
-    assert_string_equal(str(doc, "direction"), "ingress");
-    assert_string_equal(str(doc, "kind"), "request");
-    assert_int_equal(num(doc, "site"), 7);
-    assert_string_equal(str(doc, "transactionId"), "7-1a2b3c-2a");
-    assert_string_equal(str(doc, "local"), "127.0.0.1:8080");
-    assert_string_equal(str(doc, "peer"), "127.0.0.1:40000");
-    assert_string_equal(str(doc, "method"), "POST");
-    assert_string_equal(str(doc, "path"), "/nbsf-management/v1/pcfBindings");
-    assert_int_equal(num(doc, "receivedMs"), 1700000000123);
+    json_t *doc = tf_encode(&rec, &meta);
+    assert_int_equal(tf_num(doc, "version"), BSF_FEED_FORMAT_VERSION);
+    assert_string_equal(tf_str(doc, "protocol"), "sbi");
+    assert_string_equal(tf_str(doc, "direction"), "ingress");
+    assert_string_equal(tf_str(doc, "kind"), "request");
+    assert_int_equal(tf_num(doc, "site"), 7);
+    assert_string_equal(tf_str(doc, "transactionId"), "7-1a2b3c-2a");
+    assert_string_equal(tf_str(doc, "local"), "127.0.0.1:8080");
+    assert_string_equal(tf_str(doc, "peer"), "127.0.0.1:40000");
+    assert_string_equal(tf_str(doc, "method"), "POST");
+    assert_string_equal(tf_str(doc, "path"), "/nbsf-management/v1/pcfBindings");
+    assert_int_equal(tf_num(doc, "receivedMs"), 1700000000123);
     assert_null(json_object_get(doc, "sentMs"));
     assert_null(json_object_get(doc, "status"));
     assert_null(json_object_get(doc, "bindingId"));
     assert_null(json_object_get(doc, "commandCode"));
     assert_null(json_object_get(doc, "truncated"));
-    assert_string_equal(str(doc, "correlationInfo"), "imsi-001010000000001");
+    assert_string_equal(tf_str(doc, "correlationInfo"), "imsi-001010000000001");
     json_t *headers = json_object_get(doc, "headers");
     assert_int_equal(json_array_size(headers), 2);
     assert_string_equal(json_string_value(json_array_get(json_array_get(headers, 1), 0)),
                         "3gpp-sbi-correlation-info");
     assert_string_equal(json_string_value(json_array_get(json_array_get(headers, 1), 1)),
                         "imsi-001010000000001");
-    assert_int_equal(num(doc, "payloadLength"), (json_int_t)strlen(body));
-    assert_string_equal(str(doc, "payloadEncoding"), "utf-8");
-    assert_string_equal(str(doc, "payload"), body);
+    assert_int_equal(tf_num(doc, "payloadLength"), (json_int_t)strlen(body));
+    assert_string_equal(tf_str(doc, "payloadEncoding"), "utf-8");
+    assert_string_equal(tf_str(doc, "payload"), body);
     json_decref(doc);
 }
 
@@ -123,12 +93,12 @@ static void sbi_response_without_payload_copy(void **state)
     };
     bsf_feed_meta_t meta = meta1;
     meta.payload_len = 131; /* the body was not copied */
-    json_t *doc = encode(&rec, &meta);
-    assert_string_equal(str(doc, "kind"), "response");
-    assert_int_equal(num(doc, "status"), 201);
-    assert_int_equal(num(doc, "sentMs"), 1700000000125);
-    assert_string_equal(str(doc, "bindingId"), "0001000000000001cedf6c453c4e4f2a");
-    assert_int_equal(num(doc, "payloadLength"), 131);
+    json_t *doc = tf_encode(&rec, &meta);
+    assert_string_equal(tf_str(doc, "kind"), "response");
+    assert_int_equal(tf_num(doc, "status"), 201);
+    assert_int_equal(tf_num(doc, "sentMs"), 1700000000125);
+    assert_string_equal(tf_str(doc, "bindingId"), "0001000000000001cedf6c453c4e4f2a");
+    assert_int_equal(tf_num(doc, "payloadLength"), 131);
     assert_null(json_object_get(doc, "payload"));
     assert_null(json_object_get(doc, "payloadEncoding"));
     assert_null(json_object_get(doc, "local"));
@@ -161,20 +131,20 @@ static void diameter_answer(void **state)
     };
     bsf_feed_meta_t meta = meta1;
     meta.payload_len = sizeof msg;
-    json_t *doc = encode(&rec, &meta);
-    assert_string_equal(str(doc, "protocol"), "diameter");
-    assert_string_equal(str(doc, "direction"), "egress");
-    assert_string_equal(str(doc, "peerHost"), "pcf1.example.com");
-    assert_int_equal(num(doc, "commandCode"), 265);
-    assert_int_equal(num(doc, "commandFlags"), 0x40);
-    assert_int_equal(num(doc, "applicationId"), 16777236);
-    assert_int_equal(num(doc, "hopByHop"), 0xdeadbeef);
-    assert_int_equal(num(doc, "endToEnd"), 7);
-    assert_int_equal(num(doc, "resultCode"), 2001);
-    assert_string_equal(str(doc, "sessionId"), "af.example.com;1;2");
+    json_t *doc = tf_encode(&rec, &meta);
+    assert_string_equal(tf_str(doc, "protocol"), "diameter");
+    assert_string_equal(tf_str(doc, "direction"), "egress");
+    assert_string_equal(tf_str(doc, "peerHost"), "pcf1.example.com");
+    assert_int_equal(tf_num(doc, "commandCode"), 265);
+    assert_int_equal(tf_num(doc, "commandFlags"), 0x40);
+    assert_int_equal(tf_num(doc, "applicationId"), 16777236);
+    assert_int_equal(tf_num(doc, "hopByHop"), 0xdeadbeef);
+    assert_int_equal(tf_num(doc, "endToEnd"), 7);
+    assert_int_equal(tf_num(doc, "resultCode"), 2001);
+    assert_string_equal(tf_str(doc, "sessionId"), "af.example.com;1;2");
     assert_null(json_object_get(doc, "method"));
-    assert_string_equal(str(doc, "payloadEncoding"), "base64");
-    assert_string_equal(str(doc, "payload"), "AQAAFP8=");
+    assert_string_equal(tf_str(doc, "payloadEncoding"), "base64");
+    assert_string_equal(tf_str(doc, "payload"), "AQAAFP8=");
     json_decref(doc);
 }
 
@@ -185,8 +155,8 @@ static void base64_lengths(void **state)
     for (size_t n = 1; n < 5; n++) {
         bsf_feed_record_t rec = {.protocol = BSF_FEED_DIAMETER, .payload = "abcd",
                                  .payload_len = n};
-        json_t *doc = encode(&rec, &meta1);
-        assert_string_equal(str(doc, "payload"), expect[n]);
+        json_t *doc = tf_encode(&rec, &meta1);
+        assert_string_equal(tf_str(doc, "payload"), expect[n]);
         json_decref(doc);
     }
 }
@@ -199,11 +169,11 @@ static void escaping(void **state)
     bsf_feed_header_t h[] = {{"x-test", value}};
     bsf_feed_record_t rec = {.protocol = BSF_FEED_SBI, .method = "GET", .path = "/p\"q",
                              .headers = h, .n_headers = 1};
-    json_t *doc = encode(&rec, &meta1);
+    json_t *doc = tf_encode(&rec, &meta1);
     const char *got =
         json_string_value(json_array_get(json_array_get(json_object_get(doc, "headers"), 0), 1));
     assert_string_equal(got, "a\"b\\c\n\t\x01 caf\xc3\xa9 \xf0\x9f\x98\x80 bad\xc3\xbf end");
-    assert_string_equal(str(doc, "path"), "/p\"q");
+    assert_string_equal(tf_str(doc, "path"), "/p\"q");
     json_decref(doc);
 }
 
@@ -212,9 +182,9 @@ static void binary_sbi_payload_is_base64(void **state)
     (void)state;
     const char body[] = "\xc0\x80"; /* overlong: not UTF-8 */
     bsf_feed_record_t rec = {.protocol = BSF_FEED_SBI, .payload = body, .payload_len = 2};
-    json_t *doc = encode(&rec, &meta1);
-    assert_string_equal(str(doc, "payloadEncoding"), "base64");
-    assert_string_equal(str(doc, "payload"), "wIA=");
+    json_t *doc = tf_encode(&rec, &meta1);
+    assert_string_equal(tf_str(doc, "payloadEncoding"), "base64");
+    assert_string_equal(tf_str(doc, "payload"), "wIA=");
     json_decref(doc);
 }
 

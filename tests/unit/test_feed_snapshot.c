@@ -17,37 +17,7 @@
 #include "feed/feed.h"
 #include "feed/feed_encode.h"
 #include "feed/feed_snapshot.h"
-
-static json_t *encode(const bsf_feed_record_t *rec, const bsf_feed_meta_t *meta)
-{
-    bsf_text_t out = {0};
-    assert_int_equal(bsf_feed_encode(rec, meta, &out), 0);
-    assert_non_null(out.data);
-    assert_int_equal(strlen(out.data), out.len);
-    assert_null(strchr(out.data, '\n')); /* one record per line in any text dump */
-    json_error_t e;
-    json_t *doc = json_loadb(out.data, out.len, JSON_REJECT_DUPLICATES, &e);
-    if (!doc)
-        fail_msg("not JSON (%s): %s", e.text, out.data);
-    bsf_text_free(&out);
-    return doc;
-}
-
-static const char *str(json_t *doc, const char *name)
-{
-    json_t *v = json_object_get(doc, name);
-    if (!json_is_string(v))
-        fail_msg("member %s is not a string", name);
-    return json_string_value(v);
-}
-
-static json_int_t num(json_t *doc, const char *name)
-{
-    json_t *v = json_object_get(doc, name);
-    if (!json_is_integer(v))
-        fail_msg("member %s is not an integer", name);
-    return json_integer_value(v);
-}
+#include "tests/unit/feed_fixtures.h"
 
 static bsf_feed_snapshot_t *copy_of(const bsf_feed_record_t *rec, bool copy, size_t max_payload)
 {
@@ -115,10 +85,10 @@ static void snapshot_bounds(void **state)
     assert_true(s->truncated);
     assert_true(s->bytes < sizeof *s + BSF_FEED_MAX_STRING + 300 + BSF_FEED_MAX_HEADERS * 24);
     bsf_feed_meta_t meta = {1, 1, s->payload_len, s->headers_dropped, s->truncated};
-    json_t *doc = encode(&s->rec, &meta);
-    assert_int_equal(num(doc, "headersDropped"), 5);
-    assert_int_equal(num(doc, "payloadLength"), 1000);
-    assert_int_equal(strlen(str(doc, "payload")), 300);
+    json_t *doc = tf_encode(&s->rec, &meta);
+    assert_int_equal(tf_num(doc, "headersDropped"), 5);
+    assert_int_equal(tf_num(doc, "payloadLength"), 1000);
+    assert_int_equal(strlen(tf_str(doc, "payload")), 300);
     assert_true(json_is_true(json_object_get(doc, "truncated")));
     json_decref(doc);
     free(s);

@@ -10,37 +10,10 @@
 #include "gateways/sbi/json_codec.h"
 #include "tests/unit/test_util.h"
 
-typedef struct {
-    msgpack_sbuffer buf, out;
-    msgpack_zone zone;
-    bsf_problem_t problem;
-    bsf_pcf_binding_t b;
-} fixture_t;
-
-static int setup(void **state)
-{
-    fixture_t *f = calloc(1, sizeof *f);
-    msgpack_sbuffer_init(&f->buf);
-    msgpack_sbuffer_init(&f->out);
-    msgpack_zone_init(&f->zone, 4096);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture_t *f = *state;
-    msgpack_sbuffer_destroy(&f->buf);
-    msgpack_sbuffer_destroy(&f->out);
-    msgpack_zone_destroy(&f->zone);
-    free(f);
-    return 0;
-}
-
 /* The JSON layer refuses what the rules must never see. */
 static void json_codec_limits(void **state)
 {
-    fixture_t *f = *state;
+    tu_doc_t *f = *state;
     const char *bad[] = {"\"text\"", "{\"a\":1,\"a\":2}", "{\"a\":\"\\u0000\"}", "{\"a\":",
                          "{\"a\":\"\xc3\x28\"}", "{} trailing",
                          "{\"a\":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]}"};
@@ -62,7 +35,7 @@ static void json_codec_limits(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(json_codec_limits, setup, teardown),
+        cmocka_unit_test_setup_teardown(json_codec_limits, tu_doc_setup, tu_doc_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

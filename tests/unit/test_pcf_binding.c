@@ -12,84 +12,12 @@
 #include "gateways/sbi/json_codec.h"
 #include "tests/unit/test_util.h"
 
-typedef struct {
-    msgpack_sbuffer buf, out;
-    msgpack_zone zone;
-    bsf_problem_t problem;
-    bsf_pcf_binding_t b;
-} fixture_t;
-
-static int setup(void **state)
-{
-    fixture_t *f = calloc(1, sizeof *f);
-    msgpack_sbuffer_init(&f->buf);
-    msgpack_sbuffer_init(&f->out);
-    msgpack_zone_init(&f->zone, 4096);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fixture_t *f = *state;
-    msgpack_sbuffer_destroy(&f->buf);
-    msgpack_sbuffer_destroy(&f->out);
-    msgpack_zone_destroy(&f->zone);
-    free(f);
-    return 0;
-}
-
-/* Decodes and checks the rules; returns the cause (NONE on success). */
-static bsf_cause_t check(fixture_t *f, const char *json)
-{
-    msgpack_object o = tu_json(json, &f->buf, &f->zone);
-    memset(&f->problem, 0, sizeof f->problem);
-    if (bsf_pcf_binding_decode(&o, &f->zone, &f->b, &f->problem) ||
-        bsf_pcf_binding_check_rules(&f->b, &f->problem))
-        return f->problem.cause;
-    return BSF_CAUSE_NONE;
-}
-
-/* Encodes the decoded binding back to JSON text. */
-static const char *to_json(fixture_t *f)
-{
-    msgpack_sbuffer mp;
-    msgpack_sbuffer_init(&mp);
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, &mp, msgpack_sbuffer_write);
-    assert_int_equal(bsf_pcf_binding_encode(&f->b, &pk), 0);
-    msgpack_object o;
-    size_t off = 0;
-    assert_int_equal(msgpack_unpack(mp.data, mp.size, &off, &f->zone, &o),
-                     MSGPACK_UNPACK_SUCCESS);
-    msgpack_sbuffer_clear(&f->out);
-    assert_int_equal(bsf_json_write(&o, &f->out, NULL, NULL), 0);
-    msgpack_sbuffer_write(&f->out, "", 1);
-    msgpack_sbuffer_destroy(&mp);
-    return f->out.data;
-}
-
-static const char *const FULL =
-    "{\"supi\":\"imsi-001010000000001\",\"gpsi\":\"msisdn-491700000001\","
-    "\"ipv4Addr\":\"10.1.2.3\",\"ipv6Prefix\":\"2001:DB8:1::/64\","
-    "\"addIpv6Prefixes\":[\"2001:db8:2::/64\"],\"ipDomain\":\"corp\","
-    "\"dnn\":\"internet\",\"pcfFqdn\":\"pcf.example.com\","
-    "\"pcfIpEndPoints\":[{\"ipv4Address\":\"192.0.2.1\",\"transport\":\"TCP\",\"port\":8080}],"
-    "\"pcfDiamHost\":\"pcf.diam.example.com\",\"pcfDiamRealm\":\"example.com\","
-    "\"pcfSmFqdn\":\"pcf-sm.example.com\",\"pcfSmIpEndPoints\":[{\"ipv6Address\":\"2001:db8::5\"}],"
-    "\"snssai\":{\"sst\":1,\"sd\":\"abcdef\"},\"suppFeat\":\"7\","
-    "\"pcfId\":\"c1d2e3f4-0000-4000-8000-000000000001\",\"pcfSetId\":\"setxyz.pcfset.5gc.mnc001."
-    "mcc001\",\"recoveryTime\":\"2026-11-30T01:02:03.5Z\","
-    "\"paraCom\":{\"supi\":\"imsi-001010000000001\",\"dnn\":\"internet\",\"snssai\":{\"sst\":1}},"
-    "\"bindLevel\":\"NF_INSTANCE\",\"ipv4FrameRouteList\":[\"198.51.0.0/16\"],"
-    "\"ipv6FrameRouteList\":[\"2001:db8:99::/48\"],\"unknownMember\":{\"x\":[1,2]}}";
-
 static void every_member_round_trips(void **state)
 {
-    fixture_t *f = *state;
-    assert_int_equal(check(f, FULL), BSF_CAUSE_NONE);
+    tu_doc_t *f = *state;
+    assert_int_equal(tu_check(f, tu_full_binding), BSF_CAUSE_NONE);
     assert_string_equal(
-        to_json(f),
+        tu_doc_to_json(f),
         "{\"supi\":\"imsi-001010000000001\",\"gpsi\":\"msisdn-491700000001\","
         "\"ipv4Addr\":\"10.1.2.3\",\"ipv6Prefix\":\"2001:db8:1::/64\","
         "\"addIpv6Prefixes\":[\"2001:db8:2::/64\"],\"ipDomain\":\"corp\","
@@ -111,50 +39,52 @@ static void every_member_round_trips(void **state)
 
 static void prose_rules(void **state)
 {
-    fixture_t *f = *state;
-    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION "," MIN_PCF "}"),
+    tu_doc_t *f = *state;
+    assert_int_equal(tu_check(f, "{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION "," MIN_PCF "}"),
                      BSF_CAUSE_NONE);
     /* mandatory members */
-    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.0.0.1\",\"snssai\":{\"sst\":1}," MIN_PCF "}"),
+    assert_int_equal(tu_check(f, "{\"ipv4Addr\":\"10.0.0.1\",\"snssai\":{\"sst\":1}," MIN_PCF "}"),
                      BSF_CAUSE_MANDATORY_IE_MISSING);
     assert_string_equal(f->problem.params[0].param, "/dnn");
-    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.0.0.1\",\"dnn\":\"x\"," MIN_PCF "}"),
+    assert_int_equal(tu_check(f, "{\"ipv4Addr\":\"10.0.0.1\",\"dnn\":\"x\"," MIN_PCF "}"),
                      BSF_CAUSE_MANDATORY_IE_MISSING);
     /* at least one UE address */
-    assert_int_equal(check(f, "{" MIN_SESSION "," MIN_PCF "}"), BSF_CAUSE_MANDATORY_IE_MISSING);
+    assert_int_equal(tu_check(f, "{" MIN_SESSION "," MIN_PCF "}"), BSF_CAUSE_MANDATORY_IE_MISSING);
     assert_int_equal(f->problem.n_params, 3);
     /* ipDomain only with ipv4Addr */
-    assert_int_equal(check(f, "{\"ipv6Prefix\":\"2001:db8::/64\",\"ipDomain\":\"d\"," MIN_SESSION
+    assert_int_equal(tu_check(f, "{\"ipv6Prefix\":\"2001:db8::/64\",\"ipDomain\":\"d\"," MIN_SESSION
                               "," MIN_PCF "}"),
                      BSF_CAUSE_OPTIONAL_IE_INCORRECT);
     assert_string_equal(f->problem.params[0].param, "/ipDomain");
     /* a PCF address */
-    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION "}"),
+    assert_int_equal(tu_check(f, "{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION "}"),
                      BSF_CAUSE_MANDATORY_IE_MISSING);
-    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION
+    assert_int_equal(tu_check(f, "{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION
                               ",\"pcfDiamHost\":\"pcf.example.com\"}"),
                      BSF_CAUSE_OPTIONAL_IE_INCORRECT);
-    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION
-                              ",\"pcfDiamHost\":\"a.example.com\",\"pcfDiamRealm\":\"example.com\"}"),
+    assert_int_equal(tu_check(f, "{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION
+                              ",\"pcfDiamHost\":\"a.example.com\","
+                              "\"pcfDiamRealm\":\"example.com\"}"),
                      BSF_CAUSE_NONE);
-    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION
+    assert_int_equal(tu_check(f, "{\"ipv4Addr\":\"10.0.0.1\"," MIN_SESSION
                               ",\"pcfIpEndPoints\":[{\"ipv4Address\":\"192.0.2.1\"}]}"),
                      BSF_CAUSE_NONE);
     /* additional addresses need the primary one; MAC excludes IP */
-    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.0.0.1\",\"addIpv6Prefixes\":[\"2001:db8::/64\"],"
+    assert_int_equal(tu_check(f, "{\"ipv4Addr\":\"10.0.0.1\","
+                                 "\"addIpv6Prefixes\":[\"2001:db8::/64\"],"
                               MIN_SESSION "," MIN_PCF "}"),
                      BSF_CAUSE_OPTIONAL_IE_INCORRECT);
-    assert_int_equal(check(f, "{\"macAddr48\":\"00-11-22-33-44-55\",\"ipv4Addr\":\"10.0.0.1\","
+    assert_int_equal(tu_check(f, "{\"macAddr48\":\"00-11-22-33-44-55\",\"ipv4Addr\":\"10.0.0.1\","
                               MIN_SESSION "," MIN_PCF "}"),
                      BSF_CAUSE_OPTIONAL_IE_INCORRECT);
-    assert_int_equal(check(f, "{\"macAddr48\":\"00-11-22-33-44-55\",\"addMacAddrs\":"
+    assert_int_equal(tu_check(f, "{\"macAddr48\":\"00-11-22-33-44-55\",\"addMacAddrs\":"
                               "[\"00-11-22-33-44-56\"]," MIN_SESSION "," MIN_PCF "}"),
                      BSF_CAUSE_NONE);
 }
 
 static void member_formats(void **state)
 {
-    fixture_t *f = *state;
+    tu_doc_t *f = *state;
     struct {
         const char *json;
         bsf_cause_t cause;
@@ -200,7 +130,7 @@ static void member_formats(void **state)
          BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/paraCom/supi"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        bsf_cause_t got = check(f, cases[i].json);
+        bsf_cause_t got = tu_check(f, cases[i].json);
         if (got != cases[i].cause)
             fail_msg("case %zu: cause %d, want %d (%s)", i, got, cases[i].cause,
                      f->problem.detail);
@@ -210,22 +140,22 @@ static void member_formats(void **state)
 
 static void not_an_object(void **state)
 {
-    fixture_t *f = *state;
-    assert_int_equal(check(f, "[1,2]"), BSF_CAUSE_INVALID_MSG_FORMAT);
+    tu_doc_t *f = *state;
+    assert_int_equal(tu_check(f, "[1,2]"), BSF_CAUSE_INVALID_MSG_FORMAT);
 }
 
 static void same_pcf_and_shared_addresses(void **state)
 {
-    fixture_t *f = *state;
-    assert_int_equal(check(f, FULL), BSF_CAUSE_NONE);
+    tu_doc_t *f = *state;
+    assert_int_equal(tu_check(f, tu_full_binding), BSF_CAUSE_NONE);
     bsf_pcf_binding_t a = f->b;
-    assert_int_equal(check(f, "{\"ipv6Prefix\":\"2001:db8:2::/64\"," MIN_SESSION
+    assert_int_equal(tu_check(f, "{\"ipv6Prefix\":\"2001:db8:2::/64\"," MIN_SESSION
                               ",\"pcfFqdn\":\"PCF.example.com\"}"),
                      BSF_CAUSE_NONE);
     bsf_pcf_binding_t b = f->b;
     assert_true(bsf_pcf_binding_share_ue_address(&a, &b)); /* b's prefix is a's additional one */
     assert_true(bsf_pcf_binding_same_pcf(&a, &b));          /* FQDNs compare case-insensitively */
-    assert_int_equal(check(f, "{\"ipv4Addr\":\"10.1.2.3\"," MIN_SESSION
+    assert_int_equal(tu_check(f, "{\"ipv4Addr\":\"10.1.2.3\"," MIN_SESSION
                               ",\"pcfFqdn\":\"other.example.com\"}"),
                      BSF_CAUSE_NONE);
     bsf_pcf_binding_t c = f->b;
@@ -239,11 +169,12 @@ static void same_pcf_and_shared_addresses(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(every_member_round_trips, setup, teardown),
-        cmocka_unit_test_setup_teardown(prose_rules, setup, teardown),
-        cmocka_unit_test_setup_teardown(member_formats, setup, teardown),
-        cmocka_unit_test_setup_teardown(not_an_object, setup, teardown),
-        cmocka_unit_test_setup_teardown(same_pcf_and_shared_addresses, setup, teardown),
+        cmocka_unit_test_setup_teardown(every_member_round_trips, tu_doc_setup, tu_doc_teardown),
+        cmocka_unit_test_setup_teardown(prose_rules, tu_doc_setup, tu_doc_teardown),
+        cmocka_unit_test_setup_teardown(member_formats, tu_doc_setup, tu_doc_teardown),
+        cmocka_unit_test_setup_teardown(not_an_object, tu_doc_setup, tu_doc_teardown),
+        cmocka_unit_test_setup_teardown(same_pcf_and_shared_addresses, tu_doc_setup,
+                                        tu_doc_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

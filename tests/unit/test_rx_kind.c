@@ -8,20 +8,12 @@
 #include <cmocka.h>
 
 #include "gateways/diameter/rx_kind.h"
-
-static bsf_diameter_settings_t settings(void)
-{
-    bsf_diameter_settings_t s;
-    memset(&s, 0, sizeof s);
-    snprintf(s.realm, sizeof s.realm, "bsf.example.com");
-    s.timeout_ms = 4000;
-    return s;
-}
+#include "tests/unit/rx_fixtures.h"
 
 static void timeouts_and_kinds(void **state)
 {
     (void)state;
-    bsf_diameter_settings_t s = settings();
+    bsf_diameter_settings_t s = tr_settings();
     assert_int_equal(bsf_rx_kind_timeout_ms(&s, BSF_RX_AAR_I), 4000);
     s.timeout_ms = 6000;
     s.timeout_aar_ms = 3000;

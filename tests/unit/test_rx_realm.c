@@ -8,20 +8,12 @@
 #include <cmocka.h>
 
 #include "gateways/diameter/rx_realm.h"
-
-static bsf_diameter_settings_t settings(void)
-{
-    bsf_diameter_settings_t s;
-    memset(&s, 0, sizeof s);
-    snprintf(s.realm, sizeof s.realm, "bsf.example.com");
-    s.timeout_ms = 4000;
-    return s;
-}
+#include "tests/unit/rx_fixtures.h"
 
 static void realm_rules(void **state)
 {
     (void)state;
-    bsf_diameter_settings_t s = settings();
+    bsf_diameter_settings_t s = tr_settings();
     bool ow;
     /* all flags off: everything passes, nothing is overwritten */
     assert_int_equal(bsf_rx_realm_check_request(&s, "other.com"), BSF_RX_REALM_OK);
