@@ -9,9 +9,9 @@
 #include "bsfctl/bsfctl.h"
 #include "bsfctl/kafka_source.h"
 #include "bsfctl/store_access.h"
+#include "common/time_text.h"
 #include "core/discovery.h"
 #include "core/hlc.h"
-#include "core/sbi_time.h"
 #include "gateways/sbi/json_codec.h"
 
 #define MAX_TRACKED 4096

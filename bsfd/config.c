@@ -95,6 +95,35 @@ static int set_list(const bsf_config_key_t *k, void *field, const char *value, b
     return 0;
 }
 
+/* A list written as one text (--set, a YAML scalar, a default): items separated by ',', or by
+ * ';' when the text holds one, so that an item can contain commas ("debug=broker,topic;").
+ * Blanks around items and empty items are dropped. */
+static int set_list_text(const bsf_config_key_t *k, void *field, const char *value, char *err,
+                         size_t err_cap)
+{
+    const char sep = strchr(value, ';') ? ';' : ',';
+    ((char *)field)[0] = '\0';
+    char item[1024];
+    const char *p = value;
+    while (*p) {
+        const char *end = strchr(p, sep);
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        while (n && (*p == ' ' || *p == '\t'))
+            p++, n--;
+        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+            n--;
+        if (n >= sizeof item) {
+            snprintf(err, err_cap, "%s: an item is too long", k->key);
+            return -1;
+        }
+        snprintf(item, sizeof item, "%.*s", (int)n, p);
+        if (n && set_list(k, field, item, true, err, err_cap))
+            return -1;
+        p = end ? end + 1 : p + strlen(p);
+    }
+    return 0;
+}
+
 static int apply(bsf_config_t *cfg, const bsf_config_key_t *k, const char *value, char *err,
                  size_t err_cap)
 {
@@ -119,9 +148,10 @@ static int apply(bsf_config_t *cfg, const bsf_config_key_t *k, const char *value
         snprintf(err, err_cap, "%s: '%s' is not true or false", k->key, value);
         return -1;
     case BSF_CFG_ENUM:
+    case BSF_CFG_ENUM_TEXT:
         for (int i = 0; k->choices[i]; i++)
             if (strcmp(value, k->choices[i]) == 0) {
-                if (k->size == sizeof(int))
+                if (k->type == BSF_CFG_ENUM)
                     *(int *)field = i;
                 else
                     snprintf(field, k->size, "%s", value);
@@ -143,30 +173,9 @@ static int apply(bsf_config_t *cfg, const bsf_config_key_t *k, const char *value
         snprintf(field, k->size, "%s", value);
         return 0;
     }
-    case BSF_CFG_LIST: {
-        /* On the command line (and for a scalar in YAML) items are separated by ';'. */
-        ((char *)field)[0] = '\0';
-        char item[1024];
-        const char *p = value;
-        while (*p) {
-            const char *semi = strchr(p, ';');
-            size_t n = semi ? (size_t)(semi - p) : strlen(p);
-            while (n && (*p == ' ' || *p == '\t'))
-                p++, n--;
-            while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
-                n--;
-            if (n >= sizeof item) {
-                snprintf(err, err_cap, "%s: an item is too long", k->key);
-                return -1;
-            }
-            snprintf(item, sizeof item, "%.*s", (int)n, p);
-            if (n && set_list(k, field, item, true, err, err_cap))
-                return -1;
-            p = semi ? semi + 1 : p + strlen(p);
-        }
-        return 0;
-    }
-    default:
+    case BSF_CFG_LIST:
+        return set_list_text(k, field, value, err, err_cap);
+    case BSF_CFG_STRING:
         if (strlen(value) > k->max) {
             snprintf(err, err_cap, "%s: longer than %llu characters", k->key,
                      (unsigned long long)k->max);
@@ -175,6 +184,7 @@ static int apply(bsf_config_t *cfg, const bsf_config_key_t *k, const char *value
         snprintf(field, k->size, "%s", value);
         return 0;
     }
+    return -1;
 }
 
 static int set_key(bsf_config_t *cfg, const char *name, const char *value, char *err,
@@ -278,6 +288,57 @@ static int on_sequence_start(yaml_state_t *y)
     return 0;
 }
 
+/* One YAML event into the state. Returns 0, -1 with a message, or 1 at the stream's end. */
+static int on_event(yaml_state_t *y, const yaml_event_t *ev)
+{
+    switch (ev->type) {
+    case YAML_MAPPING_START_EVENT:
+        y->expect_key = true;
+        if (y->in_sequence || ++y->depth > 2) {
+            snprintf(y->err, y->err_cap, "%s.%s: nested mappings are not supported", y->section,
+                     y->key);
+            return -1;
+        }
+        return 0;
+    case YAML_MAPPING_END_EVENT:
+        y->depth--;
+        y->expect_key = true;
+        return 0;
+    case YAML_SEQUENCE_START_EVENT:
+        return on_sequence_start(y);
+    case YAML_SEQUENCE_END_EVENT:
+        y->in_sequence = false;
+        y->expect_key = true;
+        return 0;
+    case YAML_SCALAR_EVENT:
+        return on_scalar(y, (const char *)ev->data.scalar.value);
+    case YAML_STREAM_END_EVENT:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Runs a parser whose input is set up to the end of the stream or the first error. */
+static int parse(yaml_parser_t *parser, bsf_config_t *cfg, const char *name, char *err,
+                 size_t err_cap)
+{
+    yaml_state_t y = {.cfg = cfg, .path = name, .expect_key = true, .err = err,
+                      .err_cap = err_cap};
+    int rc = 0;
+    while (rc == 0) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(parser, &ev)) {
+            snprintf(err, err_cap, "%s:%zu: %s", name, parser->problem_mark.line + 1,
+                     parser->problem ? parser->problem : "YAML syntax error");
+            return -1;
+        }
+        rc = on_event(&y, &ev);
+        yaml_event_delete(&ev);
+    }
+    return rc < 0 ? -1 : 0;
+}
+
 int bsf_config_load_file(bsf_config_t *cfg, const char *path, char *err, size_t err_cap)
 {
     FILE *f = fopen(path, "r");
@@ -286,52 +347,29 @@ int bsf_config_load_file(bsf_config_t *cfg, const char *path, char *err, size_t 
         return -1;
     }
     yaml_parser_t parser;
-    yaml_parser_initialize(&parser);
-    yaml_parser_set_input_file(&parser, f);
-    yaml_state_t y = {.cfg = cfg, .path = path, .expect_key = true, .err = err,
-                      .err_cap = err_cap};
-    int rc = 0;
-    for (bool done = false; !done && rc == 0;) {
-        yaml_event_t ev;
-        if (!yaml_parser_parse(&parser, &ev)) {
-            snprintf(err, err_cap, "%s:%zu: %s", path, parser.problem_mark.line + 1,
-                     parser.problem ? parser.problem : "YAML syntax error");
-            rc = -1;
-            break;
-        }
-        switch (ev.type) {
-        case YAML_MAPPING_START_EVENT:
-            if (y.in_sequence || ++y.depth > 2) {
-                snprintf(err, err_cap, "%s.%s: nested mappings are not supported", y.section,
-                         y.key);
-                rc = -1;
-            }
-            y.expect_key = true;
-            break;
-        case YAML_MAPPING_END_EVENT:
-            y.depth--;
-            y.expect_key = true;
-            break;
-        case YAML_SEQUENCE_START_EVENT:
-            rc = on_sequence_start(&y);
-            break;
-        case YAML_SEQUENCE_END_EVENT:
-            y.in_sequence = false;
-            y.expect_key = true;
-            break;
-        case YAML_SCALAR_EVENT:
-            rc = on_scalar(&y, (const char *)ev.data.scalar.value);
-            break;
-        case YAML_STREAM_END_EVENT:
-            done = true;
-            break;
-        default:
-            break;
-        }
-        yaml_event_delete(&ev);
+    if (!yaml_parser_initialize(&parser)) {
+        snprintf(err, err_cap, "%s: out of memory", path);
+        fclose(f);
+        return -1;
     }
+    yaml_parser_set_input_file(&parser, f);
+    int rc = parse(&parser, cfg, path, err, err_cap);
     yaml_parser_delete(&parser);
     fclose(f);
+    return rc;
+}
+
+int bsf_config_load_text(bsf_config_t *cfg, const char *name, const char *text, size_t len,
+                         char *err, size_t err_cap)
+{
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser)) {
+        snprintf(err, err_cap, "%s: out of memory", name);
+        return -1;
+    }
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    int rc = parse(&parser, cfg, name, err, err_cap);
+    yaml_parser_delete(&parser);
     return rc;
 }
 
@@ -345,8 +383,11 @@ int bsf_config_finish(bsf_config_t *cfg, char *err, size_t err_cap)
 
 void bsf_config_print_reference(void)
 {
-    static const char *const type_names[] = {"integer", "boolean", "string",
-                                             "host:port", "enum",   "list"};
+    static const char *const type_names[] = {
+        [BSF_CFG_UINT] = "integer", [BSF_CFG_BOOL] = "boolean",   [BSF_CFG_STRING] = "string",
+        [BSF_CFG_LISTEN] = "host:port", [BSF_CFG_ENUM] = "enum", [BSF_CFG_LIST] = "list",
+        [BSF_CFG_ENUM_TEXT] = "enum",
+    };
     printf("| key | type | default | range / values | meaning |\n|---|---|---|---|---|\n");
     for (size_t s = 0; s < N_SECTIONS; s++)
         for (size_t i = 0; i < sections[s]->n_keys; i++) {
@@ -355,7 +396,7 @@ void bsf_config_print_reference(void)
             if (k->type == BSF_CFG_UINT)
                 snprintf(range, sizeof range, "%llu – %llu", (unsigned long long)k->min,
                          (unsigned long long)k->max);
-            else if (k->type == BSF_CFG_ENUM)
+            else if (k->type == BSF_CFG_ENUM || k->type == BSF_CFG_ENUM_TEXT)
                 for (int c = 0; k->choices[c]; c++)
                     snprintf(range + strlen(range), sizeof range - strlen(range), "%s`%s`",
                              c ? ", " : "", k->choices[c]);

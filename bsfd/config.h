@@ -1,9 +1,12 @@
 /* bsfd configuration: a YAML file of sections and keys, overridden by --set section.key=value.
  *
  * Every key, its type, default and range is declared once, in the key table of the
- * subsystem that uses it (config_keys_*.c); the tables also produce docs/configuration.md
- * (`bsfd --config-reference`). A list key takes a YAML sequence of strings, or on the command
- * line items separated by ';'. */
+ * subsystem that uses it (config_keys_*.c, one BSF_CFG_<TYPE>_KEY entry each: the macros check
+ * the field's C type at compile time); the tables also produce docs/configuration.md
+ * (`bsfd --config-reference`). A list key takes a YAML sequence of strings, or as one text
+ * (--set, a YAML scalar) items separated by ',' — or by ';' when the text holds one, so that an
+ * item can contain commas (librdkafka properties: "debug=broker,topic;"). Stored joined with
+ * '\n'. */
 #ifndef BSF_BSFD_CONFIG_H
 #define BSF_BSFD_CONFIG_H
 
@@ -12,7 +15,7 @@
 #include <stdint.h>
 
 #include "gateways/diameter/rx_settings.h"
-#include "gateways/feed/feed_settings.h"
+#include "feed/feed_settings.h"
 #include "replication/replication_settings.h"
 #include "core/discovery.h"
 
@@ -58,23 +61,89 @@ typedef enum {
     BSF_CFG_UINT,
     BSF_CFG_BOOL,
     BSF_CFG_STRING,
-    BSF_CFG_LISTEN, /* host:port or [v6]:port; empty allowed */
-    BSF_CFG_ENUM,   /* stored as int (index) or as the string, by field size */
-    BSF_CFG_LIST,   /* strings; stored joined with '\n' */
+    BSF_CFG_LISTEN,    /* host:port or [v6]:port; empty allowed */
+    BSF_CFG_ENUM,      /* stored as int: the index of the value in `choices` */
+    BSF_CFG_LIST,      /* strings; stored joined with '\n' */
+    BSF_CFG_ENUM_TEXT, /* an enum stored as the value's text (char array) */
 } bsf_config_type_t;
 
+/* One key. Write entries with the BSF_CFG_*_KEY macros below, never by hand: they take the
+ * field's offset and size from its declaration and refuse to compile when the field's type
+ * does not fit the key's type, so the writes by size in config.c are always right. */
 typedef struct {
     const char *key;
     bsf_config_type_t type;
     const char *def;
     uint64_t min, max;          /* UINT range; STRING/LIST maximum length in max */
-    const char *const *choices; /* ENUM, NULL-terminated */
+    const char *const *choices; /* ENUM, ENUM_TEXT: NULL-terminated */
     size_t offset;
-    size_t size;                /* bytes of the field */
+    size_t size;                /* bytes of the field: 2, 4 or 8 for UINT */
     const char *doc;
 } bsf_config_key_t;
 
-#define BSF_CFG_FIELD(field) offsetof(bsf_config_t, field), sizeof(((bsf_config_t *)0)->field)
+/* The field of bsf_config_t, for type checks only (never evaluated). */
+#define BSF_CFG_F(field) (((bsf_config_t *)0)->field)
+/* 0, or a compile error with `msg` when `cond` is false; usable inside an initializer. */
+#define BSF_CFG_ASSERT(cond, msg) (0 * sizeof(struct { _Static_assert(cond, msg); int ok; }))
+/* Width in bytes of an unsigned integer field (2, 4 or 8); 0 for any other type. */
+#define BSF_CFG_UINT_WIDTH(field)                                                              \
+    _Generic(BSF_CFG_F(field), uint16_t: 2, uint32_t: 4, uint64_t: 8, default: 0)
+#define BSF_CFG_UINT_LIMIT(field)                                                              \
+    (BSF_CFG_UINT_WIDTH(field) == 2   ? (uint64_t)UINT16_MAX                                   \
+     : BSF_CFG_UINT_WIDTH(field) == 4 ? (uint64_t)UINT32_MAX                                   \
+                                      : UINT64_MAX)
+/* True for a char array field (a pointer or another array type does not match). */
+#define BSF_CFG_IS_CHARS(field)                                                                \
+    _Generic(&BSF_CFG_F(field), char(*)[sizeof BSF_CFG_F(field)]: 1, default: 0)
+#define BSF_CFG_AT(field, cond, msg) (offsetof(bsf_config_t, field) + BSF_CFG_ASSERT(cond, msg))
+
+/* bool field; def "true" or "false". */
+#define BSF_CFG_BOOL_KEY(k, field, d, doc_)                                                    \
+    {.key = (k), .type = BSF_CFG_BOOL, .def = (d),                                             \
+     .offset = BSF_CFG_AT(field, _Generic(BSF_CFG_F(field), bool: 1, default: 0),              \
+                          "BSF_CFG_BOOL_KEY needs a bool field"),                              \
+     .size = sizeof(bool), .doc = (doc_)}
+/* uint16_t, uint32_t (unsigned) or uint64_t field; lo..hi must fit the field. */
+#define BSF_CFG_UINT_KEY(k, field, d, lo, hi, doc_)                                            \
+    {.key = (k), .type = BSF_CFG_UINT, .def = (d), .min = (lo), .max = (hi),                   \
+     .offset = BSF_CFG_AT(field,                                                               \
+                          BSF_CFG_UINT_WIDTH(field) != 0 &&                                    \
+                              (uint64_t)(hi) - (uint64_t)(lo) <= (uint64_t)(hi) && /* lo<=hi */ \
+                              (uint64_t)(hi) <= BSF_CFG_UINT_LIMIT(field),                     \
+                          "BSF_CFG_UINT_KEY needs a uint16/32/64_t field that holds lo..hi"),  \
+     .size = BSF_CFG_UINT_WIDTH(field), .doc = (doc_)}
+/* char array field of more than `maxlen` bytes. */
+#define BSF_CFG_STRING_KEY(k, field, d, maxlen, doc_)                                          \
+    {.key = (k), .type = BSF_CFG_STRING, .def = (d), .max = (maxlen),                          \
+     .offset = BSF_CFG_AT(field, BSF_CFG_IS_CHARS(field) && (maxlen) < sizeof BSF_CFG_F(field), \
+                          "BSF_CFG_STRING_KEY needs a char array longer than maxlen"),         \
+     .size = sizeof BSF_CFG_F(field), .doc = (doc_)}
+/* char array field holding "host:port" (or empty). */
+#define BSF_CFG_LISTEN_KEY(k, field, d, doc_)                                                  \
+    {.key = (k), .type = BSF_CFG_LISTEN, .def = (d),                                           \
+     .offset = BSF_CFG_AT(field, BSF_CFG_IS_CHARS(field),                                      \
+                          "BSF_CFG_LISTEN_KEY needs a char array field"),                      \
+     .size = sizeof BSF_CFG_F(field), .doc = (doc_)}
+/* int (or enum) field set to the index of the value in `choices`. */
+#define BSF_CFG_ENUM_KEY(k, field, d, choices_, doc_)                                          \
+    {.key = (k), .type = BSF_CFG_ENUM, .def = (d), .choices = (choices_),                      \
+     .offset = BSF_CFG_AT(field,                                                               \
+                          _Generic(BSF_CFG_F(field), int: 1, unsigned: 1, default: 0) &&       \
+                              sizeof BSF_CFG_F(field) == sizeof(int),                          \
+                          "BSF_CFG_ENUM_KEY needs an int or enum field"),                      \
+     .size = sizeof(int), .doc = (doc_)}
+/* char array field set to the value's text, one of `choices`. */
+#define BSF_CFG_ENUM_TEXT_KEY(k, field, d, choices_, doc_)                                     \
+    {.key = (k), .type = BSF_CFG_ENUM_TEXT, .def = (d), .choices = (choices_),                 \
+     .offset = BSF_CFG_AT(field, BSF_CFG_IS_CHARS(field),                                      \
+                          "BSF_CFG_ENUM_TEXT_KEY needs a char array field"),                   \
+     .size = sizeof BSF_CFG_F(field), .doc = (doc_)}
+/* char array field of more than `maxlen` bytes; items joined with '\n'. */
+#define BSF_CFG_LIST_KEY(k, field, d, maxlen, doc_)                                            \
+    {.key = (k), .type = BSF_CFG_LIST, .def = (d), .max = (maxlen),                            \
+     .offset = BSF_CFG_AT(field, BSF_CFG_IS_CHARS(field) && (maxlen) < sizeof BSF_CFG_F(field), \
+                          "BSF_CFG_LIST_KEY needs a char array longer than maxlen"),           \
+     .size = sizeof BSF_CFG_F(field), .doc = (doc_)}
 
 typedef struct {
     const bsf_config_key_t *keys;
@@ -92,6 +161,10 @@ extern const bsf_config_section_t bsf_config_feed_section;
 void bsf_config_defaults(bsf_config_t *cfg);
 /* Loads a YAML file over the current values. Returns 0 or -1 with a message naming the key. */
 int bsf_config_load_file(bsf_config_t *cfg, const char *path, char *err, size_t err_cap);
+/* The same from `len` bytes of YAML text (not owned, need not end in NUL); `name` stands for
+ * the file in messages. Returns 0 or -1 with a message. */
+int bsf_config_load_text(bsf_config_t *cfg, const char *name, const char *text, size_t len,
+                         char *err, size_t err_cap);
 /* Applies "section.key=value". Returns 0 or -1 with a message. */
 int bsf_config_set(bsf_config_t *cfg, const char *assignment, char *err, size_t err_cap);
 /* Runs every section's checks. Returns 0 or -1 with a message. */

@@ -9,73 +9,65 @@ static const char *const multiple_match_choices[] = {"most_recent", "reject", NU
 static const char *const log_level_choices[] = {"error", "warn", "info", "debug", NULL};
 
 static const bsf_config_key_t keys[] = {
-    {"site.id", BSF_CFG_UINT, "1", 1, 65535, NULL, BSF_CFG_FIELD(site_id),
-     "Site identifier, unique among the sites sharing a log; part of every event and binding id."},
-    {"log.level", BSF_CFG_ENUM, "info", 0, 0, log_level_choices, BSF_CFG_FIELD(log_level),
-     "Diagnostics level on stderr."},
-    {"sbi.listen", BSF_CFG_LISTEN, "127.0.0.1:8080", 0, 0, NULL, BSF_CFG_FIELD(sbi_listen),
-     "HTTP/2 (h2c) address of Nbsf_Management, `host:port` or `[v6]:port`; numeric addresses."},
-    {"sbi.api_root", BSF_CFG_STRING, "", 0, 255, NULL, BSF_CFG_FIELD(sbi_api_root),
-     "apiRoot used in `Location` headers; empty = `http://<sbi.listen>`."},
-    {"sbi.workers", BSF_CFG_UINT, "0", 0, 64, NULL, BSF_CFG_FIELD(sbi_workers),
-     "SBI worker threads (one event loop each); 0 = one per CPU."},
-    {"sbi.max_body_bytes", BSF_CFG_UINT, "65536", 1024, 16777216, NULL,
-     BSF_CFG_FIELD(sbi_max_body_bytes),
-     "Largest request body; larger ones get 413 without being read."},
-    {"sbi.max_uri_bytes", BSF_CFG_UINT, "8192", 256, 65536, NULL,
-     BSF_CFG_FIELD(sbi_max_uri_bytes), "Longest request path and query; longer ones get 414."},
-    {"sbi.max_concurrent_streams", BSF_CFG_UINT, "1024", 1, 65536, NULL,
-     BSF_CFG_FIELD(sbi_max_concurrent_streams),
-     "HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS per connection."},
-    {"sbi.idle_timeout_s", BSF_CFG_UINT, "300", 0, 86400, NULL, BSF_CFG_FIELD(sbi_idle_timeout_s),
-     "Close connections with no request in progress and no traffic for this long (GOAWAY); 0 "
-     "keeps them forever."},
-    {"sbi.max_connections", BSF_CFG_UINT, "10000", 0, 1000000, NULL,
-     BSF_CFG_FIELD(sbi_max_connections),
-     "Connections accepted per SBI worker; more are closed at once; 0 = no limit."},
-    {"sbi.late_arrival", BSF_CFG_BOOL, "false", 0, 0, NULL, BSF_CFG_FIELD(sbi_late_arrival),
-     "Refuse requests whose origination time plus 3gpp-Sbi-Max-Rsp-Time has passed (504)."},
-    {"ops.listen", BSF_CFG_LISTEN, "127.0.0.1:9090", 0, 0, NULL, BSF_CFG_FIELD(ops_listen),
-     "HTTP/1.1 address of health, metrics and the active-session count; empty disables."},
-    {"store.path", BSF_CFG_STRING, "./data", 0, 1023, NULL, BSF_CFG_FIELD(store_path),
-     "Directory of the LMDB store (created when missing)."},
-    {"store.map_size_mb", BSF_CFG_UINT, "65536", 16, 1048576, NULL,
-     BSF_CFG_FIELD(store_map_size_mb),
-     "Upper bound of the store size in MiB (address space; the file grows as needed)."},
-    {"store.reserve_percent", BSF_CFG_UINT, "2", 0, 50, NULL,
-     BSF_CFG_FIELD(store_reserve_percent),
-     "Share of `store.map_size_mb` kept for updates, deregistrations and other sites' events: "
-     "while less is free, registrations get 507 INSUFFICIENT_RESOURCES, so a full store can "
-     "still shed bindings; 0 keeps none."},
-    {"store.max_batch", BSF_CFG_UINT, "512", 1, 65536, NULL, BSF_CFG_FIELD(store_max_batch),
-     "Most write commands committed in one transaction (group commit)."},
-    {"store.queue_capacity", BSF_CFG_UINT, "65536", 16, 4194304, NULL,
-     BSF_CFG_FIELD(store_queue_capacity),
-     "Write commands waiting for the store before new ones get 503 NF_CONGESTION."},
-    {"store.tombstone_horizon_h", BSF_CFG_UINT, "168", 0, 87600, NULL,
-     BSF_CFG_FIELD(store_tombstone_horizon_h),
-     "Hours a deregistered binding's tombstone is kept (it stops a late registration or update "
-     "of the same id from other sites); must exceed the longest replication delay; 0 keeps "
-     "them forever."},
-    {"store.warmup", BSF_CFG_BOOL, "true", 0, 0, NULL, BSF_CFG_FIELD(store_warmup),
-     "After start-up, populate the memory map in the background (when the store fits in half "
-     "of the memory) so that the first lookups do not each pay a page fault."},
-    {"discovery.multiple_match", BSF_CFG_ENUM, "most_recent", 0, 0, multiple_match_choices,
-     BSF_CFG_FIELD(discovery_multiple_match),
-     "Several bindings match a discovery: answer the most recently created (`most_recent`, seed "
-     "3.44) or 400 MULTIPLE_BINDING_INFO_FOUND (`reject`)."},
-    {"bindings.collision_detection", BSF_CFG_BOOL, "true", 0, 0, NULL,
-     BSF_CFG_FIELD(bindings_collision_detection),
-     "Seed 3.21: a registration colliding with an existing one (same SUPI, DNN, S-NSSAI and UE "
-     "address) replaces it when newer, or gets 403 when older."},
-    {"bindings.pcf_cookie", BSF_CFG_BOOL, "false", 0, 0, NULL, BSF_CFG_FIELD(bindings_pcf_cookie),
-     "Seed 3.3: keep the `ocnf-service-cookie` header of a registration (at most 1024 bytes) "
-     "with the binding, for the Rx gateway to pass to the PCF."},
-    {"bindings.ipv6_min_prefix_len", BSF_CFG_UINT, "32", 1, 128, NULL,
-     BSF_CFG_FIELD(bindings_ipv6_min_prefix_len),
-     "Shortest IPv6 prefix a registration or update may carry in `ipv6Prefix`, "
-     "`addIpv6Prefixes` and `ipv6FrameRouteList` (framed routes too: discovery indexes them "
-     "alike); shorter ones get 400 naming the member. /0 is never accepted."},
+    BSF_CFG_UINT_KEY("site.id", site_id, "1", 1, 65535,
+        "Site identifier, unique among the sites sharing a log; part of every event and binding "
+        "id."),
+    BSF_CFG_ENUM_TEXT_KEY("log.level", log_level, "info", log_level_choices,
+        "Diagnostics level on stderr."),
+    BSF_CFG_LISTEN_KEY("sbi.listen", sbi_listen, "127.0.0.1:8080",
+        "HTTP/2 (h2c) address of Nbsf_Management, `host:port` or `[v6]:port`; numeric addresses."),
+    BSF_CFG_STRING_KEY("sbi.api_root", sbi_api_root, "", 255,
+        "apiRoot used in `Location` headers; empty = `http://<sbi.listen>`."),
+    BSF_CFG_UINT_KEY("sbi.workers", sbi_workers, "0", 0, 64,
+        "SBI worker threads (one event loop each); 0 = one per CPU."),
+    BSF_CFG_UINT_KEY("sbi.max_body_bytes", sbi_max_body_bytes, "65536", 1024, 16777216,
+        "Largest request body; larger ones get 413 without being read."),
+    BSF_CFG_UINT_KEY("sbi.max_uri_bytes", sbi_max_uri_bytes, "8192", 256, 65536,
+        "Longest request path and query; longer ones get 414."),
+    BSF_CFG_UINT_KEY("sbi.max_concurrent_streams", sbi_max_concurrent_streams, "1024", 1, 65536,
+        "HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS per connection."),
+    BSF_CFG_UINT_KEY("sbi.idle_timeout_s", sbi_idle_timeout_s, "300", 0, 86400,
+        "Close connections with no request in progress and no traffic for this long (GOAWAY); 0 "
+        "keeps them forever."),
+    BSF_CFG_UINT_KEY("sbi.max_connections", sbi_max_connections, "10000", 0, 1000000,
+        "Connections accepted per SBI worker; more are closed at once; 0 = no limit."),
+    BSF_CFG_BOOL_KEY("sbi.late_arrival", sbi_late_arrival, "false",
+        "Refuse requests whose origination time plus 3gpp-Sbi-Max-Rsp-Time has passed (504)."),
+    BSF_CFG_LISTEN_KEY("ops.listen", ops_listen, "127.0.0.1:9090",
+        "HTTP/1.1 address of health, metrics and the active-session count; empty disables."),
+    BSF_CFG_STRING_KEY("store.path", store_path, "./data", 1023,
+        "Directory of the LMDB store (created when missing)."),
+    BSF_CFG_UINT_KEY("store.map_size_mb", store_map_size_mb, "65536", 16, 1048576,
+        "Upper bound of the store size in MiB (address space; the file grows as needed)."),
+    BSF_CFG_UINT_KEY("store.reserve_percent", store_reserve_percent, "2", 0, 50,
+        "Share of `store.map_size_mb` kept for updates, deregistrations and other sites' events: "
+        "while less is free, registrations get 507 INSUFFICIENT_RESOURCES, so a full store can "
+        "still shed bindings; 0 keeps none."),
+    BSF_CFG_UINT_KEY("store.max_batch", store_max_batch, "512", 1, 65536,
+        "Most write commands committed in one transaction (group commit)."),
+    BSF_CFG_UINT_KEY("store.queue_capacity", store_queue_capacity, "65536", 16, 4194304,
+        "Write commands waiting for the store before new ones get 503 NF_CONGESTION."),
+    BSF_CFG_UINT_KEY("store.tombstone_horizon_h", store_tombstone_horizon_h, "168", 0, 87600,
+        "Hours a deregistered binding's tombstone is kept (it stops a late registration or "
+        "update of the same id from other sites); must exceed the longest replication delay; 0 "
+        "keeps them forever."),
+    BSF_CFG_BOOL_KEY("store.warmup", store_warmup, "true",
+        "After start-up, populate the memory map in the background (when the store fits in half "
+        "of the memory) so that the first lookups do not each pay a page fault."),
+    BSF_CFG_ENUM_KEY("discovery.multiple_match", discovery_multiple_match, "most_recent",
+        multiple_match_choices,
+        "Several bindings match a discovery: answer the most recently created (`most_recent`, "
+        "seed 3.44) or 400 MULTIPLE_BINDING_INFO_FOUND (`reject`)."),
+    BSF_CFG_BOOL_KEY("bindings.collision_detection", bindings_collision_detection, "true",
+        "Seed 3.21: a registration colliding with an existing one (same SUPI, DNN, S-NSSAI and "
+        "UE address) replaces it when newer, or gets 403 when older."),
+    BSF_CFG_BOOL_KEY("bindings.pcf_cookie", bindings_pcf_cookie, "false",
+        "Seed 3.3: keep the `ocnf-service-cookie` header of a registration (at most 1024 bytes) "
+        "with the binding, for the Rx gateway to pass to the PCF."),
+    BSF_CFG_UINT_KEY("bindings.ipv6_min_prefix_len", bindings_ipv6_min_prefix_len, "32", 1, 128,
+        "Shortest IPv6 prefix a registration or update may carry in `ipv6Prefix`, "
+        "`addIpv6Prefixes` and `ipv6FrameRouteList` (framed routes too: discovery indexes them "
+        "alike); shorter ones get 400 naming the member. /0 is never accepted."),
 };
 
 static int finish(bsf_config_t *cfg, char *err, size_t err_cap)

@@ -9,78 +9,66 @@ static const char *const backend_choices[] = {"embedded", "kafka", NULL};
 static const char *const durability_choices[] = {"local", "replicated", NULL};
 
 static const bsf_config_key_t keys[] = {
-    {"log.backend", BSF_CFG_ENUM, "embedded", 0, 0, backend_choices,
-     BSF_CFG_FIELD(replication.backend),
-     "Where events are logged: `embedded` (the store's LMDB log only, one site) or `kafka` (the "
-     "local log is an outbox shipped to Kafka, and the other sites' events are applied from it; "
-     "see docs/replication.md)."},
-    {"log.durability", BSF_CFG_ENUM, "local", 0, 0, durability_choices,
-     BSF_CFG_FIELD(replication.durability),
-     "With `log.backend = kafka`: answer a write after the local commit and ship it "
-     "asynchronously (`local`), or only after Kafka committed its events (`replicated`; a write "
-     "Kafka does not take within `kafka.replicated_timeout_ms` gets 503 and has no effect)."},
-    {"kafka.brokers", BSF_CFG_STRING, "", 0, 511, NULL, BSF_CFG_FIELD(replication.brokers),
-     "Kafka bootstrap servers, `host:port[,host:port...]`; needed by `log.backend = kafka`."},
-    {"kafka.topic", BSF_CFG_STRING, "", 0, BSF_KAFKA_TOPIC_MAX, NULL,
-     BSF_CFG_FIELD(replication.topic),
-     "Topic this site produces its events to; empty = `bsf.events.<site.id>`. Sites sharing one "
-     "stretched cluster may also share one topic."},
-    {"kafka.consume_topics", BSF_CFG_LIST, "", 0, 4095, NULL,
-     BSF_CFG_FIELD(replication.consume_topics),
-     "Topics whose events this site applies (every site's topic, its own included, so that a "
-     "new or wiped site bootstraps from it); empty = `kafka.topic` only. At most 16."},
-    {"kafka.create_topics", BSF_CFG_BOOL, "true", 0, 0, NULL,
-     BSF_CFG_FIELD(replication.create_topics),
-     "Create missing topics at start (1 partition, `cleanup.policy=delete`, the retention and "
-     "replication settings below). The settings of existing topics are checked either way."},
-    {"kafka.replication_factor", BSF_CFG_UINT, "0", 0, 32, NULL,
-     BSF_CFG_FIELD(replication.replication_factor),
-     "Replication factor of topics the BSF creates; 0 = the broker's default (production: 3)."},
-    {"kafka.min_insync_replicas", BSF_CFG_UINT, "0", 0, 32, NULL,
-     BSF_CFG_FIELD(replication.min_insync_replicas),
-     "`min.insync.replicas` of topics the BSF creates; 0 = the broker's default (production: "
-     "2)."},
-    {"kafka.retention_days", BSF_CFG_UINT, "0", 0, 36500, NULL,
-     BSF_CFG_FIELD(replication.retention_days),
-     "Retention of topics the BSF creates; 0 = keep every event forever (`retention.ms=-1`)."},
-    {"kafka.transactional_id", BSF_CFG_STRING, "", 0, 127, NULL,
-     BSF_CFG_FIELD(replication.transactional_id),
-     "Transactional id of the site's producer (stable per site, unique among sites); empty = "
-     "`bsf-site-<site.id>`. A second process with the same id fences the first."},
-    {"kafka.client_properties", BSF_CFG_LIST, "", 0, 2047, NULL,
-     BSF_CFG_FIELD(replication.client_properties),
-     "Extra librdkafka properties `name=value` for every Kafka client (security, timeouts)."},
-    {"kafka.linger_ms", BSF_CFG_UINT, "1", 0, 1000, NULL, BSF_CFG_FIELD(replication.linger_ms),
-     "Producer `linger.ms`: how long events wait to be batched into one request."},
-    {"kafka.ship_interval_ms", BSF_CFG_UINT, "3", 0, 1000, NULL,
-     BSF_CFG_FIELD(replication.ship_interval_ms),
-     "`log.durability = local`: pause between two shipping transactions. Longer: fewer, larger "
-     "transactions (librdkafka spends about 2-3 ms of CPU on each), more replication lag. Below "
-     "about 3 ms the next transaction often waits 20 ms for the previous one's markers."},
-    {"kafka.transaction_timeout_ms", BSF_CFG_UINT, "10000", 1000, 900000, NULL,
-     BSF_CFG_FIELD(replication.transaction_timeout_ms),
-     "Producer `transaction.timeout.ms`: the broker aborts a transaction of a dead producer "
-     "after this; consumers of its topic wait that long at most."},
-    {"kafka.replicated_timeout_ms", BSF_CFG_UINT, "2000", 100, 600000, NULL,
-     BSF_CFG_FIELD(replication.replicated_timeout_ms),
-     "`log.durability = replicated`: longest time a write batch waits for Kafka before its "
-     "writes get 503; must be below `kafka.transaction_timeout_ms`."},
-    {"kafka.ship_batch", BSF_CFG_UINT, "10000", 1, 1000000, NULL,
-     BSF_CFG_FIELD(replication.ship_batch),
-     "Most events the shipper puts in one Kafka transaction."},
-    {"kafka.apply_batch", BSF_CFG_UINT, "2000", 1, 100000, NULL,
-     BSF_CFG_FIELD(replication.apply_batch),
-     "Most events of other sites applied in one engine command."},
-    {"kafka.apply_inflight", BSF_CFG_UINT, "4", 1, 64, NULL,
-     BSF_CFG_FIELD(replication.apply_inflight),
-     "Apply commands queued at the engine at once (flow control of the consumer)."},
-    {"kafka.catchup_timeout_ms", BSF_CFG_UINT, "30000", 0, 3600000, NULL,
-     BSF_CFG_FIELD(replication.catchup_timeout_ms),
-     "At start, how long to apply the log's tail before serving; 0 = serve at once. A store "
-     "that has never written or applied an event must catch up, or bsfd exits."},
-    {"kafka.shutdown_timeout_ms", BSF_CFG_UINT, "5000", 0, 600000, NULL,
-     BSF_CFG_FIELD(replication.shutdown_timeout_ms),
-     "At stop, how long to keep shipping what is left (the rest is shipped at the next start)."},
+    BSF_CFG_ENUM_KEY("log.backend", replication.backend, "embedded", backend_choices,
+        "Where events are logged: `embedded` (the store's LMDB log only, one site) or `kafka` "
+        "(the local log is an outbox shipped to Kafka, and the other sites' events are applied "
+        "from it; see docs/replication.md)."),
+    BSF_CFG_ENUM_KEY("log.durability", replication.durability, "local", durability_choices,
+        "With `log.backend = kafka`: answer a write after the local commit and ship it "
+        "asynchronously (`local`), or only after Kafka committed its events (`replicated`; a "
+        "write Kafka does not take within `kafka.replicated_timeout_ms` gets 503 and has no "
+        "effect)."),
+    BSF_CFG_STRING_KEY("kafka.brokers", replication.brokers, "", 511,
+        "Kafka bootstrap servers, `host:port[,host:port...]`; needed by `log.backend = kafka`."),
+    BSF_CFG_STRING_KEY("kafka.topic", replication.topic, "", BSF_KAFKA_TOPIC_MAX,
+        "Topic this site produces its events to; empty = `bsf.events.<site.id>`. Sites sharing "
+        "one stretched cluster may also share one topic."),
+    BSF_CFG_LIST_KEY("kafka.consume_topics", replication.consume_topics, "", 4095,
+        "Topics whose events this site applies (every site's topic, its own included, so that a "
+        "new or wiped site bootstraps from it); empty = `kafka.topic` only. At most 16."),
+    BSF_CFG_BOOL_KEY("kafka.create_topics", replication.create_topics, "true",
+        "Create missing topics at start (1 partition, `cleanup.policy=delete`, the retention and "
+        "replication settings below). The settings of existing topics are checked either way."),
+    BSF_CFG_UINT_KEY("kafka.replication_factor", replication.replication_factor, "0", 0, 32,
+        "Replication factor of topics the BSF creates; 0 = the broker's default (production: 3)."),
+    BSF_CFG_UINT_KEY("kafka.min_insync_replicas", replication.min_insync_replicas, "0", 0, 32,
+        "`min.insync.replicas` of topics the BSF creates; 0 = the broker's default (production: "
+        "2)."),
+    BSF_CFG_UINT_KEY("kafka.retention_days", replication.retention_days, "0", 0, 36500,
+        "Retention of topics the BSF creates; 0 = keep every event forever (`retention.ms=-1`)."),
+    BSF_CFG_STRING_KEY("kafka.transactional_id", replication.transactional_id, "", 127,
+        "Transactional id of the site's producer (stable per site, unique among sites); empty = "
+        "`bsf-site-<site.id>`. A second process with the same id fences the first."),
+    BSF_CFG_LIST_KEY("kafka.client_properties", replication.client_properties, "", 2047,
+        "Extra librdkafka properties `name=value` for every Kafka client (security, timeouts)."),
+    BSF_CFG_UINT_KEY("kafka.linger_ms", replication.linger_ms, "1", 0, 1000,
+        "Producer `linger.ms`: how long events wait to be batched into one request."),
+    BSF_CFG_UINT_KEY("kafka.ship_interval_ms", replication.ship_interval_ms, "3", 0, 1000,
+        "`log.durability = local`: pause between two shipping transactions. Longer: fewer, "
+        "larger transactions (librdkafka spends about 2-3 ms of CPU on each), more replication "
+        "lag. Below about 3 ms the next transaction often waits 20 ms for the previous one's "
+        "markers."),
+    BSF_CFG_UINT_KEY("kafka.transaction_timeout_ms", replication.transaction_timeout_ms, "10000",
+        1000, 900000,
+        "Producer `transaction.timeout.ms`: the broker aborts a transaction of a dead producer "
+        "after this; consumers of its topic wait that long at most."),
+    BSF_CFG_UINT_KEY("kafka.replicated_timeout_ms", replication.replicated_timeout_ms, "2000", 100,
+        600000,
+        "`log.durability = replicated`: longest time a write batch waits for Kafka before its "
+        "writes get 503; must be below `kafka.transaction_timeout_ms`."),
+    BSF_CFG_UINT_KEY("kafka.ship_batch", replication.ship_batch, "10000", 1, 1000000,
+        "Most events the shipper puts in one Kafka transaction."),
+    BSF_CFG_UINT_KEY("kafka.apply_batch", replication.apply_batch, "2000", 1, 100000,
+        "Most events of other sites applied in one engine command."),
+    BSF_CFG_UINT_KEY("kafka.apply_inflight", replication.apply_inflight, "4", 1, 64,
+        "Apply commands queued at the engine at once (flow control of the consumer)."),
+    BSF_CFG_UINT_KEY("kafka.catchup_timeout_ms", replication.catchup_timeout_ms, "30000", 0,
+        3600000,
+        "At start, how long to apply the log's tail before serving; 0 = serve at once. A store "
+        "that has never written or applied an event must catch up, or bsfd exits."),
+    BSF_CFG_UINT_KEY("kafka.shutdown_timeout_ms", replication.shutdown_timeout_ms, "5000", 0,
+        600000,
+        "At stop, how long to keep shipping what is left (the rest is shipped at the next start)."),
 };
 
 static bool topic_name_ok(const char *t)

@@ -14,7 +14,7 @@
 #include "engine/warmup.h"
 #include "gateways/diameter/rx_gateway.h"
 #include "gateways/diameter/rx_repaving_api.h"
-#include "gateways/feed/feed.h"
+#include "feed/feed.h"
 #include "gateways/ops/ops_server.h"
 #include "gateways/sbi/nbsf_service.h"
 #include "replication/replication.h"
@@ -88,15 +88,23 @@ int main(int argc, char **argv)
 
     char err[512];
     bsf_store_t store;
-    bsf_store_options_t so = {cfg.store_path, cfg.store_map_size_mb, false, 512};
+    bsf_store_options_t so = {.path = cfg.store_path,
+                              .map_size_mb = cfg.store_map_size_mb,
+                              .read_only = false,
+                              .max_readers = 512};
     if (bsf_store_open(&store, &so, err, sizeof err)) {
         BSF_ERROR("bsfd", "%s", err);
         return 1;
     }
-    bsf_engine_config_t ec = {cfg.site_id, cfg.bindings_collision_detection, cfg.store_max_batch,
-                              cfg.store_queue_capacity};
-    ec.tombstone_horizon_ms = (uint64_t)cfg.store_tombstone_horizon_h * 3600000u;
-    ec.reserve_percent = cfg.store_reserve_percent;
+    bsf_engine_config_t ec = {
+        .site_id = cfg.site_id,
+        .collision_detection = cfg.bindings_collision_detection,
+        .max_batch = cfg.store_max_batch,
+        .queue_capacity = cfg.store_queue_capacity,
+        .hooks = {0}, /* set by bsf_replication_create when the log is Kafka */
+        .tombstone_horizon_ms = (uint64_t)cfg.store_tombstone_horizon_h * 3600000u,
+        .reserve_percent = cfg.store_reserve_percent,
+    };
     bsf_replication_t *repl;
     if (bsf_replication_create(&cfg.replication, cfg.site_id, &store, &ec, &repl, err,
                                sizeof err)) {
@@ -120,29 +128,38 @@ int main(int argc, char **argv)
     }
     bsf_ops_server_t *ops = NULL;
     if (cfg.ops_listen[0]) {
-        bsf_ops_config_t oc = {cfg.ops_host, cfg.ops_port, cfg.site_id, &store, engine, NULL};
+        bsf_ops_config_t oc = {.host = cfg.ops_host,
+                               .port = cfg.ops_port,
+                               .site_id = cfg.site_id,
+                               .store = &store,
+                               .engine = engine};
         if (bsf_ops_server_start(&oc, &ops, err, sizeof err)) {
             BSF_ERROR("bsfd", "%s", err);
             return 1;
         }
     }
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    bsf_h2_config_t h2 = {cfg.sbi_host,
-                          cfg.sbi_port,
-                          cfg.sbi_workers ? cfg.sbi_workers : (unsigned)(cpus > 0 ? cpus : 1),
-                          cfg.sbi_max_body_bytes,
-                          cfg.sbi_max_uri_bytes,
-                          cfg.sbi_max_concurrent_streams,
-                          cfg.sbi_idle_timeout_s * 1000u,
-                          cfg.sbi_max_connections};
+    bsf_h2_config_t h2 = {
+        .host = cfg.sbi_host,
+        .port = cfg.sbi_port,
+        .workers = cfg.sbi_workers ? cfg.sbi_workers : (unsigned)(cpus > 0 ? cpus : 1),
+        .max_body_bytes = cfg.sbi_max_body_bytes,
+        .max_uri_bytes = cfg.sbi_max_uri_bytes,
+        .max_concurrent_streams = cfg.sbi_max_concurrent_streams,
+        .idle_timeout_ms = cfg.sbi_idle_timeout_s * 1000u,
+        .max_connections = cfg.sbi_max_connections,
+    };
     bsf_feed_t *feed = NULL;
     if (cfg.feed.enabled && bsf_feed_create(&cfg.feed, cfg.site_id, &feed, err, sizeof err)) {
         BSF_ERROR("bsfd", "%s", err);
         return 1;
     }
-    bsf_nbsf_config_t nc = {cfg.sbi_api_root, cfg.discovery_multiple_match, cfg.sbi_late_arrival,
-                            cfg.bindings_pcf_cookie, feed,
-                            cfg.bindings_ipv6_min_prefix_len};
+    bsf_nbsf_config_t nc = {.api_root = cfg.sbi_api_root,
+                            .multiple_match = cfg.discovery_multiple_match,
+                            .late_arrival = cfg.sbi_late_arrival,
+                            .pcf_cookie = cfg.bindings_pcf_cookie,
+                            .feed = feed,
+                            .ipv6_min_prefix_len = cfg.bindings_ipv6_min_prefix_len};
     bsf_nbsf_service_t *sbi;
     if (bsf_nbsf_service_start(&nc, &h2, &store, engine, &sbi, err, sizeof err)) {
         BSF_ERROR("bsfd", "%s", err);
@@ -155,7 +172,7 @@ int main(int argc, char **argv)
         return 1;
     }
     if (ops) {
-        bsf_ops_server_set_sbi(ops, sbi);
+        bsf_ops_server_add_metrics(ops, bsf_nbsf_service_write_metrics, sbi);
         if (repl)
             bsf_ops_server_add_metrics(ops, bsf_replication_write_metrics, repl);
         if (rx) {

@@ -1,18 +1,21 @@
 #include "common/compress.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
 
-#include "core/pcf_binding.h"
-
 #define LEVEL -1 /* small documents: as small as level 1 here, at a third of the CPU */
 #define MAX_DOCUMENT_BYTES (256u << 10) /* far above any binding or event the rules allow */
 
-/* Built once from code, never changed afterwards: shared read-only by every thread. */
-static pthread_once_t dict_once = PTHREAD_ONCE_INIT;
-static msgpack_sbuffer dict; /* the dictionary's bytes */
+/* Set once (bsf_compress_set_dictionary), never changed afterwards: shared read-only by every
+ * thread once dict_ready is seen. */
+static pthread_mutex_t dict_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_bool dict_ready;
+static char *dict; /* the dictionary's bytes */
+static size_t dict_len;
 static ZSTD_DDict *ddict;
 /* Per-thread (de)compression contexts, freed when their thread exits. */
 static pthread_key_t cctx_key, dctx_key;
@@ -27,54 +30,37 @@ static void free_dctx(void *p)
     ZSTD_freeDCtx(p);
 }
 
-/* The dictionary: member names as msgpack strings, then a typical binding in canonical
- * msgpack (zstd favours the end of a raw dictionary, where the most common content goes).
- * Built from code, so every site running this version has the same dictionary. */
-static int pack_dictionary(msgpack_sbuffer *out)
+int bsf_compress_set_dictionary(const void *bytes, size_t len)
 {
-    static const char *const names[] = {
-        "ipv6Prefix", "addIpv6Prefixes", "ipDomain", "macAddr48", "addMacAddrs", "pcfSmFqdn",
-        "pcfSmIpEndPoints", "suppFeat", "pcfSetId", "recoveryTime", "paraCom", "bindLevel",
-        "NF_INSTANCE", "NF_SET", "ipv4FrameRouteList", "ipv6FrameRouteList", "ipv6Address",
-        "transport", "TCP", "ims", "2001:db8::/64",
-        /* event envelopes (docs/events.md) */
-        "BindingDeregistered", "BindingUpdated", "pcf_request", "replaced_by_collision",
-        "reregistered", "replacedBy", "reason", "cookie", "createdHlc", "originTs",
-        "senderTs", "bindingId", "binding", "hlc", "seq", "site", "type", "BindingRegistered"};
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (msgpack_pack_str(&pk, strlen(names[i])) ||
-            msgpack_pack_str_body(&pk, names[i], strlen(names[i])))
-            return -1;
-    bsf_ip_end_point_t ep = {.has_ipv4 = true, .ipv4 = {{192, 0, 2, 1}}, .has_port = true,
-                             .port = 8080};
-    bsf_pcf_binding_t b = {
-        .supi = "imsi-001010000000000",
-        .gpsi = "msisdn-490000000000",
-        .has_ipv4 = true,
-        .ipv4 = {{10, 0, 0, 1}},
-        .dnn = "internet",
-        .has_snssai = true,
-        .snssai = {1, true, 1},
-        .pcf_fqdn = "pcf1.example.com",
-        .pcf_ip_end_points = {1, &ep},
-        .pcf_diam_host = "pcf1.diam.example.com",
-        .pcf_diam_realm = "example.com",
-        .pcf_id = "00000000-0000-4000-8000-000000000000",
-    };
-    return bsf_pcf_binding_encode(&b, &pk);
+    int rc = 0;
+    pthread_mutex_lock(&dict_lock);
+    if (atomic_load_explicit(&dict_ready, memory_order_relaxed)) {
+        rc = len == dict_len && memcmp(bytes, dict, len) == 0 ? 0 : -1;
+    } else if (!len || !(dict = malloc(len))) {
+        rc = -1;
+    } else {
+        memcpy(dict, bytes, len);
+        dict_len = len;
+        ddict = ZSTD_createDDict(dict, dict_len);
+        if (!ddict || pthread_key_create(&cctx_key, free_cctx) ||
+            pthread_key_create(&dctx_key, free_dctx)) {
+            /* keys are never deleted: a key created before a later failure stays unused */
+            ZSTD_freeDDict(ddict);
+            ddict = NULL;
+            free(dict);
+            dict = NULL;
+            rc = -1;
+        } else {
+            atomic_store_explicit(&dict_ready, true, memory_order_release);
+        }
+    }
+    pthread_mutex_unlock(&dict_lock);
+    return rc;
 }
 
-static void build_dictionaries(void)
+static bool have_dictionary(void)
 {
-    msgpack_sbuffer_init(&dict);
-    if (pack_dictionary(&dict))
-        abort();
-    ddict = ZSTD_createDDict(dict.data, dict.size);
-    if (!ddict || pthread_key_create(&cctx_key, free_cctx) ||
-        pthread_key_create(&dctx_key, free_dctx))
-        abort(); /* start-up: nothing can work without them */
+    return atomic_load_explicit(&dict_ready, memory_order_acquire);
 }
 
 /* A compression context sized for documents of a few KB: small window and tables, so that
@@ -97,7 +83,7 @@ static ZSTD_CCtx *new_cctx(void)
     if (!ZSTD_isError(rc))
         rc = ZSTD_CCtx_setParameter(cctx, ZSTD_c_dictIDFlag, 0);
     if (!ZSTD_isError(rc))
-        rc = ZSTD_CCtx_loadDictionary(cctx, dict.data, dict.size);
+        rc = ZSTD_CCtx_loadDictionary(cctx, dict, dict_len);
     if (ZSTD_isError(rc)) {
         ZSTD_freeCCtx(cctx);
         return NULL;
@@ -107,7 +93,8 @@ static ZSTD_CCtx *new_cctx(void)
 
 int bsf_compress_pack(const char *mp, size_t len, msgpack_sbuffer *out)
 {
-    pthread_once(&dict_once, build_dictionaries);
+    if (!have_dictionary())
+        return -1;
     ZSTD_CCtx *cctx = pthread_getspecific(cctx_key);
     if (!cctx) {
         if (!(cctx = new_cctx()) || pthread_setspecific(cctx_key, cctx)) {
@@ -130,7 +117,8 @@ int bsf_compress_pack(const char *mp, size_t len, msgpack_sbuffer *out)
 int bsf_compress_unpack(const char *frame, size_t len, msgpack_zone *zone, const char **mp,
                             size_t *mp_len)
 {
-    pthread_once(&dict_once, build_dictionaries);
+    if (!have_dictionary())
+        return -1;
     ZSTD_DCtx *dctx = pthread_getspecific(dctx_key);
     if (!dctx) {
         if (!(dctx = ZSTD_createDCtx()) || pthread_setspecific(dctx_key, dctx)) {

@@ -6,7 +6,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
-#include "core/sbi_time.h"
+#include "common/time_text.h"
 
 /* Written once before any thread starts, read-only afterwards. */
 static bsf_log_level_t current_level = BSF_LOG_INFO;

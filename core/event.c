@@ -143,8 +143,12 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
         snprintf(err, err_cap, "not a well-formed msgpack document");
         return -1;
     }
-    if (msgpack_unpack(buf, len, &off, zone, &root) != MSGPACK_UNPACK_SUCCESS || off != len ||
-        root.type != MSGPACK_OBJECT_MAP) {
+    msgpack_unpack_return u = msgpack_unpack(buf, len, &off, zone, &root);
+    if (u == MSGPACK_UNPACK_NOMEM_ERROR) { /* not the document's fault */
+        snprintf(err, err_cap, "out of memory");
+        return -1;
+    }
+    if (u != MSGPACK_UNPACK_SUCCESS || off != len || root.type != MSGPACK_OBJECT_MAP) {
         snprintf(err, err_cap, "not a msgpack map");
         return -1;
     }

@@ -1,5 +1,5 @@
 /* Time formats of the SBI: the TS 29.500 header timestamps (IMF-fixdate with milliseconds,
- * "Sun, 04 Aug 2019 08:49:37.845 GMT") and RFC 3339 for bodies and tools. */
+ * "Sun, 04 Aug 2019 08:49:37.845 GMT"). RFC 3339 text is common/time_text.h. */
 #ifndef BSF_CORE_SBI_TIME_H
 #define BSF_CORE_SBI_TIME_H
 
@@ -10,8 +10,5 @@
  * zones: GMT, UTC, IST (+05:30) and PST (-08:00), as seed §3.21 lists. The milliseconds are
  * optional. */
 int64_t bsf_sbi_time_parse(const char *s, size_t n);
-
-/* Writes "2026-11-30T03:35:54.123Z"; returns the length. */
-size_t bsf_time_format_rfc3339(int64_t ms, char out[32]);
 
 #endif

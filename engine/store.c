@@ -6,8 +6,10 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
+#include "common/compress.h"
 #include "common/error.h"
 #include "core/bytes.h"
+#include "core/doc_dictionary.h"
 #include "engine/read_pool.h"
 #include "migrations/schema.h"
 
@@ -24,9 +26,23 @@ static int fail(char *err, size_t cap, const char *what, int rc)
     return -1;
 }
 
+/* Every document in a store is compressed with core's dictionary (set once per process). */
+static int use_doc_dictionary(void)
+{
+    msgpack_sbuffer dict;
+    msgpack_sbuffer_init(&dict);
+    int rc = bsf_doc_dictionary_pack(&dict) || bsf_compress_set_dictionary(dict.data, dict.size);
+    msgpack_sbuffer_destroy(&dict);
+    return rc ? -1 : 0;
+}
+
 int bsf_store_open(bsf_store_t *s, const bsf_store_options_t *opt, char *err, size_t err_cap)
 {
     memset(s, 0, sizeof *s);
+    if (use_doc_dictionary()) {
+        snprintf(err, err_cap, "cannot prepare the compression dictionary: out of memory");
+        return -1;
+    }
     s->read_only = opt->read_only;
     pthread_mutex_init(&s->read_mu, NULL);
     if (!opt->read_only && mkdir(opt->path, 0750) && errno != EEXIST) {

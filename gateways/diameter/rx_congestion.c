@@ -202,7 +202,7 @@ int bsf_rx_cong_parse_percentages(const char *list, bsf_rx_cong_rules_t *r, char
                 p++;
                 pct = number(&p, 100);
             }
-            if (hi < lo || pct < 0 || (*p && *p != ' ')) {
+            if (lo < 0 || hi < lo || pct < 0 || (*p && *p != ' ')) { /* lo < 0: not a number */
                 s = -1;
                 break;
             }

@@ -25,7 +25,7 @@
 
 #include "core/binding_id.h"
 #include "gateways/diameter/rx_dict.h"
-#include "gateways/feed/feed.h"
+#include "feed/feed.h"
 
 /* The binding that routed `request` (a request the gateway is forwarding), if any. Called
  * from libfdcore's sending threads. */

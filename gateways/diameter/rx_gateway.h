@@ -7,7 +7,7 @@
 #include "engine/engine.h"
 #include "gateways/diameter/rx_repaving.h"
 #include "gateways/diameter/rx_settings.h"
-#include "gateways/feed/feed.h"
+#include "feed/feed.h"
 
 typedef struct bsf_rx_gateway bsf_rx_gateway_t;
 

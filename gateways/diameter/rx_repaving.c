@@ -17,7 +17,7 @@
 #include "common/clock.h"
 #include "common/deadline.h"
 #include "common/diag.h"
-#include "core/sbi_time.h"
+#include "common/time_text.h"
 #include "gateways/diameter/rx_node.h"
 
 struct bsf_rx_repaving {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/sbi_time.h"
+#include "common/time_text.h"
 #include "gateways/diameter/rx_repaving.h"
 
 static json_t *problem(int *status, int code, const char *title, const char *cause,

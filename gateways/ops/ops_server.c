@@ -11,8 +11,8 @@
 
 #include "common/clock.h"
 #include "common/text.h"
+#include "common/time_text.h"
 #include "engine/read.h"
-#include "core/sbi_time.h"
 
 #define MAX_PROVIDERS 8
 #define MAX_ROUTES 8
@@ -40,7 +40,6 @@ struct bsf_ops_server {
     bsf_ops_config_t cfg;
     struct MHD_Daemon *daemon;
     atomic_bool ready;
-    _Atomic(bsf_nbsf_service_t *) sbi;
     uint16_t port;
     /* Registered before requests are served (start-up), read-only afterwards. */
     provider_t providers[MAX_PROVIDERS];
@@ -90,61 +89,6 @@ static enum MHD_Result send_route_answer(struct MHD_Connection *conn, unsigned s
 }
 
 /* ---- metrics ----------------------------------------------------------------------- */
-
-static void sbi_metrics(bsf_text_t *t, bsf_nbsf_service_t *sbi)
-{
-    unsigned workers = bsf_nbsf_service_workers(sbi);
-    bsf_text_printf(t, "# HELP bsf_sbi_responses_total SBI responses by operation and status.\n"
-                   "# TYPE bsf_sbi_responses_total counter\n");
-    for (int op = 0; op < BSF_SBI_OP_COUNT; op++)
-        for (unsigned slot = 0; slot < BSF_SBI_STATUS_SLOTS; slot++) {
-            uint64_t sum = 0;
-            for (unsigned w = 0; w < workers; w++)
-                sum += atomic_load_explicit(&bsf_nbsf_service_metrics(sbi, w)->responses[op][slot],
-                                            memory_order_relaxed);
-            if (!sum)
-                continue;
-            int status = bsf_sbi_status_of_slot(slot);
-            bsf_text_printf(t, "bsf_sbi_responses_total{operation=\"%s\",status=\"%s%d\"} %llu\n",
-                        bsf_sbi_op_name(op), status ? "" : "other", status ? status : 0,
-                        (unsigned long long)sum);
-        }
-    bsf_text_printf(t, "# HELP bsf_sbi_request_duration_seconds Time from a complete request to "
-                   "its answer.\n# TYPE bsf_sbi_request_duration_seconds histogram\n");
-    for (int op = 0; op < BSF_SBI_OP_COUNT; op++) {
-        uint64_t cumulative = 0, sum_ns = 0;
-        for (unsigned w = 0; w < workers; w++)
-            sum_ns += atomic_load_explicit(&bsf_nbsf_service_metrics(sbi, w)->latency_sum_ns[op],
-                                           memory_order_relaxed);
-        for (unsigned b = 0; b < BSF_SBI_LATENCY_BUCKETS; b++) {
-            for (unsigned w = 0; w < workers; w++)
-                cumulative += atomic_load_explicit(&bsf_nbsf_service_metrics(sbi, w)->latency[op][b],
-                                                   memory_order_relaxed);
-            double bound = bsf_sbi_latency_bound(b);
-            if (bound > 0)
-                bsf_text_printf(t,
-                            "bsf_sbi_request_duration_seconds_bucket{operation=\"%s\",le=\"%g\"} "
-                            "%llu\n",
-                            bsf_sbi_op_name(op), bound, (unsigned long long)cumulative);
-            else
-                bsf_text_printf(t,
-                            "bsf_sbi_request_duration_seconds_bucket{operation=\"%s\",le=\"+Inf\"} "
-                            "%llu\n",
-                            bsf_sbi_op_name(op), (unsigned long long)cumulative);
-        }
-        bsf_text_printf(t, "bsf_sbi_request_duration_seconds_sum{operation=\"%s\"} %.9f\n",
-                    bsf_sbi_op_name(op), (double)sum_ns / 1e9);
-        bsf_text_printf(t, "bsf_sbi_request_duration_seconds_count{operation=\"%s\"} %llu\n",
-                    bsf_sbi_op_name(op), (unsigned long long)cumulative);
-    }
-    uint64_t full = 0;
-    for (unsigned w = 0; w < workers; w++)
-        full += atomic_load_explicit(&bsf_nbsf_service_metrics(sbi, w)->rejected_queue_full,
-                                     memory_order_relaxed);
-    bsf_text_printf(t, "# TYPE bsf_sbi_rejected_queue_full_total counter\n"
-                   "bsf_sbi_rejected_queue_full_total %llu\n",
-                (unsigned long long)full);
-}
 
 static void count_visit(void *ctx, const char *name, uint64_t value)
 {
@@ -223,9 +167,6 @@ static enum MHD_Result serve_metrics(bsf_ops_server_t *ops, struct MHD_Connectio
 {
     bsf_text_t t = {0};
     store_metrics(&t, ops);
-    bsf_nbsf_service_t *sbi = atomic_load(&ops->sbi);
-    if (sbi)
-        sbi_metrics(&t, sbi);
     size_t n = atomic_load(&ops->n_providers);
     for (size_t i = 0; i < n; i++)
         ops->providers[i].fn(ops->providers[i].ctx, &t);
@@ -377,7 +318,6 @@ int bsf_ops_server_start(const bsf_ops_config_t *cfg, bsf_ops_server_t **out, ch
         return -1;
     }
     ops->cfg = *cfg;
-    atomic_store(&ops->sbi, cfg->sbi);
     struct sockaddr_in sa4 = {.sin_family = AF_INET, .sin_port = htons(cfg->port)};
     struct sockaddr_in6 sa6 = {.sin6_family = AF_INET6, .sin6_port = htons(cfg->port)};
     struct sockaddr *sa;
@@ -432,11 +372,6 @@ int bsf_ops_server_add_route(bsf_ops_server_t *ops, const char *path, bsf_ops_ro
     ops->routes[n] = (route_t){path, fn, ctx};
     atomic_store(&ops->n_routes, n + 1);
     return 0;
-}
-
-void bsf_ops_server_set_sbi(bsf_ops_server_t *ops, bsf_nbsf_service_t *sbi)
-{
-    atomic_store(&ops->sbi, sbi);
 }
 
 void bsf_ops_server_stop(bsf_ops_server_t *ops)

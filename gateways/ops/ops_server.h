@@ -8,7 +8,6 @@
 
 #include "common/text.h"
 #include "engine/engine.h"
-#include "gateways/sbi/nbsf_service.h"
 
 typedef struct bsf_ops_server bsf_ops_server_t;
 
@@ -18,14 +17,12 @@ typedef struct {
     uint16_t site_id;
     bsf_store_t *store;
     bsf_engine_t *engine;
-    bsf_nbsf_service_t *sbi; /* NULL until the SBI service runs */
 } bsf_ops_config_t;
 
 int bsf_ops_server_start(const bsf_ops_config_t *cfg, bsf_ops_server_t **out, char *err,
                          size_t err_cap);
 /* Ready = serving SBI; set once the SBI service has started, cleared when draining. */
 void bsf_ops_server_set_ready(bsf_ops_server_t *ops, bool ready);
-void bsf_ops_server_set_sbi(bsf_ops_server_t *ops, bsf_nbsf_service_t *sbi);
 /* Adds a writer of Prometheus text called on every GET /metrics (on the ops thread; it must
  * read its numbers thread-safely). Call before bsf_ops_server_set_ready. Returns 0 or -1
  * when the table is full. */

@@ -1,4 +1,5 @@
-/* Shared between the Nbsf_Management router and its operations. */
+/* The state shared by the Nbsf_Management router (nbsf_service.c), the answers
+ * (nbsf_exchange.c) and the operations (pcf_bindings.c). */
 #ifndef BSF_GATEWAYS_SBI_NBSF_INTERNAL_H
 #define BSF_GATEWAYS_SBI_NBSF_INTERNAL_H
 
@@ -39,21 +40,5 @@ typedef struct {
     char instance[96];       /* the request path, for ProblemDetails.instance */
     bsf_sbi_feed_txn_t *feed; /* owned; NULL when the feed is off (see sbi_feed.h) */
 } bsf_nbsf_request_t;
-
-void bsf_nbsf_respond_json(bsf_nbsf_request_t *rq, int status, const bsf_h2_header_t *headers,
-                           size_t n_headers, const msgpack_sbuffer *body);
-void bsf_nbsf_respond_problem(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
-                              const msgpack_object *binding);
-void bsf_nbsf_respond_empty(bsf_nbsf_request_t *rq, int status);
-
-/* The /pcfBindings operations. */
-void bsf_pcf_bindings_register(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r);
-void bsf_pcf_bindings_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len);
-void bsf_pcf_bindings_update(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
-                             const bsf_binding_id_t *id);
-void bsf_pcf_bindings_deregister(bsf_nbsf_request_t *rq, const bsf_binding_id_t *id);
-
-/* A request header by lowercase name, or NULL. */
-const char *bsf_nbsf_header(const bsf_h2_request_t *r, const char *name);
 
 #endif

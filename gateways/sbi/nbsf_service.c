@@ -6,77 +6,11 @@
 #include "common/clock.h"
 #include "common/diag.h"
 #include "core/sbi_time.h"
+#include "gateways/sbi/nbsf_exchange.h"
 #include "gateways/sbi/nbsf_internal.h"
-#include "gateways/sbi/problem_json.h"
+#include "gateways/sbi/pcf_bindings.h"
 
 #define API_PREFIX "/nbsf-management/v1/"
-
-/* ---- responses --------------------------------------------------------------------- */
-
-static void record(bsf_nbsf_request_t *rq, int status)
-{
-    bsf_sbi_metrics_record(rq->w->metrics, rq->op, status,
-                           bsf_clock_mono_ns() - rq->received_ns);
-}
-
-/* Sends the answer (unless the client went away) and its copy to the feed. */
-static void answer(bsf_nbsf_request_t *rq, int status, const char *content_type,
-                   const bsf_h2_header_t *headers, size_t n_headers, const void *body,
-                   size_t body_len)
-{
-    bool sent = rq->stream != NULL;
-    if (sent)
-        bsf_h2_respond(rq->stream, status, content_type, headers, n_headers, body, body_len);
-    if (rq->feed) {
-        if (sent)
-            bsf_sbi_feed_response(rq->feed, status, content_type, headers, n_headers, body,
-                                  body_len);
-        else
-            bsf_sbi_feed_txn_free(rq->feed);
-        rq->feed = NULL;
-    }
-}
-
-void bsf_nbsf_respond_json(bsf_nbsf_request_t *rq, int status, const bsf_h2_header_t *headers,
-                           size_t n_headers, const msgpack_sbuffer *body)
-{
-    record(rq, status);
-    answer(rq, status, "application/json", headers, n_headers, body->data, body->size);
-}
-
-void bsf_nbsf_respond_empty(bsf_nbsf_request_t *rq, int status)
-{
-    record(rq, status);
-    answer(rq, status, NULL, NULL, 0, NULL, 0);
-}
-
-static void respond_problem_with(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
-                                 const msgpack_object *binding, const bsf_h2_header_t *headers,
-                                 size_t n_headers)
-{
-    int status = bsf_cause_status(p->cause);
-    record(rq, status);
-    msgpack_sbuffer *out = &rq->w->json;
-    if (!rq->stream || bsf_problem_render(p, rq->instance, binding, out)) {
-        answer(rq, status, NULL, headers, n_headers, NULL, 0);
-        return;
-    }
-    answer(rq, status, "application/problem+json", headers, n_headers, out->data, out->size);
-}
-
-void bsf_nbsf_respond_problem(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
-                              const msgpack_object *binding)
-{
-    respond_problem_with(rq, p, binding, NULL, 0);
-}
-
-const char *bsf_nbsf_header(const bsf_h2_request_t *r, const char *name)
-{
-    for (size_t i = 0; i < r->n_headers; i++)
-        if (strcmp(r->headers[i].name, name) == 0)
-            return r->headers[i].value;
-    return NULL;
-}
 
 /* ---- routing ----------------------------------------------------------------------- */
 
@@ -84,14 +18,13 @@ static void method_not_allowed(bsf_nbsf_request_t *rq, const char *method, const
 {
     bsf_h2_header_t h = {"allow", allow};
     if (strcmp(method, "HEAD") == 0) { /* a HEAD answer never has content */
-        bsf_sbi_metrics_record(rq->w->metrics, rq->op, 405, bsf_clock_mono_ns() - rq->received_ns);
-        answer(rq, 405, NULL, &h, 1, NULL, 0);
+        bsf_nbsf_respond_headers(rq, 405, &h, 1);
         return;
     }
     bsf_problem_t p;
     bsf_problem_set(&p, BSF_CAUSE_METHOD_NOT_ALLOWED, "%s is not allowed on %s (allowed: %s)",
                     method, rq->instance, allow);
-    respond_problem_with(rq, &p, NULL, &h, 1);
+    bsf_nbsf_respond_problem_with(rq, &p, NULL, &h, 1);
 }
 
 static void problem(bsf_nbsf_request_t *rq, bsf_cause_t cause, const char *detail)
@@ -325,13 +258,8 @@ uint16_t bsf_nbsf_service_port(const bsf_nbsf_service_t *svc)
     return bsf_h2_server_port(svc->server);
 }
 
-unsigned bsf_nbsf_service_workers(const bsf_nbsf_service_t *svc)
+void bsf_nbsf_service_write_metrics(void *svc, bsf_text_t *out)
 {
-    return svc->n_workers;
-}
-
-const bsf_sbi_metrics_t *bsf_nbsf_service_metrics(const bsf_nbsf_service_t *svc,
-                                                  unsigned worker)
-{
-    return worker < svc->n_workers ? &svc->metrics[worker] : NULL;
+    const bsf_nbsf_service_t *s = svc;
+    bsf_sbi_metrics_write(s->metrics, s->n_workers, out);
 }

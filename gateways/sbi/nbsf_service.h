@@ -7,7 +7,7 @@
 
 #include "core/discovery.h"
 #include "engine/engine.h"
-#include "gateways/feed/feed.h"
+#include "feed/feed.h"
 #include "gateways/sbi/h2_server.h"
 #include "gateways/sbi/sbi_metrics.h"
 
@@ -31,8 +31,8 @@ void bsf_nbsf_service_stop(bsf_nbsf_service_t *svc, unsigned timeout_ms);
 void bsf_nbsf_service_free(bsf_nbsf_service_t *svc);
 
 uint16_t bsf_nbsf_service_port(const bsf_nbsf_service_t *svc);
-/* Per-worker metric blocks, for the ops endpoint. */
-unsigned bsf_nbsf_service_workers(const bsf_nbsf_service_t *svc);
-const bsf_sbi_metrics_t *bsf_nbsf_service_metrics(const bsf_nbsf_service_t *svc, unsigned worker);
+/* The service's metrics (every worker's counters summed) as Prometheus text: a
+ * bsf_ops_metrics_fn, registered with bsf_ops_server_add_metrics(ops, this, svc). Any thread. */
+void bsf_nbsf_service_write_metrics(void *svc, bsf_text_t *out);
 
 #endif

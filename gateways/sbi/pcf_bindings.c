@@ -1,4 +1,6 @@
 /* The /pcfBindings operations of Nbsf_Management (TS 29.521 clause 5.3.2). */
+#include "gateways/sbi/pcf_bindings.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +12,7 @@
 #include "core/sbi_time.h"
 #include "gateways/sbi/discovery_query.h"
 #include "gateways/sbi/json_codec.h"
-#include "gateways/sbi/nbsf_internal.h"
+#include "gateways/sbi/nbsf_exchange.h"
 
 /* True when the content-type names `type`, with or without parameters. */
 static bool media_type_is(const char *content_type, const char *type)

@@ -1,11 +1,11 @@
 /* Copies of the Nbsf_Management requests and responses for the message feed (seed §3.43):
- * the SBI side of gateways/feed. A request record is offered when the request is complete,
+ * the SBI side of feed. A request record is offered when the request is complete,
  * its response record when the answer is sent; the transaction in between (what the response
  * record needs from the request) belongs to the request in progress. */
 #ifndef BSF_GATEWAYS_SBI_SBI_FEED_H
 #define BSF_GATEWAYS_SBI_SBI_FEED_H
 
-#include "gateways/feed/feed.h"
+#include "feed/feed.h"
 #include "gateways/sbi/h2_server.h"
 
 typedef struct bsf_sbi_feed_txn bsf_sbi_feed_txn_t;

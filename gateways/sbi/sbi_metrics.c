@@ -41,3 +41,57 @@ void bsf_sbi_metrics_record(bsf_sbi_metrics_t *m, bsf_sbi_op_t op, int status, u
     atomic_fetch_add_explicit(&m->latency[op][bucket], 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&m->latency_sum_ns[op], ns, memory_order_relaxed);
 }
+
+void bsf_sbi_metrics_write(const bsf_sbi_metrics_t *blocks, unsigned workers, bsf_text_t *t)
+{
+    bsf_text_printf(t, "# HELP bsf_sbi_responses_total SBI responses by operation and status.\n"
+                   "# TYPE bsf_sbi_responses_total counter\n");
+    for (int op = 0; op < BSF_SBI_OP_COUNT; op++)
+        for (unsigned slot = 0; slot < BSF_SBI_STATUS_SLOTS; slot++) {
+            uint64_t sum = 0;
+            for (unsigned w = 0; w < workers; w++)
+                sum += atomic_load_explicit(&blocks[w].responses[op][slot],
+                                            memory_order_relaxed);
+            if (!sum)
+                continue;
+            int status = bsf_sbi_status_of_slot(slot);
+            bsf_text_printf(t, "bsf_sbi_responses_total{operation=\"%s\",status=\"%s%d\"} %llu\n",
+                        bsf_sbi_op_name(op), status ? "" : "other", status ? status : 0,
+                        (unsigned long long)sum);
+        }
+    bsf_text_printf(t, "# HELP bsf_sbi_request_duration_seconds Time from a complete request to "
+                   "its answer.\n# TYPE bsf_sbi_request_duration_seconds histogram\n");
+    for (int op = 0; op < BSF_SBI_OP_COUNT; op++) {
+        uint64_t cumulative = 0, sum_ns = 0;
+        for (unsigned w = 0; w < workers; w++)
+            sum_ns += atomic_load_explicit(&blocks[w].latency_sum_ns[op],
+                                           memory_order_relaxed);
+        for (unsigned b = 0; b < BSF_SBI_LATENCY_BUCKETS; b++) {
+            for (unsigned w = 0; w < workers; w++)
+                cumulative += atomic_load_explicit(&blocks[w].latency[op][b],
+                                                   memory_order_relaxed);
+            double bound = bsf_sbi_latency_bound(b);
+            if (bound > 0)
+                bsf_text_printf(t,
+                            "bsf_sbi_request_duration_seconds_bucket{operation=\"%s\",le=\"%g\"} "
+                            "%llu\n",
+                            bsf_sbi_op_name(op), bound, (unsigned long long)cumulative);
+            else
+                bsf_text_printf(t,
+                            "bsf_sbi_request_duration_seconds_bucket{operation=\"%s\",le=\"+Inf\"} "
+                            "%llu\n",
+                            bsf_sbi_op_name(op), (unsigned long long)cumulative);
+        }
+        bsf_text_printf(t, "bsf_sbi_request_duration_seconds_sum{operation=\"%s\"} %.9f\n",
+                    bsf_sbi_op_name(op), (double)sum_ns / 1e9);
+        bsf_text_printf(t, "bsf_sbi_request_duration_seconds_count{operation=\"%s\"} %llu\n",
+                    bsf_sbi_op_name(op), (unsigned long long)cumulative);
+    }
+    uint64_t full = 0;
+    for (unsigned w = 0; w < workers; w++)
+        full += atomic_load_explicit(&blocks[w].rejected_queue_full,
+                                     memory_order_relaxed);
+    bsf_text_printf(t, "# TYPE bsf_sbi_rejected_queue_full_total counter\n"
+                   "bsf_sbi_rejected_queue_full_total %llu\n",
+                (unsigned long long)full);
+}

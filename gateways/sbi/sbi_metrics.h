@@ -6,6 +6,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "common/text.h"
+
 typedef enum {
     BSF_SBI_OP_REGISTER,
     BSF_SBI_OP_DISCOVER,
@@ -32,5 +34,8 @@ int bsf_sbi_status_of_slot(unsigned slot);
 double bsf_sbi_latency_bound(unsigned bucket);
 
 void bsf_sbi_metrics_record(bsf_sbi_metrics_t *m, bsf_sbi_op_t op, int status, uint64_t ns);
+/* Appends the Prometheus text of `workers` blocks summed (relaxed loads: any thread). A failed
+ * allocation is left in out->failed. */
+void bsf_sbi_metrics_write(const bsf_sbi_metrics_t *blocks, unsigned workers, bsf_text_t *out);
 
 #endif

@@ -34,7 +34,8 @@ static int setup(void **state)
     bsf_store_options_t so = {f->dir, 64, false, 16};
     if (bsf_store_open(&f->store, &so, err, sizeof err))
         fail_msg("%s", err);
-    bsf_engine_config_t ec = {1, true, 64, 1024, {0}};
+    bsf_engine_config_t ec = {.site_id = 1, .collision_detection = true, .max_batch = 64,
+                              .queue_capacity = 1024};
     if (bsf_engine_create(&f->store, &ec, &f->engine, err, sizeof err) ||
         bsf_engine_start(f->engine))
         fail_msg("%s", err);

@@ -4,10 +4,13 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "core/hlc.h"
 #include "gateways/sbi/json_codec.h"
 
 msgpack_object tu_json(const char *json, msgpack_sbuffer *buf, msgpack_zone *zone)
@@ -56,3 +59,116 @@ void tu_engine_run(bsf_engine_t *engine, bsf_command_t *cmd)
         pthread_cond_wait(&w.cv, &w.mu);
     pthread_mutex_unlock(&w.mu);
 }
+
+int tu_doc_setup(void **state)
+{
+    tu_doc_t *f = calloc(1, sizeof *f);
+    if (!f || !msgpack_zone_init(&f->zone, 4096))
+        fail_msg("out of memory");
+    msgpack_sbuffer_init(&f->buf);
+    msgpack_sbuffer_init(&f->out);
+    *state = f;
+    return 0;
+}
+
+int tu_doc_teardown(void **state)
+{
+    tu_doc_t *f = *state;
+    msgpack_sbuffer_destroy(&f->buf);
+    msgpack_sbuffer_destroy(&f->out);
+    msgpack_zone_destroy(&f->zone);
+    free(f);
+    return 0;
+}
+
+bsf_cause_t tu_check(tu_doc_t *f, const char *json)
+{
+    msgpack_object o = tu_json(json, &f->buf, &f->zone);
+    memset(&f->problem, 0, sizeof f->problem);
+    if (bsf_pcf_binding_decode(&o, &f->zone, &f->b, &f->problem) ||
+        bsf_pcf_binding_check_rules(&f->b, &f->problem))
+        return f->problem.cause;
+    return BSF_CAUSE_NONE;
+}
+
+const char *tu_doc_to_json(tu_doc_t *f)
+{
+    msgpack_sbuffer mp;
+    msgpack_sbuffer_init(&mp);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &mp, msgpack_sbuffer_write);
+    assert_int_equal(bsf_pcf_binding_encode(&f->b, &pk), 0);
+    msgpack_object o;
+    size_t off = 0;
+    assert_int_equal(msgpack_unpack(mp.data, mp.size, &off, &f->zone, &o),
+                     MSGPACK_UNPACK_SUCCESS);
+    msgpack_sbuffer_clear(&f->out);
+    assert_int_equal(bsf_json_write(&o, &f->out, NULL, NULL), 0);
+    msgpack_sbuffer_write(&f->out, "", 1);
+    msgpack_sbuffer_destroy(&mp);
+    return f->out.data;
+}
+
+static tu_doc_t *scratch;
+
+int tu_scratch_setup(void **state)
+{
+    (void)state;
+    void *f;
+    tu_doc_setup(&f);
+    scratch = f;
+    return 0;
+}
+
+int tu_scratch_teardown(void **state)
+{
+    (void)state;
+    void *f = scratch;
+    scratch = NULL;
+    return tu_doc_teardown(&f);
+}
+
+bsf_pcf_binding_t *tu_bind(const char *json)
+{
+    return tu_binding(json, &scratch->buf, &scratch->zone);
+}
+
+msgpack_zone *tu_scratch_zone(void)
+{
+    return &scratch->zone;
+}
+
+bsf_pcf_binding_t *tu_site_binding(tu_doc_t *c, const char *pcf_fqdn)
+{
+    char json[512];
+    snprintf(json, sizeof json,
+             "{\"supi\":\"imsi-001010000000001\",\"ipv4Addr\":\"10.1.2.3\",\"dnn\":\"internet\","
+             "\"snssai\":{\"sst\":1,\"sd\":\"000001\"},\"pcfFqdn\":\"%s\"}",
+             pcf_fqdn);
+    return tu_binding(json, &c->buf, &c->zone);
+}
+
+bsf_binding_view_t tu_site_view(const bsf_pcf_binding_t *b, uint16_t site, uint64_t seq,
+                                uint64_t created_ms, int64_t origin, int64_t sender)
+{
+    bsf_binding_view_t v = {.binding = b, .created_hlc = BSF_HLC_FROM_MS(created_ms),
+                            .origin_ts_ms = origin, .sender_ts_ms = sender};
+    uint8_t rnd[8] = {1, 2, 3, 4, 5, 6, 7, (uint8_t)seq};
+    bsf_binding_id_make(site, seq, rnd, &v.id);
+    return v;
+}
+
+const char *const tu_full_binding =
+    "{\"supi\":\"imsi-001010000000001\",\"gpsi\":\"msisdn-491700000001\","
+    "\"ipv4Addr\":\"10.1.2.3\",\"ipv6Prefix\":\"2001:DB8:1::/64\","
+    "\"addIpv6Prefixes\":[\"2001:db8:2::/64\"],\"ipDomain\":\"corp\","
+    "\"dnn\":\"internet\",\"pcfFqdn\":\"pcf.example.com\","
+    "\"pcfIpEndPoints\":[{\"ipv4Address\":\"192.0.2.1\",\"transport\":\"TCP\",\"port\":8080}],"
+    "\"pcfDiamHost\":\"pcf.diam.example.com\",\"pcfDiamRealm\":\"example.com\","
+    "\"pcfSmFqdn\":\"pcf-sm.example.com\",\"pcfSmIpEndPoints\":[{\"ipv6Address\":\"2001:db8::5\"}],"
+    "\"snssai\":{\"sst\":1,\"sd\":\"abcdef\"},\"suppFeat\":\"7\","
+    "\"pcfId\":\"c1d2e3f4-0000-4000-8000-000000000001\",\"pcfSetId\":\"setxyz.pcfset.5gc.mnc001."
+    "mcc001\",\"recoveryTime\":\"2026-11-30T01:02:03.5Z\","
+    "\"paraCom\":{\"supi\":\"imsi-001010000000001\",\"dnn\":\"internet\",\"snssai\":{\"sst\":1}},"
+    "\"bindLevel\":\"NF_INSTANCE\",\"ipv4FrameRouteList\":[\"198.51.0.0/16\"],"
+    "\"ipv6FrameRouteList\":[\"2001:db8:99::/48\"],\"unknownMember\":{\"x\":[1,2]}}";

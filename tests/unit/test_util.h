@@ -5,6 +5,7 @@
 
 #include <msgpack.h>
 
+#include "core/decide.h"
 #include "core/pcf_binding.h"
 #include "engine/engine.h"
 #include "engine/store.h"
@@ -16,6 +17,39 @@ msgpack_object tu_json(const char *json, msgpack_sbuffer *buf, msgpack_zone *zon
 /* A binding decoded from JSON into `zone` and checked against the rules. Fails the test when
  * it is not a valid binding. */
 bsf_pcf_binding_t *tu_binding(const char *json, msgpack_sbuffer *buf, msgpack_zone *zone);
+
+/* A fixture of cmocka tests that decode documents (cmocka state): buffers, a zone, a problem
+ * and a binding. tu_doc_setup allocates it (aborts the test when out of memory),
+ * tu_doc_teardown frees it. */
+typedef struct {
+    msgpack_sbuffer buf, out;
+    msgpack_zone zone;
+    bsf_problem_t problem;
+    bsf_pcf_binding_t b;
+} tu_doc_t;
+int tu_doc_setup(void **state);
+int tu_doc_teardown(void **state);
+/* Decodes `json` into f->b and checks the rules; returns the cause (NONE on success). */
+bsf_cause_t tu_check(tu_doc_t *f, const char *json);
+/* f->b encoded canonically and written back as JSON text (in f->out). */
+const char *tu_doc_to_json(tu_doc_t *f);
+
+/* The same with one fixture for the whole file (tu_scratch_setup / _teardown as a test's
+ * setup and teardown): tu_bind decodes a valid binding into it. tu_scratch_zone is its
+ * zone. */
+int tu_scratch_setup(void **state);
+int tu_scratch_teardown(void **state);
+bsf_pcf_binding_t *tu_bind(const char *json);
+msgpack_zone *tu_scratch_zone(void);
+
+/* A binding of one session (SUPI, IPv4, DNN, S-NSSAI) served by `pcf_fqdn`, in c's zone. */
+bsf_pcf_binding_t *tu_site_binding(tu_doc_t *c, const char *pcf_fqdn);
+/* A view of `b` as registered at `site` with sequence number `seq` at `created_ms`. */
+bsf_binding_view_t tu_site_view(const bsf_pcf_binding_t *b, uint16_t site, uint64_t seq,
+                                uint64_t created_ms, int64_t origin, int64_t sender);
+
+/* A binding (JSON) with every member of PcfBinding set, and an unknown one. */
+extern const char *const tu_full_binding;
 
 /* Submits `cmd` to the engine and waits until it is done (its status is then set). */
 void tu_engine_run(bsf_engine_t *engine, bsf_command_t *cmd);

@@ -1,0 +1,80 @@
+/* A request in progress on the Nbsf_Management service: its headers, and its answer (with the
+ * answer's metrics and its copy to the feed). Used by the router (nbsf_service.c) and the
+ * operations (pcf_bindings.c); it calls neither. */
+#include "gateways/sbi/nbsf_exchange.h"
+
+#include <string.h>
+
+#include "common/clock.h"
+#include "gateways/sbi/problem_json.h"
+
+static void record(bsf_nbsf_request_t *rq, int status)
+{
+    bsf_sbi_metrics_record(rq->w->metrics, rq->op, status,
+                           bsf_clock_mono_ns() - rq->received_ns);
+}
+
+/* Sends the answer (unless the client went away) and its copy to the feed. */
+static void answer(bsf_nbsf_request_t *rq, int status, const char *content_type,
+                   const bsf_h2_header_t *headers, size_t n_headers, const void *body,
+                   size_t body_len)
+{
+    bool sent = rq->stream != NULL;
+    if (sent)
+        bsf_h2_respond(rq->stream, status, content_type, headers, n_headers, body, body_len);
+    if (rq->feed) {
+        if (sent)
+            bsf_sbi_feed_response(rq->feed, status, content_type, headers, n_headers, body,
+                                  body_len);
+        else
+            bsf_sbi_feed_txn_free(rq->feed);
+        rq->feed = NULL;
+    }
+}
+
+void bsf_nbsf_respond_json(bsf_nbsf_request_t *rq, int status, const bsf_h2_header_t *headers,
+                           size_t n_headers, const msgpack_sbuffer *body)
+{
+    record(rq, status);
+    answer(rq, status, "application/json", headers, n_headers, body->data, body->size);
+}
+
+void bsf_nbsf_respond_empty(bsf_nbsf_request_t *rq, int status)
+{
+    bsf_nbsf_respond_headers(rq, status, NULL, 0);
+}
+
+void bsf_nbsf_respond_headers(bsf_nbsf_request_t *rq, int status, const bsf_h2_header_t *headers,
+                              size_t n_headers)
+{
+    record(rq, status);
+    answer(rq, status, NULL, headers, n_headers, NULL, 0);
+}
+
+void bsf_nbsf_respond_problem_with(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
+                                   const msgpack_object *binding, const bsf_h2_header_t *headers,
+                                   size_t n_headers)
+{
+    int status = bsf_cause_status(p->cause);
+    record(rq, status);
+    msgpack_sbuffer *out = &rq->w->json;
+    if (!rq->stream || bsf_problem_render(p, rq->instance, binding, out)) {
+        answer(rq, status, NULL, headers, n_headers, NULL, 0);
+        return;
+    }
+    answer(rq, status, "application/problem+json", headers, n_headers, out->data, out->size);
+}
+
+void bsf_nbsf_respond_problem(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
+                              const msgpack_object *binding)
+{
+    bsf_nbsf_respond_problem_with(rq, p, binding, NULL, 0);
+}
+
+const char *bsf_nbsf_header(const bsf_h2_request_t *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_headers; i++)
+        if (strcmp(r->headers[i].name, name) == 0)
+            return r->headers[i].value;
+    return NULL;
+}

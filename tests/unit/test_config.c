@@ -1,0 +1,127 @@
+/* bsfd/config: lists as one text (',' and ';'), YAML text from memory, and the typed writes of
+ * each key type (bool, uint widths, enum as index and as text). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bsfd/config.h"
+
+static bsf_config_t cfg;
+static char err[512];
+
+static void set_ok(const char *assignment)
+{
+    if (bsf_config_set(&cfg, assignment, err, sizeof err))
+        fail_msg("--set %s: %s", assignment, err);
+}
+
+static void test_list_takes_commas(void **state)
+{
+    (void)state;
+    bsf_config_defaults(&cfg);
+    set_ok("diameter.retry=aar,str");
+    assert_string_equal(cfg.diameter.retry, "aar\nstr");
+    set_ok("diameter.retry= aar , rar ,, asr ");
+    assert_string_equal(cfg.diameter.retry, "aar\nrar\nasr");
+    set_ok("diameter.retry=");
+    assert_string_equal(cfg.diameter.retry, "");
+    set_ok("diameter.congestion.cpu_thresholds=10,20,30,40");
+    assert_string_equal(cfg.diameter.congestion_cpu, "10\n20\n30\n40");
+    assert_int_equal(bsf_config_finish(&cfg, err, sizeof err), 0);
+}
+
+static void test_list_takes_semicolons_and_commas_inside_items(void **state)
+{
+    (void)state;
+    bsf_config_defaults(&cfg);
+    /* the defaults are written with ';' */
+    assert_string_equal(cfg.diameter.retry_codes, "3***\n4***\n5***");
+    set_ok("diameter.retry=aar;str");
+    assert_string_equal(cfg.diameter.retry, "aar\nstr");
+    /* a ';' makes it the only separator: one item holding a comma */
+    set_ok("kafka.client_properties=debug=broker,topic;");
+    assert_string_equal(cfg.replication.client_properties, "debug=broker,topic");
+    set_ok("kafka.client_properties=debug=broker,topic;linger.ms=5");
+    assert_string_equal(cfg.replication.client_properties, "debug=broker,topic\nlinger.ms=5");
+    /* without a ';' the comma splits, and the half item is refused by name at the finish */
+    set_ok("log.backend=kafka");
+    set_ok("kafka.brokers=127.0.0.1:9092");
+    set_ok("kafka.client_properties=debug=broker,topic");
+    assert_string_equal(cfg.replication.client_properties, "debug=broker\ntopic");
+    assert_int_equal(bsf_config_finish(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "kafka.client_properties: 'topic'"));
+}
+
+static void test_list_too_long_is_refused(void **state)
+{
+    (void)state;
+    bsf_config_defaults(&cfg);
+    char big[200] = "diameter.retry=";
+    for (int i = 0; i < 20; i++)
+        strcat(big, "aar,");
+    assert_int_equal(bsf_config_set(&cfg, big, err, sizeof err), -1);
+    assert_non_null(strstr(err, "diameter.retry: the list is longer than 63"));
+}
+
+static void test_yaml_text(void **state)
+{
+    (void)state;
+    static const char yaml[] = "site:\n  id: 7\n"
+                               "diameter:\n  retry: [aar, str]\n  retry_codes: 3002,5***\n"
+                               "log:\n  level: debug\n";
+    bsf_config_defaults(&cfg);
+    assert_int_equal(bsf_config_load_text(&cfg, "mem", yaml, strlen(yaml), err, sizeof err), 0);
+    assert_int_equal(cfg.site_id, 7);
+    assert_string_equal(cfg.diameter.retry, "aar\nstr");
+    assert_string_equal(cfg.diameter.retry_codes, "3002\n5***");
+    assert_string_equal(cfg.log_level, "debug");
+    /* not NUL-terminated: only `len` bytes are read */
+    static const char cut[] = "site:\n  id: 9\nsite:\n  id: x\n";
+    assert_int_equal(bsf_config_load_text(&cfg, "mem", cut, 14, err, sizeof err), 0);
+    assert_int_equal(cfg.site_id, 9);
+    assert_int_equal(bsf_config_load_text(&cfg, "mem", cut, strlen(cut), err, sizeof err), -1);
+    assert_non_null(strstr(err, "site.id: 'x'"));
+    static const char bad[] = "site:\n  id: \"7\n";
+    assert_int_equal(bsf_config_load_text(&cfg, "mem", bad, strlen(bad), err, sizeof err), -1);
+    assert_non_null(strstr(err, "mem:"));
+}
+
+static void test_typed_writes(void **state)
+{
+    (void)state;
+    bsf_config_defaults(&cfg);
+    set_ok("sbi.late_arrival=true");
+    assert_true(cfg.sbi_late_arrival);
+    set_ok("site.id=65535"); /* uint16_t */
+    assert_int_equal(cfg.site_id, 65535);
+    set_ok("diameter.cookie_avp_vendor=4294967295"); /* uint32_t */
+    assert_int_equal(cfg.diameter.cookie_avp_vendor, 4294967295u);
+    set_ok("store.map_size_mb=1048576"); /* uint64_t */
+    assert_int_equal(cfg.store_map_size_mb, 1048576);
+    set_ok("discovery.multiple_match=reject"); /* enum as index */
+    assert_int_equal(cfg.discovery_multiple_match, BSF_MULTIPLE_MATCH_REJECT);
+    set_ok("log.backend=kafka");
+    assert_int_equal(cfg.replication.backend, BSF_LOG_BACKEND_KAFKA);
+    set_ok("log.level=warn"); /* enum as text */
+    assert_string_equal(cfg.log_level, "warn");
+    assert_int_equal(bsf_config_set(&cfg, "log.level=loud", err, sizeof err), -1);
+    assert_string_equal(cfg.log_level, "warn");
+    assert_int_equal(bsf_config_set(&cfg, "site.id=65536", err, sizeof err), -1);
+    assert_int_equal(cfg.site_id, 65535);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_list_takes_commas),
+        cmocka_unit_test(test_list_takes_semicolons_and_commas_inside_items),
+        cmocka_unit_test(test_list_too_long_is_refused),
+        cmocka_unit_test(test_yaml_text),
+        cmocka_unit_test(test_typed_writes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
