@@ -249,6 +249,11 @@ static const bsf_config_key_t keys[] = {
      BSF_CFG_FIELD(diameter.repaving_cause),
      "DPR_DISCONNECT_CAUSE: the Disconnect-Cause of the DPR. REBOOTING makes peers reconnect "
      "at once; BUSY and DO_NOT_WANT_TO_TALK_TO_YOU make RFC 6733 peers wait longer."},
+    {"diameter.vendor_id", BSF_CFG_UINT, "0", 0, 4294967295u, NULL,
+     BSF_CFG_FIELD(diameter.vendor_id),
+     "Vendor-Id of our CER/CEA (RFC 6733 5.3.3): the IANA Private Enterprise Number of "
+     "whoever runs this BSF. The project has none, so 0 (IANA: reserved) until it is set; "
+     "Product-Name is always \"bsf\"."},
 };
 
 static int check_list(const char *key, const char *list, int (*check)(const char *, char *, size_t),

@@ -5,6 +5,20 @@
 #include <string.h>
 #include <strings.h>
 
+/* RFC 6733 §7.5: a missing AVP goes into Failed-AVP with a zero-filled value of the minimum
+ * length of its type (failed_data NULL, failed_len that length); a present one as received. */
+static const void *failed_value(const bsf_rx_result_t *res, const uint8_t *zeros)
+{
+    return res->failed_data ? res->failed_data : (const void *)zeros;
+}
+
+static size_t failed_value_len(const bsf_rx_result_t *res)
+{
+    if (res->failed_data)
+        return res->failed_len;
+    return res->failed_len < BSF_RX_FAILED_ZERO_MAX ? res->failed_len : BSF_RX_FAILED_ZERO_MAX;
+}
+
 /* Parses one AVP's value (and a grouped AVP's children; parsing again is harmless).
  * freeDiameter leaves relayed messages unparsed. */
 static int parse_avp(struct avp *a)
@@ -284,12 +298,13 @@ static int add_result(const bsf_rx_dict_t *rx, struct msg *ans, const bsf_rx_res
     }
     if (res->failed_model) {
         struct avp *fa = NULL, *inner = NULL;
+        uint8_t zeros[BSF_RX_FAILED_ZERO_MAX] = {0};
         if ((rc = fd_msg_avp_new(rx->failed_avp, 0, &fa)) != 0)
             return rc;
         if (res->failed_u32) {
             rc = bsf_rx_avp_add_u32(fa, res->failed_model, res->failed_u32_value);
-        } else if ((rc = new_os_avp(res->failed_model, res->failed_data ? res->failed_data : "",
-                                    res->failed_len, &inner)) == 0 &&
+        } else if ((rc = new_os_avp(res->failed_model, failed_value(res, zeros),
+                                    failed_value_len(res), &inner)) == 0 &&
                    (rc = fd_msg_avp_add(fa, MSG_BRW_LAST_CHILD, inner)) != 0) {
             fd_msg_free(inner);
         }

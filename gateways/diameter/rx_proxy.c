@@ -109,6 +109,7 @@ int bsf_rx_proxy_create(const bsf_diameter_settings_t *s, const bsf_rx_dict_t *r
     struct dict_object *req[W_REQUEST_COUNT] = {
         [W_SESSION_ID] = rx->session_id,         [W_AUTH_APP_ID] = rx->auth_application_id,
         [W_DEST_REALM] = rx->destination_realm,  [W_DEST_HOST] = rx->destination_host,
+        [W_ORIGIN_HOST] = rx->origin_host,       [W_ORIGIN_REALM] = rx->origin_realm,
         [W_RX_REQUEST_TYPE] = rx->rx_request_type};
     struct dict_object *ue[W_UE_COUNT] = {
         [W_FRAMED_IP] = rx->framed_ip_address, [W_FRAMED_IPV6] = rx->framed_ipv6_prefix,
@@ -174,7 +175,7 @@ int bsf_rx_proxy_start(bsf_rx_proxy_t *px, char *err, size_t cap)
         rc = fd_hook_register(HOOK_MASK(HOOK_DATA_RECEIVED, HOOK_MESSAGE_RECEIVED,
                                         HOOK_MESSAGE_LOCAL, HOOK_MESSAGE_SENDING, HOOK_MESSAGE_SENT,
                                         HOOK_MESSAGE_ROUTING_FORWARD, HOOK_MESSAGE_ROUTING_LOCAL),
-                              bsf_rx_proxy_on_hook_empty, NULL, NULL, &h);
+                              bsf_rx_proxy_on_hook_empty, px, NULL, &h);
     if (rc) {
         snprintf(err, cap, "diameter: cannot register with freeDiameter: %s", strerror(rc));
         return -1;

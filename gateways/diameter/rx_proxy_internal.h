@@ -29,6 +29,9 @@
 
 #define BSF_RX_PX_MAX_CANDIDATES 8
 #define BSF_RX_PX_SID_MAX 1024 /* longest Session-Id forwarded; longer ones get 5004 */
+/* Longest DiameterIdentity (Origin-/Destination-Host and -Realm): an FQDN (RFC 1035, 255
+ * octets). Longer ones get 5004 DIAMETER_INVALID_AVP_VALUE. */
+#define BSF_RX_PX_IDENTITY_LEN_MAX 255
 
 #define RC_SUCCESS 2001
 #define RC_UNABLE_TO_DELIVER 3002
@@ -68,6 +71,8 @@ enum {
     W_AUTH_APP_ID,
     W_DEST_REALM,
     W_DEST_HOST,
+    W_ORIGIN_HOST,
+    W_ORIGIN_REALM,
     W_RX_REQUEST_TYPE,
     W_REQUEST_COUNT,
 };

@@ -9,6 +9,7 @@
 
 #include "common/diag.h"
 #include "gateways/diameter/rx_binding.h"
+#include "gateways/diameter/rx_capabilities.h"
 #include "gateways/diameter/rx_node.h"
 #include "gateways/diameter/rx_peer_addr.h"
 #include "gateways/diameter/rx_proxy_internal.h"
@@ -387,16 +388,19 @@ void bsf_rx_proxy_on_hook(enum fd_hook_type type, struct msg *msg, struct peer_h
     }
 }
 
-/* Per-message hooks: nothing to do but to name the thread (the sender's first routable
+/* Per-message hooks: our identity in CER/CEA (rx_capabilities.h), and naming the thread (the sender's first routable
  * message: before it, the peer thread may send CEA / DWA itself). libfdcore's default ones
  * format every message under a global lock (pitfall 5). */
 void bsf_rx_proxy_on_hook_empty(enum fd_hook_type type, struct msg *msg, struct peer_hdr *peer,
                                 void *other, struct fd_hook_permsgdata *pmd, void *regdata)
 {
+    const bsf_rx_proxy_t *px = regdata;
     (void)peer;
     (void)other;
     (void)pmd;
-    (void)regdata;
+    if (type == HOOK_MESSAGE_SENDING && msg &&
+        bsf_rx_capabilities_rewrite(msg, px->s.vendor_id) != 0)
+        BSF_WARN("diameter", "cannot set Vendor-Id and Product-Name in a CER/CEA");
     if (type == HOOK_DATA_RECEIVED)
         bsf_rx_thread_name(BSF_RX_THREAD_RECEIVER);
     else if (type == HOOK_MESSAGE_RECEIVED)

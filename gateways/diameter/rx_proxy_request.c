@@ -53,6 +53,29 @@ static bool admitted(bsf_rx_proxy_t *px, struct msg *msg, bsf_rx_kind_t kind)
     return bsf_rx_cong_monitor_admit(px->congestion, kind, drmp, oc);
 }
 
+/* DiameterIdentity AVPs over BSF_RX_PX_IDENTITY_LEN_MAX bytes: 1 with *res (5004, Failed-AVP the
+ * offending AVP as received), else 0. */
+static int identity_too_long(bsf_rx_proxy_t *px, const rx_req_view_t *v, bsf_rx_result_t *res)
+{
+    static const int checked[] = {W_ORIGIN_HOST, W_ORIGIN_REALM, W_DEST_HOST, W_DEST_REALM};
+    for (size_t i = 0; i < sizeof checked / sizeof checked[0]; i++) {
+        int w = checked[i];
+        const uint8_t *data = NULL;
+        size_t len = 0;
+        if (v->avp_rc[w] != 0)
+            continue;
+        bsf_rx_avp_os(v->avp[w], &data, &len);
+        if (len <= BSF_RX_PX_IDENTITY_LEN_MAX)
+            continue;
+        *res = bsf_rx_proxy_rc(RC_INVALID_AVP_VALUE, "a DiameterIdentity longer than 255 bytes");
+        res->failed_model = px->req_wants[w].model;
+        res->failed_data = data;
+        res->failed_len = len;
+        return 1;
+    }
+    return 0;
+}
+
 /* The checks before routing, in the order their answers take precedence. Returns 0, or 1 with
  * *res. Fills the destination of the view and tx's Session-Id. */
 static int request_check(bsf_rx_proxy_t *px, struct msg *msg, rx_tx_t *tx, rx_req_view_t *v,
@@ -76,6 +99,8 @@ static int request_check(bsf_rx_proxy_t *px, struct msg *msg, rx_tx_t *tx, rx_re
         return 1;
     }
     v->sid_len = strlen(v->sid);
+    if (identity_too_long(px, v, res))
+        return 1;
     struct avp *a = v->avp[W_AUTH_APP_ID];
     if (v->avp_rc[W_AUTH_APP_ID] == 0 && bsf_rx_avp_u32(a) != BSF_RX_APP_ID) {
         *res = bsf_rx_proxy_rc(RC_INVALID_AVP_VALUE, "Auth-Application-Id is not Rx (16777236)");

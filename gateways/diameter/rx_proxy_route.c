@@ -61,6 +61,7 @@ static int aar_i_query(bsf_rx_proxy_t *px, struct msg *msg, bsf_discovery_query_
     if (verdict == BSF_RX_UE_MISSING) {
         *res = bsf_rx_proxy_rc(RC_MISSING_AVP, "neither Framed-IP-Address nor Framed-IPv6-Prefix");
         res->failed_model = rx->framed_ip_address;
+        res->failed_len = 4; /* RFC 6733 §7.5: zero-filled, the AVP's minimum length */
         return 1;
     }
     bool len = verdict == BSF_RX_UE_BAD_LENGTH;
