@@ -86,6 +86,9 @@ typedef struct {
 
 /* Turns *req (a received request) into the answer carrying `res` (Origin-Host/Realm ours,
  * Session-Id and Proxy-Info copied, Auth-Application-Id for Rx commands, the E bit for 3xxx).
+ * A Session-Id that does not parse is removed from the request first (libfdproto would abort
+ * on it); a Proxy-Info is copied as its Proxy-Host and Proxy-State, left out when they do not
+ * parse.
  * On success *req is the answer, associated with the request. Returns 0 or an error; *req
  * is then either unchanged or NULL (freed while half-built). */
 int bsf_rx_avp_make_answer(const bsf_rx_dict_t *rx, struct msg **req, const bsf_rx_result_t *res);

@@ -14,6 +14,7 @@ from support import Ue, wait_until
 
 AA = 265
 SESSION_ID, DEST_REALM, DEST_HOST, FAILED_AVP, FRAMED_IP = 263, 283, 293, 279, 8
+PROXY_INFO, PROXY_HOST, PROXY_STATE = 284, 280, 33
 PEER_ID = "wire.test.local"
 PEN = 32473  # RFC 5612's enterprise number for documentation
 
@@ -121,3 +122,50 @@ def test_a_malformed_cer_is_closed_and_counted(rx_lab, what):
                > before, what="the parsing error to be counted")
     peer = WirePeer(lab.diameter_port, PEER_ID, REALM)  # still serving
     peer.close()
+
+
+def test_a_session_id_that_does_not_parse_is_answered(rx_lab):
+    """A Session-Id with the V bit and no value made libfdproto abort bsfd while the gateway
+    built its answer (an assertion in fd_msg_sess_get; found by tests/fuzz/fuzz_rx_avp). The
+    requests get their answer and the node keeps serving."""
+    lab, peer = wire_lab(rx_lab)
+    bad_sid = bytes.fromhex("000001079f00000c00000000")  # code 263, V bit, vendor 0, empty
+    try:
+        for app, dest_host, code in ((5, "other.test.local", 3007), (5, None, 3007),
+                                     (RX_APP, "other.test.local", 5005)):
+            extra = [avp(DEST_HOST, dest_host)] if dest_host else []
+            avps = [bad_sid] + aar("unused", *extra)[1:]
+            ans = peer.request(AA, avps, app=app)
+            assert ans is not None and ans.u32(RESULT_CODE) == code, (app, dest_host, ans)
+            assert SESSION_ID not in ans.avps, ans.avps
+        ans = peer.request(AA, aar(f"{PEER_ID};5;1"))
+        assert ans is not None and ans.u32(RESULT_CODE) == 5005  # still serving
+    finally:
+        peer.close()
+
+
+def test_a_malformed_proxy_info_is_answered_without_it(rx_lab):
+    """libfdproto copies Proxy-Info into the answer by parsing it again and, when that fails,
+    leaked the half-built answer and gave no answer at all (found by fuzz_rx_avp)."""
+    lab, peer = wire_lab(rx_lab)
+    bad_proxy_info = avp(PROXY_INFO, "not grouped AVPs")
+    good_proxy_info = avp(PROXY_INFO, avp(PROXY_HOST, "p.test.local") + avp(PROXY_STATE, "s"))
+    # a child with reserved flag bits: libfdproto could not copy it
+    odd_proxy_info = avp(PROXY_INFO, avp(PROXY_HOST, "q.test.local") + avp(PROXY_STATE, "t")
+                         + bytes.fromhex("0007fff5bf00000c00000000"))
+    try:
+        for bad in (bad_proxy_info, odd_proxy_info):
+            # relayed (for another host): not parsed by libfdcore, answered by the gateway
+            ans = peer.request(AA, aar(f"{PEER_ID};6;1", avp(DEST_HOST, "other.test.local"),
+                                       bad, good_proxy_info))
+            assert ans is not None and ans.u32(RESULT_CODE) == 5005, ans and ans.avps
+            copied = [parse_avps(p) for p in ans.avps[PROXY_INFO]]
+            expected = [{PROXY_HOST: [b"p.test.local"], PROXY_STATE: [b"s"]}]
+            if bad is odd_proxy_info:  # its Proxy-Host and Proxy-State are kept
+                expected.insert(0, {PROXY_HOST: [b"q.test.local"], PROXY_STATE: [b"t"]})
+            assert copied == expected, ans.avps
+        # for us: libfdcore's own dictionary check refuses the malformed one (5004)
+        ans = peer.request(AA, aar(f"{PEER_ID};6;2", bad_proxy_info))
+        assert ans is not None and ans.u32(RESULT_CODE) == 5004, ans and ans.avps
+    finally:
+        peer.close()
