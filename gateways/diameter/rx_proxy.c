@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/deadline.h"
 #include "gateways/diameter/rx_node.h"
 #include "gateways/diameter/rx_proxy_internal.h"
 #include "gateways/diameter/rx_thread_name.h"
@@ -81,17 +82,12 @@ int bsf_rx_proxy_create(const bsf_diameter_settings_t *s, const bsf_rx_dict_t *r
     px->engine = engine;
     px->connections = connections;
     atomic_init(&px->draining, false);
-    pthread_condattr_t ca;
-    if (pthread_mutex_init(&px->mu, NULL) || pthread_condattr_init(&ca)) {
+    if (pthread_mutex_init(&px->mu, NULL)) {
         free(px);
         snprintf(err, cap, "diameter: cannot create a lock");
         return -1;
     }
-    int rc = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    if (rc == 0)
-        rc = pthread_cond_init(&px->cv, &ca);
-    pthread_condattr_destroy(&ca);
-    if (rc) {
+    if (bsf_cond_init_monotonic(&px->cv)) {
         pthread_mutex_destroy(&px->mu);
         free(px);
         snprintf(err, cap, "diameter: cannot create a condition variable");

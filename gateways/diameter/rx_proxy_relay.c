@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "common/deadline.h"
 #include "common/diag.h"
 #include "gateways/diameter/rx_binding.h"
 #include "gateways/diameter/rx_capabilities.h"
@@ -107,15 +108,7 @@ static void fail_attempt(bsf_rx_proxy_t *px, rx_tx_t *tx, struct msg **msg, uint
 /* libfdcore's answer timer (wall clock, as fd_msg_send_timeout wants). */
 static struct timespec answer_deadline(uint32_t timeout_ms)
 {
-    struct timespec deadline;
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_sec += timeout_ms / 1000;
-    deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (deadline.tv_nsec >= 1000000000L) {
-        deadline.tv_sec++;
-        deadline.tv_nsec -= 1000000000L;
-    }
-    return deadline;
+    return bsf_timespec_after_ns(CLOCK_REALTIME, (uint64_t)timeout_ms * 1000000u);
 }
 
 void bsf_rx_proxy_send_attempt(bsf_rx_proxy_t *px, rx_tx_t *tx, struct msg *msg, int index,

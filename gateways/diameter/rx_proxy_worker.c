@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "common/deadline.h"
 #include "common/diag.h"
 #include "gateways/diameter/rx_proxy_internal.h"
 
@@ -97,14 +98,7 @@ void *bsf_rx_proxy_worker_main(void *arg)
         pthread_mutex_lock(&px->mu);
         if (px->stop || px->q_head)
             continue;
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_nsec += (long)wait_ms * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&px->cv, &px->mu, &until);
+        bsf_cond_wait_ms(&px->cv, &px->mu, wait_ms);
     }
     pthread_mutex_unlock(&px->mu);
     return NULL;
