@@ -1,0 +1,121 @@
+/* The SBI client: every outbound HTTP/2 request of bsfd (NRF, notifications, audits).
+ *
+ * It runs on its own thread with its own libuv loop, so it never blocks an SBI worker or
+ * the engine. Any thread submits a request (copied, queued, handed over with uv_async);
+ * the completion callback runs later on the client's thread, exactly once per accepted
+ * request. As in libuv, a callback is never called when the submit function returned an
+ * error.
+ *
+ * Per request: a deadline (covering retries), a retry profile, 307/308 redirects followed
+ * (bounded), ProblemDetails decoded, and the TS 29.500 headers: User-Agent, Sender-
+ * Timestamp, Max-Rsp-Time, Message-Priority, Correlation-Info, Callback, Routing-Binding,
+ * Binding, and Target-apiRoot when routed through an SCP. */
+#ifndef BSF_GATEWAYS_SBI_SBI_CLIENT_H
+#define BSF_GATEWAYS_SBI_SBI_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gateways/sbi/problem_decode.h"
+#include "gateways/sbi/sbi_headers.h"
+#include "gateways/sbi/sbi_retry.h"
+
+typedef struct bsf_sbi_client bsf_sbi_client_t;
+
+typedef struct {
+    const char *nf_instance_id;     /* for User-Agent "BSF-<id>"; required */
+    const char *fqdn;               /* appended to User-Agent when set */
+    unsigned max_connections;       /* per authority; default 4 */
+    uint32_t max_streams;           /* per connection; default 128 */
+    unsigned max_pending;           /* requests accepted and not completed; default 100000 */
+    unsigned connect_timeout_ms;    /* default 2000 */
+    unsigned idle_timeout_ms;       /* default 60000 */
+    unsigned max_redirects;         /* default 3 */
+    size_t max_body_bytes;          /* of an answer; default 1 MiB */
+    bool tls_verify;                /* verify servers' certificates (https) */
+    const char *tls_ca_file;        /* NULL: the system's trust store */
+    const char *tls_cert_file;      /* client certificate (mutual TLS), may be NULL */
+    const char *tls_key_file;
+} bsf_sbi_client_config_t;
+
+#define BSF_SBI_MAX_EXTRA_HEADERS 8
+
+typedef struct {
+    const char *method;          /* "GET", "PUT", ... */
+    const char *uri;             /* absolute http:// or https:// URI of the target */
+    const char *content_type;    /* NULL without a body */
+    const void *body;
+    size_t body_len;
+    unsigned timeout_ms;         /* deadline of the whole request, retries included; sent as
+                                    3gpp-Sbi-Max-Rsp-Time; 0: 5000 */
+    int priority;                /* 3gpp-Sbi-Message-Priority 0..31; -1: none */
+    const char *correlation_info;/* 3gpp-Sbi-Correlation-Info of the causing request */
+    const char *callback;        /* 3gpp-Sbi-Callback (notifications) */
+    const char *routing_binding; /* 3gpp-Sbi-Routing-Binding */
+    const char *binding;         /* 3gpp-Sbi-Binding */
+    const char *scp_uri;         /* send through this SCP (its apiRoot); NULL: direct */
+    const bsf_sbi_retry_profile_t *retry; /* NULL: bsf_sbi_retry_default */
+    size_t n_headers;            /* more headers, lowercase names */
+    bsf_sbi_header_t headers[BSF_SBI_MAX_EXTRA_HEADERS];
+} bsf_sbi_request_t;
+
+typedef enum {
+    BSF_SBI_OK = 0,           /* an HTTP answer: see status */
+    BSF_SBI_ERR_TIMEOUT,      /* no answer before the deadline */
+    BSF_SBI_ERR_CONNECT,      /* no connection, or it was lost before the answer */
+    BSF_SBI_ERR_PROTOCOL,     /* stream reset, answer too large, bad redirect */
+    BSF_SBI_ERR_REDIRECTS,    /* more redirects than max_redirects */
+    BSF_SBI_ERR_STOPPED,      /* the client stopped first */
+} bsf_sbi_result_t;
+
+#define BSF_SBI_MAX_RSP_HEADERS 32
+
+typedef struct {
+    bsf_sbi_result_t result;
+    const char *error;           /* a short text when result != OK */
+    int status;                  /* HTTP status when result == OK */
+    const char *content_type;    /* NULL when absent */
+    const char *body;            /* NUL-terminated, "" when none */
+    size_t body_len;
+    size_t n_headers;
+    bsf_sbi_header_t headers[BSF_SBI_MAX_RSP_HEADERS];
+    bool has_problem;            /* body was application/problem+json and decoded */
+    bsf_sbi_problem_t problem;
+    unsigned attempts;           /* sent attempts, redirects included */
+    unsigned redirects;
+    const char *uri;             /* the URI that gave this answer (after redirects) */
+    const char *via_scp;         /* the SCP used for the last attempt, NULL: direct */
+} bsf_sbi_response_t;
+
+/* Everything in `rsp` lives until the callback returns. Runs on the client's thread; it may
+ * submit more requests, and must not block. */
+typedef void (*bsf_sbi_done_fn)(void *arg, const bsf_sbi_response_t *rsp);
+
+/* Starts the client thread. Returns 0, or -1 with a message (e.g. TLS files). */
+int bsf_sbi_client_start(const bsf_sbi_client_config_t *cfg, bsf_sbi_client_t **out,
+                         char *err, size_t err_cap);
+
+/* Submits a request (everything copied). Any thread. Returns 0: `done` will be called
+ * exactly once, on the client's thread. Returns -1 with a reason in err (stopped, too many
+ * pending, bad URI or header value, out of memory): `done` is never called. */
+int bsf_sbi_client_submit(bsf_sbi_client_t *c, const bsf_sbi_request_t *req,
+                          bsf_sbi_done_fn done, void *arg, char *err, size_t err_cap);
+
+/* A header of an answer (name lowercase), NULL when absent. */
+const char *bsf_sbi_response_header(const bsf_sbi_response_t *rsp, const char *name);
+
+/* Counters since start (any thread, approximate while running). */
+typedef struct {
+    uint64_t submitted, completed, answers, timeouts, connect_errors, retries, redirects;
+    uint64_t connections_opened;
+    unsigned pending;
+} bsf_sbi_client_stats_t;
+void bsf_sbi_client_stats(const bsf_sbi_client_t *c, bsf_sbi_client_stats_t *out);
+
+/* Stops: requests not yet completed complete with BSF_SBI_ERR_STOPPED (callbacks on the
+ * client thread), connections close, the thread is joined. Not from the client's thread.
+ * Then frees the client. NULL is a no-op. */
+void bsf_sbi_client_stop(bsf_sbi_client_t *c);
+
+#endif
