@@ -25,9 +25,71 @@ const char *bsf_sbi_response_header(const bsf_sbi_response_t *rsp, const char *n
 
 static void on_async(uv_async_t *a);
 
+static void on_post_closed(uv_handle_t *h)
+{
+    free(h->data);
+}
+
+static void post_run(post_t *p, bool stopped)
+{
+    bsf_sbi_client_t *c = p->client;
+    if (p->prev)
+        p->prev->next = p->next;
+    else
+        c->timers = p->next;
+    if (p->next)
+        p->next->prev = p->prev;
+    uv_timer_stop(&p->timer);
+    p->fn(p->arg, stopped);
+    uv_close((uv_handle_t *)&p->timer, on_post_closed);
+}
+
+static void on_post_timer(uv_timer_t *t)
+{
+    post_t *p = t->data;
+    post_run(p, p->client->stopped_loop);
+}
+
+static void post_start(post_t *p)
+{
+    bsf_sbi_client_t *c = p->client;
+    uv_timer_init(&c->loop, &p->timer);
+    p->timer.data = p;
+    p->prev = NULL;
+    p->next = c->timers;
+    if (c->timers)
+        c->timers->prev = p;
+    c->timers = p;
+    uv_timer_start(&p->timer, on_post_timer, p->delay_ms, 0);
+}
+
+int bsf_sbi_client_post(bsf_sbi_client_t *c, unsigned delay_ms, bsf_sbi_post_fn fn, void *arg)
+{
+    post_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return -1;
+    *p = (post_t){.client = c, .delay_ms = delay_ms, .fn = fn, .arg = arg};
+    pthread_mutex_lock(&c->mu);
+    if (c->stopping) {
+        pthread_mutex_unlock(&c->mu);
+        free(p);
+        return -1;
+    }
+    if (c->posts_tail)
+        c->posts_tail->next_submitted = p;
+    else
+        c->posts_head = p;
+    c->posts_tail = p;
+    pthread_mutex_unlock(&c->mu);
+    uv_async_send(&c->async);
+    return 0;
+}
+
 static void handle_stop(bsf_sbi_client_t *c)
 {
     c->stopped_loop = true;
+    while (c->timers)
+        post_run(c->timers, true);
     while (c->active)
         bsf_sbi_req_abort(c->active, "client stopping");
     bsf_sbi_pool_close_all(c->pool);
@@ -41,8 +103,17 @@ static void on_async(uv_async_t *a)
     pthread_mutex_lock(&c->mu);
     req_t *list = c->queue_head;
     c->queue_head = c->queue_tail = NULL;
+    post_t *posts = c->posts_head;
+    c->posts_head = c->posts_tail = NULL;
     bool stopping = c->stopping;
     pthread_mutex_unlock(&c->mu);
+    while (posts) {
+        post_t *p = posts;
+        posts = p->next_submitted;
+        post_start(p);
+        if (stopping)
+            post_run(p, true);
+    }
     while (list) {
         req_t *r = list;
         list = r->next_submitted;

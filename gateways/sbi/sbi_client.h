@@ -102,6 +102,13 @@ int bsf_sbi_client_start(const bsf_sbi_client_config_t *cfg, bsf_sbi_client_t **
 int bsf_sbi_client_submit(bsf_sbi_client_t *c, const bsf_sbi_request_t *req,
                           bsf_sbi_done_fn done, void *arg, char *err, size_t err_cap);
 
+/* Runs fn(arg, stopped) on the client's thread after delay_ms (0: soon), for work that
+ * belongs with the client's requests (timers of the NRF client). Any thread. Returns 0: fn
+ * is called exactly once, with stopped = true when the client stopped first. Returns -1
+ * (stopping, out of memory): fn is never called. */
+typedef void (*bsf_sbi_post_fn)(void *arg, bool stopped);
+int bsf_sbi_client_post(bsf_sbi_client_t *c, unsigned delay_ms, bsf_sbi_post_fn fn, void *arg);
+
 /* A header of an answer (name lowercase), NULL when absent. */
 const char *bsf_sbi_response_header(const bsf_sbi_response_t *rsp, const char *name);
 

@@ -46,6 +46,16 @@ typedef struct req {
     bsf_sbi_result_t last_result;
 } req_t;
 
+typedef struct post {
+    struct post *next_submitted;
+    struct post *prev, *next; /* the timers started (client thread) */
+    bsf_sbi_client_t *client;
+    uv_timer_t timer;
+    unsigned delay_ms;
+    bsf_sbi_post_fn fn;
+    void *arg;
+} post_t;
+
 struct bsf_sbi_client {
     bsf_sbi_client_config_t cfg;
     char nf_instance_id[64], fqdn[256];
@@ -58,7 +68,9 @@ struct bsf_sbi_client {
     bsf_sbi_pool_t *pool;
     pthread_mutex_t mu;
     req_t *queue_head, *queue_tail;  /* under mu */
+    post_t *posts_head, *posts_tail; /* under mu */
     bool stopping;                   /* under mu */
+    post_t *timers;                  /* client thread */
     bool stopped_loop;               /* client thread: the stop was handled */
     req_t *active;                   /* client thread */
     atomic_uint pending;

@@ -56,7 +56,7 @@ int64_t bsf_sbi_retry_decide(const bsf_sbi_retry_profile_t *p, unsigned done,
     bool eligible = (end == BSF_SBI_ATTEMPT_ANSWER && status_retries(p, status)) ||
                     (end == BSF_SBI_ATTEMPT_TIMEOUT && p->on_timeout) ||
                     (end == BSF_SBI_ATTEMPT_CONNECT_ERROR && p->on_connect_error);
-    if (!eligible)
+    if (!eligible || (p->stop_on_retry_after && retry_after_ms >= 0))
         return -1;
     int64_t delay = p->backoff_initial_ms;
     for (unsigned i = 1; i < done && delay < p->backoff_max_ms; i++)

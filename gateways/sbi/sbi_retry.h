@@ -18,6 +18,8 @@ typedef struct {
     unsigned backoff_initial_ms;  /* the delay before the first retry */
     unsigned backoff_max_ms;      /* doubling stops here */
     bool honour_retry_after;      /* wait what a Retry-After asks (bounded by the deadline) */
+    bool stop_on_retry_after;     /* an answer with Retry-After is final (seed §3.42: that
+                                     peer is then avoided for the time it asks) */
 } bsf_sbi_retry_profile_t;
 
 /* What ended an attempt. */

@@ -78,11 +78,14 @@ class _Conn(asyncio.Protocol):
     def connection_made(self, transport):
         self.transport = transport
         self.stats["connections"] += 1
+        self.stats["open"] += 1
+        self.stats["transports"].add(transport)
         self.conn.initiate_connection()
         self.transport.write(self.conn.data_to_send())
 
     def connection_lost(self, exc):
-        self.stats["open"] -= 1 if self.stats["open"] else 0
+        self.stats["open"] -= 1
+        self.stats["transports"].discard(self.transport)
         for fut in self.flow.values():
             if not fut.done():
                 fut.cancel()
@@ -164,7 +167,7 @@ def tls_context(cert, key):
 
 async def serve(handler, host="127.0.0.1", port=0, cert=None, key=None):
     """Starts serving; returns (server, port, stats)."""
-    stats = {"connections": 0, "open": 0, "requests": 0}
+    stats = {"connections": 0, "open": 0, "requests": 0, "transports": set()}
     loop = asyncio.get_running_loop()
     ctx = tls_context(cert, key) if cert else None
     server = await loop.create_server(lambda: _Conn(handler, stats), host, port, ssl=ctx)

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -509,6 +510,45 @@ static void tls(void **state)
     bsf_sbi_client_stop(cl);
 }
 
+typedef struct {
+    atomic_int ran, stopped, on_thread;
+    uint64_t at_ns;
+} post_probe_t;
+
+static void on_post(void *arg, bool stopped)
+{
+    post_probe_t *p = arg;
+    char name[32] = "";
+    pthread_getname_np(pthread_self(), name, sizeof name);
+    p->on_thread = strcmp(name, "bsf-sbi-client") == 0;
+    p->at_ns = bsf_clock_mono_ns();
+    if (stopped)
+        p->stopped++;
+    else
+        p->ran++;
+}
+
+/* Timers on the client thread: run once after the delay; at stop, pending ones run with
+ * stopped = true; after stop, posting is refused. */
+static void posts(void **state)
+{
+    (void)state;
+    bsf_sbi_client_t *cl = client(1, 1);
+    post_probe_t soon = {0}, later = {0};
+    uint64_t t0 = bsf_clock_mono_ns();
+    assert_int_equal(bsf_sbi_client_post(cl, 200, on_post, &soon), 0);
+    assert_int_equal(bsf_sbi_client_post(cl, 60000, on_post, &later), 0);
+    while (!soon.ran)
+        usleep(10000);
+    assert_true((soon.at_ns - t0) / 1000000u >= 195);
+    assert_true(soon.on_thread);
+    bsf_sbi_client_stop(cl);
+    assert_int_equal(soon.ran, 1);
+    assert_int_equal(soon.stopped, 0);
+    assert_int_equal(later.ran, 0);
+    assert_int_equal(later.stopped, 1);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -518,7 +558,7 @@ int main(void)
         cmocka_unit_test(connections_bounded), cmocka_unit_test(deadline),
         cmocka_unit_test(retries),         cmocka_unit_test(redirects),
         cmocka_unit_test(failures),        cmocka_unit_test(submit_errors),
-        cmocka_unit_test(tls),
+        cmocka_unit_test(tls),             cmocka_unit_test(posts),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -117,6 +117,9 @@ static void retry_decisions(void **state)
     assert_int_equal(bsf_sbi_retry_decide(&q, 3, BSF_SBI_ATTEMPT_ANSWER, 500, -1, 9000), 350);
     assert_int_equal(bsf_sbi_retry_decide(&q, 1, BSF_SBI_ATTEMPT_TIMEOUT, 0, -1, 9000), -1);
     assert_int_equal(bsf_sbi_retry_decide(&q, 1, BSF_SBI_ATTEMPT_ANSWER, 500, 1000, 9000), 100);
+    q.stop_on_retry_after = true;
+    assert_int_equal(bsf_sbi_retry_decide(&q, 1, BSF_SBI_ATTEMPT_ANSWER, 500, 0, 9000), -1);
+    assert_int_equal(bsf_sbi_retry_decide(&q, 1, BSF_SBI_ATTEMPT_ANSWER, 500, -1, 9000), 100);
     assert_int_equal(bsf_sbi_retry_decide(NULL, 1, BSF_SBI_ATTEMPT_ANSWER, 500, -1, 9000), -1);
 }
 

@@ -1,0 +1,104 @@
+/* bsfd's outbound side: instance id, SBI client, NRF client; see nrf_service.h. */
+#include "gateways/nrf/nrf_service.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <uuid/uuid.h>
+
+#include "common/diag.h"
+#include "engine/ext_meta.h"
+#include "gateways/nrf/nrf_client.h"
+
+#define META_INSTANCE_ID "nf_instance_id"
+
+struct bsf_nrf_service {
+    char instance_id[64];
+    bsf_sbi_client_t *sbi;
+    bsf_nrf_client_t *nrf;
+};
+
+/* nf.instance_id, or the one kept in the store, or a new one kept there. */
+static int resolve_instance_id(const bsf_nrf_service_config_t *cfg, char *out, size_t cap,
+                               char *err, size_t err_cap)
+{
+    if (cfg->settings->instance_id[0]) {
+        snprintf(out, cap, "%s", cfg->settings->instance_id);
+        return 0;
+    }
+    uuid_t u;
+    char fresh[40];
+    uuid_generate_random(u);
+    uuid_unparse_lower(u, fresh);
+    bool created;
+    if (bsf_ext_meta_string(cfg->store, META_INSTANCE_ID, fresh, out, cap, &created, err,
+                            err_cap))
+        return -1;
+    if (created)
+        BSF_INFO("nrf", "generated the NF instance id %s (kept in the store)", out);
+    return 0;
+}
+
+int bsf_nrf_service_start(const bsf_nrf_service_config_t *cfg, bsf_nrf_service_t **out,
+                          char *err, size_t err_cap)
+{
+    bsf_nrf_service_t *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, err_cap, "out of memory");
+        return -1;
+    }
+    if (resolve_instance_id(cfg, s->instance_id, sizeof s->instance_id, err, err_cap)) {
+        free(s);
+        return -1;
+    }
+    bsf_sbi_client_config_t cc = {.nf_instance_id = s->instance_id,
+                                  .fqdn = cfg->settings->fqdn, .tls_verify = true};
+    if (bsf_sbi_client_start(&cc, &s->sbi, err, err_cap)) {
+        free(s);
+        return -1;
+    }
+    if (cfg->settings->uri[0]) {
+        bsf_nrf_client_config_t nc = {cfg->settings, s->instance_id, cfg->listen_host,
+                                      cfg->listen_port, cfg->api_root, cfg->rx_host,
+                                      cfg->rx_realm};
+        if (bsf_nrf_client_start(&nc, s->sbi, &s->nrf, err, err_cap)) {
+            bsf_sbi_client_stop(s->sbi);
+            free(s);
+            return -1;
+        }
+    }
+    *out = s;
+    return 0;
+}
+
+void bsf_nrf_service_attach_ops(bsf_nrf_service_t *s, bsf_ops_server_t *ops)
+{
+    if (!s->nrf)
+        return;
+    bsf_ops_server_add_route(ops, BSF_NRF_STATUS_PATH, bsf_nrf_client_status_route, s->nrf);
+    bsf_ops_server_add_metrics(ops, bsf_nrf_client_write_metrics, s->nrf);
+}
+
+const char *bsf_nrf_service_instance_id(const bsf_nrf_service_t *s)
+{
+    return s->instance_id;
+}
+
+bsf_sbi_client_t *bsf_nrf_service_client(bsf_nrf_service_t *s)
+{
+    return s->sbi;
+}
+
+void bsf_nrf_service_deregister(bsf_nrf_service_t *s)
+{
+    if (s && s->nrf)
+        bsf_nrf_client_deregister(s->nrf);
+}
+
+void bsf_nrf_service_stop(bsf_nrf_service_t *s)
+{
+    if (!s)
+        return;
+    bsf_sbi_client_stop(s->sbi); /* no NRF callback after this */
+    bsf_nrf_client_free(s->nrf);
+    free(s);
+}
