@@ -78,6 +78,26 @@ static const bsf_config_key_t keys[] = {
      BSF_CFG_FIELD(nrf.bsf_rx_identity),
      "Publish the Rx gateway's Diameter identity and realm (bsfInfo.rxDiamHost, rxDiamRealm) "
      "when diameter.enabled."},
+    {"scp.uris", BSF_CFG_LIST, "", 0, BSF_NRF_LIST_MAX - 1, NULL, BSF_CFG_FIELD(nrf.scp_uris),
+     "SCP apiRoots by preference (Model C; a path is the SCP's apiPrefix): every outbound "
+     "request goes through the first available one with 3gpp-Sbi-Target-apiRoot. Empty: "
+     "direct."},
+    {"scp.temp_unavailable_s", BSF_CFG_UINT, "30", 1, 86400, NULL,
+     BSF_CFG_FIELD(nrf.scp_temp_unavailable_s),
+     "An SCP that failed a request (429/500/503/504 with its own Server header, a timeout, a "
+     "connection failure) is temporarily unavailable that long (seed 001; "
+     "ScpTempUnavailableDuration); a success through it ends that early."},
+    {"scp.health_interval_ms", BSF_CFG_UINT, "0", 0, 600000, NULL,
+     BSF_CFG_FIELD(nrf.scp_health_interval_ms),
+     "Period of the HTTP/2 OPTIONS probes of every SCP (seed 3.18); 0: no probes."},
+    {"scp.health_path", BSF_CFG_STRING, "/", 1, 127, NULL, BSF_CFG_FIELD(nrf.scp_health_path),
+     "Path of the OPTIONS probes after the SCP's apiRoot (healthApiPath)."},
+    {"scp.health_failures", BSF_CFG_UINT, "3", 1, 100, NULL,
+     BSF_CFG_FIELD(nrf.scp_health_failures),
+     "Failed probes in a row (no answer, 5xx) that make an SCP unhealthy."},
+    {"scp.health_successes", BSF_CFG_UINT, "1", 1, 100, NULL,
+     BSF_CFG_FIELD(nrf.scp_health_successes),
+     "Answered probes in a row that make an unhealthy SCP healthy again."},
 };
 
 static int finish(bsf_config_t *cfg, char *err, size_t err_cap)

@@ -127,6 +127,8 @@ static bool nrf_failure(const bsf_sbi_response_t *rsp)
 {
     if (rsp->result != BSF_SBI_OK)
         return true;
+    if (rsp->from_scp)
+        return false; /* the SCP's own error: the NRF may be fine */
     int st = rsp->status;
     return st == 429 || st == 500 || st == 502 || st == 503 || st == 504 ||
            bsf_sbi_response_header(rsp, "retry-after") != NULL;
@@ -161,6 +163,8 @@ static int nrf_send(bsf_nrf_client_t *n, int i, const char *method, const char *
     nfm_uri(n, i, uri, sizeof uri);
     bsf_sbi_retry_profile_t p = bsf_sbi_retry_default;
     p.max_retries = retries;
+    /* room within the deadline for the retries and one SCP reselection after a timeout */
+    p.attempt_timeout_ms = timeout_ms / (retries + 2);
     p.honour_retry_after = false;
     p.stop_on_retry_after = true;
     bsf_sbi_request_t q = {.method = method, .uri = uri, .content_type = ctype, .body = body,

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <uuid/uuid.h>
 
 #include "common/diag.h"
@@ -50,8 +51,14 @@ int bsf_nrf_service_start(const bsf_nrf_service_config_t *cfg, bsf_nrf_service_t
         free(s);
         return -1;
     }
-    bsf_sbi_client_config_t cc = {.nf_instance_id = s->instance_id,
-                                  .fqdn = cfg->settings->fqdn, .tls_verify = true};
+    const bsf_nrf_settings_t *st = cfg->settings;
+    bsf_sbi_client_config_t cc = {.nf_instance_id = s->instance_id, .fqdn = st->fqdn,
+                                  .tls_verify = true, .scp_uris = st->scp_uris,
+                                  .scp_temp_unavailable_ms = st->scp_temp_unavailable_s * 1000,
+                                  .scp_health_interval_ms = st->scp_health_interval_ms,
+                                  .scp_health_path = st->scp_health_path,
+                                  .scp_health_failures = st->scp_health_failures,
+                                  .scp_health_successes = st->scp_health_successes};
     if (bsf_sbi_client_start(&cc, &s->sbi, err, err_cap)) {
         free(s);
         return -1;
@@ -70,8 +77,23 @@ int bsf_nrf_service_start(const bsf_nrf_service_config_t *cfg, bsf_nrf_service_t
     return 0;
 }
 
+static json_t *scp_status_route(void *ctx, const char *method, const char *body, size_t len,
+                                int *status)
+{
+    (void)body;
+    (void)len;
+    if (strcmp(method, "GET") != 0) {
+        *status = 405;
+        return json_pack("{s:s}", "detail", "only GET");
+    }
+    *status = 200;
+    return bsf_sbi_client_scp_status(ctx);
+}
+
 void bsf_nrf_service_attach_ops(bsf_nrf_service_t *s, bsf_ops_server_t *ops)
 {
+    bsf_ops_server_add_route(ops, BSF_SCP_STATUS_PATH, scp_status_route, s->sbi);
+    bsf_ops_server_add_metrics(ops, bsf_sbi_client_write_metrics, s->sbi);
     if (!s->nrf)
         return;
     bsf_ops_server_add_route(ops, BSF_NRF_STATUS_PATH, bsf_nrf_client_status_route, s->nrf);

@@ -13,6 +13,9 @@
 
 typedef struct bsf_nrf_service bsf_nrf_service_t;
 
+/* The ops route of the SCPs' state. */
+#define BSF_SCP_STATUS_PATH "/oc-bsf-configuration/v1/scpStatus"
+
 typedef struct {
     const bsf_nrf_settings_t *settings;
     bsf_store_t *store;             /* for the generated instance id */
@@ -26,7 +29,7 @@ typedef struct {
  * background: bsfd serves whether or not an NRF answers. */
 int bsf_nrf_service_start(const bsf_nrf_service_config_t *cfg, bsf_nrf_service_t **out,
                           char *err, size_t err_cap);
-/* Adds the NRF status route and metrics (before bsf_ops_server_set_ready). */
+/* Adds the SCP and NRF status routes and metrics (before bsf_ops_server_set_ready). */
 void bsf_nrf_service_attach_ops(bsf_nrf_service_t *s, bsf_ops_server_t *ops);
 const char *bsf_nrf_service_instance_id(const bsf_nrf_service_t *s);
 /* The SBI client, for other outbound flows. */

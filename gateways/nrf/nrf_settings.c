@@ -94,11 +94,16 @@ int bsf_nrf_settings_check(const bsf_nrf_settings_t *s, char *err, size_t err_ca
         snprintf(err, err_cap, "nrf.uri: at most %d NRFs", BSF_NRF_MAX_NRFS);
         return -1;
     }
+    if (s->scp_health_path[0] != '/') {
+        snprintf(err, err_cap, "scp.health_path must start with '/'");
+        return -1;
+    }
     if (s->retry_min_ms > s->retry_max_ms) {
         snprintf(err, err_cap, "nrf.retry_min_ms is above nrf.retry_max_ms");
         return -1;
     }
     if (check_list(s->uri, "nrf.uri", ok_uri, err, err_cap) ||
+        check_list(s->scp_uris, "scp.uris", ok_uri, err, err_cap) ||
         check_list(s->plmn, "nf.plmn", ok_plmn, err, err_cap) ||
         check_list(s->snssai, "nf.snssai", ok_snssai, err, err_cap) ||
         check_list(s->set_id, "nf.set_id", ok_nonempty, err, err_cap) ||

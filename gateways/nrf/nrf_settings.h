@@ -37,6 +37,13 @@ typedef struct {
     char bsf_ip_domain_list[BSF_NRF_LIST_MAX];
     char bsf_group_id[128];
     bool bsf_rx_identity;         /* publish rxDiamHost/rxDiamRealm when Rx is enabled */
+
+    /* SCPs of the SBI client (scp.*): Model C routing of every outbound request */
+    char scp_uris[BSF_NRF_LIST_MAX];
+    unsigned scp_temp_unavailable_s;
+    unsigned scp_health_interval_ms;
+    char scp_health_path[128];
+    unsigned scp_health_failures, scp_health_successes;
 } bsf_nrf_settings_t;
 
 /* Checks formats (URIs, PLMNs, S-NSSAIs, ranges, the instance id's UUID form). Returns 0 or

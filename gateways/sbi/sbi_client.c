@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/clock.h"
 #include "gateways/sbi/h2_client_tls.h"
 #include "gateways/sbi/sbi_client_internal.h"
 
@@ -95,6 +96,7 @@ static void handle_stop(bsf_sbi_client_t *c)
     bsf_sbi_pool_close_all(c->pool);
     uv_close((uv_handle_t *)&c->async, NULL);
     uv_close((uv_handle_t *)&c->sweep, NULL);
+    uv_close((uv_handle_t *)&c->probe_timer, NULL);
 }
 
 static void on_async(uv_async_t *a)
@@ -131,6 +133,68 @@ static void on_sweep(uv_timer_t *t)
     bsf_sbi_pool_sweep(c->pool);
 }
 
+/* ---- SCP probes (seed §3.18) ------------------------------------------------------ */
+
+static void on_probe_done(void *arg, const bsf_sbi_response_t *rsp)
+{
+    struct probe *p = arg;
+    p->pending = false;
+    /* any answer but a server error shows the SCP is there */
+    bool ok = rsp->result == BSF_SBI_OK && rsp->status < 500;
+    bsf_scp_table_probe(&p->c->scp, p->i, ok);
+}
+
+static void on_probe_timer(uv_timer_t *t)
+{
+    bsf_sbi_client_t *c = t->data;
+    for (size_t i = 0; i < c->scp.n; i++) {
+        struct probe *p = &c->probes[i];
+        if (p->pending)
+            continue;
+        char uri[BSF_SBI_HOST_MAX + 160], root[BSF_SBI_HOST_MAX + 16];
+        const bsf_sbi_uri_t *u = &c->scp.scps[i].parsed;
+        bsf_sbi_uri_api_root(u, root, sizeof root);
+        const char *prefix = strcmp(u->path, "/") == 0 ? "" : u->path;
+        snprintf(uri, sizeof uri, "%s%s%s", root, prefix, c->scp_health_path);
+        unsigned timeout = c->cfg.scp_health_interval_ms < 3000 ? c->cfg.scp_health_interval_ms
+                                                                 : 3000;
+        static const bsf_sbi_retry_profile_t once = {0};
+        bsf_sbi_request_t q = {.method = "OPTIONS", .uri = uri, .timeout_ms = timeout,
+                               .priority = -1, .direct = true, .retry = &once};
+        char err[128];
+        p->c = c;
+        p->i = (int)i;
+        p->pending = bsf_sbi_client_submit(c, &q, on_probe_done, p, err, sizeof err) == 0;
+    }
+}
+
+json_t *bsf_sbi_client_scp_status(bsf_sbi_client_t *c)
+{
+    return bsf_scp_table_status(&c->scp, (int64_t)(bsf_clock_mono_ns() / 1000000u));
+}
+
+void bsf_sbi_client_write_metrics(void *ctx, bsf_text_t *out)
+{
+    bsf_sbi_client_t *c = ctx;
+    bsf_sbi_client_stats_t st;
+    bsf_sbi_client_stats(c, &st);
+    bsf_text_printf(out,
+                    "# HELP bsf_sbi_client_requests_total Outbound SBI requests, by outcome.\n"
+                    "# TYPE bsf_sbi_client_requests_total counter\n"
+                    "bsf_sbi_client_requests_total{outcome=\"answer\"} %llu\n"
+                    "bsf_sbi_client_requests_total{outcome=\"timeout\"} %llu\n"
+                    "bsf_sbi_client_requests_total{outcome=\"connect_error\"} %llu\n"
+                    "# HELP bsf_sbi_client_retries_total Retries of outbound SBI requests.\n"
+                    "# TYPE bsf_sbi_client_retries_total counter\n"
+                    "bsf_sbi_client_retries_total %llu\n"
+                    "# HELP bsf_sbi_client_pending Outbound SBI requests not completed.\n"
+                    "# TYPE bsf_sbi_client_pending gauge\nbsf_sbi_client_pending %u\n",
+                    (unsigned long long)st.answers, (unsigned long long)st.timeouts,
+                    (unsigned long long)st.connect_errors, (unsigned long long)st.retries,
+                    st.pending);
+    bsf_scp_table_write_metrics(&c->scp, (int64_t)(bsf_clock_mono_ns() / 1000000u), out);
+}
+
 static void *client_main(void *arg)
 {
     bsf_sbi_client_t *c = arg;
@@ -153,6 +217,12 @@ static void apply_defaults(bsf_sbi_client_config_t *cfg)
         cfg->connect_timeout_ms = 2000;
     if (!cfg->idle_timeout_ms)
         cfg->idle_timeout_ms = 60000;
+    if (!cfg->scp_temp_unavailable_ms)
+        cfg->scp_temp_unavailable_ms = 30000;
+    if (!cfg->scp_health_failures)
+        cfg->scp_health_failures = 3;
+    if (!cfg->scp_health_successes)
+        cfg->scp_health_successes = 1;
     if (!cfg->max_redirects)
         cfg->max_redirects = 3;
     if (!cfg->max_body_bytes)
@@ -181,6 +251,11 @@ static int init_loop(bsf_sbi_client_t *c, char *err, size_t err_cap)
     uv_timer_init(&c->loop, &c->sweep);
     c->sweep.data = c;
     uv_timer_start(&c->sweep, on_sweep, SWEEP_MS, SWEEP_MS);
+    uv_timer_init(&c->loop, &c->probe_timer);
+    c->probe_timer.data = c;
+    if (c->scp.n && c->cfg.scp_health_interval_ms)
+        uv_timer_start(&c->probe_timer, on_probe_timer, c->cfg.scp_health_interval_ms,
+                       c->cfg.scp_health_interval_ms);
     return 0;
 }
 
@@ -188,6 +263,7 @@ static void discard_loop(bsf_sbi_client_t *c)
 {
     uv_close((uv_handle_t *)&c->async, NULL);
     uv_close((uv_handle_t *)&c->sweep, NULL);
+    uv_close((uv_handle_t *)&c->probe_timer, NULL);
     uv_run(&c->loop, UV_RUN_DEFAULT);
     uv_loop_close(&c->loop);
     bsf_sbi_pool_free(c->pool);
@@ -222,7 +298,14 @@ int bsf_sbi_client_start(const bsf_sbi_client_config_t *cfg, bsf_sbi_client_t **
         return -1;
     }
     pthread_mutex_init(&c->mu, NULL);
-    if (init_loop(c, err, err_cap)) {
+    snprintf(c->scp_health_path, sizeof c->scp_health_path, "%s",
+             cfg->scp_health_path && *cfg->scp_health_path ? cfg->scp_health_path : "/");
+    c->cfg.scp_uris = c->cfg.scp_health_path = NULL;
+    if (bsf_scp_table_init(&c->scp, cfg->scp_uris, c->cfg.scp_temp_unavailable_ms,
+                           c->cfg.scp_health_failures, c->cfg.scp_health_successes, err,
+                           err_cap) ||
+        init_loop(c, err, err_cap)) {
+        bsf_scp_table_destroy(&c->scp);
         SSL_CTX_free(c->tls);
         free(c);
         return -1;
@@ -230,6 +313,7 @@ int bsf_sbi_client_start(const bsf_sbi_client_config_t *cfg, bsf_sbi_client_t **
     if (pthread_create(&c->thread, NULL, client_main, c)) {
         snprintf(err, err_cap, "cannot start the SBI client thread");
         discard_loop(c);
+        bsf_scp_table_destroy(&c->scp);
         SSL_CTX_free(c->tls);
         free(c);
         return -1;
@@ -249,6 +333,7 @@ void bsf_sbi_client_stop(bsf_sbi_client_t *c)
     pthread_join(c->thread, NULL);
     uv_loop_close(&c->loop);
     bsf_sbi_pool_free(c->pool);
+    bsf_scp_table_destroy(&c->scp);
     SSL_CTX_free(c->tls);
     pthread_mutex_destroy(&c->mu);
     free(c);
@@ -374,6 +459,7 @@ int bsf_sbi_client_submit(bsf_sbi_client_t *c, const bsf_sbi_request_t *q,
     r->client = c;
     r->done = done;
     r->arg = arg;
+    r->scp_auto = !q->direct && !q->scp_uri && c->scp.n > 0;
     pthread_mutex_lock(&c->mu);
     if (c->stopping || atomic_load(&c->pending) >= c->cfg.max_pending) {
         bool stopping = c->stopping;

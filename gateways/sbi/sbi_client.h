@@ -17,6 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
+#include "common/text.h"
 #include "gateways/sbi/problem_decode.h"
 #include "gateways/sbi/sbi_headers.h"
 #include "gateways/sbi/sbi_retry.h"
@@ -37,6 +40,14 @@ typedef struct {
     const char *tls_ca_file;        /* NULL: the system's trust store */
     const char *tls_cert_file;      /* client certificate (mutual TLS), may be NULL */
     const char *tls_key_file;
+    /* Model C: SCP apiRoots by preference, '\n'-separated; requests go through the first
+     * available one (sbi_client_scp.h) unless they ask to go `direct`. NULL/empty: none. */
+    const char *scp_uris;
+    unsigned scp_temp_unavailable_ms; /* an SCP that failed a request; default 30000 */
+    unsigned scp_health_interval_ms;  /* OPTIONS probes of every SCP; 0: none */
+    const char *scp_health_path;      /* appended to the SCP's apiRoot; default "/" */
+    unsigned scp_health_failures;     /* failed probes in a row: unhealthy; default 3 */
+    unsigned scp_health_successes;    /* good probes in a row: healthy again; default 1 */
 } bsf_sbi_client_config_t;
 
 #define BSF_SBI_MAX_EXTRA_HEADERS 8
@@ -54,7 +65,9 @@ typedef struct {
     const char *callback;        /* 3gpp-Sbi-Callback (notifications) */
     const char *routing_binding; /* 3gpp-Sbi-Routing-Binding */
     const char *binding;         /* 3gpp-Sbi-Binding */
-    const char *scp_uri;         /* send through this SCP (its apiRoot); NULL: direct */
+    const char *scp_uri;         /* send through this SCP (its apiRoot); NULL: the configured
+                                    SCPs, if any */
+    bool direct;                 /* never through an SCP */
     const bsf_sbi_retry_profile_t *retry; /* NULL: bsf_sbi_retry_default */
     size_t n_headers;            /* more headers, lowercase names */
     bsf_sbi_header_t headers[BSF_SBI_MAX_EXTRA_HEADERS];
@@ -86,6 +99,8 @@ typedef struct {
     unsigned redirects;
     const char *uri;             /* the URI that gave this answer (after redirects) */
     const char *via_scp;         /* the SCP used for the last attempt, NULL: direct */
+    bool from_scp;               /* a failure of the SCP itself (its Server header; seed 001),
+                                    not an answer of the target */
 } bsf_sbi_response_t;
 
 /* Everything in `rsp` lives until the callback returns. Runs on the client's thread; it may
@@ -119,6 +134,13 @@ typedef struct {
     unsigned pending;
 } bsf_sbi_client_stats_t;
 void bsf_sbi_client_stats(const bsf_sbi_client_t *c, bsf_sbi_client_stats_t *out);
+
+/* The SCPs and their state as JSON (caller owns): {"scps":[{"uri","priority","status",...}]}.
+ * Any thread. */
+json_t *bsf_sbi_client_scp_status(bsf_sbi_client_t *c);
+/* Prometheus text of the client (bsf_ops_metrics_fn): requests, SCP availability. Any
+ * thread. */
+void bsf_sbi_client_write_metrics(void *ctx, bsf_text_t *out);
 
 /* Stops: requests not yet completed complete with BSF_SBI_ERR_STOPPED (callbacks on the
  * client thread), connections close, the thread is joined. Not from the client's thread.

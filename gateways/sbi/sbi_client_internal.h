@@ -10,6 +10,7 @@
 #include "gateways/sbi/h2_client.h"
 #include "gateways/sbi/sbi_client.h"
 #include "gateways/sbi/sbi_client_pool.h"
+#include "gateways/sbi/sbi_client_scp.h"
 #include "gateways/sbi/sbi_uri.h"
 
 typedef enum { REQ_QUEUED, REQ_WAITING, REQ_IN_FLIGHT, REQ_BACKOFF, REQ_DONE } req_state_t;
@@ -34,6 +35,10 @@ typedef struct req {
     bsf_sbi_uri_t target;            /* after redirects */
     bool via_scp;
     bsf_sbi_uri_t scp;
+    bool scp_auto;                   /* through the configured SCPs */
+    int scp_index;
+    uint32_t scp_tried;
+    unsigned reselections;
     char *strings;
     /* life cycle */
     uint64_t deadline_ms, attempt_deadline_ms; /* monotonic ms */
@@ -65,6 +70,14 @@ struct bsf_sbi_client {
     uv_async_t async;
     uv_timer_t sweep;
     pthread_t thread;
+    bsf_scp_table_t scp;
+    uv_timer_t probe_timer;
+    char scp_health_path[128];
+    struct probe {
+        bsf_sbi_client_t *c;
+        int i;
+        bool pending;
+    } probes[BSF_SCP_MAX];
     bsf_sbi_pool_t *pool;
     pthread_mutex_t mu;
     req_t *queue_head, *queue_tail;  /* under mu */

@@ -7,6 +7,7 @@
 
 #include "common/clock.h"
 #include "gateways/sbi/sbi_client_internal.h"
+#include "gateways/sbi/scp_rules.h"
 
 #define NV_MAX (16 + BSF_SBI_MAX_EXTRA_HEADERS)
 
@@ -89,6 +90,54 @@ static void arm(req_t *r, uint64_t at_ms)
     uv_timer_start(&r->timer, on_timer, at_ms > now ? at_ms - now : 0, 0);
 }
 
+/* Another SCP for this request, now: true when one was left and there is time. */
+static bool scp_reselect(req_t *r)
+{
+    bsf_sbi_client_t *c = r->client;
+    if (!r->scp_auto || c->stopped_loop || now_ms() >= r->deadline_ms)
+        return false;
+    int next = bsf_scp_table_pick(&c->scp, (int64_t)now_ms(), r->scp_tried);
+    if (next < 0)
+        return false;
+    r->reselections++;
+    attempt(r);
+    return true;
+}
+
+/* A timeout or a connection failure through an SCP (seed 001): it is marked temporarily
+ * unavailable and another one is tried. Returns true when the request went on. */
+static bool scp_failed(req_t *r)
+{
+    if (!r->scp_auto)
+        return false;
+    bsf_scp_table_mark(&r->client->scp, r->scp_index, (int64_t)now_ms());
+    return scp_reselect(r);
+}
+
+/* What an answer through the configured SCPs means for the SCP. True when the request
+ * went on through another SCP. */
+static bool scp_answer(req_t *r, bsf_sbi_response_t *rsp)
+{
+    if (!r->via_scp)
+        return false;
+    bool by_scp = bsf_scp_server_names_scp(bsf_sbi_response_header(rsp, "server"), r->scp.host);
+    bsf_scp_verdict_t v = bsf_scp_verdict(rsp->status, rsp->has_problem ? rsp->problem.cause
+                                                                        : NULL, by_scp);
+    rsp->from_scp = v != BSF_SCP_FINE;
+    if (!r->scp_auto)
+        return false;
+    bsf_scp_table_t *t = &r->client->scp;
+    if (v == BSF_SCP_FINE) {
+        bsf_scp_table_fine(t, r->scp_index);
+        /* not the SCP's failure: a retry goes through the same SCP (no reselection) */
+        r->scp_tried &= ~(1u << r->scp_index);
+        return false;
+    }
+    if (v == BSF_SCP_MARK_RESELECT)
+        bsf_scp_table_mark(t, r->scp_index, (int64_t)now_ms());
+    return scp_reselect(r);
+}
+
 /* The attempt ended without an answer to deliver as is: retry or complete. */
 static void attempt_failed(req_t *r, bsf_sbi_attempt_end_t end, int status,
                            int64_t retry_after_ms, bsf_sbi_response_t *answer)
@@ -126,9 +175,11 @@ static void on_timer(uv_timer_t *t)
     }
     detach(r);
     snprintf(r->last_error, sizeof r->last_error, "no answer in time");
+    if (r->scp_auto)
+        bsf_scp_table_mark(&r->client->scp, r->scp_index, (int64_t)now_ms());
     if (now_ms() >= r->deadline_ms)
         finish_error(r, BSF_SBI_ERR_TIMEOUT, r->last_error);
-    else
+    else if (!scp_reselect(r))
         attempt_failed(r, BSF_SBI_ATTEMPT_TIMEOUT, 0, -1, NULL);
 }
 
@@ -182,15 +233,17 @@ static void on_reply(void *arg, int error, const char *why, const bsf_h2c_reply_
         snprintf(r->last_error, sizeof r->last_error, "%s", why);
         r->last_result = error == BSF_H2C_ERR_CONNECT ? BSF_SBI_ERR_CONNECT
                                                       : BSF_SBI_ERR_PROTOCOL;
-        if (error == BSF_H2C_ERR_CONNECT)
+        if (error == BSF_H2C_ERR_CONNECT && !scp_failed(r))
             attempt_failed(r, BSF_SBI_ATTEMPT_CONNECT_ERROR, 0, -1, NULL);
+        else if (error == BSF_H2C_ERR_CONNECT)
+            return;
         else
             finish_error(r, BSF_SBI_ERR_PROTOCOL, r->last_error);
         return;
     }
     bsf_sbi_response_t rsp;
     fill_response(&rsp, rep);
-    if (follow_redirect(r, &rsp))
+    if (scp_answer(r, &rsp) || follow_redirect(r, &rsp))
         return;
     int64_t ra = bsf_sbi_retry_after_ms(bsf_sbi_response_header(&rsp, "retry-after"),
                                         (int64_t)bsf_clock_wall_ms());
@@ -291,13 +344,32 @@ static void on_pool_failed(bsf_sbi_pool_waiter_t *w, const char *why)
     req_t *r = (req_t *)((char *)w - offsetof(req_t, waiter));
     snprintf(r->last_error, sizeof r->last_error, "%s", why);
     r->last_result = BSF_SBI_ERR_CONNECT;
-    attempt_failed(r, BSF_SBI_ATTEMPT_CONNECT_ERROR, 0, -1, NULL);
+    if (!scp_failed(r))
+        attempt_failed(r, BSF_SBI_ATTEMPT_CONNECT_ERROR, 0, -1, NULL);
+}
+
+/* The SCP of this attempt: the first available one not tried yet (after every one was
+ * tried, a retry starts over). */
+static void choose_scp(req_t *r)
+{
+    bsf_scp_table_t *t = &r->client->scp;
+    int i = bsf_scp_table_pick(t, (int64_t)now_ms(), r->scp_tried);
+    if (i < 0) {
+        r->scp_tried = 0;
+        i = bsf_scp_table_pick(t, (int64_t)now_ms(), 0);
+    }
+    r->scp_tried |= 1u << i;
+    r->scp_index = i;
+    r->scp = t->scps[i].parsed;
+    r->via_scp = true;
 }
 
 static void attempt(req_t *r)
 {
     r->attempts++;
     r->state = REQ_WAITING;
+    if (r->scp_auto)
+        choose_scp(r);
     uint64_t now = now_ms();
     r->attempt_deadline_ms = r->deadline_ms;
     if (r->retry.attempt_timeout_ms && now + r->retry.attempt_timeout_ms < r->deadline_ms)

@@ -132,8 +132,10 @@ class _Conn(asyncio.Protocol):
             status, headers, body = 500, [], b""
         if self.transport.is_closing():
             return
-        out = [(":status", str(status)), ("server", "h2peer"), ("x-conn", str(self.no))]
-        out += list(headers)
+        out = [(":status", str(status))]
+        if not any(name == "server" for name, _ in headers):
+            out.append(("server", "h2peer"))
+        out += [("x-conn", str(self.no))] + list(headers)
         if body:
             out.append(("content-length", str(len(body))))
         try:

@@ -126,6 +126,9 @@ def _problem(status, cause, detail):
 
 class NrfSim:
     def __init__(self, heartbeat_s=2, grace_s=None, port=0, cert=None, key=None):
+        # compiling the validators takes seconds: not while a client waits for an answer
+        openapi.validator("NFProfile", NFM)
+        openapi.validator("PatchItem", "TS29571_CommonData.yaml")
         self.heartbeat_s = heartbeat_s
         self.grace_s = heartbeat_s if grace_s is None else grace_s
         self.port = port

@@ -85,6 +85,7 @@ static void settings_defaults(bsf_nrf_settings_t *s)
     s->retry_min_ms = 100;
     s->retry_max_ms = 1000;
     s->bsf_rx_identity = true;
+    strcpy(s->scp_health_path, "/");
 }
 
 static void settings_checked(void **state)
@@ -104,6 +105,10 @@ static void settings_checked(void **state)
     assert_int_equal(bsf_nrf_settings_check(&s, err, sizeof err), -1);
     assert_non_null(strstr(err, "nf.instance_id"));
     s.instance_id[0] = '\0';
+    strcpy(s.scp_uris, "http://scp1:80\nscp2");
+    assert_int_equal(bsf_nrf_settings_check(&s, err, sizeof err), -1);
+    assert_non_null(strstr(err, "scp.uris"));
+    s.scp_uris[0] = '\0';
     s.retry_min_ms = 5000;
     assert_int_equal(bsf_nrf_settings_check(&s, err, sizeof err), -1);
 }

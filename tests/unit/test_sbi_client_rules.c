@@ -13,6 +13,8 @@
 #include "gateways/sbi/sbi_headers.h"
 #include "gateways/sbi/sbi_retry.h"
 #include "gateways/sbi/sbi_uri.h"
+#include "gateways/sbi/scp_rules.h"
+#include "gateways/sbi/sbi_client_scp.h"
 
 static int parse(const char *s, bsf_sbi_uri_t *u)
 {
@@ -162,13 +164,65 @@ static void problem_details(void **state)
     assert_false(bsf_sbi_is_problem_json(NULL));
 }
 
+static void scp_verdicts(void **state)
+{
+    (void)state;
+    assert_true(bsf_scp_server_names_scp("scp1.example.org", "scp1.example.org"));
+    assert_true(bsf_scp_server_names_scp("SCP-1234 scp1.example.org", "other"));
+    assert_true(bsf_scp_server_names_scp("x SCP1.EXAMPLE.ORG", "scp1.example.org"));
+    assert_false(bsf_scp_server_names_scp("PCF-1234 pcf1.example.org", "scp1.example.org"));
+    assert_false(bsf_scp_server_names_scp("scp1.example.org.evil", "scp1.example.org"));
+    assert_false(bsf_scp_server_names_scp(NULL, "scp1"));
+    assert_false(bsf_scp_server_names_scp("", "scp1"));
+    assert_int_equal(bsf_scp_verdict(503, NULL, true), BSF_SCP_MARK_RESELECT);
+    assert_int_equal(bsf_scp_verdict(429, NULL, true), BSF_SCP_MARK_RESELECT);
+    assert_int_equal(bsf_scp_verdict(500, "SYSTEM_FAILURE", true), BSF_SCP_MARK_RESELECT);
+    assert_int_equal(bsf_scp_verdict(504, NULL, true), BSF_SCP_MARK_RESELECT);
+    assert_int_equal(bsf_scp_verdict(504, "TARGET_NF_NOT_REACHABLE", true), BSF_SCP_FINE);
+    assert_int_equal(bsf_scp_verdict(500, "NF_FAILOVER", true), BSF_SCP_FINE);
+    assert_int_equal(bsf_scp_verdict(500, "NF_SERVICE_FAILOVER", true), BSF_SCP_FINE);
+    assert_int_equal(bsf_scp_verdict(400, NULL, true), BSF_SCP_RESELECT);
+    assert_int_equal(bsf_scp_verdict(503, NULL, false), BSF_SCP_FINE); /* the target's */
+    assert_int_equal(bsf_scp_verdict(200, NULL, true), BSF_SCP_FINE);
+}
+
+static void scp_table(void **state)
+{
+    (void)state;
+    bsf_scp_table_t t;
+    char err[128];
+    assert_int_equal(bsf_scp_table_init(&t, "http://scp1:80\nhttp://scp2:80/prefix", 1000, 2, 1,
+                                        err, sizeof err), 0);
+    assert_int_equal(t.n, 2);
+    assert_string_equal(t.scps[1].parsed.path, "/prefix");
+    assert_int_equal(bsf_scp_table_pick(&t, 0, 0), 0);
+    bsf_scp_table_mark(&t, 0, 0);
+    assert_int_equal(bsf_scp_table_pick(&t, 10, 0), 1);     /* available ones first */
+    assert_int_equal(bsf_scp_table_pick(&t, 10, 2u), 0);    /* else one not tried */
+    assert_int_equal(bsf_scp_table_pick(&t, 10, 3u), -1);
+    assert_int_equal(bsf_scp_table_pick(&t, 1000, 0), 0);   /* the time is over */
+    bsf_scp_table_mark(&t, 0, 0);
+    bsf_scp_table_fine(&t, 0);                              /* a success ends it early */
+    assert_true(bsf_scp_table_available(&t, 0, 10));
+    bsf_scp_table_probe(&t, 1, false);
+    assert_true(bsf_scp_table_available(&t, 1, 10));
+    bsf_scp_table_probe(&t, 1, false);                      /* 2 failures in a row */
+    assert_false(bsf_scp_table_available(&t, 1, 10));
+    bsf_scp_table_probe(&t, 1, true);
+    assert_true(bsf_scp_table_available(&t, 1, 10));
+    bsf_scp_table_destroy(&t);
+    assert_int_equal(bsf_scp_table_init(&t, "scp1:80", 1000, 2, 1, err, sizeof err), -1);
+    bsf_scp_table_destroy(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(uri_forms),       cmocka_unit_test(uri_rejects),
         cmocka_unit_test(redirects_resolve), cmocka_unit_test(header_values),
         cmocka_unit_test(retry_decisions), cmocka_unit_test(retry_after),
-        cmocka_unit_test(problem_details),
+        cmocka_unit_test(problem_details), cmocka_unit_test(scp_verdicts),
+        cmocka_unit_test(scp_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
