@@ -1,6 +1,7 @@
 /* One HTTP/2 client connection; see h2_client.h. */
 #include "gateways/sbi/h2_client.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,9 +317,16 @@ int32_t bsf_h2c_submit(bsf_h2c_t *c, const nghttp2_nv *nva, size_t nvlen, const 
 {
     if (!bsf_h2c_can_submit(c))
         return -1;
-    stream_t *s = calloc(1, sizeof *s);
+    /* not calloc: the header buffer (8 KiB) needs no zeroing */
+    stream_t *s = malloc(sizeof *s);
     if (!s)
         return -1;
+    memset(s, 0, offsetof(stream_t, hbuf));
+    s->hlen = 0;
+    s->n_headers = 0;
+    s->body = (buf_t){0};
+    s->req_body = NULL;
+    s->req_len = s->req_off = 0;
     s->c = c;
     s->fn = fn;
     s->arg = arg;

@@ -321,13 +321,9 @@ static void on_granted(bsf_sbi_pool_waiter_t *w, bsf_h2c_t *conn)
 {
     req_t *r = (req_t *)((char *)w - offsetof(req_t, waiter));
     nvs_t v;
-    nv_text_t *t = malloc(sizeof *t);
-    int32_t id = -1;
-    if (t) {
-        build_headers(r, &v, t);
-        id = bsf_h2c_submit(conn, v.nv, v.n, r->body, r->body_len, on_reply, r);
-        free(t);
-    }
+    nv_text_t t; /* nghttp2 copies the header block at submit */
+    build_headers(r, &v, &t);
+    int32_t id = bsf_h2c_submit(conn, v.nv, v.n, r->body, r->body_len, on_reply, r);
     if (id < 0) {
         snprintf(r->last_error, sizeof r->last_error, "cannot send the request");
         r->last_result = BSF_SBI_ERR_CONNECT;
