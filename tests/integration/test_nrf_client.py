@@ -271,3 +271,21 @@ def test_bad_settings_refused(bsfd_factory, key, value):
                           capture_output=True, text=True, timeout=30)
     assert done.returncode != 0
     assert key in done.stderr
+
+
+@pytest.mark.parametrize("publish", [True, False])
+def test_rx_identity_in_bsf_info(nrf, bsfd_factory, publish):
+    sim = nrf(heartbeat_s=1).start()
+    (port,) = free_ports(1)
+    bsfd_factory(settings(sim, **{"diameter.enabled": "true",
+                                  "diameter.identity": "bsf.rx.example.org",
+                                  "diameter.realm": "rx.example.org",
+                                  "diameter.port": str(port),
+                                  "nf.bsf_info.rx_identity": str(publish).lower()}))
+    nf_id_of(sim)
+    info = json.loads(puts(sim)[0][4])["bsfInfo"]
+    if publish:
+        assert info["rxDiamHost"] == "bsf.rx.example.org"
+        assert info["rxDiamRealm"] == "rx.example.org"
+    else:
+        assert "rxDiamHost" not in info and "rxDiamRealm" not in info
