@@ -390,6 +390,16 @@ void bsf_nrf_client_deregister(bsf_nrf_client_t *n)
     pthread_mutex_unlock(&n->mu);
 }
 
+int bsf_nrf_client_api_root(void *ctx, char *out, size_t cap)
+{
+    bsf_nrf_client_t *n = ctx;
+    pthread_mutex_lock(&n->mu);
+    int i = n->current >= 0 ? n->current : 0;
+    int len = snprintf(out, cap, "%s", n->sel.peers[i].uri);
+    pthread_mutex_unlock(&n->mu);
+    return len < 0 || (size_t)len >= cap ? -1 : 0;
+}
+
 /* ---- start, free ------------------------------------------------------------------- */
 
 int bsf_nrf_client_start(const bsf_nrf_client_config_t *cfg, bsf_sbi_client_t *sbi,

@@ -40,6 +40,10 @@ int bsf_nrf_client_start(const bsf_nrf_client_config_t *cfg, bsf_sbi_client_t *s
  * nrf.deregister_timeout_ms (plus a little) for the answer. Main thread, once. */
 void bsf_nrf_client_deregister(bsf_nrf_client_t *n);
 
+/* The apiRoot of the NRF in use (or the first configured) into out: for other Nnrf services
+ * (access tokens). Returns 0, or -1 when it does not fit. Any thread. */
+int bsf_nrf_client_api_root(void *n, char *out, size_t cap);
+
 /* Frees the client: after bsf_sbi_client_stop (no callback may come any more). NULL: no-op. */
 void bsf_nrf_client_free(bsf_nrf_client_t *n);
 

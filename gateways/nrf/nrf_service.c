@@ -9,6 +9,7 @@
 #include "common/diag.h"
 #include "engine/ext_meta.h"
 #include "gateways/nrf/nrf_client.h"
+#include "gateways/nrf/nrf_token.h"
 
 #define META_INSTANCE_ID "nf_instance_id"
 
@@ -16,6 +17,7 @@ struct bsf_nrf_service {
     char instance_id[64];
     bsf_sbi_client_t *sbi;
     bsf_nrf_client_t *nrf;
+    bsf_nrf_tokens_t *tokens;
 };
 
 /* nf.instance_id, or the one kept in the store, or a new one kept there. */
@@ -72,6 +74,10 @@ int bsf_nrf_service_start(const bsf_nrf_service_config_t *cfg, bsf_nrf_service_t
             free(s);
             return -1;
         }
+        s->tokens = bsf_nrf_tokens_new(s->sbi, s->instance_id, bsf_nrf_client_api_root,
+                                       s->nrf, st->timeout_ms);
+        if (s->tokens)
+            bsf_nrf_tokens_install(s->tokens);
     }
     *out = s;
     return 0;
@@ -121,6 +127,7 @@ void bsf_nrf_service_stop(bsf_nrf_service_t *s)
     if (!s)
         return;
     bsf_sbi_client_stop(s->sbi); /* no NRF callback after this */
+    bsf_nrf_tokens_free(s->tokens);
     bsf_nrf_client_free(s->nrf);
     free(s);
 }

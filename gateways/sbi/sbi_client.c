@@ -353,6 +353,13 @@ void bsf_sbi_client_stats(const bsf_sbi_client_t *c, bsf_sbi_client_stats_t *out
     out->pending = atomic_load(&m->pending);
 }
 
+void bsf_sbi_client_set_token_provider(bsf_sbi_client_t *c, const bsf_sbi_token_provider_t *p)
+{
+    pthread_mutex_lock(&c->mu);
+    c->tokens = *p;
+    pthread_mutex_unlock(&c->mu);
+}
+
 /* ---- submit ------------------------------------------------------------------------ */
 
 typedef struct {
@@ -379,7 +386,7 @@ static const char *adup(arena_t *a, const char *s)
 static int validate(const bsf_sbi_request_t *q, char *err, size_t cap)
 {
     const char *vals[] = {q->content_type, q->correlation_info, q->callback,
-                          q->routing_binding, q->binding};
+                          q->routing_binding, q->binding, q->oauth_scope, q->target_nf_type};
     if (!q->method || !*q->method || !q->uri) {
         snprintf(err, cap, "method and URI are required");
         return -1;
@@ -414,6 +421,7 @@ static req_t *copy_request(const bsf_sbi_request_t *q, char *err, size_t cap)
     req_t *r = calloc(1, sizeof *r);
     size_t total = slen(q->method) + slen(q->content_type) + slen(q->correlation_info) +
                    slen(q->callback) + slen(q->routing_binding) + slen(q->binding) +
+                   slen(q->oauth_scope) + slen(q->target_nf_type) +
                    q->body_len + 1;
     for (size_t i = 0; i < q->n_headers; i++)
         total += slen(q->headers[i].name) + slen(q->headers[i].value);
@@ -436,6 +444,8 @@ static req_t *copy_request(const bsf_sbi_request_t *q, char *err, size_t cap)
     r->callback = adup(&a, q->callback);
     r->routing_binding = adup(&a, q->routing_binding);
     r->binding = adup(&a, q->binding);
+    r->oauth_scope = adup(&a, q->oauth_scope);
+    r->target_nf_type = adup(&a, q->target_nf_type);
     for (size_t i = 0; i < q->n_headers; i++)
         r->headers[i] = (bsf_sbi_header_t){adup(&a, q->headers[i].name),
                                            adup(&a, q->headers[i].value)};
@@ -461,6 +471,12 @@ int bsf_sbi_client_submit(bsf_sbi_client_t *c, const bsf_sbi_request_t *q,
     r->arg = arg;
     r->scp_auto = !q->direct && !q->scp_uri && c->scp.n > 0;
     pthread_mutex_lock(&c->mu);
+    if (r->oauth_scope && !c->tokens.get) {
+        pthread_mutex_unlock(&c->mu);
+        snprintf(err, err_cap, "an oauth_scope needs a token provider");
+        bsf_sbi_req_free(r);
+        return -1;
+    }
     if (c->stopping || atomic_load(&c->pending) >= c->cfg.max_pending) {
         bool stopping = c->stopping;
         pthread_mutex_unlock(&c->mu);

@@ -68,6 +68,10 @@ typedef struct {
     const char *scp_uri;         /* send through this SCP (its apiRoot); NULL: the configured
                                     SCPs, if any */
     bool direct;                 /* never through an SCP */
+    const char *oauth_scope;     /* the producer requires OAuth2 (TS 33.501 §13.4.1): send
+                                    `Authorization: Bearer` with a token for this scope from
+                                    the token provider; NULL: no token */
+    const char *target_nf_type;  /* with oauth_scope: the producer's NF type (e.g. "PCF") */
     const bsf_sbi_retry_profile_t *retry; /* NULL: bsf_sbi_retry_default */
     size_t n_headers;            /* more headers, lowercase names */
     bsf_sbi_header_t headers[BSF_SBI_MAX_EXTRA_HEADERS];
@@ -80,6 +84,7 @@ typedef enum {
     BSF_SBI_ERR_PROTOCOL,     /* stream reset, answer too large, bad redirect */
     BSF_SBI_ERR_REDIRECTS,    /* more redirects than max_redirects */
     BSF_SBI_ERR_STOPPED,      /* the client stopped first */
+    BSF_SBI_ERR_TOKEN,        /* no access token could be had for the request's scope */
 } bsf_sbi_result_t;
 
 #define BSF_SBI_MAX_RSP_HEADERS 32
@@ -123,6 +128,23 @@ int bsf_sbi_client_submit(bsf_sbi_client_t *c, const bsf_sbi_request_t *req,
  * (stopping, out of memory): fn is never called. */
 typedef void (*bsf_sbi_post_fn)(void *arg, bool stopped);
 int bsf_sbi_client_post(bsf_sbi_client_t *c, unsigned delay_ms, bsf_sbi_post_fn fn, void *arg);
+
+/* OAuth2 access tokens for requests with an oauth_scope (the NRF client provides them,
+ * gateways/nrf/nrf_token.h). `get` runs on the client thread and must call done(req, token,
+ * why) exactly once, maybe at once: token NULL when none could be had (the request then
+ * completes with BSF_SBI_ERR_TOKEN). `invalidate` forgets a token a producer refused (401),
+ * before the one retry with a fresh token. */
+typedef void (*bsf_sbi_token_done_fn)(void *req, const char *token, const char *why);
+typedef struct {
+    void (*get)(void *ctx, const char *scope, const char *target_nf_type,
+                bsf_sbi_token_done_fn done, void *req);
+    void (*invalidate)(void *ctx, const char *scope, const char *target_nf_type,
+                       const char *token);
+    void *ctx;
+} bsf_sbi_token_provider_t;
+/* Sets the provider (copied) before any request with an oauth_scope is submitted. Any
+ * thread, once. */
+void bsf_sbi_client_set_token_provider(bsf_sbi_client_t *c, const bsf_sbi_token_provider_t *p);
 
 /* A header of an answer (name lowercase), NULL when absent. */
 const char *bsf_sbi_response_header(const bsf_sbi_response_t *rsp, const char *name);

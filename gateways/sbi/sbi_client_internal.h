@@ -24,7 +24,9 @@ typedef struct req {
     req_state_t state;
     /* the request, copied: strings point into `strings` */
     const char *method, *content_type, *correlation_info, *callback, *routing_binding,
-        *binding;
+        *binding, *oauth_scope, *target_nf_type;
+    char *token;                     /* the access token of this request (owned) */
+    bool token_pending, token_refreshed, timer_closed;
     const void *body;
     size_t body_len;
     size_t n_headers;
@@ -71,6 +73,7 @@ struct bsf_sbi_client {
     uv_timer_t sweep;
     pthread_t thread;
     bsf_scp_table_t scp;
+    bsf_sbi_token_provider_t tokens;
     uv_timer_t probe_timer;
     char scp_health_path[128];
     struct probe {

@@ -20,11 +20,15 @@ static void attempt(req_t *r);
 
 static void on_timer_closed(uv_handle_t *h)
 {
-    bsf_sbi_req_free(h->data);
+    req_t *r = h->data;
+    r->timer_closed = true;
+    if (!r->token_pending) /* else the token provider's answer frees it */
+        bsf_sbi_req_free(r);
 }
 
 void bsf_sbi_req_free(req_t *r)
 {
+    free(r->token);
     free(r->strings);
     free(r);
 }
@@ -243,6 +247,17 @@ static void on_reply(void *arg, int error, const char *why, const bsf_h2c_reply_
     }
     bsf_sbi_response_t rsp;
     fill_response(&rsp, rep);
+    if (rsp.status == 401 && r->token && !r->token_refreshed) {
+        /* the producer refused the token (expired, revoked): one retry with a new one */
+        bsf_sbi_token_provider_t *tp = &r->client->tokens;
+        if (tp->invalidate)
+            tp->invalidate(tp->ctx, r->oauth_scope, r->target_nf_type, r->token);
+        free(r->token);
+        r->token = NULL;
+        r->token_refreshed = true;
+        attempt(r);
+        return;
+    }
     if (scp_answer(r, &rsp) || follow_redirect(r, &rsp))
         return;
     int64_t ra = bsf_sbi_retry_after_ms(bsf_sbi_response_header(&rsp, "retry-after"),
@@ -269,6 +284,7 @@ typedef struct {
     char ts[BSF_SBI_TIME_HEADER_MAX], max_rsp[16], prio[8], len[24];
     char target_root[BSF_SBI_HOST_MAX + 16];
     char path[BSF_SBI_URI_MAX * 2];
+    char auth[4096 + 8];
 } nv_text_t;
 
 /* The header list of one attempt; the texts it points to live in `t`. */
@@ -303,6 +319,10 @@ static void build_headers(const req_t *r, nvs_t *v, nv_text_t *t)
     }
     if (r->via_scp)
         nv_add(v, "3gpp-sbi-target-apiroot", t->target_root);
+    if (r->token) {
+        snprintf(t->auth, sizeof t->auth, "Bearer %s", r->token);
+        nv_add(v, "authorization", t->auth);
+    }
     nv_add(v, "3gpp-sbi-correlation-info", r->correlation_info);
     nv_add(v, "3gpp-sbi-callback", r->callback);
     nv_add(v, "3gpp-sbi-routing-binding", r->routing_binding);
@@ -360,6 +380,32 @@ static void choose_scp(req_t *r)
     r->via_scp = true;
 }
 
+static void acquire(req_t *r)
+{
+    r->waiter.granted = on_granted;
+    r->waiter.failed = on_pool_failed;
+    bsf_sbi_pool_acquire(r->client->pool, r->via_scp ? &r->scp : &r->target, &r->waiter);
+}
+
+static void on_token(void *arg, const char *token, const char *why)
+{
+    req_t *r = arg;
+    r->token_pending = false;
+    if (r->state == REQ_DONE) { /* completed (deadline, stop) while the token was fetched */
+        if (r->timer_closed)
+            bsf_sbi_req_free(r);
+        return;
+    }
+    if (!token || strlen(token) > 4096 || !(r->token = strdup(token))) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "no access token: %s", why ? why : "refused");
+        finish_error(r, BSF_SBI_ERR_TOKEN, msg);
+        return;
+    }
+    if (r->state == REQ_WAITING && !r->waiter.entry && !r->conn) /* not in back-off */
+        acquire(r);
+}
+
 static void attempt(req_t *r)
 {
     r->attempts++;
@@ -371,9 +417,15 @@ static void attempt(req_t *r)
     if (r->retry.attempt_timeout_ms && now + r->retry.attempt_timeout_ms < r->deadline_ms)
         r->attempt_deadline_ms = now + r->retry.attempt_timeout_ms;
     arm(r, r->attempt_deadline_ms);
-    r->waiter.granted = on_granted;
-    r->waiter.failed = on_pool_failed;
-    bsf_sbi_pool_acquire(r->client->pool, r->via_scp ? &r->scp : &r->target, &r->waiter);
+    if (r->oauth_scope && !r->token) {
+        if (r->token_pending) /* an earlier attempt's fetch still runs: it goes on */
+            return;
+        bsf_sbi_token_provider_t *tp = &r->client->tokens;
+        r->token_pending = true;
+        tp->get(tp->ctx, r->oauth_scope, r->target_nf_type, on_token, r);
+        return;
+    }
+    acquire(r);
 }
 
 void bsf_sbi_req_start(req_t *r)

@@ -23,6 +23,7 @@ import re
 import sys
 import threading
 import time
+import uuid as uuid_mod
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "integration"))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
@@ -31,6 +32,8 @@ import h2_peer  # noqa: E402
 import openapi  # noqa: E402
 
 NFM = "TS29510_Nnrf_NFManagement.yaml"
+TOKEN_API = "TS29510_Nnrf_AccessToken.yaml"
+PROTECTED = "/nbsf-test/v1/protected"  # a producer resource that requires a token
 PREFIX = "/nnrf-nfm/v1/nf-instances/"
 UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
                   r"[0-9a-fA-F]{12}$")
@@ -129,6 +132,11 @@ class NrfSim:
         # compiling the validators takes seconds: not while a client waits for an answer
         openapi.validator("NFProfile", NFM)
         openapi.validator("PatchItem", "TS29571_CommonData.yaml")
+        openapi.validator("AccessTokenReq", TOKEN_API)
+        self.tokens = {}         # access_token -> (scope, expiry monotonic)
+        self.token_requests = []
+        self.token_expires_s = 3600
+        self.refused_scopes = {"forbidden"}
         self.heartbeat_s = heartbeat_s
         self.grace_s = heartbeat_s if grace_s is None else grace_s
         self.port = port
@@ -241,6 +249,18 @@ class NrfSim:
             return status, headers, pbody
         self._check_headers(req)
         path = req.path.split("?")[0]
+        if path == "/oauth2/token":
+            with self.lock:
+                return self._token(req, body)
+        if path == PROTECTED:
+            with self.lock:
+                return self._protected(req)
+        if path == "/nbsf-test/v1/token-requests":
+            with self.lock:
+                if req.method == "POST":  # revoke every token
+                    self.tokens.clear()
+                return 200, [("content-type", "application/json")], json.dumps(
+                    {"count": len(self.token_requests)}).encode()
         if not path.startswith(PREFIX) or "/" in path[len(PREFIX):]:
             return _problem(404, "RESOURCE_URI_STRUCTURE_NOT_FOUND", path)
         nf_id = path[len(PREFIX):]
@@ -261,6 +281,41 @@ class NrfSim:
         if req.header("content-length") != str(len(body)):
             raise ValueError("content-length missing or wrong")
         return json.loads(body)
+
+    def _token(self, req, body):
+        """Nnrf_AccessToken (TS 29.510 §5.4.2.2): client credentials, form-encoded."""
+        import urllib.parse
+        if req.method != "POST":
+            return _problem(405, "METHOD_NOT_ALLOWED", req.method)
+        ctype = (req.header("content-type") or "").split(";")[0].strip().lower()
+        if ctype != "application/x-www-form-urlencoded":
+            return self._violation(f"AccessTokenReq content-type {ctype!r}")
+        form = dict(urllib.parse.parse_qsl(body.decode(), keep_blank_values=True,
+                                           strict_parsing=True))
+        errors = openapi.errors(form, "AccessTokenReq", TOKEN_API)
+        if errors:
+            return self._violation("AccessTokenReq invalid: " + "; ".join(errors[:5]))
+        self.token_requests.append(form)
+        if form["scope"] in self.refused_scopes:
+            return 400, [("content-type", "application/json")], json.dumps(
+                {"error": "invalid_scope"}).encode()
+        token = f"tok-{uuid_mod.uuid4()}"
+        self.tokens[token] = (form["scope"], time.monotonic() + self.token_expires_s)
+        rsp = {"access_token": token, "token_type": "Bearer",
+               "expires_in": self.token_expires_s, "scope": form["scope"]}
+        errors = openapi.errors(rsp, "AccessTokenRsp", TOKEN_API)
+        assert not errors, errors
+        return 200, [("content-type", "application/json"), ("cache-control", "no-store")], \
+            json.dumps(rsp).encode()
+
+    def _protected(self, req):
+        auth = req.header("authorization") or ""
+        token = auth[len("Bearer "):] if auth.startswith("Bearer ") else None
+        grant = self.tokens.get(token)
+        if not grant or grant[1] < time.monotonic():
+            return 401, [("www-authenticate", 'Bearer error="invalid_token"')], b""
+        return 200, [("content-type", "application/json")], json.dumps(
+            {"scope": grant[0]}).encode()
 
     def _register(self, req, nf_id, body):
         try:
@@ -316,3 +371,23 @@ class NrfSim:
         if not inst:
             return _problem(404, "RESOURCE_CONTEXT_NOT_FOUND", "no such NF instance")
         return 200, [("content-type", "application/json")], json.dumps(inst["profile"]).encode()
+
+
+if __name__ == "__main__":  # standalone, for the C tests: writes its port to --port-file
+    import argparse
+    import os
+    p = argparse.ArgumentParser()
+    p.add_argument("--port-file", required=True)
+    p.add_argument("--token-expires", type=int, default=3600)
+    args = p.parse_args()
+    sim = NrfSim()
+    sim.token_expires_s = args.token_expires
+    sim.start()
+    with open(args.port_file + ".tmp", "w") as f:
+        f.write(str(sim.port))
+    os.rename(args.port_file + ".tmp", args.port_file)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
