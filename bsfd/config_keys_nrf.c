@@ -78,6 +78,27 @@ static const bsf_config_key_t keys[] = {
      BSF_CFG_FIELD(nrf.bsf_rx_identity),
      "Publish the Rx gateway's Diameter identity and realm (bsfInfo.rxDiamHost, rxDiamRealm) "
      "when diameter.enabled."},
+    {"sbi_client.tls_ca_file", BSF_CFG_STRING, "", 0, 1023, NULL,
+     BSF_CFG_FIELD(nrf.client_tls_ca_file),
+     "PEM file of the CAs trusted for https NRFs, SCPs and producers; empty: the system's "
+     "trust store."},
+    {"sbi_client.tls_verify", BSF_CFG_BOOL, "true", 0, 0, NULL,
+     BSF_CFG_FIELD(nrf.client_tls_verify),
+     "Verify the server's certificate and name (turn off only in a lab)."},
+    {"sbi_client.tls_cert_file", BSF_CFG_STRING, "", 0, 1023, NULL,
+     BSF_CFG_FIELD(nrf.client_tls_cert_file),
+     "PEM certificate (chain) bsfd presents for mutual TLS; with sbi_client.tls_key_file."},
+    {"sbi_client.tls_key_file", BSF_CFG_STRING, "", 0, 1023, NULL,
+     BSF_CFG_FIELD(nrf.client_tls_key_file), "PEM private key of sbi_client.tls_cert_file."},
+    {"sbi_client.max_connections", BSF_CFG_UINT, "4", 1, 64, NULL,
+     BSF_CFG_FIELD(nrf.client_max_connections),
+     "HTTP/2 connections per authority (scheme, host, port) of outbound requests."},
+    {"sbi_client.max_streams", BSF_CFG_UINT, "128", 1, 10000, NULL,
+     BSF_CFG_FIELD(nrf.client_max_streams),
+     "Concurrent streams per outbound connection (fewer when the server's SETTINGS say so)."},
+    {"sbi_client.connect_timeout_ms", BSF_CFG_UINT, "2000", 10, 60000, NULL,
+     BSF_CFG_FIELD(nrf.client_connect_timeout_ms),
+     "TCP connect plus TLS handshake of an outbound connection."},
     {"scp.uris", BSF_CFG_LIST, "", 0, BSF_NRF_LIST_MAX - 1, NULL, BSF_CFG_FIELD(nrf.scp_uris),
      "SCP apiRoots by preference (Model C; a path is the SCP's apiPrefix): every outbound "
      "request goes through the first available one with 3gpp-Sbi-Target-apiRoot. Empty: "

@@ -55,7 +55,14 @@ int bsf_nrf_service_start(const bsf_nrf_service_config_t *cfg, bsf_nrf_service_t
     }
     const bsf_nrf_settings_t *st = cfg->settings;
     bsf_sbi_client_config_t cc = {.nf_instance_id = s->instance_id, .fqdn = st->fqdn,
-                                  .tls_verify = true, .scp_uris = st->scp_uris,
+                                  .tls_verify = st->client_tls_verify,
+                                  .tls_ca_file = st->client_tls_ca_file,
+                                  .tls_cert_file = st->client_tls_cert_file,
+                                  .tls_key_file = st->client_tls_key_file,
+                                  .max_connections = st->client_max_connections,
+                                  .max_streams = st->client_max_streams,
+                                  .connect_timeout_ms = st->client_connect_timeout_ms,
+                                  .scp_uris = st->scp_uris,
                                   .scp_temp_unavailable_ms = st->scp_temp_unavailable_s * 1000,
                                   .scp_health_interval_ms = st->scp_health_interval_ms,
                                   .scp_health_path = st->scp_health_path,

@@ -94,6 +94,11 @@ int bsf_nrf_settings_check(const bsf_nrf_settings_t *s, char *err, size_t err_ca
         snprintf(err, err_cap, "nrf.uri: at most %d NRFs", BSF_NRF_MAX_NRFS);
         return -1;
     }
+    if (!s->client_tls_cert_file[0] != !s->client_tls_key_file[0]) {
+        snprintf(err, err_cap, "sbi_client.tls_cert_file and sbi_client.tls_key_file go "
+                               "together");
+        return -1;
+    }
     if (s->scp_health_path[0] != '/') {
         snprintf(err, err_cap, "scp.health_path must start with '/'");
         return -1;

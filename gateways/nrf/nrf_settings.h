@@ -38,6 +38,12 @@ typedef struct {
     char bsf_group_id[128];
     bool bsf_rx_identity;         /* publish rxDiamHost/rxDiamRealm when Rx is enabled */
 
+    /* the SBI client (sbi_client.*) */
+    char client_tls_ca_file[1024];
+    char client_tls_cert_file[1024], client_tls_key_file[1024];
+    bool client_tls_verify;
+    unsigned client_max_connections, client_max_streams, client_connect_timeout_ms;
+
     /* SCPs of the SBI client (scp.*): Model C routing of every outbound request */
     char scp_uris[BSF_NRF_LIST_MAX];
     unsigned scp_temp_unavailable_s;

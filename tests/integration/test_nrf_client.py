@@ -289,3 +289,34 @@ def test_rx_identity_in_bsf_info(nrf, bsfd_factory, publish):
         assert info["rxDiamRealm"] == "rx.example.org"
     else:
         assert "rxDiamHost" not in info and "rxDiamRealm" not in info
+
+
+def make_cert(directory):
+    import subprocess
+    key, cert = directory / "nrf.key", directory / "nrf.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj",
+                    "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    return cert, key
+
+
+def test_nrf_over_tls(nrf, bsfd_factory, tmp_path):
+    cert, key = make_cert(tmp_path)
+    sim = nrf(heartbeat_s=1, cert=str(cert), key=str(key)).start()
+    assert sim.uri.startswith("https://")
+    bsfd = bsfd_factory(settings(sim, **{"sbi_client.tls_ca_file": str(cert)}))
+    nf_id = nf_id_of(sim)
+    wait_until(lambda: sim.registered(nf_id), what="registered over TLS")
+    wait_until(lambda: sim.of("PATCH"), what="a heartbeat over TLS")
+    assert status(bsfd)["state"] == "REGISTERED"
+
+
+def test_nrf_with_an_untrusted_certificate_is_not_used(nrf, bsfd_factory, tmp_path):
+    cert, key = make_cert(tmp_path)
+    sim = nrf(heartbeat_s=1, cert=str(cert), key=str(key)).start()
+    bsfd = bsfd_factory(settings(sim))  # the system's trust store does not know it
+    wait_until(lambda: "certificate" in (status(bsfd)["lastError"] or ""),
+               what="a certificate error")
+    assert status(bsfd)["state"] == "REGISTERING"
+    assert not sim.requests

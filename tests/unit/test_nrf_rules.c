@@ -86,6 +86,7 @@ static void settings_defaults(bsf_nrf_settings_t *s)
     s->retry_max_ms = 1000;
     s->bsf_rx_identity = true;
     strcpy(s->scp_health_path, "/");
+    s->client_tls_verify = true;
 }
 
 static void settings_checked(void **state)
