@@ -269,7 +269,7 @@ def test_bad_settings_refused(bsfd_factory, key, value):
     from conftest import BSFD
     done = subprocess.run([str(BSFD), "--set", f"{key}={value}", "--set", "store.path=/nonexistent"],
                           capture_output=True, text=True, timeout=30)
-    assert done.returncode != 0
+    assert done.returncode == 2, (done.returncode, done.stderr)
     assert key in done.stderr
 
 
