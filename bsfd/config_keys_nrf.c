@@ -1,6 +1,7 @@
 /* Configuration keys of the NRF client and of the NF profile it registers (issue 10,
  * docs/nrf.md). The names nrf.uri, nf.instance_id, nf.fqdn, nf.plmn, nf.set_id and
  * nf.bsf_info.* are part of the interface operators rely on. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -121,9 +122,20 @@ static const bsf_config_key_t keys[] = {
      "Answered probes in a row that make an unhealthy SCP healthy again."},
 };
 
+/* Runs after the core section (sbi.listen is split): the profile must publish an FQDN or an
+ * IPv4 address, and 0.0.0.0 / :: is no address to publish. */
 static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
 {
-    return bsf_nrf_settings_check(&cfg->nrf, err, err_cap);
+    if (bsf_nrf_settings_check(&cfg->nrf, err, err_cap))
+        return -1;
+    const bsf_nrf_settings_t *n = &cfg->nrf;
+    bool specific_v4 = strchr(cfg->sbi_host, '.') && strcmp(cfg->sbi_host, "0.0.0.0") != 0;
+    if (n->uri[0] && !n->fqdn[0] && !n->ipv4_addresses[0] && !specific_v4) {
+        snprintf(err, err_cap, "nrf.uri: the NF profile needs nf.fqdn or nf.ipv4_addresses "
+                               "when sbi.listen is not one IPv4 address");
+        return -1;
+    }
+    return 0;
 }
 
 const bsf_config_section_t bsf_config_nrf_section = {keys, sizeof keys / sizeof keys[0],

@@ -263,7 +263,8 @@ def test_configured_instance_id(nrf, bsfd_factory):
 @pytest.mark.parametrize("key,value", [("nf.instance_id", "not-a-uuid"),
                                        ("nf.plmn", "1-01"), ("nf.snssai", "1-00000g"),
                                        ("nf.bsf_info.ipv4_ranges", "10.0.0.9-10.0.0.1"),
-                                       ("nrf.uri", "ftp://nrf")])
+                                       ("nrf.uri", "ftp://nrf"),
+                                       ("scp.uris", "scp1:80")])
 def test_bad_settings_refused(bsfd_factory, key, value):
     import subprocess
     from conftest import BSFD
@@ -320,3 +321,13 @@ def test_nrf_with_an_untrusted_certificate_is_not_used(nrf, bsfd_factory, tmp_pa
                what="a certificate error")
     assert status(bsfd)["state"] == "REGISTERING"
     assert not sim.requests
+
+
+def test_profile_without_an_address_refused():
+    import subprocess
+    from conftest import BSFD
+    done = subprocess.run([str(BSFD), "--set", "nrf.uri=http://127.0.0.1:1", "--set",
+                           "sbi.listen=0.0.0.0:8080", "--set", "store.path=/nonexistent"],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert "nf.fqdn" in done.stderr
