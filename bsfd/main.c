@@ -15,6 +15,7 @@
 #include "gateways/diameter/rx_gateway.h"
 #include "gateways/diameter/rx_repaving_api.h"
 #include "feed/feed.h"
+#include "gateways/nrf/nrf_service.h"
 #include "gateways/ops/ops_server.h"
 #include "gateways/sbi/nbsf_service.h"
 #include "replication/replication.h"
@@ -171,8 +172,17 @@ int main(int argc, char **argv)
         BSF_ERROR("bsfd", "%s", err);
         return 1;
     }
+    bsf_nrf_service_config_t nrfc = {&cfg.nrf, &store, cfg.sbi_host, bsf_nbsf_service_port(sbi),
+                                     cfg.sbi_api_root, rx ? cfg.diameter.identity : NULL,
+                                     rx ? cfg.diameter.realm : NULL};
+    bsf_nrf_service_t *nrf;
+    if (bsf_nrf_service_start(&nrfc, &nrf, err, sizeof err)) {
+        BSF_ERROR("bsfd", "%s", err);
+        return 1;
+    }
     if (ops) {
         bsf_ops_server_add_metrics(ops, bsf_nbsf_service_write_metrics, sbi);
+        bsf_nrf_service_attach_ops(nrf, ops);
         if (repl)
             bsf_ops_server_add_metrics(ops, bsf_replication_write_metrics, repl);
         if (rx) {
@@ -198,6 +208,7 @@ int main(int argc, char **argv)
     int sig = 0;
     sigwait(&stop_signals, &sig);
     BSF_INFO("bsfd", "signal %d: shutting down", sig);
+    bsf_nrf_service_deregister(nrf); /* consumers stop finding us first */
     bsf_warmup_stop(warmup);
     if (ops)
         bsf_ops_server_set_ready(ops, false);
@@ -209,6 +220,7 @@ int main(int argc, char **argv)
     /* The ops endpoint's metrics and routes read the gateways: it stops before they go. */
     if (ops)
         bsf_ops_server_stop(ops);
+    bsf_nrf_service_stop(nrf);
     if (rx)
         bsf_rx_gateway_stop(rx);
     bsf_nbsf_service_stop(sbi, 2000);
