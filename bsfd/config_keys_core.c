@@ -33,6 +33,28 @@ static const bsf_config_key_t keys[] = {
     {"sbi.max_connections", BSF_CFG_UINT, "10000", 0, 1000000, NULL,
      BSF_CFG_FIELD(sbi_max_connections),
      "Connections accepted per SBI worker; more are closed at once; 0 = no limit."},
+    {"sbi.preface_timeout_s", BSF_CFG_UINT, "10", 0, 3600, NULL,
+     BSF_CFG_FIELD(sbi_preface_timeout_s),
+     "Close a connection whose client preface and SETTINGS have not arrived this long after "
+     "accept (slowloris); 0 = no limit."},
+    {"sbi.header_timeout_s", BSF_CFG_UINT, "10", 0, 3600, NULL,
+     BSF_CFG_FIELD(sbi_header_timeout_s),
+     "Close a connection (GOAWAY) whose request header block, or any other frame, is not "
+     "complete this long after it began; 0 = no limit."},
+    {"sbi.body_timeout_s", BSF_CFG_UINT, "30", 0, 3600, NULL, BSF_CFG_FIELD(sbi_body_timeout_s),
+     "Reset a stream (RST_STREAM CANCEL) whose body has not ended this long after its "
+     "headers; 0 = no limit."},
+    {"sbi.send_timeout_s", BSF_CFG_UINT, "30", 0, 3600, NULL, BSF_CFG_FIELD(sbi_send_timeout_s),
+     "Close a connection whose peer has not taken an answer (socket or flow-control window) "
+     "this long; 0 = no limit."},
+    {"sbi.worker_memory_mb", BSF_CFG_UINT, "256", 0, 65536, NULL,
+     BSF_CFG_FIELD(sbi_worker_memory_mb),
+     "Memory budget of each SBI worker for its connections and streams: above 7/8 of it new "
+     "streams get RST_STREAM REFUSED_STREAM, above it new connections are closed; 0 = none."},
+    {"sbi.max_header_list_bytes", BSF_CFG_UINT, "16384", 1024, 1048576, NULL,
+     BSF_CFG_FIELD(sbi_max_header_list_bytes),
+     "SETTINGS_MAX_HEADER_LIST_SIZE advertised and enforced on receipt (RFC 9113 §6.5.2 "
+     "size): larger header lists get 431, far larger ones a stream reset."},
     {"sbi.late_arrival", BSF_CFG_BOOL, "false", 0, 0, NULL, BSF_CFG_FIELD(sbi_late_arrival),
      "Refuse requests whose origination time plus 3gpp-Sbi-Max-Rsp-Time has passed (504)."},
     {"ops.listen", BSF_CFG_LISTEN, "127.0.0.1:9090", 0, 0, NULL, BSF_CFG_FIELD(ops_listen),

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bsfd/config.h"
+#include "bsfd/fd_limit.h"
 #include "common/diag.h"
 #include "engine/engine.h"
 #include "engine/warmup.h"
@@ -76,6 +77,7 @@ int main(int argc, char **argv)
     bsf_log_level_t level;
     if (bsf_log_level_parse(cfg.log_level, &level) == 0)
         bsf_log_set_level(level);
+    bsf_fd_limit_raise();
 
     /* Signals are taken by sigwait in this thread; every thread inherits the mask. */
     sigset_t stop_signals;
@@ -126,14 +128,23 @@ int main(int argc, char **argv)
         }
     }
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    bsf_h2_config_t h2 = {cfg.sbi_host,
-                          cfg.sbi_port,
-                          cfg.sbi_workers ? cfg.sbi_workers : (unsigned)(cpus > 0 ? cpus : 1),
-                          cfg.sbi_max_body_bytes,
-                          cfg.sbi_max_uri_bytes,
-                          cfg.sbi_max_concurrent_streams,
-                          cfg.sbi_idle_timeout_s * 1000u,
-                          cfg.sbi_max_connections};
+    bsf_h2_config_t h2 = {
+        .host = cfg.sbi_host,
+        .port = cfg.sbi_port,
+        .workers = cfg.sbi_workers ? cfg.sbi_workers : (unsigned)(cpus > 0 ? cpus : 1),
+        .max_body_bytes = cfg.sbi_max_body_bytes,
+        .max_uri_bytes = cfg.sbi_max_uri_bytes,
+        .max_concurrent_streams = cfg.sbi_max_concurrent_streams,
+        .idle_timeout_ms = cfg.sbi_idle_timeout_s * 1000u,
+        .max_connections = cfg.sbi_max_connections,
+        .preface_timeout_ms = cfg.sbi_preface_timeout_s * 1000u,
+        .header_timeout_ms = cfg.sbi_header_timeout_s * 1000u,
+        .body_timeout_ms = cfg.sbi_body_timeout_s * 1000u,
+        .send_timeout_ms = cfg.sbi_send_timeout_s * 1000u,
+        .worker_memory_bytes = (size_t)cfg.sbi_worker_memory_mb << 20,
+        .max_header_list_bytes = cfg.sbi_max_header_list_bytes,
+    };
+    h2.max_connections = bsf_fd_limit_connections(h2.max_connections, h2.workers);
     bsf_feed_t *feed = NULL;
     if (cfg.feed.enabled && bsf_feed_create(&cfg.feed, cfg.site_id, &feed, err, sizeof err)) {
         BSF_ERROR("bsfd", "%s", err);

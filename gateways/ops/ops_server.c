@@ -90,6 +90,37 @@ static enum MHD_Result send_route_answer(struct MHD_Connection *conn, unsigned s
 
 /* ---- metrics ----------------------------------------------------------------------- */
 
+/* The HTTP/2 server's own counters: timeouts per phase, refusals, memory. */
+static void print_h2_stats(bsf_text_t *t, const bsf_nbsf_service_t *sbi)
+{
+    bsf_h2_stats_t st;
+    bsf_nbsf_service_h2_stats(sbi, &st);
+    bsf_text_printf(t, "# TYPE bsf_sbi_timeouts_total counter\n");
+    for (unsigned i = 0; i < BSF_H2_TIMEOUT_COUNT; i++)
+        bsf_text_printf(t, "bsf_sbi_timeouts_total{phase=\"%s\"} %llu\n", bsf_h2_timeout_name(i),
+                        (unsigned long long)st.timeouts[i]);
+    bsf_text_printf(t,
+                    "# TYPE bsf_sbi_refused_streams_total counter\n"
+                    "bsf_sbi_refused_streams_total %llu\n"
+                    "# TYPE bsf_sbi_refused_connections_total counter\n"
+                    "bsf_sbi_refused_connections_total %llu\n"
+                    "# TYPE bsf_sbi_headers_too_large_total counter\n"
+                    "bsf_sbi_headers_too_large_total %llu\n"
+                    "# TYPE bsf_sbi_protocol_errors_total counter\n"
+                    "bsf_sbi_protocol_errors_total %llu\n"
+                    "# TYPE bsf_sbi_accept_errors_total counter\n"
+                    "bsf_sbi_accept_errors_total %llu\n"
+                    "# TYPE bsf_sbi_connections gauge\n"
+                    "bsf_sbi_connections %llu\n"
+                    "# TYPE bsf_sbi_connection_memory_bytes gauge\n"
+                    "bsf_sbi_connection_memory_bytes %llu\n",
+                    (unsigned long long)st.refused_streams,
+                    (unsigned long long)st.refused_connections,
+                    (unsigned long long)st.headers_too_large,
+                    (unsigned long long)st.protocol_errors, (unsigned long long)st.accept_errors,
+                    (unsigned long long)st.connections, (unsigned long long)st.memory_bytes);
+}
+
 static void sbi_metrics(bsf_text_t *t, bsf_nbsf_service_t *sbi)
 {
     unsigned workers = bsf_nbsf_service_workers(sbi);
@@ -143,6 +174,7 @@ static void sbi_metrics(bsf_text_t *t, bsf_nbsf_service_t *sbi)
     bsf_text_printf(t, "# TYPE bsf_sbi_rejected_queue_full_total counter\n"
                    "bsf_sbi_rejected_queue_full_total %llu\n",
                 (unsigned long long)full);
+    print_h2_stats(t, sbi);
 }
 
 static void count_visit(void *ctx, const char *name, uint64_t value)

@@ -44,6 +44,9 @@ void bsf_nbsf_respond_json(bsf_nbsf_request_t *rq, int status, const bsf_h2_head
                            size_t n_headers, const msgpack_sbuffer *body);
 void bsf_nbsf_respond_problem(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
                               const msgpack_object *binding);
+/* The same with extra response headers (e.g. retry-after on a 503). */
+void bsf_nbsf_respond_problem_headers(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
+                                      const bsf_h2_header_t *headers, size_t n_headers);
 void bsf_nbsf_respond_empty(bsf_nbsf_request_t *rq, int status);
 
 /* The /pcfBindings operations. */

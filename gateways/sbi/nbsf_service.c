@@ -70,6 +70,12 @@ void bsf_nbsf_respond_problem(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
     respond_problem_with(rq, p, binding, NULL, 0);
 }
 
+void bsf_nbsf_respond_problem_headers(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
+                                      const bsf_h2_header_t *headers, size_t n_headers)
+{
+    respond_problem_with(rq, p, NULL, headers, n_headers);
+}
+
 const char *bsf_nbsf_header(const bsf_h2_request_t *r, const char *name)
 {
     for (size_t i = 0; i < r->n_headers; i++)
@@ -226,8 +232,9 @@ static void on_reject(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s, bsf_h2
     case BSF_H2_REJECT_URI_TOO_LONG:
         problem(&rq, BSF_CAUSE_URI_TOO_LONG, "the request URI is too long");
         break;
+    case BSF_H2_REJECT_HEADERS_TOO_LARGE:
     default:
-        problem(&rq, BSF_CAUSE_UNSPECIFIED_MSG_FAILURE, "too many or too large headers");
+        problem(&rq, BSF_CAUSE_HEADERS_TOO_LARGE, "the request header list is too large");
         break;
     }
 }
@@ -335,4 +342,9 @@ const bsf_sbi_metrics_t *bsf_nbsf_service_metrics(const bsf_nbsf_service_t *svc,
                                                   unsigned worker)
 {
     return worker < svc->n_workers ? &svc->metrics[worker] : NULL;
+}
+
+void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *out)
+{
+    bsf_h2_server_stats(svc->server, out);
 }

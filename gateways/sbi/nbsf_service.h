@@ -33,5 +33,7 @@ uint16_t bsf_nbsf_service_port(const bsf_nbsf_service_t *svc);
 /* Per-worker metric blocks, for the ops endpoint. */
 unsigned bsf_nbsf_service_workers(const bsf_nbsf_service_t *svc);
 const bsf_sbi_metrics_t *bsf_nbsf_service_metrics(const bsf_nbsf_service_t *svc, unsigned worker);
+/* The HTTP/2 server's timeouts, refusals and memory, summed over the workers. Any thread. */
+void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *out);
 
 #endif

@@ -1,7 +1,8 @@
 #include "gateways/sbi/sbi_metrics.h"
 
 static const int status_slots[BSF_SBI_STATUS_SLOTS] = {200, 201, 204, 400, 403, 404, 405, 411,
-                                                       413, 414, 415, 500, 503, 504, 507, 0};
+                                                       413, 414, 415, 431, 500, 503, 504,
+                                                       507, 0};
 static const double latency_bounds[BSF_SBI_LATENCY_BUCKETS] = {
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0};
 

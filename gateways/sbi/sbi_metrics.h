@@ -15,7 +15,7 @@ typedef enum {
     BSF_SBI_OP_COUNT
 } bsf_sbi_op_t;
 
-#define BSF_SBI_STATUS_SLOTS 16
+#define BSF_SBI_STATUS_SLOTS 17
 #define BSF_SBI_LATENCY_BUCKETS 12 /* the last one is +Inf */
 
 typedef struct {
