@@ -19,6 +19,7 @@
 #include "common/sockaddr_text.h"
 
 #include "gateways/sbi/h2_budget.h"
+#include "gateways/sbi/h2_server_testing.h"
 
 #define READ_CHUNK 16384           /* one read(), into the worker's buffer */
 #define READ_QUANTUM 65536         /* per connection and loop iteration, then the others */
@@ -1360,4 +1361,75 @@ void bsf_h2_server_stats(const bsf_h2_server_t *srv, bsf_h2_stats_t *out)
         out->connections += load(&w->open_conns);
         out->memory_bytes += bsf_h2_budget_used(&w->budget);
     }
+}
+
+/* ---- testing ----------------------------------------------------------------------- */
+
+static void drain_fd(int fd)
+{
+    char buf[16384];
+    while (read(fd, buf, sizeof buf) > 0)
+        ;
+}
+
+/* One connection on a socketpair in a private loop: the real callbacks, without a thread. */
+int bsf_h2_server_feed_for_testing(const bsf_h2_config_t *cfg, const bsf_h2_handler_t *handler,
+                                   const uint8_t *data, size_t len, size_t chunk)
+{
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv))
+        return -1;
+    bsf_h2_server_t srv = {.cfg = *cfg, .handler = *handler, .n_workers = 1};
+    bsf_h2_worker_t *w = calloc(1, sizeof *w);
+    if (!w) {
+        close(sv[0]);
+        close(sv[1]);
+        return -1;
+    }
+    srv.workers = w;
+    w->srv = &srv;
+    w->budget.limit = cfg->worker_memory_bytes;
+    uv_loop_init(&w->loop);
+    if (handler->worker_init)
+        w->state = handler->worker_init(handler->ctx, w);
+    conn_t *c = bsf_h2_budget_calloc(&w->budget, 1, sizeof *c);
+    int rc = -1;
+    if (c) {
+        c->w = w;
+        c->accepted_ns = c->last_active_ns = bsf_clock_mono_ns();
+        uv_tcp_init(&w->loop, &c->tcp);
+        c->tcp.data = c;
+        if (uv_tcp_open(&c->tcp, sv[0]) == 0) {
+            sv[0] = -1; /* owned by the handle now */
+            w->conns = c;
+            w->n_conns = 1;
+            rc = conn_session_new(c) ? -1 : 0;
+            conn_flush(c);
+            for (size_t off = 0; rc == 0 && off < len && !c->closing && !c->lingering;) {
+                size_t n = chunk && len - off > chunk ? chunk : len - off;
+                uv_buf_t b = uv_buf_init((char *)data + off, (unsigned)n);
+                on_read((uv_stream_t *)&c->tcp, (ssize_t)n, &b);
+                off += n;
+                uv_run(&w->loop, UV_RUN_NOWAIT);
+                drain_fd(sv[1]);
+            }
+            if (!c->closing)
+                conn_close(c);
+        } else {
+            uv_close((uv_handle_t *)&c->tcp, on_conn_closed);
+        }
+    }
+    uv_run(&w->loop, UV_RUN_DEFAULT); /* closes the handle, frees the connection */
+    if (handler->worker_fini)
+        handler->worker_fini(handler->ctx, w->state);
+    uv_loop_close(&w->loop);
+    if (sv[0] >= 0)
+        close(sv[0]);
+    close(sv[1]);
+    free(w->scratch);
+    /* Everything a connection held is given back: the accounting must come out at zero. */
+    if (rc == 0 && bsf_h2_budget_used(&w->budget) != 0)
+        rc = 1;
+    free(w);
+    return rc;
 }
