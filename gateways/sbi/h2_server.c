@@ -24,7 +24,7 @@
 #define READ_CHUNK 16384           /* one read(), into the worker's buffer */
 #define READ_QUANTUM 65536         /* per connection and loop iteration, then the others */
 #define OUTPUT_HIGH_WATER 65536    /* stop reading and pulling frames while this much is unsent */
-#define OUTBUF_KEEP 4096           /* an emptied output buffer larger than this is freed */
+#define OUTBUF_KEEP 0              /* an emptied output buffer larger than this is freed */
 #define HEADER_LIST_DEFAULT 16384  /* sbi.max_header_list_bytes when 0 */
 #define HEADER_BOMB_FACTOR 4       /* a list this many times the limit is reset, not answered */
 #define LINGER_NS 1000000000ull    /* after the last frame: read and discard this long */
@@ -214,15 +214,29 @@ static void on_write_done(uv_write_t *req, int status)
     conn_flush(c);
 }
 
+/* Writes the output at once when the socket takes it (the usual case: nothing stays
+ * allocated); what it does not take goes out with uv_write from the same buffer. */
 static void start_write(conn_t *c)
 {
     if (c->write_in_flight || c->out.len == 0 || c->closing)
         return;
+    uv_buf_t buf = uv_buf_init(c->out.data, (unsigned)c->out.len);
+    int r = uv_try_write((uv_stream_t *)&c->tcp, &buf, 1);
+    if (r < 0 && r != UV_EAGAIN) {
+        conn_close(c);
+        return;
+    }
+    size_t done = r > 0 ? (size_t)r : 0;
+    if (done == c->out.len) {
+        c->out.len = 0;
+        outbuf_trim(&c->w->budget, &c->out);
+        return;
+    }
     outbuf_t tmp = c->writing;
     c->writing = c->out;
     c->out = tmp;
     c->out.len = 0;
-    uv_buf_t buf = uv_buf_init(c->writing.data, (unsigned)c->writing.len);
+    buf = uv_buf_init(c->writing.data + done, (unsigned)(c->writing.len - done));
     c->wreq.data = c;
     if (uv_write(&c->wreq, (uv_stream_t *)&c->tcp, &buf, 1, on_write_done) != 0) {
         conn_close(c);
@@ -230,24 +244,6 @@ static void start_write(conn_t *c)
     }
     c->write_in_flight = true;
     c->write_start_ns = bsf_clock_mono_ns();
-}
-
-/* Writes a frame chunk straight to the socket when nothing is queued; queues the rest. */
-static int emit(conn_t *c, const uint8_t *data, size_t n)
-{
-    if (!c->write_in_flight && c->out.len == 0) {
-        uv_buf_t b = uv_buf_init((char *)data, (unsigned)n);
-        int r = uv_try_write((uv_stream_t *)&c->tcp, &b, 1);
-        if (r < 0 && r != UV_EAGAIN)
-            return -1;
-        if (r > 0) {
-            data += r;
-            n -= (size_t)r;
-        }
-        if (n == 0)
-            return 0;
-    }
-    return outbuf_append(&c->w->budget, &c->out, data, n);
 }
 
 static void on_shutdown(uv_shutdown_t *req, int status)
@@ -296,7 +292,7 @@ static void conn_flush(conn_t *c)
         }
         if (n == 0)
             break;
-        if (emit(c, data, (size_t)n)) {
+        if (outbuf_append(&c->w->budget, &c->out, data, (size_t)n)) {
             conn_close(c);
             return;
         }
@@ -979,8 +975,9 @@ static void timeout_conn(conn_t *c, bsf_h2_timeout_t why, bool goaway)
 }
 
 /* The deadlines of one connection's streams. Returns true when the connection was ended;
- * sets *busy when a stream waits for its answer (the idle timeout does not apply then). */
-static bool check_streams(conn_t *c, uint64_t now, bool *busy)
+ * sets *busy when a stream waits for its answer (the idle timeout does not apply then), *reset
+ * when a stream was reset (the caller flushes). */
+static bool check_streams(conn_t *c, uint64_t now, bool *busy, bool *reset)
 {
     const bsf_h2_config_t *cfg = &c->w->srv->cfg;
     bsf_h2_stream_t *s = c->streams;
@@ -999,6 +996,7 @@ static bool check_streams(conn_t *c, uint64_t now, bool *busy)
             count(&c->w->timeouts[BSF_H2_TIMEOUT_BODY]);
             s->refused = true;
             nghttp2_submit_rst_stream(c->session, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_CANCEL);
+            *reset = true;
         }
         if (s->dispatched)
             *busy = true;
@@ -1032,15 +1030,18 @@ static void check_conn(conn_t *c, uint64_t now)
         timeout_conn(c, BSF_H2_TIMEOUT_HEADER, true);
         return;
     }
-    bool busy = false;
-    if (check_streams(c, now, &busy))
+    bool busy = false, reset = false;
+    if (check_streams(c, now, &busy, &reset))
+        return;
+    if (reset)
+        conn_flush(c);
+    if (c->closing)
         return;
     if (!busy && expired(now, c->last_active_ns, cfg->idle_timeout_ms)) {
         timeout_conn(c, BSF_H2_TIMEOUT_IDLE, true);
         return;
     }
-    conn_flush(c);
-    if (!c->closing && !c->write_in_flight) {
+    if (!c->write_in_flight && c->out.len == 0) {
         outbuf_trim(&c->w->budget, &c->out);
         outbuf_trim(&c->w->budget, &c->writing);
     }
