@@ -706,7 +706,8 @@ static int on_frame_recv(nghttp2_session *session, const nghttp2_frame *frame, v
 static int on_frame_send(nghttp2_session *session, const nghttp2_frame *frame, void *user)
 {
     conn_t *c = user;
-    if (frame->hd.type == NGHTTP2_GOAWAY && frame->goaway.error_code != NGHTTP2_NO_ERROR) {
+    if (frame->hd.type == NGHTTP2_GOAWAY && frame->goaway.error_code != NGHTTP2_NO_ERROR &&
+        !c->finishing) { /* an error nghttp2 found itself (ours are logged where decided) */
         char detail[128];
         snprintf(detail, sizeof detail, "%.*s",
                  (int)(frame->goaway.opaque_data_len < 100 ? frame->goaway.opaque_data_len : 100),
@@ -805,9 +806,9 @@ static void conn_fail(conn_t *c, int rv)
                     : rv == NGHTTP2_ERR_CALLBACK_FAILURE || rv == NGHTTP2_ERR_NOMEM
                         ? NGHTTP2_INTERNAL_ERROR
                         : NGHTTP2_PROTOCOL_ERROR;
-    if (nghttp2_session_terminate_session(c->session, code) != 0)
-        warn_protocol(c, nghttp2_strerror(rv), "");
-    c->finishing = true;
+    warn_protocol(c, nghttp2_strerror(rv), "");
+    c->finishing = true; /* before the GOAWAY goes out: on_frame_send does not warn again */
+    nghttp2_session_terminate_session(c->session, code);
     conn_flush(c);
 }
 

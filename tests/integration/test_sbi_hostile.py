@@ -599,3 +599,33 @@ def test_registration_flood_gets_503_with_retry_after_and_stays_bounded(bsfd_fac
     assert rss_peak - rss0 < 64 * 1024, f"RSS grew by {rss_peak - rss0} KiB"
     probe.check(max_latency=2.0)
     recovered(server)
+
+
+# ---- fatal errors ----------------------------------------------------------------------------
+
+def test_fatal_error_gets_goaway_with_its_code_then_a_clean_close(bsfd_factory):
+    """A DATA frame on stream 0 is a connection error (RFC 9113 §6.1): GOAWAY PROTOCOL_ERROR,
+    written before the close even though the peer keeps sending; logged at warning once
+    per 10 s however many peers do it."""
+    server = bsfd_factory({"sbi.workers": 1})
+    codes = []
+    for _ in range(5):
+        sock = socket.create_connection(("127.0.0.1", server.sbi_port), timeout=10)
+        sock.sendall(PREFACE + settings_frame() + frame(0, 0, 0, b"x" * 10))
+        try:  # the peer goes on sending: the GOAWAY must survive it
+            for _ in range(20):
+                sock.sendall(frame(6, 0, 0, b"12345678"))
+        except OSError:
+            pass
+        frames = raw_frames(sock, 5, lambda f: any(t == 7 for t, *_ in f))
+        goaways = [p for t, _, _, p in frames if t == 7]
+        assert goaways, "no GOAWAY before the close"
+        codes.append(int.from_bytes(goaways[0][4:8], "big"))
+        assert is_closed(sock, 3), "the connection stayed open after a fatal error"
+        sock.close()
+    assert codes == [1] * 5, codes  # PROTOCOL_ERROR
+    assert metrics(server)["bsf_sbi_protocol_errors_total"] >= 5
+    warnings = [line for line in server.stderr_text().splitlines()
+                if "WARN" in line and "HTTP/2 connection from" in line]
+    assert len(warnings) == 1, warnings
+    recovered(server)
