@@ -47,6 +47,9 @@ struct bsf_h2_worker {
     uv_tcp_t listener;
     uv_async_t async;
     uv_timer_t stop_timer;
+    uv_timer_t relisten_timer; /* out of descriptors: listen again later */
+    bool listener_closed;
+    uint64_t last_emfile_warn_ns;
     uv_timer_t tick_timer; /* phase timeouts, idle connections, lingering closes */
     uv_prepare_t prepare;  /* once per loop iteration: resumes connections that yielded */
     uint64_t iteration;
@@ -890,13 +893,68 @@ static int conn_session_new(conn_t *c)
     return nghttp2_submit_settings(c->session, NGHTTP2_FLAG_NONE, iv, sizeof iv / sizeof iv[0]);
 }
 
+static int bind_socket(const char *host, uint16_t port, int *fd_out, uint16_t *bound,
+                       char *err, size_t cap);
+static void on_connection(uv_stream_t *listener, int status);
+
+static void on_listener_closed(uv_handle_t *h)
+{
+    bsf_h2_worker_t *w = h->data;
+    w->listener_closed = true;
+}
+
+/* Listens again on the shared port (SO_REUSEPORT) once descriptors may be free again. */
+static void relisten(uv_timer_t *t)
+{
+    bsf_h2_worker_t *w = t->data;
+    if (w->draining || w->stopping)
+        return;
+    int fd;
+    uint16_t port = w->srv->port;
+    char err[160];
+    if (!w->listener_closed ||
+        bind_socket(w->srv->cfg.host, port, &fd, &port, err, sizeof err)) {
+        uv_timer_start(&w->relisten_timer, relisten, 1000, 0);
+        return;
+    }
+    w->listener_closed = false;
+    uv_tcp_init(&w->loop, &w->listener);
+    w->listener.data = w;
+    if (uv_tcp_open(&w->listener, fd)) {
+        close(fd);
+        uv_close((uv_handle_t *)&w->listener, on_listener_closed);
+        uv_timer_start(&w->relisten_timer, relisten, 1000, 0);
+    } else if (uv_listen((uv_stream_t *)&w->listener, 1024, on_connection)) {
+        uv_close((uv_handle_t *)&w->listener, on_listener_closed);
+        uv_timer_start(&w->relisten_timer, relisten, 1000, 0);
+    }
+}
+
+/* Out of descriptors. When libuv cannot shed the pending connection with its reserve
+ * descriptor it calls back again at once, without end: the worker would spin and never see
+ * a stop request. The listener is closed instead (the other workers' sockets on the port go
+ * on accepting) and opened again a second later. */
+static void pause_listening(bsf_h2_worker_t *w)
+{
+    if (uv_is_closing((uv_handle_t *)&w->listener))
+        return;
+    uv_close((uv_handle_t *)&w->listener, on_listener_closed);
+    uv_timer_start(&w->relisten_timer, relisten, 1000, 0);
+    uint64_t now = bsf_clock_mono_ns();
+    if (!w->last_emfile_warn_ns || now - w->last_emfile_warn_ns >= WARN_INTERVAL_NS) {
+        w->last_emfile_warn_ns = now;
+        BSF_WARN("sbi", "worker %u: out of descriptors (%u connections): not accepting for 1 s",
+                 w->index, (unsigned)w->n_conns);
+    }
+}
+
 static void on_connection(uv_stream_t *listener, int status)
 {
     bsf_h2_worker_t *w = listener->data;
     if (status < 0) {
-        /* EMFILE/ENFILE: libuv has already accepted and closed the pending connection with
-         * its reserve descriptor, so the loop does not spin on a readable listener. */
         count(&w->accept_errors);
+        if (status == UV_EMFILE || status == UV_ENFILE)
+            pause_listening(w);
         return;
     }
     if (w->draining)
@@ -1085,11 +1143,6 @@ static unsigned tick_ms(const bsf_h2_config_t *cfg)
     return best < 50 ? 50 : best > 1000 ? 1000 : best;
 }
 
-static void on_listener_closed(uv_handle_t *h)
-{
-    (void)h;
-}
-
 static void close_all(bsf_h2_worker_t *w)
 {
     pthread_mutex_lock(&w->mu);
@@ -1099,6 +1152,7 @@ static void close_all(bsf_h2_worker_t *w)
         conn_close(w->conns);
     uv_close((uv_handle_t *)&w->async, NULL);
     uv_close((uv_handle_t *)&w->stop_timer, NULL);
+    uv_close((uv_handle_t *)&w->relisten_timer, NULL);
     uv_close((uv_handle_t *)&w->tick_timer, NULL);
     uv_close((uv_handle_t *)&w->prepare, NULL);
     if (!uv_is_closing((uv_handle_t *)&w->listener))
@@ -1273,6 +1327,8 @@ int bsf_h2_server_start(const bsf_h2_config_t *cfg, const bsf_h2_handler_t *hand
         w->async.data = w;
         uv_timer_init(&w->loop, &w->stop_timer);
         w->stop_timer.data = w;
+        uv_timer_init(&w->loop, &w->relisten_timer);
+        w->relisten_timer.data = w;
         w->budget.limit = cfg->worker_memory_bytes;
         uv_timer_init(&w->loop, &w->tick_timer);
         w->tick_timer.data = w;

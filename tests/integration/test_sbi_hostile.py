@@ -629,3 +629,46 @@ def test_fatal_error_gets_goaway_with_its_code_then_a_clean_close(bsfd_factory):
                 if "WARN" in line and "HTTP/2 connection from" in line]
     assert len(warnings) == 1, warnings
     recovered(server)
+
+
+def test_accept_at_emfile_neither_spins_nor_blocks_sigterm(bsfd_factory):
+    """The limit lowered under a running bsfd (prlimit), so that accept() itself fails with
+    EMFILE. With two workers, one worker's accept takes the reserve descriptor libuv frees
+    to shed a connection in the other, whose listener then fails at once, forever (before:
+    a core spinning and no exit within 12 s of SIGTERM). The workers must not spin, must
+    listen again once descriptors are free, and must exit on SIGTERM in time."""
+    import subprocess
+    raise_own_fd_limit()
+    server = bsfd_factory({"sbi.workers": 2, "sbi.idle_timeout_s": 0})
+    pid = server.process.pid
+    # The issue's reproduction: a soft limit of 1,024 and 1,500 connections offered (set
+    # after start, so that bsfd's own cap of sbi.max_connections does not avoid EMFILE).
+    subprocess.run(["prlimit", f"--pid={pid}", "--nofile=1024:1024"], check=True)
+    socks = []
+    for _ in range(1500):
+        try:
+            s = socket.create_connection(("127.0.0.1", server.sbi_port), timeout=1)
+            s.sendall(PREFACE + settings_frame())
+            socks.append(s)
+        except OSError:
+            pass
+    time.sleep(0.5)
+    cpu0 = cpu_s(server)
+    time.sleep(2)
+    spent = cpu_s(server) - cpu0
+    assert spent < 0.5, f"bsfd used {spent:.2f} s of CPU in 2 s while out of descriptors"
+    for s in socks:
+        s.close()
+    # Descriptors free again: the worker listens again and serves.
+    wait_until(lambda: _serves(server), timeout=10, what="serving again after EMFILE")
+    started = time.monotonic()
+    server.stop()
+    assert time.monotonic() - started < 10
+
+
+def _serves(server):
+    try:
+        recovered(server)
+        return True
+    except Exception:  # noqa: BLE001 - not yet
+        return False
