@@ -6,9 +6,13 @@
  * answers at once with bsf_h2_respond, or later from the same worker thread; work done on
  * other threads comes back through bsf_h2_worker_post.
  *
- * Protocol errors the server can judge alone (body too large, missing content-length, URI
- * too long) are answered by the `reject` callback before the handler runs, without reading
- * the rest of the body. */
+ * Protocol errors the server can judge alone (body too large, URI too long, header list too
+ * large) are answered by the `reject` callback before the handler runs, without reading the
+ * rest of the body. A body without content-length is read until END_STREAM.
+ *
+ * Hostile peers are bounded (docs/architecture.md, Robustness): a per-worker memory budget,
+ * a deadline per phase, header limits on receipt, a read quantum per connection and loop
+ * iteration; bsf_h2_server_stats counts what they cost. */
 #ifndef BSF_GATEWAYS_SBI_H2_SERVER_H
 #define BSF_GATEWAYS_SBI_H2_SERVER_H
 
@@ -47,7 +51,7 @@ typedef struct {
  * renders it). */
 typedef enum {
     BSF_H2_REJECT_BODY_TOO_LARGE,
-    BSF_H2_REJECT_LENGTH_REQUIRED,
+    BSF_H2_REJECT_LENGTH_REQUIRED, /* no longer produced: bodies of unknown length are read */
     BSF_H2_REJECT_URI_TOO_LONG,
     BSF_H2_REJECT_HEADERS_TOO_LARGE, /* header list over max_header_list_bytes: 431 */
 } bsf_h2_reject_t;
