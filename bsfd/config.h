@@ -35,6 +35,9 @@ typedef struct {
     bool sbi_late_arrival;
     unsigned sbi_idle_timeout_s;
     unsigned sbi_max_connections;
+    unsigned sbi_preface_timeout_s, sbi_header_timeout_s, sbi_body_timeout_s, sbi_send_timeout_s;
+    unsigned sbi_worker_memory_mb;
+    unsigned sbi_max_header_list_bytes;
 
     char ops_listen[128];
     char ops_host[64];

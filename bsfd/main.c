@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bsfd/config.h"
+#include "bsfd/fd_limit.h"
 #include "common/diag.h"
 #include "engine/engine.h"
 #include "engine/store.h"
@@ -78,6 +79,7 @@ int main(int argc, char **argv)
     bsf_log_level_t level;
     if (bsf_log_level_parse(cfg.log_level, &level) == 0)
         bsf_log_set_level(level);
+    bsf_fd_limit_raise();
 
     /* Signals are taken by sigwait in this thread; every thread inherits the mask. */
     sigset_t stop_signals;
@@ -149,7 +151,14 @@ int main(int argc, char **argv)
         .max_concurrent_streams = cfg.sbi_max_concurrent_streams,
         .idle_timeout_ms = cfg.sbi_idle_timeout_s * 1000u,
         .max_connections = cfg.sbi_max_connections,
+        .preface_timeout_ms = cfg.sbi_preface_timeout_s * 1000u,
+        .header_timeout_ms = cfg.sbi_header_timeout_s * 1000u,
+        .body_timeout_ms = cfg.sbi_body_timeout_s * 1000u,
+        .send_timeout_ms = cfg.sbi_send_timeout_s * 1000u,
+        .worker_memory_bytes = (size_t)cfg.sbi_worker_memory_mb << 20,
+        .max_header_list_bytes = cfg.sbi_max_header_list_bytes,
     };
+    h2.max_connections = bsf_fd_limit_connections(h2.max_connections, h2.workers);
     bsf_feed_t *feed = NULL;
     if (cfg.feed.enabled && bsf_feed_create(&cfg.feed, cfg.site_id, &feed, err, sizeof err)) {
         BSF_ERROR("bsfd", "%s", err);
