@@ -63,6 +63,191 @@ static int load_config(int argc, char **argv, bsf_config_t *cfg)
     return 0;
 }
 
+/* Everything bsfd runs, started in this order by bsfd_start and stopped in the reverse
+ * order by bsfd_stop (which also cleans up after a start that failed half-way). */
+typedef struct {
+    bsf_config_t cfg;
+    bsf_store_t store;
+    bool store_open;
+    bsf_engine_config_t ec;
+    bsf_replication_t *repl;
+    bsf_engine_t *engine;
+    bsf_ops_server_t *ops;
+    bsf_h2_config_t h2;
+    bsf_feed_t *feed;
+    bsf_nbsf_service_t *sbi;
+    bsf_rx_gateway_t *rx;
+    bsf_nrf_service_t *nrf;
+    bsf_warmup_t *warmup;
+} bsfd_t;
+
+/* The store, the engine (the single writer) and the log backend. Returns 0 or -1 (logged). */
+static int start_store(bsfd_t *d, char *err, size_t cap)
+{
+    const bsf_config_t *cfg = &d->cfg;
+    bsf_store_options_t so = {.path = cfg->store_path,
+                              .map_size_mb = cfg->store_map_size_mb,
+                              .read_only = false,
+                              .max_readers = 512};
+    if (bsf_store_open(&d->store, &so, err, cap))
+        return -1;
+    d->store_open = true;
+    d->ec = (bsf_engine_config_t){
+        .site_id = cfg->site_id,
+        .collision_detection = cfg->bindings_collision_detection,
+        .max_batch = cfg->store_max_batch,
+        .queue_capacity = cfg->store_queue_capacity,
+        .hooks = {0}, /* set by bsf_replication_create when the log is Kafka */
+        .tombstone_horizon_ms = (uint64_t)cfg->store_tombstone_horizon_h * 3600000u,
+        .reserve_percent = cfg->store_reserve_percent,
+    };
+    if (bsf_replication_create(&cfg->replication, cfg->site_id, &d->store, &d->ec, &d->repl, err,
+                               cap))
+        return -1;
+    if (bsf_engine_create(&d->store, &d->ec, &d->engine, err, cap) ||
+        bsf_engine_start(d->engine)) {
+        BSF_ERROR("bsfd", "cannot start the engine");
+        return -1;
+    }
+    /* e.g. a new store that cannot bootstrap: nothing is served yet */
+    return bsf_replication_start(d->repl, d->engine, err, cap);
+}
+
+static void fill_h2_config(bsfd_t *d)
+{
+    const bsf_config_t *cfg = &d->cfg;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    d->h2 = (bsf_h2_config_t){
+        .host = cfg->sbi_host,
+        .port = cfg->sbi_port,
+        .workers = cfg->sbi_workers ? cfg->sbi_workers : (unsigned)(cpus > 0 ? cpus : 1),
+        .max_body_bytes = cfg->sbi_max_body_bytes,
+        .max_uri_bytes = cfg->sbi_max_uri_bytes,
+        .max_concurrent_streams = cfg->sbi_max_concurrent_streams,
+        .idle_timeout_ms = cfg->sbi_idle_timeout_s * 1000u,
+        .max_connections = cfg->sbi_max_connections,
+        .preface_timeout_ms = cfg->sbi_preface_timeout_s * 1000u,
+        .header_timeout_ms = cfg->sbi_header_timeout_s * 1000u,
+        .body_timeout_ms = cfg->sbi_body_timeout_s * 1000u,
+        .send_timeout_ms = cfg->sbi_send_timeout_s * 1000u,
+        .worker_memory_bytes = (size_t)cfg->sbi_worker_memory_mb << 20,
+        .max_header_list_bytes = cfg->sbi_max_header_list_bytes,
+    };
+    d->h2.max_connections = bsf_fd_limit_connections(d->h2.max_connections, d->h2.workers);
+}
+
+/* The ops endpoint, the feed, the SBI service, the Rx gateway and the outbound side (SBI
+ * client, NRF). Returns 0 or -1. */
+static int start_gateways(bsfd_t *d, char *err, size_t cap)
+{
+    const bsf_config_t *cfg = &d->cfg;
+    if (cfg->ops_listen[0]) {
+        bsf_ops_config_t oc = {.host = cfg->ops_host,
+                               .port = cfg->ops_port,
+                               .site_id = cfg->site_id,
+                               .store = &d->store,
+                               .engine = d->engine};
+        if (bsf_ops_server_start(&oc, &d->ops, err, cap))
+            return -1;
+    }
+    fill_h2_config(d);
+    if (cfg->feed.enabled && bsf_feed_create(&cfg->feed, cfg->site_id, &d->feed, err, cap))
+        return -1;
+    bsf_nbsf_config_t nc = {.api_root = cfg->sbi_api_root,
+                            .multiple_match = cfg->discovery_multiple_match,
+                            .late_arrival = cfg->sbi_late_arrival,
+                            .pcf_cookie = cfg->bindings_pcf_cookie,
+                            .feed = d->feed,
+                            .ipv6_min_prefix_len = cfg->bindings_ipv6_min_prefix_len};
+    if (bsf_nbsf_service_start(&nc, &d->h2, &d->store, d->engine, &d->sbi, err, cap))
+        return -1;
+    if (cfg->diameter.enabled && bsf_rx_gateway_start(&cfg->diameter, &d->store, d->engine,
+                                                      d->feed, &d->rx, err, cap))
+        return -1;
+    bsf_nrf_service_config_t nrfc = {&cfg->nrf, &d->store, cfg->sbi_host,
+                                     bsf_nbsf_service_port(d->sbi), cfg->sbi_api_root,
+                                     d->rx ? cfg->diameter.identity : NULL,
+                                     d->rx ? cfg->diameter.realm : NULL};
+    return bsf_nrf_service_start(&nrfc, &d->nrf, err, cap);
+}
+
+/* Every module's metrics and routes on the ops endpoint, then readiness. */
+static void attach_ops(bsfd_t *d)
+{
+    bsf_ops_server_t *ops = d->ops;
+    if (!ops)
+        return;
+    bsf_ops_server_add_metrics(ops, bsf_nbsf_service_write_metrics, d->sbi);
+    bsf_nrf_service_attach_ops(d->nrf, ops);
+    if (d->repl)
+        bsf_ops_server_add_metrics(ops, bsf_replication_write_metrics, d->repl);
+    if (d->rx) {
+        bsf_rx_repaving_t *repaving = bsf_rx_gateway_repaving(d->rx);
+        bsf_ops_server_add_metrics(ops, bsf_rx_gateway_write_metrics, d->rx);
+        bsf_ops_server_add_route(ops, BSF_RX_REPAVING_TRIGGER_PATH, bsf_rx_repaving_api_trigger,
+                                 repaving);
+        bsf_ops_server_add_route(ops, BSF_RX_REPAVING_CONFIG_PATH, bsf_rx_repaving_api_config,
+                                 repaving);
+        bsf_ops_server_add_route(ops, BSF_RX_REPAVING_STATUS_PATH, bsf_rx_repaving_api_status,
+                                 repaving);
+    }
+    if (d->feed)
+        bsf_ops_server_add_metrics(ops, bsf_feed_write_metrics, d->feed);
+    bsf_ops_server_set_ready(ops, true);
+}
+
+/* Starts everything. Returns 0, or -1 with the reason logged (bsfd_stop then releases what
+ * was started). */
+static int bsfd_start(bsfd_t *d)
+{
+    char err[512] = "";
+    if (start_store(d, err, sizeof err) || start_gateways(d, err, sizeof err)) {
+        if (err[0])
+            BSF_ERROR("bsfd", "%s", err);
+        return -1;
+    }
+    attach_ops(d);
+    d->warmup = d->cfg.store_warmup ? bsf_warmup_start(&d->store) : NULL;
+    BSF_INFO("bsfd", "site %u serving Nbsf_Management on h2c %s:%u (%u workers), store %s, "
+             "log position %llu",
+             d->cfg.site_id, d->cfg.sbi_host, bsf_nbsf_service_port(d->sbi), d->h2.workers,
+             d->cfg.store_path, (unsigned long long)d->store.log.last);
+    return 0;
+}
+
+/* Stops in order: leave the NRF, stop accepting, finish every accepted write, answer, close.
+ * Every step skips what was never started. */
+static void bsfd_stop(bsfd_t *d)
+{
+    bsf_nrf_service_deregister(d->nrf); /* consumers stop finding us first */
+    bsf_warmup_stop(d->warmup);
+    if (d->ops)
+        bsf_ops_server_set_ready(d->ops, false);
+    if (d->rx)
+        bsf_rx_gateway_drain(d->rx);
+    if (d->sbi)
+        bsf_nbsf_service_drain(d->sbi);
+    if (d->engine)
+        bsf_engine_stop(d->engine); /* every accepted write is committed and answered */
+    bsf_replication_stop(d->repl);
+    /* The ops endpoint's metrics and routes read the gateways: it stops before they go. */
+    if (d->ops)
+        bsf_ops_server_stop(d->ops);
+    bsf_nrf_service_stop(d->nrf);
+    if (d->rx)
+        bsf_rx_gateway_stop(d->rx);
+    if (d->sbi) {
+        bsf_nbsf_service_stop(d->sbi, 2000);
+        bsf_nbsf_service_free(d->sbi);
+    }
+    bsf_feed_destroy(d->feed); /* after every gateway that offers records stopped */
+    if (d->engine)
+        bsf_engine_destroy(d->engine);
+    bsf_replication_destroy(d->repl);
+    if (d->store_open)
+        bsf_store_close(&d->store);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--config-reference") == 0) {
@@ -73,11 +258,11 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    bsf_config_t cfg;
-    if (load_config(argc, argv, &cfg))
+    static bsfd_t d; /* large (the configuration): not on the stack */
+    if (load_config(argc, argv, &d.cfg))
         return EXIT_CONFIG;
     bsf_log_level_t level;
-    if (bsf_log_level_parse(cfg.log_level, &level) == 0)
+    if (bsf_log_level_parse(d.cfg.log_level, &level) == 0)
         bsf_log_set_level(level);
     bsf_fd_limit_raise();
 
@@ -89,155 +274,14 @@ int main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    char err[512];
-    bsf_store_t store;
-    bsf_store_options_t so = {.path = cfg.store_path,
-                              .map_size_mb = cfg.store_map_size_mb,
-                              .read_only = false,
-                              .max_readers = 512};
-    if (bsf_store_open(&store, &so, err, sizeof err)) {
-        BSF_ERROR("bsfd", "%s", err);
+    if (bsfd_start(&d)) {
+        bsfd_stop(&d);
         return 1;
     }
-    bsf_engine_config_t ec = {
-        .site_id = cfg.site_id,
-        .collision_detection = cfg.bindings_collision_detection,
-        .max_batch = cfg.store_max_batch,
-        .queue_capacity = cfg.store_queue_capacity,
-        .hooks = {0}, /* set by bsf_replication_create when the log is Kafka */
-        .tombstone_horizon_ms = (uint64_t)cfg.store_tombstone_horizon_h * 3600000u,
-        .reserve_percent = cfg.store_reserve_percent,
-    };
-    bsf_replication_t *repl;
-    if (bsf_replication_create(&cfg.replication, cfg.site_id, &store, &ec, &repl, err,
-                               sizeof err)) {
-        BSF_ERROR("bsfd", "%s", err);
-        return 1;
-    }
-    bsf_engine_t *engine;
-    if (bsf_engine_create(&store, &ec, &engine, err, sizeof err) || bsf_engine_start(engine)) {
-        BSF_ERROR("bsfd", "cannot start the engine: %s", err);
-        return 1;
-    }
-    if (bsf_replication_start(repl, engine, err, sizeof err)) {
-        /* e.g. a new store that cannot bootstrap: nothing served yet, release it all */
-        BSF_ERROR("bsfd", "%s", err);
-        bsf_engine_stop(engine);
-        bsf_replication_stop(repl);
-        bsf_engine_destroy(engine);
-        bsf_replication_destroy(repl);
-        bsf_store_close(&store);
-        return 1;
-    }
-    bsf_ops_server_t *ops = NULL;
-    if (cfg.ops_listen[0]) {
-        bsf_ops_config_t oc = {.host = cfg.ops_host,
-                               .port = cfg.ops_port,
-                               .site_id = cfg.site_id,
-                               .store = &store,
-                               .engine = engine};
-        if (bsf_ops_server_start(&oc, &ops, err, sizeof err)) {
-            BSF_ERROR("bsfd", "%s", err);
-            return 1;
-        }
-    }
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    bsf_h2_config_t h2 = {
-        .host = cfg.sbi_host,
-        .port = cfg.sbi_port,
-        .workers = cfg.sbi_workers ? cfg.sbi_workers : (unsigned)(cpus > 0 ? cpus : 1),
-        .max_body_bytes = cfg.sbi_max_body_bytes,
-        .max_uri_bytes = cfg.sbi_max_uri_bytes,
-        .max_concurrent_streams = cfg.sbi_max_concurrent_streams,
-        .idle_timeout_ms = cfg.sbi_idle_timeout_s * 1000u,
-        .max_connections = cfg.sbi_max_connections,
-        .preface_timeout_ms = cfg.sbi_preface_timeout_s * 1000u,
-        .header_timeout_ms = cfg.sbi_header_timeout_s * 1000u,
-        .body_timeout_ms = cfg.sbi_body_timeout_s * 1000u,
-        .send_timeout_ms = cfg.sbi_send_timeout_s * 1000u,
-        .worker_memory_bytes = (size_t)cfg.sbi_worker_memory_mb << 20,
-        .max_header_list_bytes = cfg.sbi_max_header_list_bytes,
-    };
-    h2.max_connections = bsf_fd_limit_connections(h2.max_connections, h2.workers);
-    bsf_feed_t *feed = NULL;
-    if (cfg.feed.enabled && bsf_feed_create(&cfg.feed, cfg.site_id, &feed, err, sizeof err)) {
-        BSF_ERROR("bsfd", "%s", err);
-        return 1;
-    }
-    bsf_nbsf_config_t nc = {.api_root = cfg.sbi_api_root,
-                            .multiple_match = cfg.discovery_multiple_match,
-                            .late_arrival = cfg.sbi_late_arrival,
-                            .pcf_cookie = cfg.bindings_pcf_cookie,
-                            .feed = feed,
-                            .ipv6_min_prefix_len = cfg.bindings_ipv6_min_prefix_len};
-    bsf_nbsf_service_t *sbi;
-    if (bsf_nbsf_service_start(&nc, &h2, &store, engine, &sbi, err, sizeof err)) {
-        BSF_ERROR("bsfd", "%s", err);
-        return 1;
-    }
-    bsf_rx_gateway_t *rx = NULL;
-    if (cfg.diameter.enabled &&
-        bsf_rx_gateway_start(&cfg.diameter, &store, engine, feed, &rx, err, sizeof err)) {
-        BSF_ERROR("bsfd", "%s", err);
-        return 1;
-    }
-    bsf_nrf_service_config_t nrfc = {&cfg.nrf, &store, cfg.sbi_host, bsf_nbsf_service_port(sbi),
-                                     cfg.sbi_api_root, rx ? cfg.diameter.identity : NULL,
-                                     rx ? cfg.diameter.realm : NULL};
-    bsf_nrf_service_t *nrf;
-    if (bsf_nrf_service_start(&nrfc, &nrf, err, sizeof err)) {
-        BSF_ERROR("bsfd", "%s", err);
-        return 1;
-    }
-    if (ops) {
-        bsf_ops_server_add_metrics(ops, bsf_nbsf_service_write_metrics, sbi);
-        bsf_nrf_service_attach_ops(nrf, ops);
-        if (repl)
-            bsf_ops_server_add_metrics(ops, bsf_replication_write_metrics, repl);
-        if (rx) {
-            bsf_rx_repaving_t *repaving = bsf_rx_gateway_repaving(rx);
-            bsf_ops_server_add_metrics(ops, bsf_rx_gateway_write_metrics, rx);
-            bsf_ops_server_add_route(ops, BSF_RX_REPAVING_TRIGGER_PATH,
-                                     bsf_rx_repaving_api_trigger, repaving);
-            bsf_ops_server_add_route(ops, BSF_RX_REPAVING_CONFIG_PATH,
-                                     bsf_rx_repaving_api_config, repaving);
-            bsf_ops_server_add_route(ops, BSF_RX_REPAVING_STATUS_PATH,
-                                     bsf_rx_repaving_api_status, repaving);
-        }
-        if (feed)
-            bsf_ops_server_add_metrics(ops, bsf_feed_write_metrics, feed);
-        bsf_ops_server_set_ready(ops, true);
-    }
-    bsf_warmup_t *warmup = cfg.store_warmup ? bsf_warmup_start(&store) : NULL;
-    BSF_INFO("bsfd", "site %u serving Nbsf_Management on h2c %s:%u (%u workers), store %s, "
-             "log position %llu",
-             cfg.site_id, cfg.sbi_host, bsf_nbsf_service_port(sbi), h2.workers, cfg.store_path,
-             (unsigned long long)store.log.last);
-
     int sig = 0;
     sigwait(&stop_signals, &sig);
     BSF_INFO("bsfd", "signal %d: shutting down", sig);
-    bsf_nrf_service_deregister(nrf); /* consumers stop finding us first */
-    bsf_warmup_stop(warmup);
-    if (ops)
-        bsf_ops_server_set_ready(ops, false);
-    if (rx)
-        bsf_rx_gateway_drain(rx);
-    bsf_nbsf_service_drain(sbi);
-    bsf_engine_stop(engine); /* every accepted write is committed and answered */
-    bsf_replication_stop(repl);
-    /* The ops endpoint's metrics and routes read the gateways: it stops before they go. */
-    if (ops)
-        bsf_ops_server_stop(ops);
-    bsf_nrf_service_stop(nrf);
-    if (rx)
-        bsf_rx_gateway_stop(rx);
-    bsf_nbsf_service_stop(sbi, 2000);
-    bsf_nbsf_service_free(sbi);
-    bsf_feed_destroy(feed); /* after every gateway that offers records stopped */
-    bsf_engine_destroy(engine);
-    bsf_replication_destroy(repl);
-    bsf_store_close(&store);
+    bsfd_stop(&d);
     BSF_INFO("bsfd", "stopped");
     return 0;
 }
