@@ -50,12 +50,6 @@ static int sessions_scenario(void *ctx)
     return rc;
 }
 
-static void rx_sessions(void **state)
-{
-    (void)state;
-    bsf_fm_run("rx_sessions", sessions_scenario, NULL);
-}
-
 /* ---- the Rx pending table ------------------------------------------------------------ */
 
 static int pending_scenario(void *ctx)
@@ -76,12 +70,6 @@ static int pending_scenario(void *ctx)
     assert_int_equal(bsf_rx_pending_take_expired(&p, UINT64_MAX, out, 8), 7);
     bsf_rx_pending_destroy(&p);
     return 0;
-}
-
-static void rx_pending(void **state)
-{
-    (void)state;
-    bsf_fm_run("rx_pending", pending_scenario, NULL);
 }
 
 /* ---- the feed queue ------------------------------------------------------------------ */
@@ -109,12 +97,6 @@ static int queue_scenario(void *ctx)
     assert_int_equal(n, 16);
     bsf_feed_queue_destroy(&q);
     return 0;
-}
-
-static void feed_queue(void **state)
-{
-    (void)state;
-    bsf_fm_run("feed_queue", queue_scenario, NULL);
 }
 
 /* ---- a binding's decode, encode and event round trip ---------------------------------- */
@@ -223,12 +205,31 @@ static void binding_decode(void **state)
     msgpack_sbuffer_destroy(&c.doc);
 }
 
+/* A scenario that needs no context, run under its own name (the cmocka state). */
+typedef struct {
+    const char *name;
+    int (*scenario)(void *ctx);
+} plain_case_t;
+
+static void run_plain(void **state)
+{
+    const plain_case_t *k = *state;
+    bsf_fm_run(k->name, k->scenario, NULL);
+}
+
+#define PLAIN_CASE(k) {(k)->name, run_plain, NULL, NULL, (k)}
+
 int main(void)
 {
+    static plain_case_t plain[] = {
+        {"rx_sessions", sessions_scenario},
+        {"rx_pending", pending_scenario},
+        {"feed_queue", queue_scenario},
+    };
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(rx_sessions),
-        cmocka_unit_test(rx_pending),
-        cmocka_unit_test(feed_queue),
+        PLAIN_CASE(&plain[0]),
+        PLAIN_CASE(&plain[1]),
+        PLAIN_CASE(&plain[2]),
         cmocka_unit_test(binding_decode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

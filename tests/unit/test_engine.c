@@ -243,27 +243,12 @@ static void test_remote_events_once_with_positions(void **state)
     bsf_command_free(cmd);
 }
 
-static bsf_command_t *register_cmd(fx_t *f, const char *pcf, const char *ipv4)
-{
-    bsf_command_t *cmd = bsf_command_new(BSF_CMD_REGISTER);
-    char json[512];
-    snprintf(json, sizeof json,
-             "{\"supi\":\"imsi-001010000000009\",\"ipv4Addr\":\"%s\",\"dnn\":\"internet\","
-             "\"snssai\":{\"sst\":1,\"sd\":\"000001\"},\"pcfFqdn\":\"%s\"}",
-             ipv4, pcf);
-    msgpack_object o = tu_json(json, &f->json, &cmd->zone);
-    bsf_problem_t p;
-    assert_int_equal(bsf_pcf_binding_decode(&o, &cmd->zone, &cmd->binding, &p), 0);
-    tu_engine_run(f->engine, cmd);
-    return cmd;
-}
-
 static void test_own_events_and_the_sequence_floor(void **state)
 {
     fx_t *f = *state;
     /* Kafka holds this site's events 1 and 2, the store none (a wiped site) */
     bsf_engine_raise_seq_floor(f->engine, 2);
-    bsf_command_t *cmd = register_cmd(f, "pcf1.example.com", "10.0.1.1");
+    bsf_command_t *cmd = tu_engine_register(f->engine, &f->json, "pcf1.example.com", "10.0.1.1");
     assert_int_equal(cmd->status, BSF_CMD_REFUSED);
     assert_int_equal(cmd->problem.cause, BSF_CAUSE_NF_CONGESTION);
     assert_int_equal(f->store.log.last, 0);
@@ -291,7 +276,7 @@ static void test_own_events_and_the_sequence_floor(void **state)
     bsf_command_free(cmd);
 
     /* caught up: writes go on after the last sequence number in the log */
-    cmd = register_cmd(f, "pcf1.example.com", "10.0.1.3");
+    cmd = tu_engine_register(f->engine, &f->json, "pcf1.example.com", "10.0.1.3");
     assert_int_equal(cmd->status, BSF_CMD_OK);
     bsf_event_t full;
     bsf_pcf_binding_t storage;
@@ -306,7 +291,7 @@ static void test_own_events_and_the_sequence_floor(void **state)
 static void test_cross_site_collision_owner_yields(void **state)
 {
     fx_t *f = *state;
-    bsf_command_t *own = register_cmd(f, "pcf1.example.com", "10.0.2.1");
+    bsf_command_t *own = tu_engine_register(f->engine, &f->json, "pcf1.example.com", "10.0.2.1");
     assert_int_equal(own->status, BSF_CMD_OK);
     uint64_t later = BSF_HLC_FROM_MS(bsf_clock_wall_ms() + 60000);
     /* an older registration from site 2 (older HLC): this site's binding stays */
@@ -351,14 +336,14 @@ static void test_hook_refusal_fails_the_batch(void **state)
 {
     fx_t *f = *state;
     f->hook_answer = BSF_ENGINE_HOOK_REFUSE;
-    bsf_command_t *cmd = register_cmd(f, "pcf1.example.com", "10.0.3.1");
+    bsf_command_t *cmd = tu_engine_register(f->engine, &f->json, "pcf1.example.com", "10.0.3.1");
     assert_int_equal(cmd->status, BSF_CMD_FAILED);
     assert_int_equal(cmd->problem.cause, BSF_CAUSE_NF_CONGESTION);
     assert_string_equal(cmd->problem.detail, "log unreachable");
     assert_int_equal(f->store.log.last, 0);
     bsf_command_free(cmd);
     f->hook_answer = BSF_ENGINE_HOOK_EXPORTED;
-    cmd = register_cmd(f, "pcf1.example.com", "10.0.3.1");
+    cmd = tu_engine_register(f->engine, &f->json, "pcf1.example.com", "10.0.3.1");
     assert_int_equal(cmd->status, BSF_CMD_OK);
     bsf_event_t full;
     bsf_pcf_binding_t storage;
