@@ -161,39 +161,36 @@ static void write_requests(bsf_rx_metrics_t *m, bsf_text_t *out)
     }
 }
 
-static void write_answers(bsf_rx_metrics_t *m, bsf_text_t *out)
+/* A sample per non-zero Result-Code slot of one kind's `counters`, labelled msgType,
+ * resultCode and then `more` (",name=\"value\"" pairs, or ""). */
+static void write_codes(bsf_text_t *out, const char *name, bsf_rx_kind_t k, const char *more,
+                        atomic_uint_least64_t *counters)
 {
     char code[16];
+    for (size_t c = 0; c < BSF_RX_CODE_SLOTS; c++) {
+        uint64_t v = get(&counters[c]);
+        if (!v)
+            continue;
+        code_label(c, code, sizeof code);
+        bsf_text_printf(out, "%s{msgType=\"%s\",resultCode=\"%s\"%s} %llu\n", name,
+                        bsf_rx_kind_name(k), code, more, (unsigned long long)v);
+    }
+}
+
+static void write_answers(bsf_rx_metrics_t *m, bsf_text_t *out)
+{
     bsf_text_printf(out, "# HELP ocbsf_diam_response_network_total Answers received from the next "
                          "hop, by Result-Code or Experimental-Result-Code.\n"
                          "# TYPE ocbsf_diam_response_network_total counter\n");
     for (int k = 0; k < BSF_RX_KIND_COUNT; k++)
         for (int r = 0; r < 2; r++)
-            for (size_t c = 0; c < BSF_RX_CODE_SLOTS; c++) {
-                uint64_t v = get(&m->responses[k][r][c]);
-                if (!v)
-                    continue;
-                code_label(c, code, sizeof code);
-                bsf_text_printf(out,
-                                "ocbsf_diam_response_network_total{msgType=\"%s\",resultCode=\"%s\","
-                                "retry=\"%s\"} %llu\n",
-                                bsf_rx_kind_name(k), code, r ? "true" : "false",
-                                (unsigned long long)v);
-            }
+            write_codes(out, "ocbsf_diam_response_network_total", k,
+                        r ? ",retry=\"true\"" : ",retry=\"false\"", m->responses[k][r]);
     bsf_text_printf(out, "# HELP ocbsf_diam_response_local_total Answers the gateway made itself "
                          "(not found, realm, malformed, timeout, busy).\n"
                          "# TYPE ocbsf_diam_response_local_total counter\n");
     for (int k = 0; k < BSF_RX_KIND_COUNT; k++)
-        for (size_t c = 0; c < BSF_RX_CODE_SLOTS; c++) {
-            uint64_t v = get(&m->local[k][c]);
-            if (!v)
-                continue;
-            code_label(c, code, sizeof code);
-            bsf_text_printf(out,
-                            "ocbsf_diam_response_local_total{msgType=\"%s\",resultCode=\"%s\"} "
-                            "%llu\n",
-                            bsf_rx_kind_name(k), code, (unsigned long long)v);
-        }
+        write_codes(out, "ocbsf_diam_response_local_total", k, "", m->local[k]);
     bsf_text_printf(out, "# HELP ocbsf_diam_timeout_total Forwarded requests whose answer timer "
                          "expired.\n# TYPE ocbsf_diam_timeout_total counter\n");
     for (int k = 0; k < BSF_RX_KIND_COUNT; k++)
