@@ -123,6 +123,16 @@ static bsf_apply_event_t event(fx_t *f, int slot, bsf_event_t ev)
     return a;
 }
 
+/* A registration of binding `id` (pcf, ipv4) at `site`, its event `seq` at `hlc`, encoded in
+ * `slot`. */
+static bsf_apply_event_t registered(fx_t *f, int slot, uint16_t site, uint64_t seq, uint64_t hlc,
+                                    bsf_binding_id_t id, const char *pcf, const char *ipv4)
+{
+    return event(f, slot, (bsf_event_t){.type = BSF_EVENT_BINDING_REGISTERED, .site = site,
+                                        .seq = seq, .hlc = hlc, .binding_id = id,
+                                        .binding = binding(f, pcf, ipv4)});
+}
+
 static bsf_command_t *apply(fx_t *f, bsf_apply_batch_t *b)
 {
     bsf_command_t *cmd = bsf_command_new(BSF_CMD_APPLY);
@@ -191,16 +201,12 @@ static void test_remote_events_once_with_positions(void **state)
     bsf_binding_id_t a = make_id(2, 1), b = make_id(2, 3);
     uint64_t t = BSF_HLC_FROM_MS(1700000000000ULL);
     bsf_apply_event_t evs[3] = {
-        event(f, 0, (bsf_event_t){.type = BSF_EVENT_BINDING_REGISTERED, .site = 2, .seq = 1,
-                                  .hlc = t, .binding_id = a,
-                                  .binding = binding(f, "pcf1.example.com", "10.0.0.1")}),
+        registered(f, 0, 2, 1, t, a, "pcf1.example.com", "10.0.0.1"),
         event(f, 1, (bsf_event_t){.type = BSF_EVENT_BINDING_UPDATED, .site = 2, .seq = 2,
                                   .hlc = t + 5, .binding_id = a, .created_hlc = t,
                                   .binding = binding(f, "pcf2.example.com", "10.0.0.1"),
                                   .origin_ts_ms = -1, .sender_ts_ms = -1}),
-        event(f, 2, (bsf_event_t){.type = BSF_EVENT_BINDING_REGISTERED, .site = 2, .seq = 3,
-                                  .hlc = t + 9, .binding_id = b,
-                                  .binding = binding(f, "pcf3.example.com", "10.0.0.2")}),
+        registered(f, 2, 2, 3, t + 9, b, "pcf3.example.com", "10.0.0.2"),
     };
     bsf_apply_position_t pos = {"kafka/t2/0", 0, 2};
     bsf_apply_batch_t batch = {.events = evs, .n_events = 2, .positions = &pos, .n_positions = 1};
@@ -256,9 +262,7 @@ static void test_own_events_and_the_sequence_floor(void **state)
 
     uint64_t t = BSF_HLC_FROM_MS(bsf_clock_wall_ms());
     bsf_apply_event_t evs[2] = {
-        event(f, 0, (bsf_event_t){.type = BSF_EVENT_BINDING_REGISTERED, .site = 1, .seq = 1,
-                                  .hlc = t, .binding_id = make_id(1, 1),
-                                  .binding = binding(f, "pcf1.example.com", "10.0.1.2")}),
+        registered(f, 0, 1, 1, t, make_id(1, 1), "pcf1.example.com", "10.0.1.2"),
         event(f, 1, (bsf_event_t){.type = BSF_EVENT_BINDING_DEREGISTERED, .site = 1, .seq = 2,
                                   .hlc = t + 1, .binding_id = make_id(1, 1),
                                   .reason = BSF_REASON_PCF_REQUEST}),
@@ -297,12 +301,8 @@ static void test_cross_site_collision_owner_yields(void **state)
     /* an older registration from site 2 (older HLC): this site's binding stays */
     bsf_binding_id_t old_remote = make_id(2, 1), new_remote = make_id(2, 2);
     bsf_apply_event_t evs[2] = {
-        event(f, 0, (bsf_event_t){.type = BSF_EVENT_BINDING_REGISTERED, .site = 2, .seq = 1,
-                                  .hlc = BSF_HLC_FROM_MS(1000), .binding_id = old_remote,
-                                  .binding = binding(f, "pcf2.example.com", "10.0.2.1")}),
-        event(f, 1, (bsf_event_t){.type = BSF_EVENT_BINDING_REGISTERED, .site = 2, .seq = 2,
-                                  .hlc = later, .binding_id = new_remote,
-                                  .binding = binding(f, "pcf3.example.com", "10.0.2.1")}),
+        registered(f, 0, 2, 1, BSF_HLC_FROM_MS(1000), old_remote, "pcf2.example.com", "10.0.2.1"),
+        registered(f, 1, 2, 2, later, new_remote, "pcf3.example.com", "10.0.2.1"),
     };
     bsf_apply_position_t pos = {"kafka/t2/0", 0, 1};
     bsf_apply_batch_t batch = {.events = evs, .n_events = 1, .positions = &pos, .n_positions = 1};
