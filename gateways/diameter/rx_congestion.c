@@ -90,24 +90,13 @@ uint32_t bsf_rx_cong_priority(const bsf_rx_cong_rules_t *r, bsf_rx_kind_t kind, 
         return (uint32_t)oc;
     if (drmp >= 0 && drmp <= 15)
         return (uint32_t)drmp;
-    uint8_t p = BSF_RX_PRIORITY_NONE;
-    switch (kind) {
-    case BSF_RX_AAR_I:
-    case BSF_RX_AAR_U:
-        p = r->priority_aar;
-        break;
-    case BSF_RX_STR:
-        p = r->priority_str;
-        break;
-    case BSF_RX_RAR:
-        p = r->priority_rar;
-        break;
-    case BSF_RX_ASR:
-        p = r->priority_asr;
-        break;
-    default:
-        break;
-    }
+    /* The command's own priority, by kind (none for other requests). */
+    const uint8_t own[BSF_RX_KIND_COUNT] = {
+        [BSF_RX_AAR_I] = r->priority_aar, [BSF_RX_AAR_U] = r->priority_aar,
+        [BSF_RX_STR] = r->priority_str,   [BSF_RX_RAR] = r->priority_rar,
+        [BSF_RX_ASR] = r->priority_asr,   [BSF_RX_OTHER] = BSF_RX_PRIORITY_NONE,
+    };
+    uint8_t p = (unsigned)kind < BSF_RX_KIND_COUNT ? own[kind] : BSF_RX_PRIORITY_NONE;
     return p == BSF_RX_PRIORITY_NONE ? r->priority_default : p;
 }
 

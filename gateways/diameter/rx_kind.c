@@ -32,49 +32,32 @@ const char *bsf_rx_kind_name(bsf_rx_kind_t kind)
     return kind < BSF_RX_KIND_COUNT ? names[kind] : "other";
 }
 
+/* The command of a kind, as an index of the per-command settings (AAR-I and AAR-U are both
+ * AAR): 0 AAR, 1 STR, 2 RAR, 3 ASR; -1 for other requests. */
+static int command_of(bsf_rx_kind_t kind)
+{
+    static const int8_t commands[BSF_RX_KIND_COUNT] = {
+        [BSF_RX_AAR_I] = 0, [BSF_RX_AAR_U] = 0, [BSF_RX_STR] = 1,
+        [BSF_RX_RAR] = 2,   [BSF_RX_ASR] = 3,   [BSF_RX_OTHER] = -1,
+    };
+    return (unsigned)kind < BSF_RX_KIND_COUNT ? commands[kind] : -1;
+}
+
 uint32_t bsf_rx_kind_timeout_ms(const bsf_diameter_settings_t *s, bsf_rx_kind_t kind)
 {
-    uint32_t own = 0;
-    switch (kind) {
-    case BSF_RX_AAR_I:
-    case BSF_RX_AAR_U:
-        own = s->timeout_aar_ms;
-        break;
-    case BSF_RX_STR:
-        own = s->timeout_str_ms;
-        break;
-    case BSF_RX_RAR:
-        own = s->timeout_rar_ms;
-        break;
-    case BSF_RX_ASR:
-        own = s->timeout_asr_ms;
-        break;
-    default:
-        break;
-    }
-    return own ? own : s->timeout_ms;
+    const uint32_t own[] = {s->timeout_aar_ms, s->timeout_str_ms, s->timeout_rar_ms,
+                            s->timeout_asr_ms};
+    int c = command_of(kind);
+    return c >= 0 && own[c] ? own[c] : s->timeout_ms;
 }
 
 bool bsf_rx_kind_retry_enabled(const bsf_diameter_settings_t *s, bsf_rx_kind_t kind)
 {
-    const char *want;
-    switch (kind) {
-    case BSF_RX_AAR_I:
-    case BSF_RX_AAR_U:
-        want = "aar";
-        break;
-    case BSF_RX_STR:
-        want = "str";
-        break;
-    case BSF_RX_RAR:
-        want = "rar";
-        break;
-    case BSF_RX_ASR:
-        want = "asr";
-        break;
-    default:
+    static const char *const names[] = {"aar", "str", "rar", "asr"};
+    int c = command_of(kind);
+    if (c < 0)
         return false;
-    }
+    const char *want = names[c];
     for (const char *p = s->retry; *p;) {
         size_t n = strcspn(p, "\n");
         if (n == strlen(want) && strncasecmp(p, want, n) == 0)

@@ -119,6 +119,16 @@ static void code_label(size_t slot, char *out, size_t cap)
         snprintf(out, cap, "%zu", slot + 1000);
 }
 
+/* A counter family with one label: its HELP and TYPE lines, then a sample per label value. */
+static void write_labelled(bsf_text_t *out, const char *name, const char *help, const char *label,
+                           const char *const *values, atomic_uint_least64_t *counters, int n)
+{
+    bsf_text_printf(out, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
+    for (int i = 0; i < n; i++)
+        bsf_text_printf(out, "%s{%s=\"%s\"} %llu\n", name, label, values[i],
+                        (unsigned long long)get(&counters[i]));
+}
+
 static void write_requests(bsf_rx_metrics_t *m, bsf_text_t *out)
 {
     bsf_text_printf(out, "# HELP ocbsf_diam_request_inbound_total Rx requests received.\n"
@@ -151,39 +161,36 @@ static void write_requests(bsf_rx_metrics_t *m, bsf_text_t *out)
     }
 }
 
-static void write_answers(bsf_rx_metrics_t *m, bsf_text_t *out)
+/* A sample per non-zero Result-Code slot of one kind's `counters`, labelled msgType,
+ * resultCode and then `more` (",name=\"value\"" pairs, or ""). */
+static void write_codes(bsf_text_t *out, const char *name, bsf_rx_kind_t k, const char *more,
+                        atomic_uint_least64_t *counters)
 {
     char code[16];
+    for (size_t c = 0; c < BSF_RX_CODE_SLOTS; c++) {
+        uint64_t v = get(&counters[c]);
+        if (!v)
+            continue;
+        code_label(c, code, sizeof code);
+        bsf_text_printf(out, "%s{msgType=\"%s\",resultCode=\"%s\"%s} %llu\n", name,
+                        bsf_rx_kind_name(k), code, more, (unsigned long long)v);
+    }
+}
+
+static void write_answers(bsf_rx_metrics_t *m, bsf_text_t *out)
+{
     bsf_text_printf(out, "# HELP ocbsf_diam_response_network_total Answers received from the next "
                          "hop, by Result-Code or Experimental-Result-Code.\n"
                          "# TYPE ocbsf_diam_response_network_total counter\n");
     for (int k = 0; k < BSF_RX_KIND_COUNT; k++)
         for (int r = 0; r < 2; r++)
-            for (size_t c = 0; c < BSF_RX_CODE_SLOTS; c++) {
-                uint64_t v = get(&m->responses[k][r][c]);
-                if (!v)
-                    continue;
-                code_label(c, code, sizeof code);
-                bsf_text_printf(out,
-                                "ocbsf_diam_response_network_total{msgType=\"%s\",resultCode=\"%s\","
-                                "retry=\"%s\"} %llu\n",
-                                bsf_rx_kind_name(k), code, r ? "true" : "false",
-                                (unsigned long long)v);
-            }
+            write_codes(out, "ocbsf_diam_response_network_total", k,
+                        r ? ",retry=\"true\"" : ",retry=\"false\"", m->responses[k][r]);
     bsf_text_printf(out, "# HELP ocbsf_diam_response_local_total Answers the gateway made itself "
                          "(not found, realm, malformed, timeout, busy).\n"
                          "# TYPE ocbsf_diam_response_local_total counter\n");
     for (int k = 0; k < BSF_RX_KIND_COUNT; k++)
-        for (size_t c = 0; c < BSF_RX_CODE_SLOTS; c++) {
-            uint64_t v = get(&m->local[k][c]);
-            if (!v)
-                continue;
-            code_label(c, code, sizeof code);
-            bsf_text_printf(out,
-                            "ocbsf_diam_response_local_total{msgType=\"%s\",resultCode=\"%s\"} "
-                            "%llu\n",
-                            bsf_rx_kind_name(k), code, (unsigned long long)v);
-        }
+        write_codes(out, "ocbsf_diam_response_local_total", k, "", m->local[k]);
     bsf_text_printf(out, "# HELP ocbsf_diam_timeout_total Forwarded requests whose answer timer "
                          "expired.\n# TYPE ocbsf_diam_timeout_total counter\n");
     for (int k = 0; k < BSF_RX_KIND_COUNT; k++)
@@ -232,33 +239,22 @@ void bsf_rx_metrics_write(bsf_rx_metrics_t *m, uint64_t pending, uint64_t pendin
                     "ocbsf_diam_realm_validation_failed_total{check=\"binding_realm\"} %llu\n",
                     (unsigned long long)get(&m->realm_failed[0]),
                     (unsigned long long)get(&m->realm_failed[1]));
-    bsf_text_printf(out, "# HELP ocbsf_diam_binding_lookup_total Binding lookups of AAR-I.\n"
-                         "# TYPE ocbsf_diam_binding_lookup_total counter\n");
-    for (int i = 0; i < 3; i++)
-        bsf_text_printf(out, "ocbsf_diam_binding_lookup_total{result=\"%s\"} %llu\n", lookups[i],
-                        (unsigned long long)get(&m->lookups[i]));
-    bsf_text_printf(out, "# HELP ocbsf_diam_stale_binding_total Bindings removed because the PCF "
-                         "answered an AAR with a stale code (seed 3.34).\n"
-                         "# TYPE ocbsf_diam_stale_binding_total counter\n");
-    for (int i = 0; i < BSF_RX_STALE_COUNT; i++)
-        bsf_text_printf(out, "ocbsf_diam_stale_binding_total{result=\"%s\"} %llu\n", stale[i],
-                        (unsigned long long)get(&m->stale[i]));
+    write_labelled(out, "ocbsf_diam_binding_lookup_total", "Binding lookups of AAR-I.", "result",
+                   lookups, m->lookups, 3);
+    write_labelled(out, "ocbsf_diam_stale_binding_total",
+                   "Bindings removed because the PCF answered an AAR with a stale code (seed "
+                   "3.34).",
+                   "result", stale, m->stale, BSF_RX_STALE_COUNT);
     bsf_text_printf(out, "# HELP ocbsf_ocnf_service_cookie_total AAR-I forwarded with an "
                          "OCNF-SERVICE-COOKIE AVP (seed 3.3).\n"
                          "# TYPE ocbsf_ocnf_service_cookie_total counter\n"
                          "ocbsf_ocnf_service_cookie_total %llu\n",
                     (unsigned long long)get(&m->cookies));
-    bsf_text_printf(out, "# HELP ocbsf_diam_sessions_total Rx session events.\n"
-                         "# TYPE ocbsf_diam_sessions_total counter\n");
-    for (int i = 0; i < BSF_RX_SESSION_EV_COUNT; i++)
-        bsf_text_printf(out, "ocbsf_diam_sessions_total{event=\"%s\"} %llu\n", sess[i],
-                        (unsigned long long)get(&m->sessions[i]));
-    bsf_text_printf(out, "# HELP ocbsf_diam_events_total freeDiameter events and requests the "
-                         "gateway completed by its own deadline.\n"
-                         "# TYPE ocbsf_diam_events_total counter\n");
-    for (int i = 0; i < BSF_RX_EV_COUNT; i++)
-        bsf_text_printf(out, "ocbsf_diam_events_total{event=\"%s\"} %llu\n", events[i],
-                        (unsigned long long)get(&m->events[i]));
+    write_labelled(out, "ocbsf_diam_sessions_total", "Rx session events.", "event", sess,
+                   m->sessions, BSF_RX_SESSION_EV_COUNT);
+    write_labelled(out, "ocbsf_diam_events_total",
+                   "freeDiameter events and requests the gateway completed by its own deadline.",
+                   "event", events, m->events, BSF_RX_EV_COUNT);
     bsf_text_printf(out,
                     "# HELP ocbsf_diam_pending_requests Forwarded requests waiting for an answer.\n"
                     "# TYPE ocbsf_diam_pending_requests gauge\nocbsf_diam_pending_requests %llu\n"

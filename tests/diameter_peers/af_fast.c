@@ -300,20 +300,11 @@ static int handle(af_t *af, const uint8_t *msg, const rd_header_t *h)
 /* Reads what is there; handles every complete message. -1: connection gone or corrupt. */
 static int read_some(af_t *af, bool *progress)
 {
-    if (af->in_cap - af->in_len < 65536) {
-        size_t cap = af->in_cap ? af->in_cap * 2 : 262144;
-        uint8_t *p = realloc(af->in, cap);
-        if (!p)
-            return -1;
-        af->in = p;
-        af->in_cap = cap;
-    }
-    ssize_t n = read(af->fd, af->in + af->in_len, af->in_cap - af->in_len);
+    ssize_t n = rd_read(af->fd, &af->in, &af->in_len, &af->in_cap, 65536, 262144);
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
         return -1;
     if (n < 0)
         return 0;
-    af->in_len += (size_t)n;
     *progress = true;
     size_t at = 0;
     while (af->in_len - at >= RD_HEADER_LEN) {

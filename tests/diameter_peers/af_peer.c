@@ -220,6 +220,18 @@ static const char *const af_aar_i_args[] = { AF_AAR_ARGS, "sid", NULL };
 static const char *const af_aar_u_args[] = { AF_AAR_ARGS, "session", NULL };
 static const char *const af_bad_args[] = { AF_AAR_ARGS, "kind", "len", "app", NULL };
 
+/* Builds the AAR `q` to c's destination into *m; 0, or -1 after an error reply. */
+static int af_build_to(struct rxpeer_app *a, struct af_aar *q, const struct af_cmd *c, struct msg **m,
+		       struct rxpeer_json *reply)
+{
+	q->dest_realm = c->dest_realm;
+	q->dest_host = c->dest_host;
+	int ret = af_build_aar(&a->rx, q, m);
+	if (ret != 0)
+		rxpeer_ctl_error(reply, "building the AAR failed: %s", strerror(ret));
+	return ret != 0 ? -1 : 0;
+}
+
 /* aar-i / aar-u / bad: build and send an AAR. */
 static void af_cmd_aar(struct af *af, const struct rxpeer_args *args, struct rxpeer_json *reply, int initial)
 {
@@ -231,7 +243,6 @@ static void af_cmd_aar(struct af *af, const struct rxpeer_args *args, struct rxp
 	uint32_t actions[16];
 	char ue[64] = "", sid[256];
 	struct msg *m = NULL;
-	int ret;
 
 	if (rxpeer_args_check(args, initial ? af_aar_i_args : af_aar_u_args, c.err, sizeof c.err) != 0) {
 		rxpeer_ctl_error(reply, "%s", c.err);
@@ -263,13 +274,8 @@ static void af_cmd_aar(struct af *af, const struct rxpeer_args *args, struct rxp
 	if (af_cmd_common(af, args, &c, sv, reply) != 0 ||
 	    af_cmd_aar_fields(args, &q, ip4, ip6, ue, sizeof ue, actions, &c, reply) != 0)
 		return;
-	q.dest_realm = c.dest_realm;
-	q.dest_host = c.dest_host;
-
-	if ((ret = af_build_aar(&a->rx, &q, &m)) != 0) {
-		rxpeer_ctl_error(reply, "building the AAR failed: %s", strerror(ret));
+	if (af_build_to(a, &q, &c, &m, reply) != 0)
 		return;
-	}
 	if (initial)
 		rxpeer_sess_put(&a->sess, sid, c.dest_host, c.dest_realm, ue[0] ? ue : NULL, NULL);
 	uint32_t code = rxpeer_app_send(a, &m, initial ? "aar-i" : "aar-u", c.timeout, c.wait, reply);
@@ -327,7 +333,6 @@ static void af_cmd_bad(struct af *af, const struct rxpeer_args *args, struct rxp
 	uint32_t actions[16], len, app;
 	char ue[64] = "", sid[256];
 	struct msg *m = NULL;
-	int ret;
 
 	if (rxpeer_args_check(args, af_bad_args, c.err, sizeof c.err) != 0) {
 		rxpeer_ctl_error(reply, "%s", c.err);
@@ -380,12 +385,8 @@ static void af_cmd_bad(struct af *af, const struct rxpeer_args *args, struct rxp
 		rxpeer_ctl_error(reply, "unknown kind '%s'", kind);
 		return;
 	}
-	q.dest_realm = c.dest_realm;
-	q.dest_host = c.dest_host;
-	if ((ret = af_build_aar(&a->rx, &q, &m)) != 0) {
-		rxpeer_ctl_error(reply, "building the AAR failed: %s", strerror(ret));
+	if (af_build_to(a, &q, &c, &m, reply) != 0)
 		return;
-	}
 	char label[48];
 	snprintf(label, sizeof label, "bad:%s", kind);
 	rxpeer_app_send(a, &m, label, c.timeout, c.wait, reply);

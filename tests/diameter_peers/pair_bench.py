@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-from peer_ctl import PeerCtl
+from peer_ctl import PeerCtl, reap
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -69,13 +69,8 @@ def main():
         pcf_ctl.cmd("quit")
     finally:
         for p in (af, pcf):
-            if p is None:
-                continue
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.terminate()
-                p.wait()
+            if p is not None:
+                reap(p)
 
 
 if __name__ == "__main__":

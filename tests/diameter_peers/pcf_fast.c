@@ -173,19 +173,9 @@ static int flush(conn_t *c)
 static int on_readable(conn_t *c)
 {
     for (;;) {
-        if (c->in_cap - c->in_len < 4096) {
-            size_t cap = c->in_cap ? c->in_cap * 2 : 65536;
-            uint8_t *p = realloc(c->in, cap);
-            if (!p)
-                return -1;
-            c->in = p;
-            c->in_cap = cap;
-        }
-        ssize_t n = read(c->fd, c->in + c->in_len, c->in_cap - c->in_len);
-        if (n > 0) {
-            c->in_len += (size_t)n;
+        ssize_t n = rd_read(c->fd, &c->in, &c->in_len, &c->in_cap, 4096, 65536);
+        if (n > 0)
             continue;
-        }
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))

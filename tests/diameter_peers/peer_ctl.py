@@ -3,6 +3,7 @@ a JSON line out. Shared by the peers' self-test, their pair benchmark and bench/
 
 import json
 import socket
+import subprocess
 import time
 
 
@@ -34,3 +35,12 @@ class PeerCtl:
         if not reply.get("ok"):
             raise RuntimeError(f"{line!r} failed: {reply}")
         return reply
+
+
+def reap(proc, timeout=10):
+    """Waits for a peer process told to quit; terminates it after `timeout` seconds."""
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.terminate()
+        proc.wait()

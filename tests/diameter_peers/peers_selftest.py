@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 
-from peer_ctl import PeerCtl
+from peer_ctl import PeerCtl, reap
 
 RX_APP = 16777236
 
@@ -43,11 +43,7 @@ class Peers:
                 ctl("quit")
             except OSError:
                 pass
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.terminate()
-                proc.wait()
+            reap(proc)
         return self.af.returncode, self.pcf.returncode
 
 

@@ -245,3 +245,21 @@ int rd_write(int fd, rd_buf_t *b)
     rd_buf_consume(b, done);
     return 0;
 }
+
+ssize_t rd_read(int fd, uint8_t **in, size_t *len, size_t *cap, size_t room, size_t first)
+{
+    if (*cap - *len < room) {
+        size_t grown = *cap ? *cap * 2 : first;
+        uint8_t *p = realloc(*in, grown);
+        if (!p) {
+            errno = ENOMEM;
+            return -1;
+        }
+        *in = p;
+        *cap = grown;
+    }
+    ssize_t n = read(fd, *in + *len, *cap - *len);
+    if (n > 0)
+        *len += (size_t)n;
+    return n;
+}

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define RD_HEADER_LEN 20u
 #define RD_MAX_MESSAGE (1u << 20) /* longer messages are refused as corrupt */
@@ -104,5 +105,11 @@ int rd_write(int fd, rd_buf_t *b);
 /* A grouped AVP: its children follow rd_group_begin, rd_group_end writes its length. */
 size_t rd_group_begin(rd_buf_t *b, uint32_t code, uint8_t flags, uint32_t vendor);
 void rd_group_end(rd_buf_t *b, size_t start);
+
+/* Reads once from fd onto the end of the input in[0..*len) (capacity *cap), first doubling
+ * the buffer (from `first` bytes) when less than `room` is free; adds what it read to *len.
+ * Returns read()'s result: -1 with errno set, ENOMEM when the buffer could not grow (*in is
+ * then unchanged and still the caller's). */
+ssize_t rd_read(int fd, uint8_t **in, size_t *len, size_t *cap, size_t room, size_t first);
 
 #endif

@@ -61,19 +61,12 @@ static void *rxpeer_delay_thread(void *arg)
 
 int rxpeer_delay_init(struct rxpeer_delay *d)
 {
-	pthread_condattr_t ca;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
 	if ((ret = pthread_mutex_init(&d->mu, NULL)) != 0)
 		return ret;
-	if ((ret = pthread_condattr_init(&ca)) != 0)
-		return ret;
-	ret = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	if (ret == 0)
-		ret = pthread_cond_init(&d->cv, &ca);
-	pthread_condattr_destroy(&ca);
-	if (ret != 0)
+	if ((ret = rxpeer_mono_cond_init(&d->cv)) != 0)
 		return ret;
 	if ((ret = pthread_create(&d->thr, NULL, rxpeer_delay_thread, d)) != 0)
 		return ret;

@@ -111,18 +111,31 @@ static void rxpeer_msgjson_children_list(struct rxpeer_json *j, const char *key,
 	rxpeer_json_arr_end(j);
 }
 
+/* An array `key` of each(j, c) for the children c of `group` with this 3GPP AVP code. */
+static void rxpeer_msgjson_3gpp_list(struct rxpeer_json *j, const char *key, struct avp *group,
+				     uint32_t code, void (*each)(struct rxpeer_json *, struct avp *))
+{
+	rxpeer_json_arr_begin(j, key);
+	for (struct avp *c = rxpeer_next(group, MSG_BRW_FIRST_CHILD); c; c = rxpeer_next(c, MSG_BRW_NEXT)) {
+		struct avp_hdr *h = rxpeer_hdr(c);
+		if (h && h->avp_code == code && rxpeer_vendor(h) == BSF_RX_VENDOR_3GPP)
+			each(j, c);
+	}
+	rxpeer_json_arr_end(j);
+}
+
+/* An octet-string AVP's value as an array item (nothing when it has none). */
+static void rxpeer_msgjson_os_item(struct rxpeer_json *j, struct avp *a)
+{
+	rxpeer_json_os_of(j, NULL, a);
+}
+
 static void rxpeer_msgjson_sub_component(struct rxpeer_json *j, struct avp *msc)
 {
 	rxpeer_json_obj_begin(j, NULL);
 	rxpeer_json_u32_of(j, "flow_number", rxpeer_avp_find_child(msc, 509, BSF_RX_VENDOR_3GPP));
 	rxpeer_json_u32_of(j, "flow_usage", rxpeer_avp_find_child(msc, 512, BSF_RX_VENDOR_3GPP));
-	rxpeer_json_arr_begin(j, "flow_descriptions");
-	for (struct avp *c = rxpeer_next(msc, MSG_BRW_FIRST_CHILD); c; c = rxpeer_next(c, MSG_BRW_NEXT)) {
-		struct avp_hdr *h = rxpeer_hdr(c);
-		if (h && h->avp_code == 507 && rxpeer_vendor(h) == BSF_RX_VENDOR_3GPP && h->avp_value)
-			rxpeer_json_os(j, NULL, h->avp_value->os.data, h->avp_value->os.len);
-	}
-	rxpeer_json_arr_end(j);
+	rxpeer_msgjson_3gpp_list(j, "flow_descriptions", msc, 507, rxpeer_msgjson_os_item);
 	rxpeer_json_obj_end(j);
 }
 
@@ -134,13 +147,7 @@ static void rxpeer_msgjson_media_component(struct rxpeer_json *j, struct avp *mc
 	rxpeer_json_u32_of(j, "flow_status", rxpeer_avp_find_child(mcd, 511, BSF_RX_VENDOR_3GPP));
 	rxpeer_json_u32_of(j, "max_bw_ul", rxpeer_avp_find_child(mcd, 516, BSF_RX_VENDOR_3GPP));
 	rxpeer_json_u32_of(j, "max_bw_dl", rxpeer_avp_find_child(mcd, 515, BSF_RX_VENDOR_3GPP));
-	rxpeer_json_arr_begin(j, "sub_components");
-	for (struct avp *c = rxpeer_next(mcd, MSG_BRW_FIRST_CHILD); c; c = rxpeer_next(c, MSG_BRW_NEXT)) {
-		struct avp_hdr *h = rxpeer_hdr(c);
-		if (h && h->avp_code == 519 && rxpeer_vendor(h) == BSF_RX_VENDOR_3GPP)
-			rxpeer_msgjson_sub_component(j, c);
-	}
-	rxpeer_json_arr_end(j);
+	rxpeer_msgjson_3gpp_list(j, "sub_components", mcd, 519, rxpeer_msgjson_sub_component);
 	rxpeer_json_obj_end(j);
 }
 

@@ -146,7 +146,6 @@ static void *rxpeer_req_reaper(void *arg)
 
 int rxpeer_req_init(struct rxpeer_req *r, size_t capacity, uint32_t grace_ms)
 {
-	pthread_condattr_t ca;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -170,13 +169,7 @@ int rxpeer_req_init(struct rxpeer_req *r, size_t capacity, uint32_t grace_ms)
 
 	if ((ret = pthread_mutex_init(&r->mu, NULL)) != 0)
 		goto fail;
-	if ((ret = pthread_condattr_init(&ca)) != 0)
-		goto fail;
-	ret = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	if (ret == 0)
-		ret = pthread_cond_init(&r->cv, &ca);
-	pthread_condattr_destroy(&ca);
-	if (ret != 0)
+	if ((ret = rxpeer_mono_cond_init(&r->cv)) != 0)
 		goto fail;
 	if ((ret = pthread_create(&r->reaper, NULL, rxpeer_req_reaper, r)) != 0)
 		goto fail;

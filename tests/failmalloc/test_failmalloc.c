@@ -50,12 +50,6 @@ static int sessions_scenario(void *ctx)
     return rc;
 }
 
-static void rx_sessions(void **state)
-{
-    (void)state;
-    bsf_fm_run("rx_sessions", sessions_scenario, NULL);
-}
-
 /* ---- the Rx pending table ------------------------------------------------------------ */
 
 static int pending_scenario(void *ctx)
@@ -76,12 +70,6 @@ static int pending_scenario(void *ctx)
     assert_int_equal(bsf_rx_pending_take_expired(&p, UINT64_MAX, out, 8), 7);
     bsf_rx_pending_destroy(&p);
     return 0;
-}
-
-static void rx_pending(void **state)
-{
-    (void)state;
-    bsf_fm_run("rx_pending", pending_scenario, NULL);
 }
 
 /* ---- the feed queue ------------------------------------------------------------------ */
@@ -111,12 +99,6 @@ static int queue_scenario(void *ctx)
     return 0;
 }
 
-static void feed_queue(void **state)
-{
-    (void)state;
-    bsf_fm_run("feed_queue", queue_scenario, NULL);
-}
-
 /* ---- a binding's decode, encode and event round trip ---------------------------------- */
 
 typedef struct {
@@ -129,37 +111,33 @@ static void pack_str(msgpack_packer *pk, const char *s)
     msgpack_pack_str_body(pk, s, strlen(s));
 }
 
+/* Packs each string up to the NULL, in order. */
+static void pack_strs(msgpack_packer *pk, ...)
+{
+    va_list ap;
+    va_start(ap, pk);
+    for (const char *s = va_arg(ap, const char *); s; s = va_arg(ap, const char *))
+        pack_str(pk, s);
+    va_end(ap);
+}
+
 static void pack_binding(msgpack_sbuffer *out)
 {
     msgpack_packer pk;
     msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 8);
-    pack_str(&pk, "supi");
-    pack_str(&pk, "imsi-001010000000001");
-    pack_str(&pk, "ipv4Addr");
-    pack_str(&pk, "10.0.0.1");
-    pack_str(&pk, "dnn");
-    pack_str(&pk, "internet");
-    pack_str(&pk, "snssai");
+    pack_strs(&pk, "supi", "imsi-001010000000001", "ipv4Addr", "10.0.0.1", "dnn", "internet",
+              "snssai", (char *)NULL);
     msgpack_pack_map(&pk, 2);
     pack_str(&pk, "sst");
     msgpack_pack_int(&pk, 1);
-    pack_str(&pk, "sd");
-    pack_str(&pk, "000001");
-    pack_str(&pk, "pcfFqdn");
-    pack_str(&pk, "pcf1.example.com");
-    pack_str(&pk, "ipv6Prefix");
-    pack_str(&pk, "2001:db8:0::/64");
-    pack_str(&pk, "addIpv6Prefixes");
+    pack_strs(&pk, "sd", "000001", "pcfFqdn", "pcf1.example.com", "ipv6Prefix", "2001:db8:0::/64",
+              "addIpv6Prefixes", (char *)NULL);
     msgpack_pack_array(&pk, 2);
-    pack_str(&pk, "2001:db8:1::/64");
-    pack_str(&pk, "2001:db8:2::/64");
-    pack_str(&pk, "pcfIpEndPoints");
+    pack_strs(&pk, "2001:db8:1::/64", "2001:db8:2::/64", "pcfIpEndPoints", (char *)NULL);
     msgpack_pack_array(&pk, 1);
     msgpack_pack_map(&pk, 2);
-    pack_str(&pk, "ipv4Address");
-    pack_str(&pk, "192.0.2.1");
-    pack_str(&pk, "port");
+    pack_strs(&pk, "ipv4Address", "192.0.2.1", "port", (char *)NULL);
     msgpack_pack_int(&pk, 8080);
 }
 
@@ -223,12 +201,31 @@ static void binding_decode(void **state)
     msgpack_sbuffer_destroy(&c.doc);
 }
 
+/* A scenario that needs no context, run under its own name (the cmocka state). */
+typedef struct {
+    const char *name;
+    int (*scenario)(void *ctx);
+} plain_case_t;
+
+static void run_plain(void **state)
+{
+    const plain_case_t *k = *state;
+    bsf_fm_run(k->name, k->scenario, NULL);
+}
+
+#define PLAIN_CASE(k) {(k)->name, run_plain, NULL, NULL, (k)}
+
 int main(void)
 {
+    static plain_case_t plain[] = {
+        {"rx_sessions", sessions_scenario},
+        {"rx_pending", pending_scenario},
+        {"feed_queue", queue_scenario},
+    };
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(rx_sessions),
-        cmocka_unit_test(rx_pending),
-        cmocka_unit_test(feed_queue),
+        PLAIN_CASE(&plain[0]),
+        PLAIN_CASE(&plain[1]),
+        PLAIN_CASE(&plain[2]),
         cmocka_unit_test(binding_decode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -114,6 +114,16 @@ class Writer(threading.Thread):
         assert not self.is_alive()
 
 
+def start_writers(sites, acknowledged, what="load at every site"):
+    """Starts a Writer at each site; returns them once each has more than `acknowledged`
+    writes acknowledged (30 s at the most)."""
+    writers = [Writer(site) for site in sites]
+    for w in writers:
+        w.start()
+    wait_for(lambda: all(len(w.acknowledged) > acknowledged for w in writers), 30, what)
+    return writers
+
+
 def run_bsfctl(*args, check=True, timeout=120):
     done = subprocess.run([str(BSFCTL), *map(str, args)], capture_output=True, timeout=timeout)
     if check:

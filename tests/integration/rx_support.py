@@ -21,7 +21,7 @@ import time
 
 import pytest
 
-from conftest import REPO, assert_no_sanitizer_report, free_ports
+from conftest import BSFD, REPO, Bsfd, assert_no_sanitizer_report, free_ports, require_binary
 from support import metrics, wait_until
 
 PEERS_DIR = pathlib.Path(os.environ.get("RX_PEERS_DIR", REPO / "build" / "tests" / "diameter_peers"))
@@ -146,6 +146,18 @@ def metric(bsfd, name, **labels):
     return 0.0
 
 
+def refused_at_start(tmp_path, settings, timeout=10):
+    """Runs bsfd on its base configuration plus `settings`, which it must refuse: exit status
+    2 and no sanitizer report. Returns what it wrote to stderr."""
+    require_binary(BSFD, "BSFD")
+    server = Bsfd(tmp_path)  # not started: only its valid base configuration is used
+    server.settings.update(settings)
+    done = subprocess.run(server.command(), capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert_no_sanitizer_report(done.stderr, "bsfd")
+    return done.stderr
+
+
 def peer_up(bsfd, identity):
     return metric(bsfd, "ocbsf_diam_peer_up", peer=identity) == 1.0
 
@@ -222,6 +234,13 @@ class RxLab:
         body = {k: v for k, v in body.items() if v is not None}
         binding_id, _ = register(self.bsfd.client, body, headers=headers)
         return binding_id
+
+    def registered_ue(self, pcf="pcf1.test.local", **members):
+        """A new UE (support.Ue) whose binding is registered as by register()."""
+        from support import Ue
+        ue = Ue()
+        self.register(ue, pcf=pcf, **members)
+        return ue
 
     def aar_i(self, args="", **kw):
         line = "aar-i " + args + "".join(f" {k.replace('_', '-')}={v}" for k, v in kw.items())

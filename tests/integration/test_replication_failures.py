@@ -5,8 +5,8 @@ outage are refused cleanly and none is half-applied)."""
 
 import time
 
-from replication_support import (Writer, assert_log_exact, found_everywhere, gone_everywhere,
-                                 kafka_events, metrics, registration,
+from replication_support import (assert_log_exact, found_everywhere, gone_everywhere,
+                                 kafka_events, metrics, registration, start_writers,
                                  wait_converged, wait_for)
 from support import Ue, assert_problem, discover, found, sbi_time, utc_now
 
@@ -35,10 +35,7 @@ def _local_events(site):
 
 def test_kill9_during_load_catches_up(site_factory):
     a, b, c = site_factory.start(3)
-    writers = [Writer(site) for site in (a, b, c)]
-    for w in writers:
-        w.start()
-    wait_for(lambda: all(len(w.acknowledged) > 30 for w in writers), 30, "load at every site")
+    writers = start_writers((a, b, c), 30)
     c.kill9()
     writers[2].stop()
     time.sleep(1.0)  # A and B keep writing while C is down
@@ -56,10 +53,7 @@ def test_kill9_during_load_catches_up(site_factory):
 def test_broker_outage_with_local_durability(site_factory):
     broker = site_factory.broker
     a, b, c = site_factory.start(3)
-    writers = [Writer(site) for site in (a, b, c)]
-    for w in writers:
-        w.start()
-    wait_for(lambda: all(len(w.acknowledged) > 20 for w in writers), 30, "load at every site")
+    writers = start_writers((a, b, c), 20)
     wait_everywhere([a, b, c], writers[0].acknowledged[0][0])
     broker.stop()
     try:
@@ -119,10 +113,7 @@ def test_broker_outage_with_replicated_durability(site_factory):
     broker = site_factory.broker
     settings = {"log.durability": "replicated", "kafka.replicated_timeout_ms": 1500}
     a, b, c = site_factory.start(3, settings)
-    writers = [Writer(site) for site in (a, b)]
-    for w in writers:
-        w.start()
-    wait_for(lambda: all(len(w.acknowledged) > 20 for w in writers), 30, "load")
+    writers = start_writers((a, b), 20, "load")
     wait_everywhere([a, b, c], writers[0].acknowledged[0][0])
     broker.stop()
     try:

@@ -2,13 +2,11 @@
 peer with and without cycle-back (seed 3.15), the stale-binding signal (seed 3.34), malformed
 requests, peers that disconnect and come back, and configuration errors."""
 
-import subprocess
 import time
 
 import pytest
 
-from conftest import BSFD, Bsfd, assert_no_sanitizer_report, require_binary
-from rx_support import metric, peer_up, rx_lab, wait_until  # noqa: F401 (fixture)
+from rx_support import metric, peer_up, refused_at_start, rx_lab, wait_until  # noqa: F401 (fixture)
 from support import Ue, assert_not_found
 
 PCF1, PCF2 = "pcf1.test.local", "pcf2.test.local"
@@ -19,8 +17,7 @@ ROUTES = f"realm=test.local peer={PCF1} priority=1;realm=test.local peer={PCF2} 
 
 def test_unanswered_requests_time_out_per_command(rx_lab):
     lab = rx_lab(settings={"diameter.timeout_ms": "4000", "diameter.timeout_aar_ms": "3000"})
-    ue = Ue()
-    lab.register(ue)
+    ue = lab.registered_ue()
     sid = lab.aar_i(ip=ue.ipv4)["session_id"]
     lab.pcf().cmd("answer cmd=all drop")
     reply = lab.af.cmd(f"aar-u session={sid}")
@@ -41,8 +38,7 @@ def test_unanswered_requests_time_out_per_command(rx_lab):
 
 def test_a_late_answer_after_the_timeout_is_dropped(rx_lab):
     lab = rx_lab(settings={"diameter.timeout_ms": "3000"})
-    ue = Ue()
-    lab.register(ue)
+    ue = lab.registered_ue()
     lab.pcf().cmd("answer cmd=aar-i ok delay=3600 count=1")
     reply = lab.aar_i(ip=ue.ipv4)
     assert reply["code"] == 3002, reply
@@ -65,12 +61,18 @@ def retry_lab(rx_lab, **extra):
     return rx_lab(pcfs=(PCF1, PCF2), settings=settings)
 
 
+def retried_aar_i(rx_lab, answer, told=(PCF1,), **extra):
+    """A retry_lab (with `extra` settings) whose PCFs `told` are given the `answer` command,
+    then the AAR-I of a UE bound to PCF1: (lab, the AF's reply)."""
+    lab = retry_lab(rx_lab, **extra)
+    ue = lab.registered_ue(pcf=PCF1)
+    for pcf in told:
+        lab.pcf(pcf).cmd(answer)
+    return lab, lab.aar_i(ip=ue.ipv4)
+
+
 def test_retry_to_the_alternate_peer_on_a_configured_code(rx_lab):
-    lab = retry_lab(rx_lab)
-    ue = Ue()
-    lab.register(ue, pcf=PCF1)
-    lab.pcf(PCF1).cmd("answer cmd=aar-i rc=3004 count=1")
-    reply = lab.aar_i(ip=ue.ipv4)
+    lab, reply = retried_aar_i(rx_lab, "answer cmd=aar-i rc=3004 count=1")
     assert reply["code"] == 2001 and reply["record"]["origin_host"] == PCF2, reply
     sid = reply["session_id"]
     (first,) = lab.pcf(PCF1).received(sid)
@@ -87,23 +89,16 @@ def test_retry_to_the_alternate_peer_on_a_configured_code(rx_lab):
 
 
 def test_without_update_destination_host_the_retry_keeps_it(rx_lab):
-    lab = retry_lab(rx_lab, **{"diameter.update_destination_host": "false"})
-    ue = Ue()
-    lab.register(ue, pcf=PCF1)
-    lab.pcf(PCF1).cmd("answer cmd=aar-i rc=3004 count=1")
-    reply = lab.aar_i(ip=ue.ipv4)
+    lab, reply = retried_aar_i(rx_lab, "answer cmd=aar-i rc=3004 count=1",
+                               **{"diameter.update_destination_host": "false"})
     # PCF2 is not the Destination-Host and relays nothing: 3002 from it is the last error
     assert reply["code"] == 3002 and reply["record"]["origin_host"] == PCF2, reply
     assert lab.pcf(PCF2).events(type="recv") == []  # libfdcore refused it before the app
 
 
 def test_no_retry_without_cycle_back_once_every_peer_was_tried(rx_lab):
-    lab = retry_lab(rx_lab, **{"diameter.max_retries": "2"})
-    ue = Ue()
-    lab.register(ue, pcf=PCF1)
-    for pcf in (PCF1, PCF2):
-        lab.pcf(pcf).cmd("answer cmd=aar-i rc=3004")
-    reply = lab.aar_i(ip=ue.ipv4)
+    lab, reply = retried_aar_i(rx_lab, "answer cmd=aar-i rc=3004", told=(PCF1, PCF2),
+                               **{"diameter.max_retries": "2"})
     assert reply["code"] == 3004 and reply["record"]["origin_host"] == PCF2, reply
     assert len(lab.pcf(PCF1).received(reply["session_id"])) == 1
     assert len(lab.pcf(PCF2).received(reply["session_id"])) == 1
@@ -111,12 +106,8 @@ def test_no_retry_without_cycle_back_once_every_peer_was_tried(rx_lab):
 
 
 def test_cycle_back_retries_the_first_peer_again(rx_lab):
-    lab = retry_lab(rx_lab, **{"diameter.max_retries": "2", "diameter.cycle_back": "true"})
-    ue = Ue()
-    lab.register(ue, pcf=PCF1)
-    for pcf in (PCF1, PCF2):
-        lab.pcf(pcf).cmd("answer cmd=aar-i rc=3004")
-    reply = lab.aar_i(ip=ue.ipv4)
+    lab, reply = retried_aar_i(rx_lab, "answer cmd=aar-i rc=3004", told=(PCF1, PCF2),
+                               **{"diameter.max_retries": "2", "diameter.cycle_back": "true"})
     assert reply["code"] == 3004 and reply["record"]["origin_host"] == PCF1, reply
     assert len(lab.pcf(PCF1).received(reply["session_id"])) == 2
     assert len(lab.pcf(PCF2).received(reply["session_id"])) == 1
@@ -125,11 +116,8 @@ def test_cycle_back_retries_the_first_peer_again(rx_lab):
 
 
 def test_retry_on_timeout(rx_lab):
-    lab = retry_lab(rx_lab, **{"diameter.timeout_ms": "3000"})
-    ue = Ue()
-    lab.register(ue, pcf=PCF1)
-    lab.pcf(PCF1).cmd("answer cmd=aar-i drop count=1")
-    reply = lab.aar_i(ip=ue.ipv4)
+    lab, reply = retried_aar_i(rx_lab, "answer cmd=aar-i drop count=1",
+                               **{"diameter.timeout_ms": "3000"})
     assert reply["code"] == 2001 and reply["record"]["origin_host"] == PCF2, reply
     assert reply["latency_ms"] >= 2900, reply
     assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msgType="AAR-I", retry="true",
@@ -139,8 +127,7 @@ def test_retry_on_timeout(rx_lab):
 
 def test_codes_outside_the_patterns_and_commands_without_retry_are_relayed(rx_lab):
     lab = retry_lab(rx_lab, **{"diameter.retry_codes": "3004", "diameter.retry": "aar"})
-    ue = Ue()
-    lab.register(ue, pcf=PCF1)
+    ue = lab.registered_ue(pcf=PCF1)
     lab.pcf(PCF1).cmd("answer cmd=aar-i exp=5063 count=1")
     assert lab.aar_i(ip=ue.ipv4)["code"] == 5063
     sid = lab.aar_i(ip=ue.ipv4)["session_id"]
@@ -151,8 +138,7 @@ def test_codes_outside_the_patterns_and_commands_without_retry_are_relayed(rx_la
 
 def test_no_routing_table_no_retry(rx_lab):
     lab = rx_lab(pcfs=(PCF1, PCF2), settings={"diameter.retry": "aar"})
-    ue = Ue()
-    lab.register(ue, pcf=PCF1)
+    ue = lab.registered_ue(pcf=PCF1)
     lab.pcf(PCF1).cmd("answer cmd=aar-i rc=3004 count=1")
     assert lab.aar_i(ip=ue.ipv4)["code"] == 3004
     assert lab.pcf(PCF2).events(type="recv") == []
@@ -178,8 +164,7 @@ def test_pcf_5012_to_an_aar_i_removes_the_binding(rx_lab):
 
 def test_pcf_stale_code_to_an_aar_u_removes_the_sessions_binding(rx_lab):
     lab = rx_lab(settings={"diameter.stale_binding_codes": "5012;5065"})
-    ue = Ue()
-    lab.register(ue)
+    ue = lab.registered_ue()
     sid = lab.aar_i(ip=ue.ipv4)["session_id"]
     lab.pcf().cmd("answer cmd=aar-u exp=5065 count=1")
     assert lab.af.cmd(f"aar-u session={sid}")["code"] == 5065
@@ -190,8 +175,7 @@ def test_pcf_stale_code_to_an_aar_u_removes_the_sessions_binding(rx_lab):
 
 def test_other_error_codes_keep_the_binding(rx_lab):
     lab = rx_lab()
-    ue = Ue()
-    lab.register(ue)
+    ue = lab.registered_ue()
     lab.pcf().cmd("answer cmd=aar-i exp=5063 count=1")
     assert lab.aar_i(ip=ue.ipv4)["code"] == 5063
     assert lab.aar_i(ip=ue.ipv4)["code"] == 2001
@@ -210,8 +194,7 @@ def test_other_error_codes_keep_the_binding(rx_lab):
 ])
 def test_malformed_requests_get_the_proper_result_code(rx_lab, kind, args, code, failed):
     lab = rx_lab()
-    ue = Ue()
-    lab.register(ue)
+    ue = lab.registered_ue()
     reply = lab.af.cmd(f"bad kind={kind} ip={ue.ipv4} {args}".strip())
     assert reply["status"] == "answer" and reply["code"] == code, reply
     if failed:
@@ -225,8 +208,7 @@ def test_malformed_requests_get_the_proper_result_code(rx_lab, kind, args, code,
 def test_malformed_requests_on_the_relayed_path(rx_lab):
     """Requests for another host skip libfdcore's dictionary checks: the gateway's own apply."""
     lab = rx_lab()
-    ue = Ue()
-    lab.register(ue)
+    ue = lab.registered_ue()
     reply = lab.af.cmd(f"bad kind=no-session ip={ue.ipv4} dest-host=pcf1.test.local")
     assert reply["code"] == 5005, reply
     reply = lab.af.cmd("aar-u session=unknown;1;1 rx-type=1 dest-host=nosuch.test.local")
@@ -238,8 +220,7 @@ def test_malformed_requests_on_the_relayed_path(rx_lab):
 
 def test_pcf_disconnect_and_reconnect(rx_lab):
     lab = rx_lab()
-    ue = Ue()
-    lab.register(ue)
+    ue = lab.registered_ue()
     assert lab.aar_i(ip=ue.ipv4)["code"] == 2001
     lab.pcf().kill()
     wait_until(lambda: not peer_up(lab.bsfd, "pcf1.test.local"), what="bsfd to see PCF1 go")
@@ -252,8 +233,7 @@ def test_pcf_disconnect_and_reconnect(rx_lab):
 
 def test_pcf_that_dies_with_a_request_pending(rx_lab):
     lab = rx_lab(settings={"diameter.timeout_ms": "3000"})
-    ue = Ue()
-    lab.register(ue)
+    ue = lab.registered_ue()
     lab.pcf().cmd("answer cmd=aar-i drop")
     lab.aar_i("wait=0", ip=ue.ipv4)
     wait_until(lambda: lab.pcf().events(type="recv"), what="the PCF to get the AAR")
@@ -302,8 +282,7 @@ def test_answers_for_an_af_that_has_left_are_dropped(rx_lab):
 
 def test_af_disconnect_and_reconnect(rx_lab):
     lab = rx_lab()
-    ue = Ue()
-    lab.register(ue)
+    ue = lab.registered_ue()
     sid = lab.aar_i(ip=ue.ipv4)["session_id"]
     lab.af.kill()
     wait_until(lambda: not peer_up(lab.bsfd, "af.test.local"), what="bsfd to see the AF go")
@@ -354,11 +333,5 @@ def test_af_disconnect_and_reconnect(rx_lab):
     ("diameter.congestion.result_code", "2001"),
 ])
 def test_invalid_diameter_setting_exits_2_naming_the_key(tmp_path, key, value):
-    require_binary(BSFD, "BSFD")
-    server = Bsfd(tmp_path)
-    server.settings["diameter.enabled"] = "true"
-    server.settings[key] = value
-    done = subprocess.run(server.command(), capture_output=True, text=True, timeout=10)
-    assert done.returncode == 2, (done.returncode, done.stderr)
-    assert key in done.stderr, done.stderr
-    assert_no_sanitizer_report(done.stderr, "bsfd")
+    stderr = refused_at_start(tmp_path, {"diameter.enabled": "true", key: value})
+    assert key in stderr, stderr

@@ -13,7 +13,8 @@ import pytest
 
 from conftest import Bsfd
 from support import LOCATION, assert_not_found, assert_problem, describe, found, metrics
-from test_store_limits import big_binding, register_until_full
+from test_store_limits import (assert_restart_finds_exactly, big_binding, deregister_until_room,
+                               register_until_full)
 
 DISK_MB = 8
 FILLER_MB = 1
@@ -65,19 +66,32 @@ def register_one(server, n):
     return body, resp
 
 
-def rebuilt_digest(server, out):
-    done = server.bsfctl("rebuild", "--out", out, "--map-size", "64")
-    return done.stdout.split()[-1]
+def register_more(server, created, n):
+    """Registers big_binding(n), which must succeed, into `created`."""
+    body, resp = register_one(server, n)
+    assert resp.status_code == 201, describe(resp)
+    created[LOCATION.match(resp.headers["location"]).group(1)] = body
+
+
+def fill_the_disk(server):
+    """Registers until the disk is full: (created, refused) as register_until_full, every
+    refusal a clean 507 that left nothing behind."""
+    created, refused = register_until_full(server, threads=4)
+    assert len(created) > 200, "the disk filled up implausibly early"
+    assert refused, "the disk never filled up"
+    for body, resp in refused:
+        assert_clean_507(resp)
+        assert_not_found(server.client, ipv6Prefix=body["ipv6Prefix"])
+    return created, refused
 
 
 def assert_restart_keeps_exactly(server, created, absent, workdir):
-    server.restart()
-    assert server.count() == len(created)
-    for body in list(created.values())[:: max(1, len(created) // 100)]:
-        assert found(server.client, ipv6Prefix=body["ipv6Prefix"])["supi"] == body["supi"]
-    for body in absent:
-        assert_not_found(server.client, ipv6Prefix=body["ipv6Prefix"])
-    assert server.digest() == rebuilt_digest(server, workdir / "rebuilt")
+    """assert_restart_finds_exactly, rebuilding off the small disk (in `workdir`)."""
+    def digest(server):
+        done = server.bsfctl("rebuild", "--out", workdir / "rebuilt", "--map-size", "64")
+        return done.stdout.split()[-1]
+
+    assert_restart_finds_exactly(server, created, absent, samples=100, digest=digest)
 
 
 def out_of_space_log_lines(server):
@@ -88,12 +102,7 @@ def test_full_disk_without_reserve_gets_507_and_recovers(small_disk_server, tmp_
     """store.reserve_percent=0: the writes run into ENOSPC itself (LMDB's commit)."""
     server = small_disk_server({"store.map_size_mb": 16, "store.reserve_percent": 0})
     started = time.monotonic()
-    created, refused = register_until_full(server, threads=4)
-    assert len(created) > 200, "the disk filled up implausibly early"
-    assert refused, "the disk never filled up"
-    for body, resp in refused:
-        assert_clean_507(resp)
-        assert_not_found(server.client, ipv6Prefix=body["ipv6Prefix"])
+    created, refused = fill_the_disk(server)
     # More writes while full: clean 507s (one may still fit in pages LMDB freed), counted in
     # one log line per interval.
     more = [register_one(server, 0xe000 + k) for k in range(30)]
@@ -132,9 +141,7 @@ def test_full_disk_without_reserve_gets_507_and_recovers(small_disk_server, tmp_
     # Room on the disk: writes succeed again.
     (server.store / "filler").unlink()
     assert fs_free(server.store) >= FILLER_MB << 20
-    body, resp = register_one(server, 0xf000)
-    assert resp.status_code == 201, describe(resp)
-    created[LOCATION.match(resp.headers["location"]).group(1)] = body
+    register_more(server, created, 0xf000)
     assert metrics(server)["bsf_store_free_bytes"] >= (FILLER_MB << 20) // 2
     assert_restart_keeps_exactly(server, created, [b for b, _ in refused] + deleted, tmp_path)
 
@@ -148,12 +155,7 @@ def test_reserve_is_kept_on_a_disk_smaller_than_the_map(small_disk_server, tmp_p
     assert samples["bsf_store_free_bytes"] <= fs_free(server.store) + samples[
         "bsf_store_file_bytes"], samples
     assert samples["bsf_store_full"] == 0
-    created, refused = register_until_full(server, threads=4)
-    assert len(created) > 200, "the disk filled up implausibly early"
-    assert refused, "the disk never filled up"
-    for body, resp in refused:
-        assert_clean_507(resp)
-        assert_not_found(server.client, ipv6Prefix=body["ipv6Prefix"])
+    created, refused = fill_the_disk(server)
     assert any("deregistrations" in resp.json()["detail"] for _, resp in refused), \
         "the reserve never refused a registration: the disk filled up first"
     samples = metrics(server)
@@ -164,21 +166,8 @@ def test_reserve_is_kept_on_a_disk_smaller_than_the_map(small_disk_server, tmp_p
     assert samples["bsf_store_free_bytes"] <= fs_free(server.store) + samples[
         "bsf_store_file_bytes"], samples
     assert "the disk fills up first" in server.stderr_text()
-    ids = list(created)
-    deleted = []
-    while metrics(server)["bsf_store_full"] == 1:
-        assert len(deleted) < len(ids) // 4, "deregistrations never made room"
-        binding_id = ids[len(deleted)]
-        resp = server.client.delete(f"/pcfBindings/{binding_id}")
-        assert resp.status_code == 204, describe(resp)
-        deleted.append(created.pop(binding_id))
-    for _ in range(10):  # a little past the reserve
-        binding_id = ids[len(deleted)]
-        assert server.client.delete(f"/pcfBindings/{binding_id}").status_code == 204
-        deleted.append(created.pop(binding_id))
-    body, resp = register_one(server, 0xf001)
-    assert resp.status_code == 201, describe(resp)
-    created[LOCATION.match(resp.headers["location"]).group(1)] = body
+    deleted = deregister_until_room(server, created, list(created))
+    register_more(server, created, 0xf001)
     assert_restart_keeps_exactly(server, created, [b for b, _ in refused] + deleted, tmp_path)
 
 

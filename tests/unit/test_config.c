@@ -19,18 +19,22 @@ static void set_ok(const char *assignment)
         fail_msg("--set %s: %s", assignment, err);
 }
 
+/* --set `assignment`, after which the list or text `field` of cfg reads `want`. */
+static void set_gives(const char *assignment, const char *field, const char *want)
+{
+    set_ok(assignment);
+    assert_string_equal(field, want);
+}
+
 static void test_list_takes_commas(void **state)
 {
     (void)state;
     bsf_config_defaults(&cfg);
-    set_ok("diameter.retry=aar,str");
-    assert_string_equal(cfg.diameter.retry, "aar\nstr");
-    set_ok("diameter.retry= aar , rar ,, asr ");
-    assert_string_equal(cfg.diameter.retry, "aar\nrar\nasr");
-    set_ok("diameter.retry=");
-    assert_string_equal(cfg.diameter.retry, "");
-    set_ok("diameter.congestion.cpu_thresholds=10,20,30,40");
-    assert_string_equal(cfg.diameter.congestion_cpu, "10\n20\n30\n40");
+    set_gives("diameter.retry=aar,str", cfg.diameter.retry, "aar\nstr");
+    set_gives("diameter.retry= aar , rar ,, asr ", cfg.diameter.retry, "aar\nrar\nasr");
+    set_gives("diameter.retry=", cfg.diameter.retry, "");
+    set_gives("diameter.congestion.cpu_thresholds=10,20,30,40", cfg.diameter.congestion_cpu,
+              "10\n20\n30\n40");
     assert_int_equal(bsf_config_finish(&cfg, err, sizeof err), 0);
 }
 
@@ -40,18 +44,16 @@ static void test_list_takes_semicolons_and_commas_inside_items(void **state)
     bsf_config_defaults(&cfg);
     /* the defaults are written with ';' */
     assert_string_equal(cfg.diameter.retry_codes, "3***\n4***\n5***");
-    set_ok("diameter.retry=aar;str");
-    assert_string_equal(cfg.diameter.retry, "aar\nstr");
+    set_gives("diameter.retry=aar;str", cfg.diameter.retry, "aar\nstr");
     /* a ';' makes it the only separator: one item holding a comma */
-    set_ok("kafka.client_properties=debug=broker,topic;");
-    assert_string_equal(cfg.replication.client_properties, "debug=broker,topic");
-    set_ok("kafka.client_properties=debug=broker,topic;linger.ms=5");
-    assert_string_equal(cfg.replication.client_properties, "debug=broker,topic\nlinger.ms=5");
+    char *props = cfg.replication.client_properties;
+    set_gives("kafka.client_properties=debug=broker,topic;", props, "debug=broker,topic");
+    set_gives("kafka.client_properties=debug=broker,topic;linger.ms=5", props,
+              "debug=broker,topic\nlinger.ms=5");
     /* without a ';' the comma splits, and the half item is refused by name at the finish */
     set_ok("log.backend=kafka");
     set_ok("kafka.brokers=127.0.0.1:9092");
-    set_ok("kafka.client_properties=debug=broker,topic");
-    assert_string_equal(cfg.replication.client_properties, "debug=broker\ntopic");
+    set_gives("kafka.client_properties=debug=broker,topic", props, "debug=broker\ntopic");
     assert_int_equal(bsf_config_finish(&cfg, err, sizeof err), -1);
     assert_non_null(strstr(err, "kafka.client_properties: 'topic'"));
 }

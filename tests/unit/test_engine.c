@@ -123,6 +123,16 @@ static bsf_apply_event_t event(fx_t *f, int slot, bsf_event_t ev)
     return a;
 }
 
+/* A registration of binding `id` (pcf, ipv4) at `site`, its event `seq` at `hlc`, encoded in
+ * `slot`. */
+static bsf_apply_event_t registered(fx_t *f, int slot, uint16_t site, uint64_t seq, uint64_t hlc,
+                                    bsf_binding_id_t id, const char *pcf, const char *ipv4)
+{
+    return event(f, slot, (bsf_event_t){.type = BSF_EVENT_BINDING_REGISTERED, .site = site,
+                                        .seq = seq, .hlc = hlc, .binding_id = id,
+                                        .binding = binding(f, pcf, ipv4)});
+}
+
 static bsf_command_t *apply(fx_t *f, bsf_apply_batch_t *b)
 {
     bsf_command_t *cmd = bsf_command_new(BSF_CMD_APPLY);
@@ -191,16 +201,12 @@ static void test_remote_events_once_with_positions(void **state)
     bsf_binding_id_t a = make_id(2, 1), b = make_id(2, 3);
     uint64_t t = BSF_HLC_FROM_MS(1700000000000ULL);
     bsf_apply_event_t evs[3] = {
-        event(f, 0, (bsf_event_t){.type = BSF_EVENT_BINDING_REGISTERED, .site = 2, .seq = 1,
-                                  .hlc = t, .binding_id = a,
-                                  .binding = binding(f, "pcf1.example.com", "10.0.0.1")}),
+        registered(f, 0, 2, 1, t, a, "pcf1.example.com", "10.0.0.1"),
         event(f, 1, (bsf_event_t){.type = BSF_EVENT_BINDING_UPDATED, .site = 2, .seq = 2,
                                   .hlc = t + 5, .binding_id = a, .created_hlc = t,
                                   .binding = binding(f, "pcf2.example.com", "10.0.0.1"),
                                   .origin_ts_ms = -1, .sender_ts_ms = -1}),
-        event(f, 2, (bsf_event_t){.type = BSF_EVENT_BINDING_REGISTERED, .site = 2, .seq = 3,
-                                  .hlc = t + 9, .binding_id = b,
-                                  .binding = binding(f, "pcf3.example.com", "10.0.0.2")}),
+        registered(f, 2, 2, 3, t + 9, b, "pcf3.example.com", "10.0.0.2"),
     };
     bsf_apply_position_t pos = {"kafka/t2/0", 0, 2};
     bsf_apply_batch_t batch = {.events = evs, .n_events = 2, .positions = &pos, .n_positions = 1};
@@ -243,27 +249,12 @@ static void test_remote_events_once_with_positions(void **state)
     bsf_command_free(cmd);
 }
 
-static bsf_command_t *register_cmd(fx_t *f, const char *pcf, const char *ipv4)
-{
-    bsf_command_t *cmd = bsf_command_new(BSF_CMD_REGISTER);
-    char json[512];
-    snprintf(json, sizeof json,
-             "{\"supi\":\"imsi-001010000000009\",\"ipv4Addr\":\"%s\",\"dnn\":\"internet\","
-             "\"snssai\":{\"sst\":1,\"sd\":\"000001\"},\"pcfFqdn\":\"%s\"}",
-             ipv4, pcf);
-    msgpack_object o = tu_json(json, &f->json, &cmd->zone);
-    bsf_problem_t p;
-    assert_int_equal(bsf_pcf_binding_decode(&o, &cmd->zone, &cmd->binding, &p), 0);
-    tu_engine_run(f->engine, cmd);
-    return cmd;
-}
-
 static void test_own_events_and_the_sequence_floor(void **state)
 {
     fx_t *f = *state;
     /* Kafka holds this site's events 1 and 2, the store none (a wiped site) */
     bsf_engine_raise_seq_floor(f->engine, 2);
-    bsf_command_t *cmd = register_cmd(f, "pcf1.example.com", "10.0.1.1");
+    bsf_command_t *cmd = tu_engine_register(f->engine, &f->json, "pcf1.example.com", "10.0.1.1");
     assert_int_equal(cmd->status, BSF_CMD_REFUSED);
     assert_int_equal(cmd->problem.cause, BSF_CAUSE_NF_CONGESTION);
     assert_int_equal(f->store.log.last, 0);
@@ -271,9 +262,7 @@ static void test_own_events_and_the_sequence_floor(void **state)
 
     uint64_t t = BSF_HLC_FROM_MS(bsf_clock_wall_ms());
     bsf_apply_event_t evs[2] = {
-        event(f, 0, (bsf_event_t){.type = BSF_EVENT_BINDING_REGISTERED, .site = 1, .seq = 1,
-                                  .hlc = t, .binding_id = make_id(1, 1),
-                                  .binding = binding(f, "pcf1.example.com", "10.0.1.2")}),
+        registered(f, 0, 1, 1, t, make_id(1, 1), "pcf1.example.com", "10.0.1.2"),
         event(f, 1, (bsf_event_t){.type = BSF_EVENT_BINDING_DEREGISTERED, .site = 1, .seq = 2,
                                   .hlc = t + 1, .binding_id = make_id(1, 1),
                                   .reason = BSF_REASON_PCF_REQUEST}),
@@ -291,7 +280,7 @@ static void test_own_events_and_the_sequence_floor(void **state)
     bsf_command_free(cmd);
 
     /* caught up: writes go on after the last sequence number in the log */
-    cmd = register_cmd(f, "pcf1.example.com", "10.0.1.3");
+    cmd = tu_engine_register(f->engine, &f->json, "pcf1.example.com", "10.0.1.3");
     assert_int_equal(cmd->status, BSF_CMD_OK);
     bsf_event_t full;
     bsf_pcf_binding_t storage;
@@ -306,18 +295,14 @@ static void test_own_events_and_the_sequence_floor(void **state)
 static void test_cross_site_collision_owner_yields(void **state)
 {
     fx_t *f = *state;
-    bsf_command_t *own = register_cmd(f, "pcf1.example.com", "10.0.2.1");
+    bsf_command_t *own = tu_engine_register(f->engine, &f->json, "pcf1.example.com", "10.0.2.1");
     assert_int_equal(own->status, BSF_CMD_OK);
     uint64_t later = BSF_HLC_FROM_MS(bsf_clock_wall_ms() + 60000);
     /* an older registration from site 2 (older HLC): this site's binding stays */
     bsf_binding_id_t old_remote = make_id(2, 1), new_remote = make_id(2, 2);
     bsf_apply_event_t evs[2] = {
-        event(f, 0, (bsf_event_t){.type = BSF_EVENT_BINDING_REGISTERED, .site = 2, .seq = 1,
-                                  .hlc = BSF_HLC_FROM_MS(1000), .binding_id = old_remote,
-                                  .binding = binding(f, "pcf2.example.com", "10.0.2.1")}),
-        event(f, 1, (bsf_event_t){.type = BSF_EVENT_BINDING_REGISTERED, .site = 2, .seq = 2,
-                                  .hlc = later, .binding_id = new_remote,
-                                  .binding = binding(f, "pcf3.example.com", "10.0.2.1")}),
+        registered(f, 0, 2, 1, BSF_HLC_FROM_MS(1000), old_remote, "pcf2.example.com", "10.0.2.1"),
+        registered(f, 1, 2, 2, later, new_remote, "pcf3.example.com", "10.0.2.1"),
     };
     bsf_apply_position_t pos = {"kafka/t2/0", 0, 1};
     bsf_apply_batch_t batch = {.events = evs, .n_events = 1, .positions = &pos, .n_positions = 1};
@@ -351,14 +336,14 @@ static void test_hook_refusal_fails_the_batch(void **state)
 {
     fx_t *f = *state;
     f->hook_answer = BSF_ENGINE_HOOK_REFUSE;
-    bsf_command_t *cmd = register_cmd(f, "pcf1.example.com", "10.0.3.1");
+    bsf_command_t *cmd = tu_engine_register(f->engine, &f->json, "pcf1.example.com", "10.0.3.1");
     assert_int_equal(cmd->status, BSF_CMD_FAILED);
     assert_int_equal(cmd->problem.cause, BSF_CAUSE_NF_CONGESTION);
     assert_string_equal(cmd->problem.detail, "log unreachable");
     assert_int_equal(f->store.log.last, 0);
     bsf_command_free(cmd);
     f->hook_answer = BSF_ENGINE_HOOK_EXPORTED;
-    cmd = register_cmd(f, "pcf1.example.com", "10.0.3.1");
+    cmd = tu_engine_register(f->engine, &f->json, "pcf1.example.com", "10.0.3.1");
     assert_int_equal(cmd->status, BSF_CMD_OK);
     bsf_event_t full;
     bsf_pcf_binding_t storage;

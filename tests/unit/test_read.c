@@ -58,16 +58,7 @@ static int teardown(void **state)
 
 static bsf_binding_id_t register_binding(fx_t *f, const char *ipv4, const char *pcf)
 {
-    bsf_command_t *cmd = bsf_command_new(BSF_CMD_REGISTER);
-    char json[512];
-    snprintf(json, sizeof json,
-             "{\"supi\":\"imsi-001010000000009\",\"ipv4Addr\":\"%s\",\"dnn\":\"internet\","
-             "\"snssai\":{\"sst\":1,\"sd\":\"000001\"},\"pcfFqdn\":\"%s\"}",
-             ipv4, pcf);
-    msgpack_object o = tu_json(json, &f->json, &cmd->zone);
-    bsf_problem_t p;
-    assert_int_equal(bsf_pcf_binding_decode(&o, &cmd->zone, &cmd->binding, &p), 0);
-    tu_engine_run(f->engine, cmd);
+    bsf_command_t *cmd = tu_engine_register(f->engine, &f->json, pcf, ipv4);
     assert_int_equal(cmd->status, BSF_CMD_OK);
     bsf_binding_id_t id = cmd->id;
     bsf_command_free(cmd);

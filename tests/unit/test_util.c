@@ -60,6 +60,24 @@ void tu_engine_run(bsf_engine_t *engine, bsf_command_t *cmd)
     pthread_mutex_unlock(&w.mu);
 }
 
+bsf_command_t *tu_engine_register(bsf_engine_t *engine, msgpack_sbuffer *json, const char *pcf,
+                                  const char *ipv4)
+{
+    bsf_command_t *cmd = bsf_command_new(BSF_CMD_REGISTER);
+    if (!cmd)
+        fail_msg("out of memory");
+    char doc[512];
+    snprintf(doc, sizeof doc,
+             "{\"supi\":\"imsi-001010000000009\",\"ipv4Addr\":\"%s\",\"dnn\":\"internet\","
+             "\"snssai\":{\"sst\":1,\"sd\":\"000001\"},\"pcfFqdn\":\"%s\"}",
+             ipv4, pcf);
+    msgpack_object o = tu_json(doc, json, &cmd->zone);
+    bsf_problem_t p;
+    assert_int_equal(bsf_pcf_binding_decode(&o, &cmd->zone, &cmd->binding, &p), 0);
+    tu_engine_run(engine, cmd);
+    return cmd;
+}
+
 int tu_doc_setup(void **state)
 {
     tu_doc_t *f = calloc(1, sizeof *f);

@@ -54,4 +54,10 @@ extern const char *const tu_full_binding;
 /* Submits `cmd` to the engine and waits until it is done (its status is then set). */
 void tu_engine_run(bsf_engine_t *engine, bsf_command_t *cmd);
 
+/* Runs a registration of one session (a fixed SUPI, `ipv4`, DNN, S-NSSAI) served by `pcf`
+ * (the document parsed through `json`); returns the command, status set, for the caller to
+ * free. Fails the test when the document does not decode. */
+bsf_command_t *tu_engine_register(bsf_engine_t *engine, msgpack_sbuffer *json, const char *pcf,
+                                  const char *ipv4);
+
 #endif
