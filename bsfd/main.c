@@ -17,6 +17,7 @@
 #include "feed/feed.h"
 #include "gateways/ops/ops_server.h"
 #include "gateways/sbi/nbsf_service.h"
+#include "gateways/sbi/sbi_oauth2.h"
 #include "replication/replication.h"
 
 #define EXIT_CONFIG 2
@@ -87,6 +88,21 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     char err[512];
+    bsf_oauth2_t *oauth2 = NULL;
+    if (cfg.sbi_oauth2_required) {
+        bsf_oauth2_settings_t os = {.keys_path = cfg.sbi_oauth2_keys,
+                                    .validate_signature = cfg.sbi_oauth2_validate_signature,
+                                    .nf_instance_id = cfg.nf_instance_id,
+                                    .producer_nf_set_id = cfg.sbi_oauth2_producer_nf_set_id,
+                                    .producer_plmn_id = cfg.sbi_oauth2_producer_plmn_id};
+        if (bsf_oauth2_create(&os, &oauth2, err, sizeof err)) {
+            BSF_ERROR("bsfd", "invalid configuration: %s", err);
+            return EXIT_CONFIG;
+        }
+        BSF_INFO("bsfd", "access tokens required on Nbsf_Management (%zu NRF keys%s)",
+                 bsf_oauth2_key_count(oauth2),
+                 cfg.sbi_oauth2_validate_signature ? "" : ", signatures not checked");
+    }
     bsf_store_t store;
     bsf_store_options_t so = {.path = cfg.store_path,
                               .map_size_mb = cfg.store_map_size_mb,
@@ -127,9 +143,15 @@ int main(int argc, char **argv)
         return 1;
     }
     bsf_ops_server_t *ops = NULL;
-    if (cfg.ops_listen[0]) {
-        bsf_ops_config_t oc = {.host = cfg.ops_host,
+    if (cfg.ops_listen[0] || cfg.ops_admin_listen[0]) {
+        bsf_ops_config_t oc = {.host = cfg.ops_listen[0] ? cfg.ops_host : NULL,
                                .port = cfg.ops_port,
+                               .admin_host = cfg.ops_admin_listen[0] ? cfg.ops_admin_host : NULL,
+                               .admin_port = cfg.ops_admin_port,
+                               .admin_tls_cert = cfg.ops_admin_tls_cert,
+                               .admin_tls_key = cfg.ops_admin_tls_key,
+                               .admin_tls_ca = cfg.ops_admin_tls_ca,
+                               .admin_token_file = cfg.ops_admin_token_file,
                                .site_id = cfg.site_id,
                                .store = &store,
                                .engine = engine};
@@ -155,6 +177,7 @@ int main(int argc, char **argv)
         return 1;
     }
     bsf_nbsf_config_t nc = {.api_root = cfg.sbi_api_root,
+                            .oauth2 = oauth2,
                             .multiple_match = cfg.discovery_multiple_match,
                             .late_arrival = cfg.sbi_late_arrival,
                             .pcf_cookie = cfg.bindings_pcf_cookie,
@@ -178,12 +201,13 @@ int main(int argc, char **argv)
         if (rx) {
             bsf_rx_repaving_t *repaving = bsf_rx_gateway_repaving(rx);
             bsf_ops_server_add_metrics(ops, bsf_rx_gateway_write_metrics, rx);
-            bsf_ops_server_add_route(ops, BSF_RX_REPAVING_TRIGGER_PATH,
-                                     bsf_rx_repaving_api_trigger, repaving);
-            bsf_ops_server_add_route(ops, BSF_RX_REPAVING_CONFIG_PATH,
-                                     bsf_rx_repaving_api_config, repaving);
-            bsf_ops_server_add_route(ops, BSF_RX_REPAVING_STATUS_PATH,
-                                     bsf_rx_repaving_api_status, repaving);
+            /* They change state: the admin listener only (issue 13 §5). */
+            bsf_ops_server_add_admin_route(ops, BSF_RX_REPAVING_TRIGGER_PATH,
+                                           bsf_rx_repaving_api_trigger, repaving);
+            bsf_ops_server_add_admin_route(ops, BSF_RX_REPAVING_CONFIG_PATH,
+                                           bsf_rx_repaving_api_config, repaving);
+            bsf_ops_server_add_admin_route(ops, BSF_RX_REPAVING_STATUS_PATH,
+                                           bsf_rx_repaving_api_status, repaving);
         }
         if (feed)
             bsf_ops_server_add_metrics(ops, bsf_feed_write_metrics, feed);
@@ -213,6 +237,7 @@ int main(int argc, char **argv)
         bsf_rx_gateway_stop(rx);
     bsf_nbsf_service_stop(sbi, 2000);
     bsf_nbsf_service_free(sbi);
+    bsf_oauth2_free(oauth2);
     bsf_feed_destroy(feed); /* after every gateway that offers records stopped */
     bsf_engine_destroy(engine);
     bsf_replication_destroy(repl);

@@ -44,6 +44,10 @@ static const cause_info_t causes[BSF_CAUSE_COUNT] = {
     [BSF_CAUSE_NF_CONGESTION] = {"NF_CONGESTION", 503, "NF congestion"},
     [BSF_CAUSE_TIMED_OUT_REQUEST] = {"TIMED_OUT_REQUEST", 504, "Timed out request"},
     [BSF_CAUSE_INSUFFICIENT_STORAGE] = {"INSUFFICIENT_RESOURCES", 507, "Insufficient storage"},
+    /* TS 29.500 has no cause for OAuth2 refusals: WWW-Authenticate says why (RFC 6750), and
+     * ProblemDetails goes without a cause (an empty name is left out). */
+    [BSF_CAUSE_UNAUTHORIZED] = {"", 401, "Unauthorized"},
+    [BSF_CAUSE_INSUFFICIENT_SCOPE] = {"", 403, "Forbidden"},
 };
 
 static const cause_info_t *info(bsf_cause_t cause)

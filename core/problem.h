@@ -31,6 +31,8 @@ typedef enum {
     BSF_CAUSE_NF_CONGESTION,
     BSF_CAUSE_TIMED_OUT_REQUEST,
     BSF_CAUSE_INSUFFICIENT_STORAGE,
+    BSF_CAUSE_UNAUTHORIZED,       /* 401: no or an invalid access token (RFC 6750) */
+    BSF_CAUSE_INSUFFICIENT_SCOPE, /* 403: the token does not grant the service */
     BSF_CAUSE_COUNT
 } bsf_cause_t;
 

@@ -31,13 +31,13 @@ def wire_peers(lab, n, prefix="wire"):
 
 
 def trigger(lab, **body):
-    resp = lab.bsfd.ops.post(f"{BASE}/triggerDisconnection", json=body or None)
+    resp = lab.bsfd.admin.post(f"{BASE}/triggerDisconnection", json=body or None)
     assert resp.status_code in (200, 202), resp.text
     return resp.json()
 
 
 def status(lab):
-    resp = lab.bsfd.ops.get(f"{BASE}/status")
+    resp = lab.bsfd.admin.get(f"{BASE}/status")
     assert resp.status_code == 200, resp.text
     return resp.json()
 
@@ -115,7 +115,7 @@ def test_disabled_repaving_records_the_trigger_and_disconnects_nothing(rx_lab):
     assert disconnections(lab) == 0
     assert metric(lab.bsfd, "diam_repaving_triggers_total", outcome="disabled") == 1
 
-    resp = lab.bsfd.ops.put(f"{BASE}/config", json={"enabled": True})
+    resp = lab.bsfd.admin.put(f"{BASE}/config", json={"enabled": True})
     assert resp.status_code == 200 and resp.json()["enabled"] is True, resp.text
     assert trigger(lab)["outcome"] == "queued"
     wait_until(lambda: peer.dprs(), what="a DPR once enabled")
@@ -153,15 +153,15 @@ def test_a_redelivered_invocation_is_ignored(rx_lab):
     assert metric(lab.bsfd, "diam_repaving_triggers_total", outcome="duplicate") == 1
     for body, why in ((b"[1]", "JSON object"), (b'{"invocationId": 7}', "string"),
                       (b'{"invocationId": "has space"}', "letters")):
-        resp = lab.bsfd.ops.post(f"{BASE}/triggerDisconnection", content=body)
+        resp = lab.bsfd.admin.post(f"{BASE}/triggerDisconnection", content=body)
         assert resp.status_code == 400, resp.text
         assert resp.headers["content-type"] == "application/problem+json"
         assert resp.json()["cause"] == "INVALID_MSG_FORMAT" and why in resp.json()["detail"]
-    resp = lab.bsfd.ops.get(f"{BASE}/triggerDisconnection")
+    resp = lab.bsfd.admin.get(f"{BASE}/triggerDisconnection")
     assert resp.status_code == 405
-    resp = lab.bsfd.ops.put(f"{BASE}/config", json={"enabled": True, "maxStaggerJitterMs": 5})
+    resp = lab.bsfd.admin.put(f"{BASE}/config", json={"enabled": True, "maxStaggerJitterMs": 5})
     assert resp.status_code == 400
-    resp = lab.bsfd.ops.post(f"{BASE}/triggerDisconnection", content=b"x" * 20000)
+    resp = lab.bsfd.admin.post(f"{BASE}/triggerDisconnection", content=b"x" * 20000)
     assert resp.status_code == 413
 
 
