@@ -193,3 +193,22 @@ def test_a_repaved_af_reconnects_and_its_sessions_flow_again(rx_lab):
     assert lab.aar_i(ip=ue.ipv4)["code"] == 2001
     assert peer_up(lab.bsfd, "pcf1.test.local")
     assert disconnections(lab) == 1
+
+
+def test_the_repaving_routes_are_served_on_the_admin_listener_only(rx_lab, tmp_path):
+    """Issue 13 §5: routes that change state are off the listener that serves /metrics, and
+    the admin listener's token guards them when one is configured."""
+    token = tmp_path / "admin-token"
+    token.write_text("repaving-admin-token-0123456789\n")
+    lab = repaving_lab(rx_lab, **{"diameter.repaving.enabled": "false",
+                                  "ops.admin_token_file": token})
+    for path in ("/triggerDisconnection", "/config", "/status"):
+        assert lab.bsfd.ops.get(f"{BASE}{path}").status_code == 404, path
+        assert lab.bsfd.ops.post(f"{BASE}{path}", json={}).status_code in (404, 405), path
+    resp = lab.bsfd.admin.post(f"{BASE}/triggerDisconnection", json={})
+    assert resp.status_code == 401 and resp.headers["www-authenticate"] == "Bearer", resp.text
+    assert metric(lab.bsfd, "diam_repaving_triggers_total", outcome="disabled") == 0
+    auth = {"authorization": "Bearer repaving-admin-token-0123456789"}
+    resp = lab.bsfd.admin.post(f"{BASE}/triggerDisconnection", json={}, headers=auth)
+    assert resp.status_code == 202 and resp.json()["outcome"] == "disabled", resp.text
+    assert lab.bsfd.admin.get(f"{BASE}/status", headers=auth).status_code == 200
