@@ -6,8 +6,10 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/sha.h>
 #include <openssl/x509.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,8 @@ struct bsf_oauth2 {
     EVP_PKEY *keys[BSF_OAUTH2_MAX_KEYS];
     key_kind_t kinds[BSF_OAUTH2_MAX_KEYS];
     size_t n_keys;
+    EVP_MD *sha256; /* fetched once: an implicit fetch per verification costs a lookup */
+    uint64_t id;    /* tells this verifier's cache entries from another's */
     bool validate_signature;
     char nf_instance_id[64];
     char producer_nf_set_id[128];
@@ -37,6 +41,51 @@ static bsf_oauth2_verdict_t refuse(bsf_oauth2_verdict_t v, char *why, size_t cap
         va_end(ap);
     }
     return v;
+}
+
+/* ---- the cache of accepted tokens ---------------------------------------------------- */
+
+/* A consumer sends the same token until it nears expiry: each thread remembers the tokens it
+ * accepted (by SHA-256 of the whole token, so the same signature and claims) with the times
+ * they are valid between, and skips the signature and JSON for them. Refusals are never
+ * cached. Direct-mapped, per thread: no lock, no allocation. */
+#define CACHE_SLOTS 64
+
+typedef struct {
+    unsigned char digest[SHA256_DIGEST_LENGTH];
+    uint64_t owner; /* bsf_oauth2_t.id; 0 = empty */
+    int64_t not_before, not_after; /* with the clock skew applied */
+} cache_entry_t;
+
+static _Thread_local cache_entry_t cache[CACHE_SLOTS];
+static atomic_uint_fast64_t next_id = 1;
+
+static cache_entry_t *cache_slot(const unsigned char digest[SHA256_DIGEST_LENGTH])
+{
+    return &cache[digest[0] % CACHE_SLOTS];
+}
+
+static bool cache_hit(const bsf_oauth2_t *o, const unsigned char *digest, int64_t now)
+{
+    const cache_entry_t *e = cache_slot(digest);
+    return e->owner == o->id && memcmp(e->digest, digest, SHA256_DIGEST_LENGTH) == 0 &&
+           now >= e->not_before && now <= e->not_after;
+}
+
+/* Remembers an accepted token: valid until exp, not before nbf or iat (all with the skew). */
+static void cache_put(const bsf_oauth2_t *o, const unsigned char *digest, const json_t *claims)
+{
+    cache_entry_t *e = cache_slot(digest);
+    const json_t *nbf = json_object_get(claims, "nbf"), *iat = json_object_get(claims, "iat");
+    int64_t from = INT64_MIN;
+    if (json_is_integer(nbf))
+        from = json_integer_value(nbf);
+    if (json_is_integer(iat) && json_integer_value(iat) > from)
+        from = json_integer_value(iat);
+    memcpy(e->digest, digest, SHA256_DIGEST_LENGTH);
+    e->owner = o->id;
+    e->not_before = from == INT64_MIN ? INT64_MIN : from - BSF_OAUTH2_CLOCK_SKEW_S;
+    e->not_after = json_integer_value(json_object_get(claims, "exp")) + BSF_OAUTH2_CLOCK_SKEW_S;
 }
 
 /* ---- keys -------------------------------------------------------------------------- */
@@ -139,6 +188,12 @@ int bsf_oauth2_create(const bsf_oauth2_settings_t *s, bsf_oauth2_t **out, char *
         return -1;
     }
     o->validate_signature = s->validate_signature;
+    o->id = atomic_fetch_add(&next_id, 1);
+    if (!(o->sha256 = EVP_MD_fetch(NULL, "SHA256", NULL))) {
+        snprintf(err, err_cap, "sbi.oauth2: OpenSSL has no SHA-256");
+        free(o);
+        return -1;
+    }
     snprintf(o->nf_instance_id, sizeof o->nf_instance_id, "%s",
              s->nf_instance_id ? s->nf_instance_id : "");
     snprintf(o->producer_nf_set_id, sizeof o->producer_nf_set_id, "%s",
@@ -147,7 +202,7 @@ int bsf_oauth2_create(const bsf_oauth2_settings_t *s, bsf_oauth2_t **out, char *
     if (want_keys && (!s->keys_path || !s->keys_path[0])) {
         snprintf(err, err_cap, "sbi.oauth2.keys: required when sbi.oauth2.validate_signature "
                                "is true");
-        free(o);
+        bsf_oauth2_free(o);
         return -1;
     }
     if ((want_keys && load_keys(o, s->keys_path, err, err_cap)) ||
@@ -166,6 +221,7 @@ void bsf_oauth2_free(bsf_oauth2_t *o)
         return;
     for (size_t i = 0; i < o->n_keys; i++)
         EVP_PKEY_free(o->keys[i]);
+    EVP_MD_free(o->sha256);
     free(o);
 }
 
@@ -200,11 +256,11 @@ long bsf_oauth2_b64url_decode(const char *in, size_t len, unsigned char *out, si
 
 /* ---- signatures -------------------------------------------------------------------- */
 
-static bool verify_with(EVP_PKEY *pk, const unsigned char *sig, size_t sig_len,
-                        const char *input, size_t input_len)
+static bool verify_with(const EVP_MD *md, EVP_PKEY *pk, const unsigned char *sig,
+                        size_t sig_len, const char *input, size_t input_len)
 {
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    bool ok = ctx && EVP_DigestVerifyInit(ctx, NULL, EVP_sha256(), NULL, pk) == 1 &&
+    bool ok = ctx && EVP_DigestVerifyInit(ctx, NULL, md, NULL, pk) == 1 &&
               EVP_DigestVerify(ctx, sig, sig_len, (const unsigned char *)input, input_len) == 1;
     EVP_MD_CTX_free(ctx);
     ERR_clear_error();
@@ -240,7 +296,8 @@ static bool signature_ok(const bsf_oauth2_t *o, key_kind_t kind, const unsigned 
         sig = der;
     }
     for (size_t i = 0; i < o->n_keys; i++)
-        if (o->kinds[i] == kind && verify_with(o->keys[i], sig, sig_len, input, input_len))
+        if (o->kinds[i] == kind &&
+            verify_with(o->sha256, o->keys[i], sig, sig_len, input, input_len))
             return true;
     return false;
 }
@@ -403,7 +460,8 @@ static const char *bearer_token(const char *authorization, size_t *len)
 }
 
 static bsf_oauth2_verdict_t check_jws(const bsf_oauth2_t *o, const char *tok, size_t len,
-                                      int64_t now_s, char *why, size_t cap)
+                                      const unsigned char *digest, int64_t now_s, char *why,
+                                      size_t cap)
 {
     const char *dot1 = memchr(tok, '.', len);
     const char *dot2 = dot1 ? memchr(dot1 + 1, '.', len - (size_t)(dot1 + 1 - tok)) : NULL;
@@ -429,6 +487,8 @@ static bsf_oauth2_verdict_t check_jws(const bsf_oauth2_t *o, const char *tok, si
     if (!claims)
         return refuse(BSF_OAUTH2_INVALID_TOKEN, why, cap, "the claims are malformed");
     bsf_oauth2_verdict_t v = bsf_oauth2_check_claims(o, claims, now_s, why, cap);
+    if (v == BSF_OAUTH2_OK)
+        cache_put(o, digest, claims);
     json_decref(claims);
     return v;
 }
@@ -442,5 +502,9 @@ bsf_oauth2_verdict_t bsf_oauth2_check(const bsf_oauth2_t *o, const char *authori
         return refuse(BSF_OAUTH2_NO_TOKEN, why, why_cap, "an access token is required");
     if (len == 0 || len > BSF_OAUTH2_MAX_TOKEN)
         return refuse(BSF_OAUTH2_INVALID_TOKEN, why, why_cap, "the token is empty or too long");
-    return check_jws(o, tok, len, now_s, why, why_cap);
+    unsigned char digest[SHA256_DIGEST_LENGTH];
+    SHA256((const unsigned char *)tok, len, digest);
+    if (cache_hit(o, digest, now_s))
+        return BSF_OAUTH2_OK;
+    return check_jws(o, tok, len, digest, now_s, why, why_cap);
 }

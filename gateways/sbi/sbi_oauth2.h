@@ -51,7 +51,9 @@ size_t bsf_oauth2_key_count(const bsf_oauth2_t *o);
 
 /* Checks the value of an Authorization header (NULL when the request has none) at `now_s`
  * (Unix seconds). On refusal `why` (may be NULL) gets a short reason for ProblemDetails.detail
- * that never contains the token. Allocates only inside OpenSSL and jansson. Any thread. */
+ * that never contains the token. Allocates only inside OpenSSL and jansson. Any thread: each
+ * thread keeps a small cache of the tokens it accepted (by SHA-256 of the token, with their
+ * validity window), so a token sent again is not verified again until it expires. */
 bsf_oauth2_verdict_t bsf_oauth2_check(const bsf_oauth2_t *o, const char *authorization,
                                       int64_t now_s, char *why, size_t why_cap);
 

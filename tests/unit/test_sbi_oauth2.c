@@ -294,6 +294,45 @@ static void without_signature_validation(void **state)
     bsf_oauth2_free(o);
 }
 
+/* The per-thread cache of accepted tokens: it never outlives exp, never serves a token to a
+ * verifier that did not accept it, and never remembers refusals. */
+static void accepted_tokens_cache(void **state)
+{
+    (void)state;
+    bsf_oauth2_t *a = verifier(true, "", "");
+    bsf_oauth2_settings_t s = {keys_path, true, "", "", ""}; /* no instance id: only "BSF" */
+    bsf_oauth2_t *b = NULL;
+    char err[256], why[128];
+    assert_int_equal(bsf_oauth2_create(&s, &b, err, sizeof err), 0);
+    char extra[96];
+    snprintf(extra, sizeof extra, "\"nbf\":%d", NOW);
+    char *t = strdup(token("ES256", ec_key, claims(extra)));
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(bsf_oauth2_check(a, t, NOW, why, 128), BSF_OAUTH2_OK);
+    /* the cached entry still ends at exp + skew and starts at nbf - skew */
+    assert_int_equal(bsf_oauth2_check(a, t, NOW + 61 + BSF_OAUTH2_CLOCK_SKEW_S, why, 128),
+                     BSF_OAUTH2_INVALID_TOKEN);
+    assert_int_equal(bsf_oauth2_check(a, t, NOW - BSF_OAUTH2_CLOCK_SKEW_S - 1, why, 128),
+                     BSF_OAUTH2_INVALID_TOKEN);
+    assert_int_equal(bsf_oauth2_check(a, t, NOW, why, 128), BSF_OAUTH2_OK);
+    free(t);
+    /* a token for this instance's id, accepted by a: b (no instance id) refuses it */
+    char aud[128];
+    snprintf(aud, sizeof aud,
+             "{\"iss\":\"n\",\"sub\":\"p\",\"aud\":\"%s\",\"scope\":\"nbsf-management\","
+             "\"exp\":%d}", BSF_ID, NOW + 60);
+    t = strdup(token("RS256", rsa_key, aud));
+    assert_int_equal(bsf_oauth2_check(a, t, NOW, why, 128), BSF_OAUTH2_OK);
+    assert_int_equal(bsf_oauth2_check(b, t, NOW, why, 128), BSF_OAUTH2_INVALID_TOKEN);
+    /* a refusal is not remembered: the same bad token is refused with its reason again */
+    t[strlen(t) - 2] ^= 1;
+    assert_int_equal(bsf_oauth2_check(a, t, NOW, why, 128), BSF_OAUTH2_INVALID_TOKEN);
+    assert_int_equal(bsf_oauth2_check(a, t, NOW, why, 128), BSF_OAUTH2_INVALID_TOKEN);
+    free(t);
+    bsf_oauth2_free(a);
+    bsf_oauth2_free(b);
+}
+
 static void creation_errors(void **state)
 {
     (void)state;
@@ -329,6 +368,7 @@ int main(void)
         cmocka_unit_test(signatures),
         cmocka_unit_test(headers_and_shapes),
         cmocka_unit_test(without_signature_validation),
+        cmocka_unit_test(accepted_tokens_cache),
         cmocka_unit_test(creation_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
