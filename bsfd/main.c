@@ -202,6 +202,9 @@ int main(int argc, char **argv)
             bsf_rx_repaving_t *repaving = bsf_rx_gateway_repaving(rx);
             bsf_ops_server_add_metrics(ops, bsf_rx_gateway_write_metrics, rx);
             /* They change state: the admin listener only (issue 13 §5). */
+            if (!cfg.ops_admin_listen[0])
+                BSF_WARN("bsfd", "ops.admin_listen is empty: the repaving resources are not "
+                                 "served");
             bsf_ops_server_add_admin_route(ops, BSF_RX_REPAVING_TRIGGER_PATH,
                                            bsf_rx_repaving_api_trigger, repaving);
             bsf_ops_server_add_admin_route(ops, BSF_RX_REPAVING_CONFIG_PATH,
