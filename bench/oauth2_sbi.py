@@ -50,10 +50,10 @@ def token(alg, key):
 
 
 def run(bsfd, work, settings, auth, args):
-    sbi, ops, admin = free_ports(3)
+    sbi, ops = free_ports(2)
     store = work / f"store{sbi}"
     cmd = [bsfd, "--set", f"sbi.listen=127.0.0.1:{sbi}", "--set", f"ops.listen=127.0.0.1:{ops}",
-           "--set", f"ops.admin_listen=127.0.0.1:{admin}", "--set", f"store.path={store}",
+           "--set", "ops.admin_listen=", "--set", f"store.path={store}",
            "--set", "sbi.workers=1"]
     for k, v in settings.items():
         cmd += ["--set", f"{k}={v}"]

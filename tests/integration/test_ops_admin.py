@@ -223,3 +223,12 @@ def test_mtls_and_a_token_together_both_are_required(bsfd_factory, pki, token_fi
     with tls_client(pki, port) as admin:
         resp = admin.get(ROUTE, headers={"authorization": f"Bearer {TOKEN}"})
         assert resp.status_code == 403, resp.text
+
+
+def test_an_empty_admin_listen_disables_the_admin_listener(bsfd_factory):
+    server = bsfd_factory({"ops.admin_listen": ""})
+    assert server.admin is None
+    with httpx.Client(base_url=f"http://127.0.0.1:{server.admin_port}", timeout=5) as admin:
+        with pytest.raises(httpx.ConnectError):
+            admin.get(ROUTE)
+    assert server.ops.get("/health/ready").status_code == 200
