@@ -84,8 +84,11 @@ static void cache_put(const bsf_oauth2_t *o, const unsigned char *digest, const 
         from = json_integer_value(iat);
     memcpy(e->digest, digest, SHA256_DIGEST_LENGTH);
     e->owner = o->id;
-    e->not_before = from == INT64_MIN ? INT64_MIN : from - BSF_OAUTH2_CLOCK_SKEW_S;
-    e->not_after = json_integer_value(json_object_get(claims, "exp")) + BSF_OAUTH2_CLOCK_SKEW_S;
+    int64_t exp = json_integer_value(json_object_get(claims, "exp"));
+    e->not_before = from < INT64_MIN + BSF_OAUTH2_CLOCK_SKEW_S ? INT64_MIN
+                                                               : from - BSF_OAUTH2_CLOCK_SKEW_S;
+    e->not_after = exp > INT64_MAX - BSF_OAUTH2_CLOCK_SKEW_S ? INT64_MAX
+                                                             : exp + BSF_OAUTH2_CLOCK_SKEW_S;
 }
 
 /* ---- keys -------------------------------------------------------------------------- */
@@ -357,7 +360,8 @@ static bsf_oauth2_verdict_t check_times(const json_t *claims, int64_t now, char 
         return refuse(BSF_OAUTH2_INVALID_TOKEN, why, cap, "exp is missing or not an integer");
     if ((nbf && !json_is_integer(nbf)) || (iat && !json_is_integer(iat)))
         return refuse(BSF_OAUTH2_INVALID_TOKEN, why, cap, "nbf or iat is not an integer");
-    if (now > json_integer_value(exp) + BSF_OAUTH2_CLOCK_SKEW_S)
+    /* now ± skew, never exp ± skew: a claim near INT64_MAX must not overflow */
+    if (json_integer_value(exp) < now - BSF_OAUTH2_CLOCK_SKEW_S)
         return refuse(BSF_OAUTH2_INVALID_TOKEN, why, cap, "the token expired");
     if (nbf && json_integer_value(nbf) > now + BSF_OAUTH2_CLOCK_SKEW_S)
         return refuse(BSF_OAUTH2_INVALID_TOKEN, why, cap, "the token is not valid yet (nbf)");

@@ -177,6 +177,17 @@ static void claims_rules(void **state)
                                        "\"scope\":\"nbsf-management\"}", NOW),
                      BSF_OAUTH2_INVALID_TOKEN); /* no exp */
     assert_int_equal(claims_verdict(o, "[]", NOW), BSF_OAUTH2_INVALID_TOKEN);
+    /* extreme NumericDates do not overflow (UBSan) */
+    assert_int_equal(claims_verdict(o, "{\"iss\":\"n\",\"sub\":\"p\",\"aud\":\"BSF\","
+                                       "\"scope\":\"nbsf-management\","
+                                       "\"exp\":9223372036854775807,"
+                                       "\"nbf\":-9223372036854775807,"
+                                       "\"iat\":-9223372036854775807}", NOW),
+                     BSF_OAUTH2_OK);
+    assert_int_equal(claims_verdict(o, "{\"iss\":\"n\",\"sub\":\"p\",\"aud\":\"BSF\","
+                                       "\"scope\":\"nbsf-management\","
+                                       "\"exp\":-9223372036854775807}", NOW),
+                     BSF_OAUTH2_INVALID_TOKEN);
     bsf_oauth2_free(o);
 }
 
@@ -291,6 +302,14 @@ static void without_signature_validation(void **state)
                      BSF_OAUTH2_INVALID_TOKEN);
     assert_int_equal(bsf_oauth2_check(o, token("none", NULL, claims("")), NOW, why, 128),
                      BSF_OAUTH2_INVALID_TOKEN);
+    /* extreme times through the cache (UBSan: no overflow in its window) */
+    const char *wide = "{\"iss\":\"n\",\"sub\":\"p\",\"aud\":\"BSF\",\"scope\":"
+                       "\"nbsf-management\",\"exp\":9223372036854775807,"
+                       "\"nbf\":-9223372036854775807}";
+    char *t = strdup(token("RS256", NULL, wide));
+    assert_int_equal(bsf_oauth2_check(o, t, NOW, why, 128), BSF_OAUTH2_OK);
+    assert_int_equal(bsf_oauth2_check(o, t, NOW, why, 128), BSF_OAUTH2_OK);
+    free(t);
     bsf_oauth2_free(o);
 }
 
