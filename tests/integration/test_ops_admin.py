@@ -232,3 +232,20 @@ def test_an_empty_admin_listen_disables_the_admin_listener(bsfd_factory):
         with pytest.raises(httpx.ConnectError):
             admin.get(ROUTE)
     assert server.ops.get("/health/ready").status_code == 200
+
+
+def test_tls_without_client_certificates_serves_https_with_the_token(bsfd_factory, pki,
+                                                                      token_file):
+    server, port = start(bsfd_factory, **{"ops.admin_tls.cert": pki.server[0],
+                                          "ops.admin_tls.key": pki.server[1],
+                                          "ops.admin_token_file": token_file})
+    with tls_client(pki, port) as admin:
+        assert admin.get(ROUTE).status_code == 401
+        assert admin.get(ROUTE, headers={"authorization": f"Bearer {TOKEN}"}).status_code == 404
+
+
+def test_tls_without_client_certificates_or_token_is_refused_off_loopback(tmp_path, pki):
+    code, stderr = exits_with(tmp_path, {"ops.admin_listen": "0.0.0.0:9091",
+                                         "ops.admin_tls.cert": pki.server[0],
+                                         "ops.admin_tls.key": pki.server[1]})
+    assert code == 2 and "ops.admin_listen" in stderr, stderr
