@@ -1,7 +1,8 @@
-"""Connection repaving of the Diameter front end (seed 3.45): an operator's trigger on the ops
-endpoint makes bsfd send DPR to every inbound connection established before it, one at a time,
-so that the peers reconnect through the load balancer. Bare TCP peers (diameter_wire) check the
-DPRs' cause and spacing; a real libfdcore AF checks that it reconnects and its traffic flows.
+"""Connection repaving of the Diameter front end (seed 3.45): an operator's trigger on the admin
+listener (ops.admin_listen) makes bsfd send DPR to every inbound connection established before
+it, one at a time, so that the peers reconnect through the load balancer. Bare TCP peers
+(diameter_wire) check the DPRs' cause and spacing; a real libfdcore AF checks that it
+reconnects and its traffic flows.
 """
 
 import time
