@@ -25,7 +25,7 @@ start_bsfd() {
     local t0 t1
     t0=$(date +%s%N)
     "$BSFD" --set store.path="$DIR" --set sbi.listen=127.0.0.1:$SBI_PORT \
-        --set ops.listen=127.0.0.1:$OPS_PORT --set sbi.workers="$WORKERS" \
+        --set ops.listen=127.0.0.1:$OPS_PORT --set ops.admin_listen= --set sbi.workers="$WORKERS" \
         --set log.level=warn 2>>"$DIR.log" &
     PID=$!
     until curl -sf "http://127.0.0.1:$OPS_PORT/health/ready" >/dev/null; do sleep 0.005; done

@@ -48,7 +48,8 @@ class Site:
         self.sbi, self.ops = free_ports(2)
         self.settings = {"site.id": site_id, "store.path": self.dir / "store",
                          "sbi.listen": f"127.0.0.1:{self.sbi}",
-                         "ops.listen": f"127.0.0.1:{self.ops}", "log.level": "warn",
+                         "ops.listen": f"127.0.0.1:{self.ops}", "ops.admin_listen": "",
+                         "log.level": "warn",
                          "sbi.workers": 1, **settings}
 
     def start(self):

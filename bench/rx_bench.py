@@ -229,7 +229,7 @@ def main():
                  "--events", str(work / f"{identity}.events")], identity))
     peers = ";".join(f"{p}=127.0.0.1:{port}" for p, port in zip(pcf_ids, pcf_ports))
     settings = {"store.path": store, "sbi.listen": f"127.0.0.1:{sbi}",
-                "ops.listen": f"127.0.0.1:{ops}", "log.level": "warn",
+                "ops.listen": f"127.0.0.1:{ops}", "ops.admin_listen": "", "log.level": "warn",
                 "diameter.enabled": "true", "diameter.identity": BSF_ID,
                 "diameter.realm": REALM, "diameter.port": dia, "diameter.peers": peers,
                 "diameter.accept": AF_ID, "diameter.threads": a.threads,

@@ -38,10 +38,22 @@ typedef struct {
     unsigned sbi_preface_timeout_s, sbi_header_timeout_s, sbi_body_timeout_s, sbi_send_timeout_s;
     unsigned sbi_worker_memory_mb;
     unsigned sbi_max_header_list_bytes;
+    bool sbi_oauth2_required;
+    char sbi_oauth2_keys[1024];
+    bool sbi_oauth2_validate_signature;
+    char sbi_oauth2_producer_nf_set_id[128];
+    char sbi_oauth2_producer_plmn_id[16];
 
     char ops_listen[128];
     char ops_host[64];
     uint16_t ops_port;
+    char ops_admin_listen[128];
+    char ops_admin_host[64];
+    uint16_t ops_admin_port;
+    char ops_admin_tls_cert[1024];
+    char ops_admin_tls_key[1024];
+    char ops_admin_tls_ca[1024];
+    char ops_admin_token_file[1024];
 
     char store_path[1024];
     uint64_t store_map_size_mb;

@@ -1,5 +1,6 @@
 /* Configuration keys of the site, the SBI gateway, the ops endpoint, the store and the
  * binding rules. */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,8 +52,42 @@ static const bsf_config_key_t keys[] = {
         "size): larger header lists get 431, far larger ones a stream reset."),
     BSF_CFG_BOOL_KEY("sbi.late_arrival", sbi_late_arrival, "false",
         "Refuse requests whose origination time plus 3gpp-Sbi-Max-Rsp-Time has passed (504)."),
+    BSF_CFG_BOOL_KEY("sbi.oauth2.required", sbi_oauth2_required, "false",
+        "Every Nbsf_Management request needs `Authorization: Bearer <JWT>` (RS256 or ES256, TS "
+        "33.501 §13.4.1): exp/nbf/iat (30 s clock skew), aud (`nf.instance_id` or `BSF`), scope "
+        "`nbsf-management`. No token: 401; a bad one: 401 `invalid_token`; no scope: 403 "
+        "`insufficient_scope`."),
+    BSF_CFG_STRING_KEY("sbi.oauth2.keys", sbi_oauth2_keys, "", 1023,
+        "PEM file of the NRF's public keys (`PUBLIC KEY` or `CERTIFICATE` blocks; RSA of 2048 "
+        "bits or more, EC P-256) that sign access tokens; read at start."),
+    BSF_CFG_BOOL_KEY("sbi.oauth2.validate_signature", sbi_oauth2_validate_signature, "true",
+        "Seed 3.31: false skips the signature check (e.g. a mesh validates tokens) while every "
+        "claim is still checked; `sbi.oauth2.keys` may then be empty."),
+    BSF_CFG_STRING_KEY("sbi.oauth2.producer_nf_set_id", sbi_oauth2_producer_nf_set_id, "", 127,
+        "When set, a token's `producerNfSetId` claim, if present, must equal it (invalid_token "
+        "otherwise); empty: not checked."),
+    BSF_CFG_STRING_KEY("sbi.oauth2.producer_plmn_id", sbi_oauth2_producer_plmn_id, "", 7,
+        "`MCC-MNC` (e.g. `001-01`): a token's `producerPlmnId` claim, if present, must name it; "
+        "empty: not checked."),
     BSF_CFG_LISTEN_KEY("ops.listen", ops_listen, "127.0.0.1:9090",
         "HTTP/1.1 address of health, metrics and the active-session count; empty disables."),
+    BSF_CFG_LISTEN_KEY("ops.admin_listen", ops_admin_listen, "127.0.0.1:9091",
+        "HTTP/1.1 address of the management routes that change state (repaving triggers and "
+        "configuration). On a loopback address they answer without credentials unless some are "
+        "configured; on any other address `ops.admin_tls.*` (mTLS) or `ops.admin_token_file` "
+        "is required, else bsfd does not start. Empty disables."),
+    BSF_CFG_STRING_KEY("ops.admin_tls.cert", ops_admin_tls_cert, "", 1023,
+        "PEM certificate (chain) of the admin listener; with `ops.admin_tls.key` it serves "
+        "HTTPS."),
+    BSF_CFG_STRING_KEY("ops.admin_tls.key", ops_admin_tls_key, "", 1023,
+        "PEM private key of `ops.admin_tls.cert`."),
+    BSF_CFG_STRING_KEY("ops.admin_tls.ca", ops_admin_tls_ca, "", 1023,
+        "PEM CA bundle of admin clients: when set, every admin request needs a client "
+        "certificate that verifies against it (mTLS); needs `ops.admin_tls.cert` and `.key`."),
+    BSF_CFG_STRING_KEY("ops.admin_token_file", ops_admin_token_file, "", 1023,
+        "File holding the admin bearer token (surrounding whitespace ignored, 16 bytes at "
+        "least): when set, every admin request needs `Authorization: Bearer <token>` (compared "
+        "in constant time)."),
     BSF_CFG_STRING_KEY("store.path", store_path, "./data", 1023,
         "Directory of the LMDB store (created when missing)."),
     BSF_CFG_UINT_KEY("store.map_size_mb", store_map_size_mb, "65536", 16, 1048576,
@@ -88,6 +123,47 @@ static const bsf_config_key_t keys[] = {
         "alike); shorter ones get 400 naming the member. /0 is never accepted."),
 };
 
+static bool loopback_host(const char *host)
+{
+    struct in_addr a4;
+    struct in6_addr a6;
+    if (inet_pton(AF_INET, host, &a4) == 1)
+        return (ntohl(a4.s_addr) >> 24) == 127;
+    return inet_pton(AF_INET6, host, &a6) == 1 && IN6_IS_ADDR_LOOPBACK(&a6);
+}
+
+/* The admin listener: TLS files in pairs, and credentials off loopback (issue 13 §5). */
+static int finish_admin(bsf_config_t *cfg, char *err, size_t err_cap)
+{
+    if (!cfg->ops_admin_listen[0])
+        return 0;
+    if (bsf_config_split_listen(cfg->ops_admin_listen, cfg->ops_admin_host,
+                                sizeof cfg->ops_admin_host, &cfg->ops_admin_port)) {
+        snprintf(err, err_cap, "ops.admin_listen: '%s' is not host:port", cfg->ops_admin_listen);
+        return -1;
+    }
+    if (!cfg->ops_admin_tls_cert[0] != !cfg->ops_admin_tls_key[0]) {
+        snprintf(err, err_cap, "ops.admin_tls.%s: required with ops.admin_tls.%s",
+                 cfg->ops_admin_tls_cert[0] ? "key" : "cert",
+                 cfg->ops_admin_tls_cert[0] ? "cert" : "key");
+        return -1;
+    }
+    if (cfg->ops_admin_tls_ca[0] && !cfg->ops_admin_tls_cert[0]) {
+        snprintf(err, err_cap, "ops.admin_tls.ca: mTLS needs ops.admin_tls.cert and "
+                               "ops.admin_tls.key");
+        return -1;
+    }
+    if (!loopback_host(cfg->ops_admin_host) && !cfg->ops_admin_tls_ca[0] &&
+        !cfg->ops_admin_token_file[0]) {
+        snprintf(err, err_cap, "ops.admin_listen: %s is not a loopback address: set "
+                               "ops.admin_tls.cert, ops.admin_tls.key and ops.admin_tls.ca "
+                               "(mTLS) or ops.admin_token_file",
+                 cfg->ops_admin_listen);
+        return -1;
+    }
+    return 0;
+}
+
 static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
 {
     if (bsf_config_split_listen(cfg->sbi_listen, cfg->sbi_host, sizeof cfg->sbi_host,
@@ -100,6 +176,8 @@ static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
         snprintf(err, err_cap, "ops.listen: '%s' is not host:port", cfg->ops_listen);
         return -1;
     }
+    if (finish_admin(cfg, err, err_cap))
+        return -1;
     if (!cfg->sbi_api_root[0])
         snprintf(cfg->sbi_api_root, sizeof cfg->sbi_api_root, "http://%s", cfg->sbi_listen);
     size_t n = strlen(cfg->sbi_api_root);

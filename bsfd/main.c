@@ -19,6 +19,8 @@
 #include "gateways/nrf/nrf_service.h"
 #include "gateways/ops/ops_server.h"
 #include "gateways/sbi/nbsf_service.h"
+#include "gateways/sbi/sbi_oauth2.h"
+#include "gateways/sbi/sbi_oauth2.h"
 #include "replication/replication.h"
 
 #define EXIT_CONFIG 2
@@ -79,7 +81,32 @@ typedef struct {
     bsf_rx_gateway_t *rx;
     bsf_nrf_service_t *nrf;
     bsf_warmup_t *warmup;
+    bsf_oauth2_t *oauth2;    /* sbi.oauth2.required: the access-token checks */
+    char instance_id[64];    /* nf.instance_id, or the one kept in the store */
 } bsfd_t;
+
+/* The access-token checks (keys read once, here). Returns 0, or -1 with the reason logged
+ * (a configuration error: exit 2). */
+static int create_oauth2(bsfd_t *d)
+{
+    const bsf_config_t *cfg = &d->cfg;
+    if (!cfg->sbi_oauth2_required)
+        return 0;
+    char err[512];
+    bsf_oauth2_settings_t os = {.keys_path = cfg->sbi_oauth2_keys,
+                                .validate_signature = cfg->sbi_oauth2_validate_signature,
+                                .nf_instance_id = cfg->nrf.instance_id,
+                                .producer_nf_set_id = cfg->sbi_oauth2_producer_nf_set_id,
+                                .producer_plmn_id = cfg->sbi_oauth2_producer_plmn_id};
+    if (bsf_oauth2_create(&os, &d->oauth2, err, sizeof err)) {
+        BSF_ERROR("bsfd", "invalid configuration: %s", err);
+        return -1;
+    }
+    BSF_INFO("bsfd", "access tokens required on Nbsf_Management (%zu NRF keys%s)",
+             bsf_oauth2_key_count(d->oauth2),
+             cfg->sbi_oauth2_validate_signature ? "" : ", signatures not checked");
+    return 0;
+}
 
 /* The store, the engine (the single writer) and the log backend. Returns 0 or -1 (logged). */
 static int start_store(bsfd_t *d, char *err, size_t cap)
@@ -92,6 +119,12 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
     if (bsf_store_open(&d->store, &so, err, cap))
         return -1;
     d->store_open = true;
+    /* Known before anything serves: the audience of access tokens, the NRF profile's id. */
+    if (bsf_nrf_service_resolve_instance_id(&cfg->nrf, &d->store, d->instance_id,
+                                            sizeof d->instance_id, err, cap))
+        return -1;
+    if (d->oauth2)
+        bsf_oauth2_set_instance_id(d->oauth2, d->instance_id);
     d->ec = (bsf_engine_config_t){
         .site_id = cfg->site_id,
         .collision_detection = cfg->bindings_collision_detection,
@@ -141,9 +174,15 @@ static void fill_h2_config(bsfd_t *d)
 static int start_gateways(bsfd_t *d, char *err, size_t cap)
 {
     const bsf_config_t *cfg = &d->cfg;
-    if (cfg->ops_listen[0]) {
-        bsf_ops_config_t oc = {.host = cfg->ops_host,
+    if (cfg->ops_listen[0] || cfg->ops_admin_listen[0]) {
+        bsf_ops_config_t oc = {.host = cfg->ops_listen[0] ? cfg->ops_host : NULL,
                                .port = cfg->ops_port,
+                               .admin_host = cfg->ops_admin_listen[0] ? cfg->ops_admin_host : NULL,
+                               .admin_port = cfg->ops_admin_port,
+                               .admin_tls_cert = cfg->ops_admin_tls_cert,
+                               .admin_tls_key = cfg->ops_admin_tls_key,
+                               .admin_tls_ca = cfg->ops_admin_tls_ca,
+                               .admin_token_file = cfg->ops_admin_token_file,
                                .site_id = cfg->site_id,
                                .store = &d->store,
                                .engine = d->engine};
@@ -154,6 +193,7 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
     if (cfg->feed.enabled && bsf_feed_create(&cfg->feed, cfg->site_id, &d->feed, err, cap))
         return -1;
     bsf_nbsf_config_t nc = {.api_root = cfg->sbi_api_root,
+                            .oauth2 = d->oauth2,
                             .multiple_match = cfg->discovery_multiple_match,
                             .late_arrival = cfg->sbi_late_arrival,
                             .pcf_cookie = cfg->bindings_pcf_cookie,
@@ -184,12 +224,15 @@ static void attach_ops(bsfd_t *d)
     if (d->rx) {
         bsf_rx_repaving_t *repaving = bsf_rx_gateway_repaving(d->rx);
         bsf_ops_server_add_metrics(ops, bsf_rx_gateway_write_metrics, d->rx);
-        bsf_ops_server_add_route(ops, BSF_RX_REPAVING_TRIGGER_PATH, bsf_rx_repaving_api_trigger,
-                                 repaving);
-        bsf_ops_server_add_route(ops, BSF_RX_REPAVING_CONFIG_PATH, bsf_rx_repaving_api_config,
-                                 repaving);
-        bsf_ops_server_add_route(ops, BSF_RX_REPAVING_STATUS_PATH, bsf_rx_repaving_api_status,
-                                 repaving);
+        /* They change state: the admin listener only (issue 13 §5). */
+        if (!d->cfg.ops_admin_listen[0])
+            BSF_WARN("bsfd", "ops.admin_listen is empty: the repaving resources are not served");
+        bsf_ops_server_add_admin_route(ops, BSF_RX_REPAVING_TRIGGER_PATH,
+                                       bsf_rx_repaving_api_trigger, repaving);
+        bsf_ops_server_add_admin_route(ops, BSF_RX_REPAVING_CONFIG_PATH,
+                                       bsf_rx_repaving_api_config, repaving);
+        bsf_ops_server_add_admin_route(ops, BSF_RX_REPAVING_STATUS_PATH,
+                                       bsf_rx_repaving_api_status, repaving);
     }
     if (d->feed)
         bsf_ops_server_add_metrics(ops, bsf_feed_write_metrics, d->feed);
@@ -240,6 +283,7 @@ static void bsfd_stop(bsfd_t *d)
         bsf_nbsf_service_stop(d->sbi, 2000);
         bsf_nbsf_service_free(d->sbi);
     }
+    bsf_oauth2_free(d->oauth2);
     bsf_feed_destroy(d->feed); /* after every gateway that offers records stopped */
     if (d->engine)
         bsf_engine_destroy(d->engine);
@@ -265,6 +309,8 @@ int main(int argc, char **argv)
     if (bsf_log_level_parse(d.cfg.log_level, &level) == 0)
         bsf_log_set_level(level);
     bsf_fd_limit_raise();
+    if (create_oauth2(&d))
+        return EXIT_CONFIG;
 
     /* Signals are taken by sigwait in this thread; every thread inherits the mask. */
     sigset_t stop_signals;

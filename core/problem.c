@@ -47,6 +47,10 @@ static const cause_info_t causes[BSF_CAUSE_COUNT] = {
     [BSF_CAUSE_NF_CONGESTION_RISK] = {"NF_CONGESTION_RISK", 503, "NF congestion risk"},
     [BSF_CAUSE_HEADERS_TOO_LARGE] = {"UNSPECIFIED_MSG_FAILURE", 431,
                                      "Request header fields too large"},
+    /* TS 29.500 has no cause for OAuth2 refusals: WWW-Authenticate says why (RFC 6750), and
+     * ProblemDetails goes without a cause (an empty name is left out). */
+    [BSF_CAUSE_UNAUTHORIZED] = {"", 401, "Unauthorized"},
+    [BSF_CAUSE_INSUFFICIENT_SCOPE] = {"", 403, "Forbidden"},
 };
 
 static const cause_info_t *info(bsf_cause_t cause)

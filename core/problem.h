@@ -33,6 +33,8 @@ typedef enum {
     BSF_CAUSE_INSUFFICIENT_STORAGE,
     BSF_CAUSE_NF_CONGESTION_RISK,      /* 503: shedding before overload (write queue full) */
     BSF_CAUSE_HEADERS_TOO_LARGE,       /* 431 (RFC 6585 §5): header list over the limit */
+    BSF_CAUSE_UNAUTHORIZED,       /* 401: no or an invalid access token (RFC 6750) */
+    BSF_CAUSE_INSUFFICIENT_SCOPE, /* 403: the token does not grant the service */
     BSF_CAUSE_COUNT
 } bsf_cause_t;
 

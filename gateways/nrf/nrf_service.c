@@ -20,12 +20,11 @@ struct bsf_nrf_service {
     bsf_nrf_tokens_t *tokens;
 };
 
-/* nf.instance_id, or the one kept in the store, or a new one kept there. */
-static int resolve_instance_id(const bsf_nrf_service_config_t *cfg, char *out, size_t cap,
-                               char *err, size_t err_cap)
+int bsf_nrf_service_resolve_instance_id(const bsf_nrf_settings_t *settings, bsf_store_t *store,
+                                        char *out, size_t cap, char *err, size_t err_cap)
 {
-    if (cfg->settings->instance_id[0]) {
-        snprintf(out, cap, "%s", cfg->settings->instance_id);
+    if (settings->instance_id[0]) {
+        snprintf(out, cap, "%s", settings->instance_id);
         return 0;
     }
     uuid_t u;
@@ -33,8 +32,7 @@ static int resolve_instance_id(const bsf_nrf_service_config_t *cfg, char *out, s
     uuid_generate_random(u);
     uuid_unparse_lower(u, fresh);
     bool created;
-    if (bsf_ext_meta_string(cfg->store, META_INSTANCE_ID, fresh, out, cap, &created, err,
-                            err_cap))
+    if (bsf_ext_meta_string(store, META_INSTANCE_ID, fresh, out, cap, &created, err, err_cap))
         return -1;
     if (created)
         BSF_INFO("nrf", "generated the NF instance id %s (kept in the store)", out);
@@ -49,7 +47,8 @@ int bsf_nrf_service_start(const bsf_nrf_service_config_t *cfg, bsf_nrf_service_t
         snprintf(err, err_cap, "out of memory");
         return -1;
     }
-    if (resolve_instance_id(cfg, s->instance_id, sizeof s->instance_id, err, err_cap)) {
+    if (bsf_nrf_service_resolve_instance_id(cfg->settings, cfg->store, s->instance_id,
+                                            sizeof s->instance_id, err, err_cap)) {
         free(s);
         return -1;
     }

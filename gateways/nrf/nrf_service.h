@@ -25,6 +25,11 @@ typedef struct {
     const char *rx_host, *rx_realm; /* NULL when the Rx gateway is off */
 } bsf_nrf_service_config_t;
 
+/* The NF instance id: nf.instance_id, or the one kept in the store, or a new one (UUID)
+ * kept there at the first start. Main thread, store open. Returns 0 or -1 with a message
+ * (store error). */
+int bsf_nrf_service_resolve_instance_id(const bsf_nrf_settings_t *settings, bsf_store_t *store,
+                                        char *out, size_t cap, char *err, size_t err_cap);
 /* Returns 0 or -1 with a message (store, profile, client). Registration runs in the
  * background: bsfd serves whether or not an NRF answers. */
 int bsf_nrf_service_start(const bsf_nrf_service_config_t *cfg, bsf_nrf_service_t **out,

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <jansson.h>
 #include <microhttpd.h>
+#include <openssl/crypto.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "common/text.h"
 #include "common/time_text.h"
 #include "engine/read.h"
+#include "gateways/ops/ops_admin_auth.h"
 
 #define MAX_PROVIDERS 8
 #define MAX_ROUTES 8
@@ -36,16 +38,23 @@ typedef struct {
     bool too_large;
 } request_t;
 
+typedef struct {
+    route_t routes[MAX_ROUTES];
+    atomic_size_t n;
+} route_table_t;
+
 struct bsf_ops_server {
     bsf_ops_config_t cfg;
-    struct MHD_Daemon *daemon;
+    struct MHD_Daemon *daemon;       /* public: health, metrics, read-only routes */
+    struct MHD_Daemon *admin_daemon; /* admin: routes that change state */
+    bsf_ops_admin_auth_t *admin_auth;
+    char *admin_pem[3]; /* cert, key, CA: libmicrohttpd keeps the pointers */
     atomic_bool ready;
-    uint16_t port;
+    uint16_t port, admin_port;
     /* Registered before requests are served (start-up), read-only afterwards. */
     provider_t providers[MAX_PROVIDERS];
     atomic_size_t n_providers;
-    route_t routes[MAX_ROUTES];
-    atomic_size_t n_routes;
+    route_table_t routes, admin_routes;
 };
 
 /* ---- responses --------------------------------------------------------------------- */
@@ -236,13 +245,23 @@ static enum MHD_Result serve_route(const route_t *route, struct MHD_Connection *
     return send_route_answer(conn, (unsigned)status, answer);
 }
 
-static const route_t *find_route(bsf_ops_server_t *ops, const char *url)
+static const route_t *find_route(route_table_t *t, const char *url)
 {
-    size_t n = atomic_load(&ops->n_routes);
+    size_t n = atomic_load(&t->n);
     for (size_t i = 0; i < n; i++)
-        if (strcmp(ops->routes[i].path, url) == 0)
-            return &ops->routes[i];
+        if (strcmp(t->routes[i].path, url) == 0)
+            return &t->routes[i];
     return NULL;
+}
+
+static int add_route(route_table_t *t, const char *path, bsf_ops_route_fn fn, void *ctx)
+{
+    size_t n = atomic_load(&t->n);
+    if (n == MAX_ROUTES)
+        return -1;
+    t->routes[n] = (route_t){path, fn, ctx};
+    atomic_store(&t->n, n + 1);
+    return 0;
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **state,
@@ -259,12 +278,12 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **state,
     }
 }
 
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_size, void **state)
+/* Collects the request body. Returns MHD_YES when this call was part of the upload (the
+ * caller returns it), MHD_NO on failure, and sets *done once the request is complete. */
+static enum MHD_Result receive(const char *upload_data, size_t *upload_size, void **state,
+                               bool *done)
 {
-    (void)version;
-    bsf_ops_server_t *ops = cls;
+    *done = false;
     if (!*state) {
         /* First call: headers only. The body (if any) comes next, then the last call. */
         request_t *req = calloc(1, sizeof *req);
@@ -290,7 +309,22 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         *upload_size = 0;
         return MHD_YES;
     }
-    const route_t *route = find_route(ops, url);
+    *done = true;
+    return MHD_YES;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_size, void **state)
+{
+    (void)version;
+    bsf_ops_server_t *ops = cls;
+    bool done;
+    enum MHD_Result rc = receive(upload_data, upload_size, state, &done);
+    if (!done)
+        return rc;
+    request_t *req = *state;
+    const route_t *route = find_route(&ops->routes, url);
     if (route)
         return serve_route(route, conn, method, req);
     if (strcmp(method, "GET") != 0)
@@ -309,6 +343,162 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     return send_json(conn, 404, json_pack("{s:s}", "detail", "no such resource"));
 }
 
+/* ---- the admin listener ------------------------------------------------------------ */
+
+static enum MHD_Result refuse_admin(struct MHD_Connection *conn, bsf_ops_admin_verdict_t v)
+{
+    static const char *const detail[] = {
+        [BSF_OPS_ADMIN_NO_TOKEN] = "an admin bearer token is required",
+        [BSF_OPS_ADMIN_BAD_TOKEN] = "the admin bearer token is not valid",
+        [BSF_OPS_ADMIN_BAD_CERT] = "a client certificate signed by ops.admin_tls.ca is required",
+    };
+    unsigned status = v == BSF_OPS_ADMIN_BAD_CERT ? 403 : 401;
+    json_t *root = problem((int)status, status == 403 ? "Forbidden" : "Unauthorized", detail[v]);
+    char *text = root ? json_dumps(root, JSON_COMPACT) : NULL;
+    json_decref(root);
+    struct MHD_Response *r =
+        text ? MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE) : NULL;
+    if (!r) {
+        free(text);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", "application/problem+json");
+    if (status == 401)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+                                v == BSF_OPS_ADMIN_BAD_TOKEN ? "Bearer error=\"invalid_token\""
+                                                             : "Bearer");
+    enum MHD_Result ret = MHD_queue_response(conn, status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+/* The admin daemon: credentials first (before the body is looked at), then its routes. */
+static enum MHD_Result on_admin_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                        const char *method, const char *version,
+                                        const char *upload_data, size_t *upload_size,
+                                        void **state)
+{
+    (void)version;
+    bsf_ops_server_t *ops = cls;
+    if (!*state) {
+        bsf_ops_admin_verdict_t v = bsf_ops_admin_auth_check(ops->admin_auth, conn);
+        if (v != BSF_OPS_ADMIN_OK)
+            return refuse_admin(conn, v); /* the body is never read */
+    }
+    bool done;
+    enum MHD_Result rc = receive(upload_data, upload_size, state, &done);
+    if (!done)
+        return rc;
+    const route_t *route = find_route(&ops->admin_routes, url);
+    if (route)
+        return serve_route(route, conn, method, *state);
+    return send_route_answer(conn, 404, problem(404, "Not Found", "no such resource"));
+}
+
+/* ---- lifecycle --------------------------------------------------------------------- */
+
+typedef union {
+    struct sockaddr sa;
+    struct sockaddr_in v4;
+    struct sockaddr_in6 v6;
+} ops_addr_t;
+
+/* A numeric address into *a; MHD_USE_IPv6 added to *flags for IPv6. Returns 0 or -1. */
+static int numeric_addr(const char *host, uint16_t port, ops_addr_t *a, unsigned *flags)
+{
+    memset(a, 0, sizeof *a);
+    if (inet_pton(AF_INET, host, &a->v4.sin_addr) == 1) {
+        a->v4.sin_family = AF_INET;
+        a->v4.sin_port = htons(port);
+        return 0;
+    }
+    if (inet_pton(AF_INET6, host, &a->v6.sin6_addr) == 1) {
+        a->v6.sin6_family = AF_INET6;
+        a->v6.sin6_port = htons(port);
+        *flags |= MHD_USE_IPv6;
+        return 0;
+    }
+    return -1;
+}
+
+static uint16_t bound_port(struct MHD_Daemon *d, uint16_t configured)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : configured;
+}
+
+static int start_public(bsf_ops_server_t *ops, char *err, size_t err_cap)
+{
+    const bsf_ops_config_t *cfg = &ops->cfg;
+    ops_addr_t a;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
+    if (numeric_addr(cfg->host, cfg->port, &a, &flags)) {
+        snprintf(err, err_cap, "ops listen address %s is not a numeric IP address", cfg->host);
+        return -1;
+    }
+    ops->daemon = MHD_start_daemon(flags, cfg->port, NULL, NULL, on_request, ops,
+                                   MHD_OPTION_SOCK_ADDR, &a.sa, MHD_OPTION_CONNECTION_TIMEOUT,
+                                   (unsigned)30, MHD_OPTION_NOTIFY_COMPLETED, on_completed, ops,
+                                   MHD_OPTION_END);
+    if (!ops->daemon) {
+        snprintf(err, err_cap, "cannot listen on %s:%u for the ops endpoint", cfg->host,
+                 cfg->port);
+        return -1;
+    }
+    ops->port = bound_port(ops->daemon, cfg->port);
+    return 0;
+}
+
+/* The admin listener's PEM files into memory (libmicrohttpd takes them as strings). */
+static int read_admin_pems(bsf_ops_server_t *ops, char *err, size_t err_cap)
+{
+    const bsf_ops_config_t *cfg = &ops->cfg;
+    const char *paths[3] = {cfg->admin_tls_cert, cfg->admin_tls_key, cfg->admin_tls_ca};
+    static const char *const keys[3] = {"ops.admin_tls.cert", "ops.admin_tls.key",
+                                        "ops.admin_tls.ca"};
+    for (int i = 0; i < 3; i++)
+        if (paths[i] && paths[i][0] &&
+            !(ops->admin_pem[i] = bsf_ops_read_file(paths[i], 1u << 20, keys[i], err, err_cap)))
+            return -1;
+    return 0;
+}
+
+static int start_admin(bsf_ops_server_t *ops, char *err, size_t err_cap)
+{
+    const bsf_ops_config_t *cfg = &ops->cfg;
+    ops_addr_t a;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
+    if (numeric_addr(cfg->admin_host, cfg->admin_port, &a, &flags)) {
+        snprintf(err, err_cap, "ops.admin_listen: %s is not a numeric IP address",
+                 cfg->admin_host);
+        return -1;
+    }
+    if (read_admin_pems(ops, err, err_cap) ||
+        bsf_ops_admin_auth_create(cfg->admin_token_file, ops->admin_pem[2] != NULL,
+                                  &ops->admin_auth, err, err_cap))
+        return -1;
+    struct MHD_OptionItem tls[4] = {{MHD_OPTION_END, 0, NULL}};
+    if (ops->admin_pem[0]) {
+        flags |= MHD_USE_TLS;
+        tls[0] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, ops->admin_pem[0]};
+        tls[1] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, ops->admin_pem[1]};
+        if (ops->admin_pem[2])
+            tls[2] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0, ops->admin_pem[2]};
+    }
+    ops->admin_daemon = MHD_start_daemon(
+        flags, cfg->admin_port, NULL, NULL, on_admin_request, ops, MHD_OPTION_SOCK_ADDR, &a.sa,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_NOTIFY_COMPLETED, on_completed,
+        ops, MHD_OPTION_ARRAY, tls, MHD_OPTION_END);
+    if (!ops->admin_daemon) {
+        snprintf(err, err_cap, "ops.admin_listen: cannot listen on %s:%u%s", cfg->admin_host,
+                 cfg->admin_port,
+                 ops->admin_pem[0] ? " (or ops.admin_tls.* cannot be used: check the files)" : "");
+        return -1;
+    }
+    ops->admin_port = bound_port(ops->admin_daemon, cfg->admin_port);
+    return 0;
+}
+
 int bsf_ops_server_start(const bsf_ops_config_t *cfg, bsf_ops_server_t **out, char *err,
                          size_t err_cap)
 {
@@ -318,32 +508,11 @@ int bsf_ops_server_start(const bsf_ops_config_t *cfg, bsf_ops_server_t **out, ch
         return -1;
     }
     ops->cfg = *cfg;
-    struct sockaddr_in sa4 = {.sin_family = AF_INET, .sin_port = htons(cfg->port)};
-    struct sockaddr_in6 sa6 = {.sin6_family = AF_INET6, .sin6_port = htons(cfg->port)};
-    struct sockaddr *sa;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
-    if (inet_pton(AF_INET, cfg->host, &sa4.sin_addr) == 1) {
-        sa = (struct sockaddr *)&sa4;
-    } else if (inet_pton(AF_INET6, cfg->host, &sa6.sin6_addr) == 1) {
-        sa = (struct sockaddr *)&sa6;
-        flags |= MHD_USE_IPv6;
-    } else {
-        snprintf(err, err_cap, "ops listen address %s is not a numeric IP address", cfg->host);
-        free(ops);
+    if ((cfg->host && cfg->host[0] && start_public(ops, err, err_cap)) ||
+        (cfg->admin_host && cfg->admin_host[0] && start_admin(ops, err, err_cap))) {
+        bsf_ops_server_stop(ops);
         return -1;
     }
-    ops->daemon = MHD_start_daemon(flags, cfg->port, NULL, NULL, on_request, ops,
-                                   MHD_OPTION_SOCK_ADDR, sa, MHD_OPTION_CONNECTION_TIMEOUT,
-                                   (unsigned)30, MHD_OPTION_NOTIFY_COMPLETED, on_completed, ops,
-                                   MHD_OPTION_END);
-    if (!ops->daemon) {
-        snprintf(err, err_cap, "cannot listen on %s:%u for the ops endpoint", cfg->host,
-                 cfg->port);
-        free(ops);
-        return -1;
-    }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(ops->daemon, MHD_DAEMON_INFO_BIND_PORT);
-    ops->port = info ? info->port : cfg->port;
     *out = ops;
     return 0;
 }
@@ -366,23 +535,38 @@ int bsf_ops_server_add_metrics(bsf_ops_server_t *ops, bsf_ops_metrics_fn fn, voi
 int bsf_ops_server_add_route(bsf_ops_server_t *ops, const char *path, bsf_ops_route_fn fn,
                              void *ctx)
 {
-    size_t n = atomic_load(&ops->n_routes);
-    if (n == MAX_ROUTES)
-        return -1;
-    ops->routes[n] = (route_t){path, fn, ctx};
-    atomic_store(&ops->n_routes, n + 1);
-    return 0;
+    return add_route(&ops->routes, path, fn, ctx);
+}
+
+int bsf_ops_server_add_admin_route(bsf_ops_server_t *ops, const char *path, bsf_ops_route_fn fn,
+                                   void *ctx)
+{
+    return ops->admin_daemon ? add_route(&ops->admin_routes, path, fn, ctx) : -1;
 }
 
 void bsf_ops_server_stop(bsf_ops_server_t *ops)
 {
     if (!ops)
         return;
-    MHD_stop_daemon(ops->daemon);
+    if (ops->daemon)
+        MHD_stop_daemon(ops->daemon);
+    if (ops->admin_daemon)
+        MHD_stop_daemon(ops->admin_daemon);
+    bsf_ops_admin_auth_free(ops->admin_auth);
+    for (int i = 0; i < 3; i++) {
+        if (ops->admin_pem[i])
+            OPENSSL_cleanse(ops->admin_pem[i], strlen(ops->admin_pem[i]));
+        free(ops->admin_pem[i]);
+    }
     free(ops);
 }
 
 uint16_t bsf_ops_server_port(const bsf_ops_server_t *ops)
 {
     return ops->port;
+}
+
+uint16_t bsf_ops_server_admin_port(const bsf_ops_server_t *ops)
+{
+    return ops->admin_port;
 }

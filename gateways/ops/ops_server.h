@@ -12,13 +12,23 @@
 typedef struct bsf_ops_server bsf_ops_server_t;
 
 typedef struct {
-    const char *host;
+    const char *host; /* the public listener (health, metrics); NULL or "": none */
     uint16_t port;
+    /* The admin listener (routes that change state, issue 13 §5); admin_host NULL or "":
+     * none. Credentials: TLS with cert+key, mTLS when admin_tls_ca is set too, a bearer token
+     * when admin_token_file is set (paths, "" = not set; files are read at start). The
+     * loopback rule is bsfd's configuration check. */
+    const char *admin_host;
+    uint16_t admin_port;
+    const char *admin_tls_cert, *admin_tls_key, *admin_tls_ca;
+    const char *admin_token_file;
     uint16_t site_id;
     bsf_store_t *store;
     bsf_engine_t *engine;
 } bsf_ops_config_t;
 
+/* Starts the listeners that are configured. Returns 0 or -1 with a message (naming the
+ * configuration key of an unreadable file). Start-up thread. */
 int bsf_ops_server_start(const bsf_ops_config_t *cfg, bsf_ops_server_t **out, char *err,
                          size_t err_cap);
 /* Ready = serving SBI; set once the SBI service has started, cleared when draining. */
@@ -37,7 +47,14 @@ typedef json_t *(*bsf_ops_route_fn)(void *ctx, const char *method, const char *b
                                     size_t len, int *status);
 int bsf_ops_server_add_route(bsf_ops_server_t *ops, const char *path, bsf_ops_route_fn fn,
                              void *ctx);
+/* The same for a route that changes state: served on the admin listener only, after its
+ * credentials are checked (401 / 403 otherwise); never on the public one. Returns 0, or -1
+ * when the table is full or no admin listener is configured. */
+int bsf_ops_server_add_admin_route(bsf_ops_server_t *ops, const char *path, bsf_ops_route_fn fn,
+                                   void *ctx);
 void bsf_ops_server_stop(bsf_ops_server_t *ops);
+/* The bound ports (0 for a listener that is not configured). */
 uint16_t bsf_ops_server_port(const bsf_ops_server_t *ops);
+uint16_t bsf_ops_server_admin_port(const bsf_ops_server_t *ops);
 
 #endif

@@ -52,6 +52,37 @@ static bool arrived_too_late(const bsf_h2_request_t *r)
     return (int64_t)bsf_clock_wall_ms() > t0 + budget;
 }
 
+/* RFC 6750 §3: checks the access token before anything of the request is parsed; answers
+ * 401 / 403 with WWW-Authenticate and returns false when it is refused. */
+static bool authorized(bsf_nbsf_request_t *rq, const bsf_oauth2_t *o, const bsf_h2_request_t *r)
+{
+    char why[BSF_PROBLEM_TEXT_MAX];
+    bsf_oauth2_verdict_t v = bsf_oauth2_check(o, bsf_nbsf_header(r, "authorization"),
+                                              (int64_t)(bsf_clock_wall_ms() / 1000), why,
+                                              sizeof why);
+    if (v == BSF_OAUTH2_OK)
+        return true;
+    static const char *const challenge[] = {
+        [BSF_OAUTH2_NO_TOKEN] = "Bearer",
+        [BSF_OAUTH2_INVALID_TOKEN] = "Bearer error=\"invalid_token\"",
+        [BSF_OAUTH2_INSUFFICIENT_SCOPE] = "Bearer error=\"insufficient_scope\", scope=\""
+                                          BSF_OAUTH2_SCOPE "\"",
+    };
+    bsf_h2_header_t h = {"www-authenticate", challenge[v]};
+    const char *q = memchr(r->path, '?', r->path_len);
+    snprintf(rq->instance, sizeof rq->instance, "%.*s",
+             (int)(q ? (size_t)(q - r->path) : r->path_len), r->path);
+    bsf_problem_t p;
+    bsf_problem_set(&p, v == BSF_OAUTH2_INSUFFICIENT_SCOPE ? BSF_CAUSE_INSUFFICIENT_SCOPE
+                                                           : BSF_CAUSE_UNAUTHORIZED,
+                    "%s", why);
+    if (strcmp(r->method, "HEAD") == 0)
+        bsf_nbsf_respond_headers(rq, bsf_cause_status(p.cause), &h, 1);
+    else
+        bsf_nbsf_respond_problem_with(rq, &p, NULL, &h, 1);
+    return false;
+}
+
 static void route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
 {
     const char *q = memchr(r->path, '?', r->path_len);
@@ -129,6 +160,8 @@ static void on_request(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s,
                              NULL};
     if (svc->cfg.feed)
         rq.feed = bsf_sbi_feed_request(svc->cfg.feed, s, r);
+    if (svc->cfg.oauth2 && !authorized(&rq, svc->cfg.oauth2, r))
+        return;
     if (svc->cfg.late_arrival && arrived_too_late(r)) {
         snprintf(rq.instance, sizeof rq.instance, "%.*s", (int)r->path_len, r->path);
         problem(&rq, BSF_CAUSE_TIMED_OUT_REQUEST,

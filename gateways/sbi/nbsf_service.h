@@ -9,6 +9,7 @@
 #include "engine/engine.h"
 #include "feed/feed.h"
 #include "gateways/sbi/h2_server.h"
+#include "gateways/sbi/sbi_oauth2.h"
 #include "gateways/sbi/sbi_metrics.h"
 
 typedef struct {
@@ -18,6 +19,8 @@ typedef struct {
     bool pcf_cookie; /* keep the ocnf-service-cookie header of registrations (seed §3.3) */
     bsf_feed_t *feed; /* copies of requests and responses (seed §3.43); NULL: none */
     unsigned ipv6_min_prefix_len; /* shortest IPv6 prefix accepted in a binding (1..128) */
+    const bsf_oauth2_t *oauth2; /* access tokens required when set (not owned; outlives the
+                                 * service); NULL: none */
 } bsf_nbsf_config_t;
 
 typedef struct bsf_nbsf_service bsf_nbsf_service_t;

@@ -56,7 +56,8 @@ int bsf_problem_render(const bsf_problem_t *p, const char *instance,
     int rc = json_object_set_new(root, "title", json_string(bsf_cause_title(p->cause))) ||
              json_object_set_new(root, "status", json_integer(bsf_cause_status(p->cause))) ||
              json_object_set_new(root, "detail", safe_string(p->detail)) ||
-             json_object_set_new(root, "cause", json_string(bsf_cause_name(p->cause)));
+             (bsf_cause_name(p->cause)[0] &&
+              json_object_set_new(root, "cause", json_string(bsf_cause_name(p->cause))));
     if (!rc && instance)
         rc = json_object_set_new(root, "instance", json_string(instance));
     if (!rc && p->n_params) {

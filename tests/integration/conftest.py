@@ -121,7 +121,9 @@ class Bsfd:
     """One bsfd with its own ports and store.
 
     client   httpx HTTP/2 (h2c prior knowledge) client, base_url = the API root
-    ops      httpx HTTP/1.1 client on the ops port
+    ops      httpx HTTP/1.1 client on the ops port (health, metrics)
+    admin    httpx HTTP/1.1 client on the admin port (routes that change state), or None
+             when ops.admin_listen is set by the test (it makes its own client then)
     store    the store directory (kept across restart / kill9)
     """
 
@@ -129,10 +131,11 @@ class Bsfd:
         self.workdir = pathlib.Path(workdir)
         self.store = self.workdir / "store"
         self.store.mkdir()
-        self.sbi_port, self.ops_port = free_ports(2)
+        self.sbi_port, self.ops_port, self.admin_port = free_ports(3)
         self.settings = {
             "sbi.listen": f"127.0.0.1:{self.sbi_port}",
             "ops.listen": f"127.0.0.1:{self.ops_port}",
+            "ops.admin_listen": f"127.0.0.1:{self.admin_port}",
             "store.path": str(self.store),
             "site.id": "1",
         }
@@ -141,6 +144,7 @@ class Bsfd:
         self.runs = 0
         self.client = None
         self.ops = None
+        self.admin = None
 
     @property
     def api_root(self):
@@ -188,6 +192,9 @@ class Bsfd:
                                             stdout=out, stderr=err)
         self.ops = httpx.Client(base_url=f"http://127.0.0.1:{self.ops_port}",
                                 timeout=REQUEST_TIMEOUT)
+        if self.settings.get("ops.admin_listen") == f"127.0.0.1:{self.admin_port}":
+            self.admin = httpx.Client(base_url=f"http://127.0.0.1:{self.admin_port}",
+                                      timeout=REQUEST_TIMEOUT)
         self._wait_ready()
         self.client = self.new_client()
         return self
@@ -212,10 +219,10 @@ class Bsfd:
             time.sleep(0.05)
 
     def _detach(self):
-        for http in (self.client, self.ops):
+        for http in (self.client, self.ops, self.admin):
             if http is not None:
                 http.close()
-        self.client = self.ops = None
+        self.client = self.ops = self.admin = None
         process, self.process = self.process, None
         return process
 

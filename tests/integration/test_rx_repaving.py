@@ -1,7 +1,8 @@
-"""Connection repaving of the Diameter front end (seed 3.45): an operator's trigger on the ops
-endpoint makes bsfd send DPR to every inbound connection established before it, one at a time,
-so that the peers reconnect through the load balancer. Bare TCP peers (diameter_wire) check the
-DPRs' cause and spacing; a real libfdcore AF checks that it reconnects and its traffic flows.
+"""Connection repaving of the Diameter front end (seed 3.45): an operator's trigger on the admin
+listener (ops.admin_listen) makes bsfd send DPR to every inbound connection established before
+it, one at a time, so that the peers reconnect through the load balancer. Bare TCP peers
+(diameter_wire) check the DPRs' cause and spacing; a real libfdcore AF checks that it
+reconnects and its traffic flows.
 """
 
 import time
@@ -31,13 +32,13 @@ def wire_peers(lab, n, prefix="wire"):
 
 
 def trigger(lab, **body):
-    resp = lab.bsfd.ops.post(f"{BASE}/triggerDisconnection", json=body or None)
+    resp = lab.bsfd.admin.post(f"{BASE}/triggerDisconnection", json=body or None)
     assert resp.status_code in (200, 202), resp.text
     return resp.json()
 
 
 def status(lab):
-    resp = lab.bsfd.ops.get(f"{BASE}/status")
+    resp = lab.bsfd.admin.get(f"{BASE}/status")
     assert resp.status_code == 200, resp.text
     return resp.json()
 
@@ -115,7 +116,7 @@ def test_disabled_repaving_records_the_trigger_and_disconnects_nothing(rx_lab):
     assert disconnections(lab) == 0
     assert metric(lab.bsfd, "diam_repaving_triggers_total", outcome="disabled") == 1
 
-    resp = lab.bsfd.ops.put(f"{BASE}/config", json={"enabled": True})
+    resp = lab.bsfd.admin.put(f"{BASE}/config", json={"enabled": True})
     assert resp.status_code == 200 and resp.json()["enabled"] is True, resp.text
     assert trigger(lab)["outcome"] == "queued"
     wait_until(lambda: peer.dprs(), what="a DPR once enabled")
@@ -153,15 +154,15 @@ def test_a_redelivered_invocation_is_ignored(rx_lab):
     assert metric(lab.bsfd, "diam_repaving_triggers_total", outcome="duplicate") == 1
     for body, why in ((b"[1]", "JSON object"), (b'{"invocationId": 7}', "string"),
                       (b'{"invocationId": "has space"}', "letters")):
-        resp = lab.bsfd.ops.post(f"{BASE}/triggerDisconnection", content=body)
+        resp = lab.bsfd.admin.post(f"{BASE}/triggerDisconnection", content=body)
         assert resp.status_code == 400, resp.text
         assert resp.headers["content-type"] == "application/problem+json"
         assert resp.json()["cause"] == "INVALID_MSG_FORMAT" and why in resp.json()["detail"]
-    resp = lab.bsfd.ops.get(f"{BASE}/triggerDisconnection")
+    resp = lab.bsfd.admin.get(f"{BASE}/triggerDisconnection")
     assert resp.status_code == 405
-    resp = lab.bsfd.ops.put(f"{BASE}/config", json={"enabled": True, "maxStaggerJitterMs": 5})
+    resp = lab.bsfd.admin.put(f"{BASE}/config", json={"enabled": True, "maxStaggerJitterMs": 5})
     assert resp.status_code == 400
-    resp = lab.bsfd.ops.post(f"{BASE}/triggerDisconnection", content=b"x" * 20000)
+    resp = lab.bsfd.admin.post(f"{BASE}/triggerDisconnection", content=b"x" * 20000)
     assert resp.status_code == 413
 
 
@@ -193,3 +194,22 @@ def test_a_repaved_af_reconnects_and_its_sessions_flow_again(rx_lab):
     assert lab.aar_i(ip=ue.ipv4)["code"] == 2001
     assert peer_up(lab.bsfd, "pcf1.test.local")
     assert disconnections(lab) == 1
+
+
+def test_the_repaving_routes_are_served_on_the_admin_listener_only(rx_lab, tmp_path):
+    """Issue 13 §5: routes that change state are off the listener that serves /metrics, and
+    the admin listener's token guards them when one is configured."""
+    token = tmp_path / "admin-token"
+    token.write_text("repaving-admin-token-0123456789\n")
+    lab = repaving_lab(rx_lab, **{"diameter.repaving.enabled": "false",
+                                  "ops.admin_token_file": token})
+    for path in ("/triggerDisconnection", "/config", "/status"):
+        assert lab.bsfd.ops.get(f"{BASE}{path}").status_code == 404, path
+        assert lab.bsfd.ops.post(f"{BASE}{path}", json={}).status_code in (404, 405), path
+    resp = lab.bsfd.admin.post(f"{BASE}/triggerDisconnection", json={})
+    assert resp.status_code == 401 and resp.headers["www-authenticate"] == "Bearer", resp.text
+    assert metric(lab.bsfd, "diam_repaving_triggers_total", outcome="disabled") == 0
+    auth = {"authorization": "Bearer repaving-admin-token-0123456789"}
+    resp = lab.bsfd.admin.post(f"{BASE}/triggerDisconnection", json={}, headers=auth)
+    assert resp.status_code == 202 and resp.json()["outcome"] == "disabled", resp.text
+    assert lab.bsfd.admin.get(f"{BASE}/status", headers=auth).status_code == 200

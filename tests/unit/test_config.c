@@ -116,6 +116,46 @@ static void test_typed_writes(void **state)
     assert_int_equal(cfg.site_id, 65535);
 }
 
+/* Issue 13 §5: off loopback the admin listener needs mTLS or a token; TLS files in pairs. */
+static void test_admin_listener_rules(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *const set[4];
+        int rc;
+        const char *key; /* named in the message */
+    } cases[] = {
+        {{"ops.admin_listen=127.0.0.1:9091"}, 0, NULL},
+        {{"ops.admin_listen=127.8.9.10:9091"}, 0, NULL},
+        {{"ops.admin_listen=[::1]:9091"}, 0, NULL},
+        {{"ops.admin_listen="}, 0, NULL},
+        {{"ops.admin_listen=0.0.0.0:9091"}, -1, "ops.admin_listen"},
+        {{"ops.admin_listen=[::]:9091"}, -1, "ops.admin_listen"},
+        {{"ops.admin_listen=[::ffff:127.0.0.1]:9091"}, -1, "ops.admin_listen"},
+        {{"ops.admin_listen=10.0.0.1:9091", "ops.admin_token_file=/etc/bsf/token"}, 0, NULL},
+        {{"ops.admin_listen=10.0.0.1:9091", "ops.admin_tls.cert=/c", "ops.admin_tls.key=/k"},
+         -1, "ops.admin_listen"}, /* TLS without client certificates is no credential */
+        {{"ops.admin_listen=10.0.0.1:9091", "ops.admin_tls.cert=/c", "ops.admin_tls.key=/k",
+          "ops.admin_tls.ca=/ca"}, 0, NULL},
+        {{"ops.admin_tls.cert=/c"}, -1, "ops.admin_tls.key"},
+        {{"ops.admin_tls.key=/k"}, -1, "ops.admin_tls.cert"},
+        {{"ops.admin_tls.ca=/ca"}, -1, "ops.admin_tls.ca"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bsf_config_defaults(&cfg);
+        for (size_t j = 0; j < 4 && cases[i].set[j]; j++)
+            set_ok(cases[i].set[j]);
+        err[0] = '\0';
+        int rc = bsf_config_finish(&cfg, err, sizeof err);
+        if (rc != cases[i].rc || (cases[i].key && !strstr(err, cases[i].key)))
+            fail_msg("case %zu (%s): rc %d, '%s'", i, cases[i].set[0], rc, err);
+    }
+    bsf_config_defaults(&cfg);
+    assert_int_equal(bsf_config_finish(&cfg, err, sizeof err), 0);
+    assert_string_equal(cfg.ops_admin_host, "127.0.0.1");
+    assert_int_equal(cfg.ops_admin_port, 9091);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -124,6 +164,7 @@ int main(void)
         cmocka_unit_test(test_list_too_long_is_refused),
         cmocka_unit_test(test_yaml_text),
         cmocka_unit_test(test_typed_writes),
+        cmocka_unit_test(test_admin_listener_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
