@@ -10,6 +10,7 @@
 #include "bsfd/config.h"
 #include "common/diag.h"
 #include "engine/engine.h"
+#include "engine/log_retention.h"
 #include "engine/store.h"
 #include "engine/warmup.h"
 #include "gateways/diameter/rx_gateway.h"
@@ -102,7 +103,7 @@ int main(int argc, char **argv)
         .max_batch = cfg.store_max_batch,
         .queue_capacity = cfg.store_queue_capacity,
         .hooks = {0}, /* set by bsf_replication_create when the log is Kafka */
-        .tombstone_horizon_ms = (uint64_t)cfg.store_tombstone_horizon_h * 3600000u,
+        .tombstone_horizon_ms = cfg.store_tombstone_horizon_ms,
         .reserve_percent = cfg.store_reserve_percent,
     };
     bsf_replication_t *repl;
@@ -124,6 +125,16 @@ int main(int argc, char **argv)
         bsf_engine_destroy(engine);
         bsf_replication_destroy(repl);
         bsf_store_close(&store);
+        return 1;
+    }
+    bsf_log_retention_config_t lr = {.retention_ms = cfg.log_retention_ms,
+                                     .archive_dir = cfg.log_archive_dir,
+                                     .limit = ec.hooks.trim_limit,
+                                     .limit_ctx = ec.hooks.ctx};
+    bsf_log_retention_t *retention = NULL;
+    if (bsf_log_retention_create(&store, engine, &lr, &retention, err, sizeof err) ||
+        bsf_log_retention_start(retention)) {
+        BSF_ERROR("bsfd", "log.retention: %s", err);
         return 1;
     }
     bsf_ops_server_t *ops = NULL;
@@ -187,6 +198,7 @@ int main(int argc, char **argv)
         }
         if (feed)
             bsf_ops_server_add_metrics(ops, bsf_feed_write_metrics, feed);
+        bsf_ops_server_add_metrics(ops, bsf_log_retention_write_metrics, retention);
         bsf_ops_server_set_ready(ops, true);
     }
     bsf_warmup_t *warmup = cfg.store_warmup ? bsf_warmup_start(&store) : NULL;
@@ -204,6 +216,7 @@ int main(int argc, char **argv)
     if (rx)
         bsf_rx_gateway_drain(rx);
     bsf_nbsf_service_drain(sbi);
+    bsf_log_retention_stop(retention);
     bsf_engine_stop(engine); /* every accepted write is committed and answered */
     bsf_replication_stop(repl);
     /* The ops endpoint's metrics and routes read the gateways: it stops before they go. */
@@ -214,6 +227,7 @@ int main(int argc, char **argv)
     bsf_nbsf_service_stop(sbi, 2000);
     bsf_nbsf_service_free(sbi);
     bsf_feed_destroy(feed); /* after every gateway that offers records stopped */
+    bsf_log_retention_destroy(retention);
     bsf_engine_destroy(engine);
     bsf_replication_destroy(repl);
     bsf_store_close(&store);
