@@ -660,6 +660,14 @@ static void process(bsf_engine_t *e, bsf_command_t **cmds, size_t n)
 #define GC_PERIOD_MS 60000u
 #define GC_MAX_PER_TRANSACTION 20000u
 
+/* GC_PERIOD_MS, or a quarter of a shorter horizon (at least a second), so that tombstones
+ * never outlive the horizon by much more than it. */
+static uint64_t gc_period_ms(const bsf_engine_t *e)
+{
+    uint64_t quarter = e->cfg.tombstone_horizon_ms / 4;
+    return quarter >= GC_PERIOD_MS ? GC_PERIOD_MS : quarter < 1000 ? 1000 : quarter;
+}
+
 /* Removes tombstones past the horizon, in bounded transactions (between command batches, so
  * writes wait at most one of them). */
 static void collect_tombstones(bsf_engine_t *e)
@@ -760,7 +768,7 @@ static void *engine_main(void *arg)
         if (!e->head && !e->stopping) {
             pthread_mutex_unlock(&e->mu);
             collect_tombstones(e);
-            next_gc = bsf_clock_mono_ns() + (uint64_t)GC_PERIOD_MS * 1000000u;
+            next_gc = bsf_clock_mono_ns() + gc_period_ms(e) * 1000000u;
             continue;
         }
         if (!e->head) {
