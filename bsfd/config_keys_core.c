@@ -54,11 +54,11 @@ static const bsf_config_key_t keys[] = {
     BSF_CFG_UINT_KEY("store.tombstone_horizon_h", store_tombstone_horizon_h, "168", 0, 87600,
         "Alias of `store.tombstone_horizon` in hours (the older name); setting both is an "
         "error."),
-    BSF_CFG_DURATION_KEY("log.retention", log_retention_ms, "7d", "0", "3650d",
+    BSF_CFG_DURATION_KEY("log.retention", log_retention_ms, "1d", "0", "3650d",
         "Events older than this (by their HLC time) leave the local log, in bounded batches "
         "between write transactions (into `log.archive_dir` first when set); with `log.backend = "
         "kafka` only once shipped. 0 keeps every event forever (the store then grows without "
-        "bound)."),
+        "bound). Sizing: docs/operations.md (Capacity)."),
     BSF_CFG_STRING_KEY("log.archive_dir", log_archive_dir, "", 1023,
         "Directory of the log's archive: events leaving the log are first written there (zstd "
         "segment files, fsynced) for `bsfctl history`, `export` and `rebuild --archive`; empty: "
