@@ -125,8 +125,9 @@ typedef struct {
                               (uint64_t)(hi) <= BSF_CFG_UINT_LIMIT(field),                     \
                           "BSF_CFG_UINT_KEY needs a uint16/32/64_t field that holds lo..hi"),  \
      .size = BSF_CFG_UINT_WIDTH(field), .doc = (doc_)}
-/* uint64_t field of milliseconds; def, lo and hi are texts of durations ("7d", "0", "3650d"),
- * checked by the config unit test. */
+/* uint64_t field of milliseconds; def, lo and hi are texts of durations ("7d", "0", "3650d"):
+ * one that does not parse makes bsf_config_defaults abort (every test that loads a
+ * configuration would fail). */
 #define BSF_CFG_DURATION_KEY(k, field, d, lo, hi, doc_)                                        \
     {.key = (k), .type = BSF_CFG_DURATION, .def = (d), .min_text = (lo), .max_text = (hi),    \
      .offset = BSF_CFG_AT(field, _Generic(BSF_CFG_F(field), uint64_t: 1, default: 0),          \
