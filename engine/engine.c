@@ -659,6 +659,8 @@ static void process(bsf_engine_t *e, bsf_command_t **cmds, size_t n)
 
 #define GC_PERIOD_MS 60000u
 #define GC_MAX_PER_TRANSACTION 20000u
+#define GC_MAX_BUSY 2000u
+#define GC_BUSY_INTERVAL_MS 100u
 
 /* GC_PERIOD_MS, or a quarter of a shorter horizon (at least a second), so that tombstones
  * never outlive the horizon by much more than it. */
@@ -670,29 +672,41 @@ static uint64_t gc_period_ms(const bsf_engine_t *e)
 
 /* Removes tombstones past the horizon, in bounded transactions (between command batches, so
  * writes wait at most one of them). */
-static void collect_tombstones(bsf_engine_t *e)
+static size_t collect_tombstones(bsf_engine_t *e, size_t max)
 {
     uint64_t now = bsf_clock_wall_ms();
     if (!e->cfg.tombstone_horizon_ms || now < e->cfg.tombstone_horizon_ms)
-        return;
+        return 0;
     uint64_t before = BSF_HLC_FROM_MS(now - e->cfg.tombstone_horizon_ms);
     MDB_txn *txn;
     size_t removed = 0;
     int rc = mdb_txn_begin(e->store->env, NULL, 0, &txn);
     if (!rc)
-        rc = bsf_projection_gc_tombstones(&e->store->proj, txn, before, GC_MAX_PER_TRANSACTION,
-                                          &removed);
+        rc = bsf_projection_gc_tombstones(&e->store->proj, txn, before, max, &removed);
     if (!rc && removed)
         rc = mdb_txn_commit(txn);
     else if (txn)
         mdb_txn_abort(txn);
     if (rc) {
         BSF_WARN("engine", "tombstone collection failed: %s", bsf_strerror(rc));
-        return;
+        return 0;
     }
     pthread_mutex_lock(&e->mu);
     e->stats.tombstones_removed += removed;
     pthread_mutex_unlock(&e->mu);
+    return removed;
+}
+
+/* One collection round; returns when the next is due. Idle: up to GC_MAX_PER_TRANSACTION.
+ * Busy (commands queued): GC_MAX_BUSY, so that a write waits at most one short transaction,
+ * and again GC_BUSY_INTERVAL_MS later while there is more, so that tombstones leave even
+ * when the queue never empties. */
+static uint64_t collect_round(bsf_engine_t *e, bool busy)
+{
+    size_t max = busy ? GC_MAX_BUSY : GC_MAX_PER_TRANSACTION;
+    size_t removed = collect_tombstones(e, max);
+    uint64_t wait_ms = removed == max ? (busy ? GC_BUSY_INTERVAL_MS : 0) : gc_period_ms(e);
+    return bsf_clock_mono_ns() + wait_ms * 1000000u;
 }
 
 #define TRIM_MAX_PER_TRANSACTION 5000u
@@ -751,8 +765,16 @@ static void *engine_main(void *arg)
     }
     uint64_t next_gc = bsf_clock_mono_ns();
     for (;;) {
+        /* Between command batches: at most one bounded trimming and one bounded collection
+         * transaction, then the next batch. */
         if (trim_due(e))
             trim_log(e);
+        if (e->cfg.tombstone_horizon_ms && bsf_clock_mono_ns() >= next_gc) {
+            pthread_mutex_lock(&e->mu);
+            bool busy = e->head != NULL;
+            pthread_mutex_unlock(&e->mu);
+            next_gc = collect_round(e, busy);
+        }
         pthread_mutex_lock(&e->mu);
         while (!e->head && !e->stopping) {
             if (e->cfg.tombstone_horizon_ms && bsf_clock_mono_ns() >= next_gc)
@@ -761,15 +783,9 @@ static void *engine_main(void *arg)
                 break;
             bsf_cond_wait_ms(&e->cv, &e->mu, 1000);
         }
-        if (!e->head && !e->stopping && trim_due(e)) {
-            pthread_mutex_unlock(&e->mu);
-            continue;
-        }
         if (!e->head && !e->stopping) {
             pthread_mutex_unlock(&e->mu);
-            collect_tombstones(e);
-            next_gc = bsf_clock_mono_ns() + gc_period_ms(e) * 1000000u;
-            continue;
+            continue; /* something is due */
         }
         if (!e->head) {
             pthread_mutex_unlock(&e->mu);

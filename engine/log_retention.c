@@ -21,6 +21,7 @@ struct bsf_log_retention {
     bsf_log_retention_config_t cfg;
     char archive_dir[1024];
     bsf_log_segment_t seg; /* the round's thread only */
+    uint64_t warn_at_ns;   /* the round's thread only: no failure warning before */
     pthread_t thread;
     bool started;
     pthread_mutex_t mu;
@@ -147,10 +148,17 @@ long bsf_log_retention_round(bsf_log_retention_t *r, uint64_t now_ms)
     }
     pthread_mutex_unlock(&r->mu);
     if (rc) {
-        BSF_WARN("retention", "the log's oldest events cannot leave it%s: %s",
-                 r->archive_dir[0] ? " (archive)" : "", bsf_strerror(rc));
+        /* Retried every round; said at the first failure and then once a minute. */
+        uint64_t now_ns = bsf_clock_mono_ns();
+        if (now_ns >= r->warn_at_ns) {
+            BSF_WARN("retention", "the log's oldest events cannot leave it%s: %s (retried; "
+                                  "the log grows meanwhile)",
+                     r->archive_dir[0] ? " (writing the archive)" : "", bsf_strerror(rc));
+            r->warn_at_ns = now_ns + 60000000000ull;
+        }
         return rc < 0 ? rc : -EIO;
     }
+    r->warn_at_ns = 0;
     if (rd.taken)
         bsf_engine_allow_trim(r->engine, rd.through);
     return (long)rd.taken;
