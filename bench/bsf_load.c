@@ -4,7 +4,9 @@
  *            [--range R] [--connections C] [--streams S] [--rate R] [--pid PID]
  *            [--pcfs P] [--json]
  *
- * register: POSTs N unique bindings (IPv4 10.0.0.0 + index for index = K..K+N-1, SUPI, GPSI,
+ * register: POSTs N bindings (IPv4 10.0.0.0 + index for index = K..K+N-1, SUPI, GPSI,
+ *           unique unless --range R < N: then indexes K..K+R-1 again and again, each later
+ *           one replacing a binding, the churn of bench/retention_soak.sh;
  *           PCF addresses of PCF number index % P, P = 16 by default: pcfFqdn
  *           pcf<n>.example.com, pcfDiamHost pcf<n>.diam.example.com);
  * discover: N GETs ?ipv4Addr= for indexes drawn uniformly from K..K+R-1 (R defaults to N);
@@ -155,7 +157,7 @@ static void issue(conn_t *c)
     uint64_t allowed = l->o.rate ? 1 + (now_ns() - l->t0) * l->o.rate / 1000000000u : UINT64_MAX;
     while (c->in_flight < l->o.streams && l->issued < l->o.count && l->issued < allowed) {
         uint64_t index = l->o.start + (l->o.mode == MODE_REGISTER
-                                           ? l->issued
+                                           ? l->issued % l->o.range
                                            : next_rand(l) % l->o.range);
         l->issued++;
         req_t *r = calloc(1, sizeof *r);

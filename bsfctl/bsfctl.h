@@ -24,6 +24,8 @@ typedef struct {
     bool from_beginning;    /* replay: the default */
     const char *format;     /* export: jsonl (default) or msgpack */
     const char *map_size;   /* rebuild, replay: the new store's map in MiB (NULL: default) */
+    const char *archive;    /* history, export, rebuild: the log's archive (log.archive_dir),
+                               read before the store's live log */
 } bsfctl_options_t;
 
 /* The new store's map for rebuild and replay: --map-size MB (16..1048576) or `fallback_mb`.

@@ -101,9 +101,7 @@ int bsfctl_export(const bsfctl_options_t *o)
         MDB_txn *txn;
         rc = 1;
         if (bsfctl_open_read(o->store, &store, &txn) == 0) {
-            int lrc = bsf_embedded_log_scan(&store.log, txn, 1, visit_local, &x);
-            if (lrc)
-                fprintf(stderr, "bsfctl: reading the log failed: %s\n", mdb_strerror(lrc));
+            int lrc = bsfctl_scan_history(o, &store, txn, visit_local, &x);
             rc = lrc ? 1 : 0;
             mdb_txn_abort(txn);
             bsf_store_close(&store);

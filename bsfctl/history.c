@@ -318,12 +318,10 @@ int bsfctl_history(const bsfctl_options_t *o)
             rc = 1;
             goto out;
         }
-        lrc = h->kind == BY_BINDING ? 0 : bsf_embedded_log_scan(&store.log, txn, 1, track_local, h);
+        lrc = h->kind == BY_BINDING ? 0 : bsfctl_scan_history(o, &store, txn, track_local, h);
         if (!lrc)
-            lrc = bsf_embedded_log_scan(&store.log, txn, 1, visit, h);
+            lrc = bsfctl_scan_history(o, &store, txn, visit, h);
         print_matches(h);
-        if (lrc)
-            fprintf(stderr, "bsfctl: reading the log failed: %s\n", mdb_strerror(lrc));
         mdb_txn_abort(txn);
         bsf_store_close(&store);
     }

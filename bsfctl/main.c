@@ -14,7 +14,7 @@ static void usage(FILE *out)
             "          every event of a binding, subscriber or UE address (IPv4, IPv6 prefix or\n"
             "          address, MAC), oldest first; TIME is RFC 3339 or Unix milliseconds\n"
             "  digest  SHA-256 of the projections (equal on every store with the same events)\n"
-            "  rebuild --out DIR [--map-size MB]\n"
+            "  rebuild --out DIR [--map-size MB] [--archive DIR]\n"
             "          replay the log into a fresh store at DIR and print its digest; the new\n"
             "          store's map is MB MiB (default: twice the source's map)\n"
             "  stats [--json]\n"
@@ -29,7 +29,9 @@ static void usage(FILE *out)
             "          every event, from the store's log (--store) or from the topics, as JSON\n"
             "          lines (docs/events.md) or raw msgpack, on stdout\n"
             "  history ... --kafka BROKERS --topics T1,T2\n"
-            "          read the topics instead of the store's log (HLC order)\n");
+            "          read the topics instead of the store's log (HLC order)\n"
+            "history, export and rebuild on a store take --archive DIR (the site's\n"
+            "log.archive_dir): the events that left the log by log.retention, read first\n");
 }
 
 int main(int argc, char **argv)
@@ -51,6 +53,7 @@ int main(int argc, char **argv)
                             : strcmp(a, "--offset") == 0  ? &o.offset
                             : strcmp(a, "--format") == 0  ? &o.format
                             : strcmp(a, "--map-size") == 0 ? &o.map_size
+                            : strcmp(a, "--archive") == 0 ? &o.archive
                                                           : NULL;
         if (slot) {
             if (i + 1 >= argc) {

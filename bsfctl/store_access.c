@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/error.h"
 #include "core/member_parse.h"
 
 int bsfctl_open_read(const char *path, bsf_store_t *store, MDB_txn **txn)
@@ -88,4 +89,21 @@ int bsfctl_print_digest(bsf_store_t *store, MDB_txn *txn)
     bsfctl_hex(d, 32, hex);
     printf("%s\n", hex);
     return 0;
+}
+
+int bsfctl_scan_history(const bsfctl_options_t *o, bsf_store_t *store, MDB_txn *txn,
+                        bsf_log_visit_fn visit, void *ctx)
+{
+    bsf_log_history_stat_t st;
+    int rc = bsf_log_history_scan(o->archive, &store->log, txn, visit, ctx, &st);
+    if (rc)
+        fprintf(stderr, "bsfctl: reading the %s failed: %s\n",
+                o->archive && st.live == 0 ? "archive" : "log", bsf_strerror(rc));
+    else if (st.missing)
+        fprintf(stderr,
+                "bsfctl: %llu event(s) of the history are neither in the log nor in %s "
+                "(they left the log by log.retention%s)\n",
+                (unsigned long long)st.missing, o->archive ? o->archive : "an archive",
+                o->archive ? "" : "; give --archive DIR, the site's log.archive_dir");
+    return rc;
 }

@@ -9,6 +9,7 @@
 #include "bsfctl/apply_pipeline.h"
 #include "bsfctl/bsfctl.h"
 #include "bsfctl/store_access.h"
+#include "common/error.h"
 #include "common/clock.h"
 
 int bsfctl_digest(const bsfctl_options_t *o)
@@ -214,7 +215,7 @@ int bsfctl_rebuild(const bsfctl_options_t *o)
     if (!rc && !(r.pl = bsfctl_pipeline_start(&dst, REBUILD_BATCH, &hooks, err, sizeof err)))
         rc = ENOMEM;
     if (!rc) {
-        rc = bsf_embedded_log_scan(&src.log, stxn, 1, rebuild_visit, &r);
+        rc = bsfctl_scan_history(o, &src, stxn, rebuild_visit, &r);
         int written = bsfctl_pipeline_finish(r.pl);
         if (!rc)
             rc = r.err ? r.err : written;
@@ -225,7 +226,7 @@ int bsfctl_rebuild(const bsfctl_options_t *o)
     bsf_store_close(&src);
     int out = 1;
     if (rc) {
-        fprintf(stderr, "bsfctl: rebuild failed: %s%s\n", mdb_strerror(rc),
+        fprintf(stderr, "bsfctl: rebuild failed: %s%s\n", bsf_strerror(rc),
                 rc == MDB_MAP_FULL ? " (give a larger --map-size)" : "");
     } else {
         fprintf(stderr, "%llu events replayed in %.2f s (%.0f events/s)\n",

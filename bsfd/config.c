@@ -9,6 +9,7 @@
 #include <yaml.h>
 
 #include "common/diag.h"
+#include "common/duration_text.h"
 
 static const bsf_config_section_t *const sections[] = {
     &bsf_config_core_section,
@@ -125,11 +126,34 @@ static int set_list_text(const bsf_config_key_t *k, void *field, const char *val
     return 0;
 }
 
+static int apply_duration(const bsf_config_key_t *k, void *field, const char *value, char *err,
+                          size_t err_cap)
+{
+    uint64_t v, lo = 0, hi = UINT64_MAX;
+    int rc = bsf_duration_parse(value, &v);
+    if ((k->min_text && bsf_duration_parse(k->min_text, &lo)) ||
+        (k->max_text && bsf_duration_parse(k->max_text, &hi))) {
+        snprintf(err, err_cap, "%s: the key's range is not a duration", k->key);
+        return -1;
+    }
+    if (rc || v < lo || v > hi) {
+        snprintf(err, err_cap,
+                 "%s: '%s' is not a duration in %s..%s (a number and a unit: ms, s, m, h, d; "
+                 "e.g. 30s, 5m, 12h, 7d)",
+                 k->key, value, k->min_text ? k->min_text : "0", k->max_text ? k->max_text : "");
+        return -1;
+    }
+    *(uint64_t *)field = v;
+    return 0;
+}
+
 static int apply(bsf_config_t *cfg, const bsf_config_key_t *k, const char *value, char *err,
                  size_t err_cap)
 {
     void *field = (char *)cfg + k->offset;
     switch (k->type) {
+    case BSF_CFG_DURATION:
+        return apply_duration(k, field, value, err, err_cap);
     case BSF_CFG_UINT: {
         char *end;
         errno = 0;
@@ -196,7 +220,20 @@ static int set_key(bsf_config_t *cfg, const char *name, const char *value, char 
         snprintf(err, err_cap, "%s: unknown configuration key", name);
         return -1;
     }
-    return apply(cfg, k, value, err, err_cap);
+    if (apply(cfg, k, value, err, err_cap))
+        return -1;
+    if (!bsf_config_is_set(cfg, name) && cfg->n_explicit < BSF_CFG_MAX_EXPLICIT)
+        cfg->explicit_keys[cfg->n_explicit++] = k;
+    return 0;
+}
+
+bool bsf_config_is_set(const bsf_config_t *cfg, const char *key)
+{
+    const bsf_config_key_t *k = find_key(key);
+    for (unsigned i = 0; k && i < cfg->n_explicit; i++)
+        if (cfg->explicit_keys[i] == k)
+            return true;
+    return false;
 }
 
 void bsf_config_defaults(bsf_config_t *cfg)
@@ -387,7 +424,7 @@ void bsf_config_print_reference(void)
     static const char *const type_names[] = {
         [BSF_CFG_UINT] = "integer", [BSF_CFG_BOOL] = "boolean",   [BSF_CFG_STRING] = "string",
         [BSF_CFG_LISTEN] = "host:port", [BSF_CFG_ENUM] = "enum", [BSF_CFG_LIST] = "list",
-        [BSF_CFG_ENUM_TEXT] = "enum",
+        [BSF_CFG_ENUM_TEXT] = "enum", [BSF_CFG_DURATION] = "duration",
     };
     printf("| key | type | default | range / values | meaning |\n|---|---|---|---|---|\n");
     for (size_t s = 0; s < N_SECTIONS; s++)
@@ -403,6 +440,8 @@ void bsf_config_print_reference(void)
                              c ? ", " : "", k->choices[c]);
             else if (k->type == BSF_CFG_BOOL)
                 snprintf(range, sizeof range, "`true`, `false`");
+            else if (k->type == BSF_CFG_DURATION)
+                snprintf(range, sizeof range, "%s – %s", k->min_text, k->max_text);
             else if (k->type == BSF_CFG_STRING || k->type == BSF_CFG_LIST)
                 snprintf(range, sizeof range, "up to %llu characters", (unsigned long long)k->max);
             printf("| `%s` | %s | `%s` | %s | %s |\n", k->key, type_names[k->type], k->def,

@@ -20,6 +20,8 @@
 #include "replication/replication_settings.h"
 #include "core/discovery.h"
 
+#define BSF_CFG_MAX_EXPLICIT 512
+
 typedef struct {
     uint16_t site_id;
     char log_level[16];
@@ -61,7 +63,11 @@ typedef struct {
     unsigned store_max_batch;
     unsigned store_queue_capacity;
     bool store_warmup;
-    unsigned store_tombstone_horizon_h;
+    uint64_t store_tombstone_horizon_ms; /* store.tombstone_horizon */
+    unsigned store_tombstone_horizon_h;  /* its alias in hours */
+
+    uint64_t log_retention_ms; /* 0: events stay in the log */
+    char log_archive_dir[1024];
 
     bsf_multiple_match_t discovery_multiple_match;
     bool bindings_collision_detection;
@@ -72,6 +78,10 @@ typedef struct {
     bsf_diameter_settings_t diameter;       /* Rx gateway */
     bsf_feed_settings_t feed;               /* message feed */
     bsf_nrf_settings_t nrf;                 /* NRF client and NF profile (nrf.*, nf.*) */
+
+    /* Keys set by the file or --set (not by the defaults), for aliases' checks. */
+    const void *explicit_keys[BSF_CFG_MAX_EXPLICIT];
+    unsigned n_explicit;
 } bsf_config_t;
 
 typedef enum {
@@ -82,6 +92,8 @@ typedef enum {
     BSF_CFG_ENUM,      /* stored as int: the index of the value in `choices` */
     BSF_CFG_LIST,      /* strings; stored joined with '\n' */
     BSF_CFG_ENUM_TEXT, /* an enum stored as the value's text (char array) */
+    BSF_CFG_DURATION,  /* `30s`, `5m`, `12h`, `7d`, `250ms` (common/duration_text.h); stored as
+                          uint64_t milliseconds; min/max in milliseconds */
 } bsf_config_type_t;
 
 /* One key. Write entries with the BSF_CFG_*_KEY macros below, never by hand: they take the
@@ -93,6 +105,7 @@ typedef struct {
     const char *def;
     uint64_t min, max;          /* UINT range; STRING/LIST maximum length in max */
     const char *const *choices; /* ENUM, ENUM_TEXT: NULL-terminated */
+    const char *min_text, *max_text; /* DURATION: the range as durations */
     size_t offset;
     size_t size;                /* bytes of the field: 2, 4 or 8 for UINT */
     const char *doc;
@@ -129,6 +142,14 @@ typedef struct {
                               (uint64_t)(hi) <= BSF_CFG_UINT_LIMIT(field),                     \
                           "BSF_CFG_UINT_KEY needs a uint16/32/64_t field that holds lo..hi"),  \
      .size = BSF_CFG_UINT_WIDTH(field), .doc = (doc_)}
+/* uint64_t field of milliseconds; def, lo and hi are texts of durations ("7d", "0", "3650d"):
+ * one that does not parse makes bsf_config_defaults abort (every test that loads a
+ * configuration would fail). */
+#define BSF_CFG_DURATION_KEY(k, field, d, lo, hi, doc_)                                        \
+    {.key = (k), .type = BSF_CFG_DURATION, .def = (d), .min_text = (lo), .max_text = (hi),    \
+     .offset = BSF_CFG_AT(field, _Generic(BSF_CFG_F(field), uint64_t: 1, default: 0),          \
+                          "BSF_CFG_DURATION_KEY needs a uint64_t field (milliseconds)"),       \
+     .size = sizeof(uint64_t), .doc = (doc_)}
 /* char array field of more than `maxlen` bytes. */
 #define BSF_CFG_STRING_KEY(k, field, d, maxlen, doc_)                                          \
     {.key = (k), .type = BSF_CFG_STRING, .def = (d), .max = (maxlen),                          \
@@ -185,6 +206,8 @@ int bsf_config_load_text(bsf_config_t *cfg, const char *name, const char *text, 
                          char *err, size_t err_cap);
 /* Applies "section.key=value". Returns 0 or -1 with a message. */
 int bsf_config_set(bsf_config_t *cfg, const char *assignment, char *err, size_t err_cap);
+/* True when `key` was set by a file or --set (not only by the defaults). */
+bool bsf_config_is_set(const bsf_config_t *cfg, const char *key);
 /* Runs every section's checks. Returns 0 or -1 with a message. */
 int bsf_config_finish(bsf_config_t *cfg, char *err, size_t err_cap);
 /* Writes the Markdown reference of every key. */

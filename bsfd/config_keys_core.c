@@ -100,10 +100,22 @@ static const bsf_config_key_t keys[] = {
         "Most write commands committed in one transaction (group commit)."),
     BSF_CFG_UINT_KEY("store.queue_capacity", store_queue_capacity, "65536", 16, 4194304,
         "Write commands waiting for the store before new ones get 503 NF_CONGESTION."),
-    BSF_CFG_UINT_KEY("store.tombstone_horizon_h", store_tombstone_horizon_h, "168", 0, 87600,
-        "Hours a deregistered binding's tombstone is kept (it stops a late registration or "
+    BSF_CFG_DURATION_KEY("store.tombstone_horizon", store_tombstone_horizon_ms, "7d", "0", "3650d",
+        "How long a deregistered binding's tombstone is kept (it stops a late registration or "
         "update of the same id from other sites); must exceed the longest replication delay; 0 "
         "keeps them forever."),
+    BSF_CFG_UINT_KEY("store.tombstone_horizon_h", store_tombstone_horizon_h, "168", 0, 87600,
+        "Alias of `store.tombstone_horizon` in hours (the older name); setting both is an "
+        "error."),
+    BSF_CFG_DURATION_KEY("log.retention", log_retention_ms, "1d", "0", "3650d",
+        "Events older than this (by their HLC time) leave the local log, in bounded batches "
+        "between write transactions (into `log.archive_dir` first when set); with `log.backend = "
+        "kafka` only once shipped. 0 keeps every event forever (the store then grows without "
+        "bound). Sizing: docs/operations.md (Capacity)."),
+    BSF_CFG_STRING_KEY("log.archive_dir", log_archive_dir, "", 1023,
+        "Directory of the log's archive: events leaving the log are first written there (zstd "
+        "segment files, fsynced) for `bsfctl history`, `export` and `rebuild --archive`; empty: "
+        "they are dropped."),
     BSF_CFG_BOOL_KEY("store.warmup", store_warmup, "true",
         "After start-up, populate the memory map in the background (when the store fits in half "
         "of the memory) so that the first lookups do not each pay a page fault."),
@@ -178,6 +190,14 @@ static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
     }
     if (finish_admin(cfg, err, err_cap))
         return -1;
+    if (bsf_config_is_set(cfg, "store.tombstone_horizon") &&
+        bsf_config_is_set(cfg, "store.tombstone_horizon_h")) {
+        snprintf(err, err_cap, "store.tombstone_horizon and store.tombstone_horizon_h (its alias "
+                               "in hours) are both set: keep one");
+        return -1;
+    }
+    if (bsf_config_is_set(cfg, "store.tombstone_horizon_h"))
+        cfg->store_tombstone_horizon_ms = (uint64_t)cfg->store_tombstone_horizon_h * 3600000u;
     if (!cfg->sbi_api_root[0])
         snprintf(cfg->sbi_api_root, sizeof cfg->sbi_api_root, "http://%s", cfg->sbi_listen);
     size_t n = strlen(cfg->sbi_api_root);

@@ -11,6 +11,8 @@
 #include "bsfd/fd_limit.h"
 #include "common/diag.h"
 #include "engine/engine.h"
+#include "engine/log_retention.h"
+#include "engine/log_retention.h"
 #include "engine/store.h"
 #include "engine/warmup.h"
 #include "gateways/diameter/rx_gateway.h"
@@ -74,6 +76,7 @@ typedef struct {
     bsf_engine_config_t ec;
     bsf_replication_t *repl;
     bsf_engine_t *engine;
+    bsf_log_retention_t *retention;
     bsf_ops_server_t *ops;
     bsf_h2_config_t h2;
     bsf_feed_t *feed;
@@ -131,7 +134,7 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
         .max_batch = cfg->store_max_batch,
         .queue_capacity = cfg->store_queue_capacity,
         .hooks = {0}, /* set by bsf_replication_create when the log is Kafka */
-        .tombstone_horizon_ms = (uint64_t)cfg->store_tombstone_horizon_h * 3600000u,
+        .tombstone_horizon_ms = cfg->store_tombstone_horizon_ms,
         .reserve_percent = cfg->store_reserve_percent,
     };
     if (bsf_replication_create(&cfg->replication, cfg->site_id, &d->store, &d->ec, &d->repl, err,
@@ -143,7 +146,19 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
         return -1;
     }
     /* e.g. a new store that cannot bootstrap: nothing is served yet */
-    return bsf_replication_start(d->repl, d->engine, err, cap);
+    if (bsf_replication_start(d->repl, d->engine, err, cap))
+        return -1;
+    bsf_log_retention_config_t lr = {.retention_ms = cfg->log_retention_ms,
+                                     .archive_dir = cfg->log_archive_dir,
+                                     .limit = d->ec.hooks.trim_limit,
+                                     .limit_ctx = d->ec.hooks.ctx};
+    if (bsf_log_retention_create(&d->store, d->engine, &lr, &d->retention, err, cap) ||
+        bsf_log_retention_start(d->retention)) {
+        BSF_ERROR("bsfd", "log.retention: %s", err);
+        err[0] = '\0';
+        return -1;
+    }
+    return 0;
 }
 
 static void fill_h2_config(bsfd_t *d)
@@ -236,6 +251,7 @@ static void attach_ops(bsfd_t *d)
     }
     if (d->feed)
         bsf_ops_server_add_metrics(ops, bsf_feed_write_metrics, d->feed);
+    bsf_ops_server_add_metrics(ops, bsf_log_retention_write_metrics, d->retention);
     bsf_ops_server_set_ready(ops, true);
 }
 
@@ -270,6 +286,7 @@ static void bsfd_stop(bsfd_t *d)
         bsf_rx_gateway_drain(d->rx);
     if (d->sbi)
         bsf_nbsf_service_drain(d->sbi);
+    bsf_log_retention_stop(d->retention);
     if (d->engine)
         bsf_engine_stop(d->engine); /* every accepted write is committed and answered */
     bsf_replication_stop(d->repl);
@@ -285,6 +302,7 @@ static void bsfd_stop(bsfd_t *d)
     }
     bsf_oauth2_free(d->oauth2);
     bsf_feed_destroy(d->feed); /* after every gateway that offers records stopped */
+    bsf_log_retention_destroy(d->retention);
     if (d->engine)
         bsf_engine_destroy(d->engine);
     bsf_replication_destroy(d->repl);

@@ -48,6 +48,10 @@ struct bsf_engine {
     uint64_t full_failures;     /* write transactions failed for lack of space, not yet logged */
     uint64_t full_logged_ns;    /* when the last of those was logged (0: never) */
     _Atomic uint64_t seq_floor; /* bsf_engine_raise_seq_floor */
+    _Atomic uint64_t trim_allowed; /* bsf_engine_allow_trim */
+    uint64_t trimmed_through;      /* engine thread: positions <= it are deleted */
+    uint64_t trimmed_ns;           /* when the last trimming transaction ran */
+    uint64_t trim_retry_ns;        /* after a failed one: none before */
 };
 
 /* ---- helpers ----------------------------------------------------------------------- */
@@ -655,31 +659,99 @@ static void process(bsf_engine_t *e, bsf_command_t **cmds, size_t n)
 
 #define GC_PERIOD_MS 60000u
 #define GC_MAX_PER_TRANSACTION 20000u
+#define GC_MAX_BUSY 2000u
+#define GC_BUSY_INTERVAL_MS 100u
+
+/* GC_PERIOD_MS, or a quarter of a shorter horizon (at least a second), so that tombstones
+ * never outlive the horizon by much more than it. */
+static uint64_t gc_period_ms(const bsf_engine_t *e)
+{
+    uint64_t quarter = e->cfg.tombstone_horizon_ms / 4;
+    return quarter >= GC_PERIOD_MS ? GC_PERIOD_MS : quarter < 1000 ? 1000 : quarter;
+}
 
 /* Removes tombstones past the horizon, in bounded transactions (between command batches, so
  * writes wait at most one of them). */
-static void collect_tombstones(bsf_engine_t *e)
+static size_t collect_tombstones(bsf_engine_t *e, size_t max)
 {
     uint64_t now = bsf_clock_wall_ms();
     if (!e->cfg.tombstone_horizon_ms || now < e->cfg.tombstone_horizon_ms)
-        return;
+        return 0;
     uint64_t before = BSF_HLC_FROM_MS(now - e->cfg.tombstone_horizon_ms);
     MDB_txn *txn;
     size_t removed = 0;
     int rc = mdb_txn_begin(e->store->env, NULL, 0, &txn);
     if (!rc)
-        rc = bsf_projection_gc_tombstones(&e->store->proj, txn, before, GC_MAX_PER_TRANSACTION,
-                                          &removed);
+        rc = bsf_projection_gc_tombstones(&e->store->proj, txn, before, max, &removed);
     if (!rc && removed)
         rc = mdb_txn_commit(txn);
     else if (txn)
         mdb_txn_abort(txn);
     if (rc) {
         BSF_WARN("engine", "tombstone collection failed: %s", bsf_strerror(rc));
-        return;
+        return 0;
     }
     pthread_mutex_lock(&e->mu);
     e->stats.tombstones_removed += removed;
+    pthread_mutex_unlock(&e->mu);
+    return removed;
+}
+
+/* One collection round; returns when the next is due. Idle: up to GC_MAX_PER_TRANSACTION.
+ * Busy (commands queued): GC_MAX_BUSY, so that a write waits at most one short transaction,
+ * and again GC_BUSY_INTERVAL_MS later while there is more, so that tombstones leave even
+ * when the queue never empties. */
+static uint64_t collect_round(bsf_engine_t *e, bool busy)
+{
+    size_t max = busy ? GC_MAX_BUSY : GC_MAX_PER_TRANSACTION;
+    size_t removed = collect_tombstones(e, max);
+    uint64_t wait_ms = removed == max ? (busy ? GC_BUSY_INTERVAL_MS : 0) : gc_period_ms(e);
+    return bsf_clock_mono_ns() + wait_ms * 1000000u;
+}
+
+#define TRIM_MAX_PER_TRANSACTION 5000u
+#define TRIM_MIN_INTERVAL_MS 100u
+
+/* Log positions allowed to leave (bsf_engine_allow_trim) and not deleted yet: deleted when a
+ * full transaction's worth waits, or TRIM_MIN_INTERVAL_MS after the last one (so that a
+ * trickle does not cost an fsync per command batch). */
+static bool trim_due(bsf_engine_t *e)
+{
+    uint64_t allowed = atomic_load(&e->trim_allowed);
+    if (allowed <= e->trimmed_through)
+        return false;
+    uint64_t now = bsf_clock_mono_ns();
+    if (now < e->trim_retry_ns)
+        return false;
+    return allowed - e->trimmed_through >= TRIM_MAX_PER_TRANSACTION ||
+           now - e->trimmed_ns >= (uint64_t)TRIM_MIN_INTERVAL_MS * 1000000u;
+}
+
+/* One bounded transaction deleting the oldest allowed events (between command batches: a
+ * write waits at most one of them). */
+static void trim_log(bsf_engine_t *e)
+{
+    uint64_t allowed = atomic_load(&e->trim_allowed);
+    MDB_txn *txn;
+    size_t removed = 0;
+    e->trimmed_ns = bsf_clock_mono_ns();
+    int rc = mdb_txn_begin(e->store->env, NULL, 0, &txn);
+    if (!rc)
+        rc = bsf_embedded_log_trim(&e->store->log, txn, allowed, TRIM_MAX_PER_TRANSACTION,
+                                   &removed);
+    if (!rc && removed)
+        rc = mdb_txn_commit(txn);
+    else if (txn)
+        mdb_txn_abort(txn);
+    if (rc) {
+        BSF_WARN("engine", "log trimming failed: %s", bsf_strerror(rc));
+        e->trim_retry_ns = bsf_clock_mono_ns() + 1000000000u;
+        return;
+    }
+    if (removed < TRIM_MAX_PER_TRANSACTION)
+        e->trimmed_through = allowed; /* what is left below `allowed` is gone or the last */
+    pthread_mutex_lock(&e->mu);
+    e->stats.log_trimmed += removed;
     pthread_mutex_unlock(&e->mu);
 }
 
@@ -693,17 +765,27 @@ static void *engine_main(void *arg)
     }
     uint64_t next_gc = bsf_clock_mono_ns();
     for (;;) {
+        /* Between command batches: at most one bounded trimming and one bounded collection
+         * transaction, then the next batch. */
+        if (trim_due(e))
+            trim_log(e);
+        if (e->cfg.tombstone_horizon_ms && bsf_clock_mono_ns() >= next_gc) {
+            pthread_mutex_lock(&e->mu);
+            bool busy = e->head != NULL;
+            pthread_mutex_unlock(&e->mu);
+            next_gc = collect_round(e, busy);
+        }
         pthread_mutex_lock(&e->mu);
         while (!e->head && !e->stopping) {
             if (e->cfg.tombstone_horizon_ms && bsf_clock_mono_ns() >= next_gc)
+                break;
+            if (trim_due(e))
                 break;
             bsf_cond_wait_ms(&e->cv, &e->mu, 1000);
         }
         if (!e->head && !e->stopping) {
             pthread_mutex_unlock(&e->mu);
-            collect_tombstones(e);
-            next_gc = bsf_clock_mono_ns() + (uint64_t)GC_PERIOD_MS * 1000000u;
-            continue;
+            continue; /* something is due */
         }
         if (!e->head) {
             pthread_mutex_unlock(&e->mu);
@@ -838,4 +920,14 @@ void bsf_engine_raise_seq_floor(bsf_engine_t *e, uint64_t seq)
     uint64_t cur = atomic_load(&e->seq_floor);
     while (cur < seq && !atomic_compare_exchange_weak(&e->seq_floor, &cur, seq))
         ;
+}
+
+void bsf_engine_allow_trim(bsf_engine_t *e, uint64_t through)
+{
+    uint64_t cur = atomic_load(&e->trim_allowed);
+    while (cur < through && !atomic_compare_exchange_weak(&e->trim_allowed, &cur, through))
+        ;
+    pthread_mutex_lock(&e->mu);
+    pthread_cond_signal(&e->cv);
+    pthread_mutex_unlock(&e->mu);
 }

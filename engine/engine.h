@@ -37,6 +37,9 @@ typedef struct {
                          bsf_problem_t *problem);
     /* After the commit was tried (whenever before_commit did not refuse). */
     void (*after_commit)(void *ctx, bool committed);
+    /* The highest log position whose events may leave the local log (the backend shipped
+     * everything of this site up to there); NULL: any. Any thread (the retention thread). */
+    uint64_t (*trim_limit)(void *ctx);
 } bsf_engine_hooks_t;
 
 typedef struct {
@@ -60,6 +63,7 @@ typedef struct {
     uint64_t commit_ns_total; /* time in mdb_txn_commit (the fsyncs) */
     uint64_t queue_depth;
     uint64_t tombstones_removed;
+    uint64_t log_trimmed;     /* events deleted from the log (log.retention) */
     uint64_t max_batch_seen;
     uint64_t log_position;
     uint64_t own_seq;         /* highest sequence number of this site's events in the store */
@@ -94,5 +98,10 @@ void bsf_engine_stats(bsf_engine_t *e, bsf_engine_stats_t *out);
  * (applied by BSF_CMD_APPLY commands), the engine issues no new event of its own, so no
  * sequence number is used twice. Writes are refused meanwhile (503). Any thread. */
 void bsf_engine_raise_seq_floor(bsf_engine_t *e, uint64_t seq);
+
+/* Events of the log at positions <= `through` may leave it (log/log_retention: they are past
+ * the retention, shipped, archived). The engine thread deletes them in bounded transactions
+ * between its command batches (never the last event). Any thread. */
+void bsf_engine_allow_trim(bsf_engine_t *e, uint64_t through);
 
 #endif

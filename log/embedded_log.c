@@ -125,3 +125,40 @@ int bsf_embedded_log_stat(const bsf_embedded_log_t *log, MDB_txn *txn, uint64_t 
     mdb_cursor_close(cur);
     return rc == MDB_NOTFOUND ? 0 : rc;
 }
+
+int bsf_embedded_log_trim(bsf_embedded_log_t *log, MDB_txn *txn, uint64_t through, size_t max,
+                          size_t *removed)
+{
+    *removed = 0;
+    MDB_cursor *cur;
+    int rc = mdb_cursor_open(txn, log->dbi, &cur);
+    if (rc)
+        return rc;
+    MDB_val k, v;
+    for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0 && *removed < max;
+         rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST)) {
+        if (k.mv_size != 8) {
+            rc = MDB_CORRUPTED;
+            break;
+        }
+        uint64_t pos = bsf_get_be64(k.mv_data);
+        if (pos > through || pos >= log->last)
+            break;
+        rc = mdb_cursor_del(cur, 0);
+        if (rc)
+            break;
+        (*removed)++;
+    }
+    mdb_cursor_close(cur);
+    return rc == 0 || rc == MDB_NOTFOUND ? 0 : rc;
+}
+
+int bsf_embedded_log_bytes(const bsf_embedded_log_t *log, MDB_txn *txn, uint64_t *bytes)
+{
+    MDB_stat st;
+    int rc = mdb_stat(txn, log->dbi, &st);
+    if (!rc)
+        *bytes = (uint64_t)(st.ms_branch_pages + st.ms_leaf_pages + st.ms_overflow_pages) *
+                 st.ms_psize;
+    return rc;
+}

@@ -49,6 +49,16 @@ typedef int (*bsf_log_visit_fn)(void *ctx, uint64_t position, const void *event,
 int bsf_embedded_log_scan(const bsf_embedded_log_t *log, MDB_txn *txn, uint64_t from,
                           bsf_log_visit_fn visit, void *ctx);
 
+/* Deletes the oldest events, at positions <= through, at most `max` of them, never the last
+ * one (it holds the next position: bsf_embedded_log_reload reads it), in the caller's write
+ * transaction; `removed` says how many. LMDB reuses the freed pages for later appends.
+ * Returns 0 or an LMDB code (the transaction must then be aborted). */
+int bsf_embedded_log_trim(bsf_embedded_log_t *log, MDB_txn *txn, uint64_t through, size_t max,
+                          size_t *removed);
+
+/* Pages of the log's sub-database in bytes. Returns 0 or an LMDB code. */
+int bsf_embedded_log_bytes(const bsf_embedded_log_t *log, MDB_txn *txn, uint64_t *bytes);
+
 /* Number of events and the first position (for stats). Returns 0 or an LMDB code. */
 int bsf_embedded_log_stat(const bsf_embedded_log_t *log, MDB_txn *txn, uint64_t *events,
                           uint64_t *first);

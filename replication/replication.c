@@ -33,6 +33,13 @@ static int before_commit(void *ctx, MDB_txn *txn, uint64_t first_seq, uint64_t l
     return bsf_shipper_before_commit(r->shipper, txn, first_seq, last_seq, problem);
 }
 
+/* Nothing unshipped leaves the log (log.retention): the shipper's position. */
+static uint64_t trim_limit(void *ctx)
+{
+    bsf_replication_t *r = ctx;
+    return bsf_shipper_shipped_position(r->shipper);
+}
+
 static void after_commit(void *ctx, bool committed)
 {
     bsf_replication_t *r = ctx;
@@ -64,6 +71,7 @@ int bsf_replication_create(const bsf_replication_settings_t *settings, uint16_t 
     engine_cfg->hooks.ctx = r;
     engine_cfg->hooks.before_commit = before_commit;
     engine_cfg->hooks.after_commit = after_commit;
+    engine_cfg->hooks.trim_limit = trim_limit;
     *out = r;
     return 0;
 }

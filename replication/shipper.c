@@ -841,3 +841,11 @@ void bsf_shipper_stats(bsf_shipper_t *s, bsf_shipper_stats_t *out)
     out->connected = s->conn == CONN_READY || s->conn == CONN_CONNECTED;
     pthread_mutex_unlock(&s->mu);
 }
+
+uint64_t bsf_shipper_shipped_position(bsf_shipper_t *s)
+{
+    pthread_mutex_lock(&s->mu);
+    uint64_t pos = s->scan_pos;
+    pthread_mutex_unlock(&s->mu);
+    return pos;
+}

@@ -72,6 +72,11 @@ void bsf_shipper_destroy(bsf_shipper_t *s);
 /* A copy of the counters. Any thread. */
 void bsf_shipper_stats(bsf_shipper_t *s, bsf_shipper_stats_t *out);
 
+/* The log position up to which this site's events are in Kafka (acknowledged: shipped, or
+ * known from the topic's tail); 0 before anything is known. What is above it must stay in
+ * the local log. Any thread. */
+uint64_t bsf_shipper_shipped_position(bsf_shipper_t *s);
+
 /* Engine hooks (ctx = the shipper), on the engine thread. before_commit returns one of
  * BSF_ENGINE_HOOK_* (REFUSE with `problem` set when Kafka did not take the batch). */
 int bsf_shipper_before_commit(void *ctx, MDB_txn *txn, uint64_t first_seq, uint64_t last_seq,

@@ -1,4 +1,4 @@
-/* Key tables that must not compile (BAD=1..7) and one that must (BAD=0): the type checks of
+/* Key tables that must not compile (BAD=1..9) and one that must (BAD=0): the type checks of
  * the BSF_CFG_*_KEY macros (tests/CMakeLists.txt, config_key_types_*). */
 #include "bsfd/config.h"
 static const bsf_config_key_t keys[] = {
@@ -16,8 +16,13 @@ static const bsf_config_key_t keys[] = {
     BSF_CFG_LIST_KEY("x", sbi_workers, "", 10, "d"),
 #elif BAD == 7
     BSF_CFG_UINT_KEY("x", site_id, "1", 5, 4, "d"),
+#elif BAD == 8
+    BSF_CFG_DURATION_KEY("x", store_tombstone_horizon_h, "7d", "0", "1d", "d"), /* unsigned */
+#elif BAD == 9
+    BSF_CFG_DURATION_KEY("x", log_archive_dir, "7d", "0", "1d", "d"),
 #else
     BSF_CFG_UINT_KEY("x", site_id, "1", 0, 65535, "d"),
+    BSF_CFG_DURATION_KEY("x", log_retention_ms, "7d", "0", "3650d", "d"),
     BSF_CFG_ENUM_KEY("x", discovery_multiple_match, "a", NULL, "d"),
 #endif
 };

@@ -156,6 +156,46 @@ static void test_admin_listener_rules(void **state)
     assert_int_equal(cfg.ops_admin_port, 9091);
 }
 
+static void test_durations(void **state)
+{
+    (void)state;
+    bsf_config_defaults(&cfg);
+    assert_int_equal(cfg.store_tombstone_horizon_ms, 7ull * 86400000);
+    assert_int_equal(cfg.log_retention_ms, 86400000);
+    set_ok("log.retention=30s");
+    assert_int_equal(cfg.log_retention_ms, 30000);
+    set_ok("log.retention=12h");
+    assert_int_equal(cfg.log_retention_ms, 12ull * 3600000);
+    set_ok("log.retention=0");
+    assert_int_equal(cfg.log_retention_ms, 0);
+    /* no unit, an unknown one, out of range: refused by name, the value unchanged */
+    assert_int_equal(bsf_config_set(&cfg, "log.retention=30", err, sizeof err), -1);
+    assert_non_null(strstr(err, "log.retention: '30' is not a duration"));
+    assert_int_equal(bsf_config_set(&cfg, "log.retention=3w", err, sizeof err), -1);
+    assert_int_equal(bsf_config_set(&cfg, "log.retention=3651d", err, sizeof err), -1);
+    assert_int_equal(cfg.log_retention_ms, 0);
+    static const char yaml[] = "store:\n  tombstone_horizon: 90m\n";
+    assert_int_equal(bsf_config_load_text(&cfg, "t.yaml", yaml, sizeof yaml - 1, err, sizeof err),
+                     0);
+    assert_int_equal(bsf_config_finish(&cfg, err, sizeof err), 0);
+    assert_int_equal(cfg.store_tombstone_horizon_ms, 90ull * 60000);
+}
+
+static void test_tombstone_horizon_alias(void **state)
+{
+    (void)state;
+    bsf_config_defaults(&cfg);
+    set_ok("store.tombstone_horizon_h=2"); /* hours, as before */
+    assert_int_equal(bsf_config_finish(&cfg, err, sizeof err), 0);
+    assert_int_equal(cfg.store_tombstone_horizon_ms, 2ull * 3600000);
+    set_ok("store.tombstone_horizon=1d");
+    assert_int_equal(bsf_config_finish(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "store.tombstone_horizon and store.tombstone_horizon_h"));
+    bsf_config_defaults(&cfg); /* the defaults of both are not "set" */
+    assert_int_equal(bsf_config_finish(&cfg, err, sizeof err), 0);
+    assert_int_equal(cfg.store_tombstone_horizon_ms, 7ull * 86400000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -165,6 +205,8 @@ int main(void)
         cmocka_unit_test(test_yaml_text),
         cmocka_unit_test(test_typed_writes),
         cmocka_unit_test(test_admin_listener_rules),
+        cmocka_unit_test(test_durations),
+        cmocka_unit_test(test_tombstone_horizon_alias),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
