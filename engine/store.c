@@ -85,7 +85,10 @@ int bsf_store_open(bsf_store_t *s, const bsf_store_options_t *opt, char *err, si
         mdb_txn_abort(txn);
         mdb_env_close(s->env);
         if (rc == MDB_NOTFOUND)
-            snprintf(err, err_cap, "%s is not a BSF store (no meta database)", opt->path);
+            snprintf(err, err_cap,
+                     "%s is not a BSF store (no meta database), or a schema-1 store that bsfd "
+                     "has not opened yet (opening it read-write migrates it)",
+                     opt->path);
         else
             fail(err, err_cap, "cannot open the store's databases", rc);
         return -1;

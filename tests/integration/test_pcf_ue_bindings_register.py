@@ -1,7 +1,10 @@
 """/pcf-ue-bindings: register (201, absolute Location, the stored body), discovery by SUPI
 and GPSI (200 with an array, [] on a miss), merge-patch update, deregister, the collision
 rule (a new binding for a UE replaces the old one), the active count, restart and digest."""
+import json
 import re
+
+import openapi
 
 from conftest import run_bsfctl
 from support import Ue, allowed_methods, assert_no_content, assert_problem, metrics, new_pcf_id, wait_until
@@ -131,3 +134,29 @@ def test_restart_keeps_bindings_and_digest_equals_rebuild(bsfd_factory, tmp_path
     printed = re.findall(r"[0-9a-f]{64}", server.bsfctl("rebuild", "--out", out_dir).stdout)
     assert printed and printed[-1] == live
     assert run_bsfctl(out_dir, "digest").stdout.strip() == live
+
+
+def test_bsfctl_knows_the_ue_events(bsfd, client):
+    """history by SUPI and GPSI, export (JSON lines, the docs/events.md form) and stats."""
+    ue = Ue()
+    binding_id, body = register_ue(client, ue_binding(ue))
+    changes = {"pcfForUeFqdn": "pcf-ue9.example.com"}
+    updated = assert_ue_binding(patch_ue(client, binding_id, changes), 200)
+    assert_no_content(delete_ue(client, binding_id))
+    by_supi = bsfd.history(supi=ue.supi)
+    assert [e["type"] for e in by_supi] == ["UeBindingRegistered", "UeBindingUpdated",
+                                            "UeBindingDeregistered"], by_supi
+    assert by_supi[0]["ueBinding"] == body and by_supi[1]["ueBinding"] == updated
+    assert by_supi[2]["reason"] == "pcf_request"
+    assert [e["type"] for e in bsfd.history(supi=ue.supi)] == \
+        [e["type"] for e in bsfd.history(binding=binding_id)]
+    by_gpsi = bsfd.bsfctl("history", "--gpsi", ue.gpsi, "--json").stdout.splitlines()
+    assert len(by_gpsi) == 3, by_gpsi
+    exported = [json.loads(line) for line in bsfd.bsfctl("export").stdout.splitlines()
+                if binding_id in line]
+    assert [e["type"] for e in exported] == ["UeBindingRegistered", "UeBindingUpdated",
+                                             "UeBindingDeregistered"], exported
+    openapi.validate(exported[0]["ueBinding"], "PcfForUeBinding")
+    stats = json.loads(bsfd.bsfctl("stats", "--json").stdout)
+    assert stats["liveUeBindings"] == bsfd.active_sessions()["ueBindingCount"]
+    assert stats["databases"]["ue_bindings"]["entries"] >= 1
