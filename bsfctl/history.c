@@ -104,9 +104,9 @@ static void print_event(history_t *h, uint64_t position, const bsf_event_t *ev, 
     bsf_binding_id_format(&ev->binding_id, id);
     bsf_time_format_rfc3339((int64_t)BSF_HLC_MS(ev->hlc), ts);
     msgpack_sbuffer_clear(&h->text);
-    if (ev->binding || ev->ue_binding) {
+    const char *member = ev->ue_binding ? "ueBinding" : ev->mbs_binding ? "mbsBinding" : "binding";
+    if (ev->binding || ev->ue_binding || ev->mbs_binding) {
         /* The binding as JSON, from the event's own bytes. */
-        const char *member = ev->ue_binding ? "ueBinding" : "binding";
         size_t member_len = strlen(member);
         msgpack_object root;
         size_t off = 0;
@@ -137,7 +137,7 @@ static void print_event(history_t *h, uint64_t position, const bsf_event_t *ev, 
             if (ev->has_replaced_by)
                 printf(",\"replacedBy\":\"%s\"", by);
         } else {
-            printf(",\"%s\":%s", ev->ue_binding ? "ueBinding" : "binding", h->text.data);
+            printf(",\"%s\":%s", member, h->text.data);
         }
         printf("}\n");
     } else {

@@ -12,6 +12,9 @@ static const char *const type_names[] = {
     [BSF_EVENT_UE_BINDING_REGISTERED] = "UeBindingRegistered",
     [BSF_EVENT_UE_BINDING_UPDATED] = "UeBindingUpdated",
     [BSF_EVENT_UE_BINDING_DEREGISTERED] = "UeBindingDeregistered",
+    [BSF_EVENT_MBS_BINDING_REGISTERED] = "MbsBindingRegistered",
+    [BSF_EVENT_MBS_BINDING_UPDATED] = "MbsBindingUpdated",
+    [BSF_EVENT_MBS_BINDING_DEREGISTERED] = "MbsBindingDeregistered",
 };
 
 static const char *const reason_names[BSF_REASON_COUNT] = {
@@ -58,7 +61,7 @@ static int pack_ts(msgpack_packer *pk, int64_t ts)
 int bsf_event_encode(const bsf_event_t *ev, msgpack_packer *pk)
 {
     bool has_binding = !bsf_event_is_deregistration(ev->type);
-    bool ue = bsf_event_is_ue(ev->type);
+    bool ue = bsf_event_is_ue(ev->type) || bsf_event_is_mbs(ev->type); /* no timestamps */
     bool has_cookie = has_binding && !ue && ev->cookie;
     size_t members = 6 + (has_binding ? (ue ? 2 : 4 + has_cookie) : 1 + ev->has_replaced_by);
     if (msgpack_pack_map(pk, members) || pack_cstr(pk, "v") ||
@@ -69,6 +72,9 @@ int bsf_event_encode(const bsf_event_t *ev, msgpack_packer *pk)
         msgpack_pack_uint64(pk, ev->hlc) || pack_cstr(pk, "bindingId") ||
         pack_id(pk, &ev->binding_id))
         return -1;
+    if (has_binding && bsf_event_is_mbs(ev->type))
+        return pack_cstr(pk, "mbsBinding") || bsf_pcf_mbs_binding_encode(ev->mbs_binding, pk) ||
+               pack_cstr(pk, "createdHlc") || msgpack_pack_uint64(pk, ev->created_hlc);
     if (has_binding && ue)
         return pack_cstr(pk, "ueBinding") || bsf_pcf_ue_binding_encode(ev->ue_binding, pk) ||
                pack_cstr(pk, "createdHlc") || msgpack_pack_uint64(pk, ev->created_hlc);
@@ -157,6 +163,24 @@ static int decode_ue_payload(const msgpack_object *o, msgpack_zone *zone, bsf_ev
     return 0;
 }
 
+static int decode_mbs_payload(const msgpack_object *o, msgpack_zone *zone, bsf_event_t *out,
+                              char *err, size_t err_cap)
+{
+    bsf_pcf_mbs_binding_t *mb = msgpack_zone_malloc(zone, sizeof *mb);
+    bsf_problem_t problem;
+    if (!mb) {
+        snprintf(err, err_cap, "out of memory");
+        return -1;
+    }
+    if (bsf_pcf_mbs_binding_decode(o, zone, mb, &problem) ||
+        bsf_pcf_mbs_binding_check_rules(mb, &problem)) {
+        snprintf(err, err_cap, "mbsBinding payload: %s", problem.detail);
+        return -1;
+    }
+    out->mbs_binding = mb;
+    return 0;
+}
+
 int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_t *out,
                      bsf_pcf_binding_t *binding_storage, char *err, size_t err_cap)
 {
@@ -179,9 +203,10 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
     }
     uint64_t version = 0, site = 0;
     enum { HAS_TYPE = 1, HAS_SITE = 2, HAS_SEQ = 4, HAS_HLC = 8, HAS_ID = 16, HAS_BINDING = 32,
-           HAS_REASON = 64, HAS_UE_BINDING = 128 };
+           HAS_REASON = 64, HAS_UE_BINDING = 128,
+           HAS_MBS_BINDING = 256 };
     unsigned seen = 0;
-    const msgpack_object *binding = NULL, *ue_binding = NULL;
+    const msgpack_object *binding = NULL, *ue_binding = NULL, *mbs_binding = NULL;
     for (uint32_t i = 0; i < root.via.map.size; i++) {
         const msgpack_object *k = &root.via.map.ptr[i].key, *val = &root.via.map.ptr[i].val;
         bool ok = true;
@@ -206,6 +231,9 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
         } else if (str_eq(k, "binding")) {
             binding = val;
             seen |= HAS_BINDING;
+        } else if (str_eq(k, "mbsBinding")) {
+            mbs_binding = val;
+            seen |= HAS_MBS_BINDING;
         } else if (str_eq(k, "ueBinding")) {
             ue_binding = val;
             seen |= HAS_UE_BINDING;
@@ -242,6 +270,7 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
     unsigned need = HAS_TYPE | HAS_SITE | HAS_SEQ | HAS_HLC | HAS_ID |
                     (bsf_event_is_deregistration(out->type) ? HAS_REASON
                      : bsf_event_is_ue(out->type)          ? HAS_UE_BINDING
+                     : bsf_event_is_mbs(out->type)         ? HAS_MBS_BINDING
                                                            : HAS_BINDING);
     if ((seen & need) != need) {
         snprintf(err, err_cap, "missing envelope or payload members");
@@ -249,7 +278,9 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
     }
     if (need & HAS_UE_BINDING)
         return decode_ue_payload(ue_binding, zone, out, err, err_cap);
-    if (binding && !bsf_event_is_deregistration(out->type) && !bsf_event_is_ue(out->type)) {
+    if (need & HAS_MBS_BINDING)
+        return decode_mbs_payload(mbs_binding, zone, out, err, err_cap);
+    if (need & HAS_BINDING) {
         bsf_problem_t problem;
         if (bsf_pcf_binding_decode(binding, zone, binding_storage, &problem)) {
             snprintf(err, err_cap, "binding payload: %s", problem.detail);

@@ -445,6 +445,9 @@ static int run_apply(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
             if (ev->type == BSF_EVENT_UE_BINDING_REGISTERED &&
                 (rc = bsf_engine_resolve_ue_collision(e, txn, b, &ev->binding_id)))
                 return rc;
+            if (ev->type == BSF_EVENT_MBS_BINDING_REGISTERED &&
+                (rc = bsf_engine_resolve_mbs_collision(e, txn, b, &ev->binding_id)))
+                return rc;
         }
     }
     for (size_t i = 0; i < sites.n; i++)
@@ -487,6 +490,10 @@ static int run_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
     case BSF_CMD_UE_UPDATE:
     case BSF_CMD_UE_DEREGISTER:
         return bsf_engine_run_ue_command(e, txn, cmd);
+    case BSF_CMD_MBS_REGISTER:
+    case BSF_CMD_MBS_UPDATE:
+    case BSF_CMD_MBS_DEREGISTER:
+        return bsf_engine_run_mbs_command(e, txn, cmd);
     default:
         return run_deregister(e, txn, cmd);
     }

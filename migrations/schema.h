@@ -1,7 +1,8 @@
 /* Store schema versions. The `meta` sub-database records the version the store was written
  * with. Versions:
  *   1  log, bindings and their indexes, counters, meta
- *   2  + ue_bindings, ix_ue_supi, ix_ue_gpsi (PCF for a UE bindings)
+ *   2  + ue_bindings, ix_ue_supi, ix_ue_gpsi (PCF for a UE bindings),
+ *        mbs_bindings, ix_mbs_session (PCF for an MBS session bindings)
  * A store of version 1 opened read-write is migrated: the caller has created the new
  * sub-databases in the same transaction (bsf_projection_open with create), so only the
  * version is rewritten. A newer version than this build's is refused. */

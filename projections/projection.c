@@ -6,6 +6,7 @@
 #include "projections/counters.h"
 #include "core/bytes.h"
 #include "projections/index_keys.h"
+#include "projections/mbs_projection.h"
 #include "projections/ue_projection.h"
 #include "common/compress.h"
 
@@ -28,6 +29,8 @@ int bsf_projection_open(MDB_txn *txn, bsf_projection_t *p, bool create)
         {"ue_bindings", offsetof(bsf_projection_t, ue_bindings)},
         {"ix_ue_supi", offsetof(bsf_projection_t, ue_supi)},
         {"ix_ue_gpsi", offsetof(bsf_projection_t, ue_gpsi)},
+        {"mbs_bindings", offsetof(bsf_projection_t, mbs_bindings)},
+        {"ix_mbs_session", offsetof(bsf_projection_t, mbs_session)},
     };
     for (int i = 0; i < BSF_PROJECTION_DBS; i++) {
         int rc = mdb_dbi_open(txn, dbs[i].name, create ? MDB_CREATE : 0,
@@ -218,6 +221,8 @@ int bsf_projection_apply_framed(const bsf_projection_t *p, MDB_txn *txn, const b
 {
     if (bsf_event_is_ue(ev->type))
         return bsf_ue_projection_apply(p, txn, ev, scratch);
+    if (bsf_event_is_mbs(ev->type))
+        return bsf_mbs_projection_apply(p, txn, ev, scratch);
     bsf_record_t cur;
     int rc = bsf_projection_get(p, txn, &ev->binding_id, &cur);
     if (rc && rc != MDB_NOTFOUND)
@@ -262,6 +267,8 @@ int bsf_projection_gc_tombstones(const bsf_projection_t *p, MDB_txn *txn, uint64
         rc = mdb_del(txn, p->bindings, &id, NULL);
         if (rc == MDB_NOTFOUND)
             rc = mdb_del(txn, p->ue_bindings, &id, NULL);
+        if (rc == MDB_NOTFOUND)
+            rc = mdb_del(txn, p->mbs_bindings, &id, NULL);
         if ((rc && rc != MDB_NOTFOUND) || (rc = mdb_cursor_del(cur, 0)))
             break;
         (*removed)++;

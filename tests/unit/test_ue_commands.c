@@ -246,8 +246,9 @@ static void schema_1_store_is_migrated(void **state)
     assert_int_equal(mdb_env_set_mapsize(env, 64u << 20), 0);
     assert_int_equal(mdb_env_open(env, f->dir, MDB_NOTLS, 0640), 0);
     assert_int_equal(mdb_txn_begin(env, NULL, 0, &txn), 0);
-    const char *names[] = {"ue_bindings", "ix_ue_supi", "ix_ue_gpsi"};
-    for (int i = 0; i < 3; i++) {
+    const char *names[] = {"ue_bindings", "ix_ue_supi", "ix_ue_gpsi", "mbs_bindings",
+                           "ix_mbs_session"};
+    for (int i = 0; i < 5; i++) {
         assert_int_equal(mdb_dbi_open(txn, names[i], 0, &dbi), 0);
         assert_int_equal(mdb_drop(txn, dbi, 1), 0);
     }
