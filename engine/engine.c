@@ -75,7 +75,8 @@ static int emit(bsf_engine_t *e, MDB_txn *txn, bsf_event_t *ev, uint64_t *positi
     ev->site = e->cfg.site_id;
     ev->seq = ++e->seq;
     ev->hlc = bsf_hlc_tick(&e->hlc, bsf_clock_wall_ms());
-    if (ev->type == BSF_EVENT_BINDING_REGISTERED || ev->type == BSF_EVENT_UE_BINDING_REGISTERED)
+    if (ev->type == BSF_EVENT_BINDING_REGISTERED || ev->type == BSF_EVENT_UE_BINDING_REGISTERED ||
+        ev->type == BSF_EVENT_MBS_BINDING_REGISTERED)
         ev->created_hlc = ev->hlc;
     e->events_in_batch++;
     return bsf_store_write_event(e->store, txn, ev, &e->event_buf, &e->scratch, position);

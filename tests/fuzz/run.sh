@@ -9,7 +9,7 @@ build=${1:?build dir}
 seconds=${2:-30}
 failed=0
 for target in binding_json discovery_query patch_json event_decode event_envelope config \
-              ue_binding_json ue_query; do
+              ue_binding_json ue_query mbs_binding_json mbs_query; do
   work=$(mktemp -d)
   out=$(mktemp)
   cp -r "$HERE/corpus/$target/." "$work/" 2>/dev/null
