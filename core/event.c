@@ -145,6 +145,27 @@ static bool get_reason(const msgpack_object *o, bsf_dereg_reason_t *out)
     return false;
 }
 
+/* The event's map, checked structurally before msgpack-c allocates anything. */
+static int unpack_root(const char *buf, size_t len, msgpack_zone *zone, msgpack_object *root,
+                       char *err, size_t err_cap)
+{
+    size_t off = 0;
+    if (!bsf_msgpack_well_formed(buf, len, 16)) {
+        snprintf(err, err_cap, "not a well-formed msgpack document");
+        return -1;
+    }
+    msgpack_unpack_return u = msgpack_unpack(buf, len, &off, zone, root);
+    if (u == MSGPACK_UNPACK_NOMEM_ERROR) { /* not the document's fault */
+        snprintf(err, err_cap, "out of memory");
+        return -1;
+    }
+    if (u != MSGPACK_UNPACK_SUCCESS || off != len || root->type != MSGPACK_OBJECT_MAP) {
+        snprintf(err, err_cap, "not a msgpack map");
+        return -1;
+    }
+    return 0;
+}
+
 static int decode_ue_payload(const msgpack_object *o, msgpack_zone *zone, bsf_event_t *out,
                              char *err, size_t err_cap)
 {
@@ -185,22 +206,10 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
                      bsf_pcf_binding_t *binding_storage, char *err, size_t err_cap)
 {
     msgpack_object root;
-    size_t off = 0;
     memset(out, 0, sizeof *out);
     out->origin_ts_ms = out->sender_ts_ms = -1;
-    if (!bsf_msgpack_well_formed(buf, len, 16)) {
-        snprintf(err, err_cap, "not a well-formed msgpack document");
+    if (unpack_root(buf, len, zone, &root, err, err_cap))
         return -1;
-    }
-    msgpack_unpack_return u = msgpack_unpack(buf, len, &off, zone, &root);
-    if (u == MSGPACK_UNPACK_NOMEM_ERROR) { /* not the document's fault */
-        snprintf(err, err_cap, "out of memory");
-        return -1;
-    }
-    if (u != MSGPACK_UNPACK_SUCCESS || off != len || root.type != MSGPACK_OBJECT_MAP) {
-        snprintf(err, err_cap, "not a msgpack map");
-        return -1;
-    }
     uint64_t version = 0, site = 0;
     enum { HAS_TYPE = 1, HAS_SITE = 2, HAS_SEQ = 4, HAS_HLC = 8, HAS_ID = 16, HAS_BINDING = 32,
            HAS_REASON = 64, HAS_UE_BINDING = 128,
