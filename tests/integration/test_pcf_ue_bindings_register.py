@@ -160,3 +160,13 @@ def test_bsfctl_knows_the_ue_events(bsfd, client):
     stats = json.loads(bsfd.bsfctl("stats", "--json").stdout)
     assert stats["liveUeBindings"] == bsfd.active_sessions()["ueBindingCount"]
     assert stats["databases"]["ue_bindings"]["entries"] >= 1
+
+
+def test_supported_features(client):
+    """suppFeat of a registration is stored as the intersection with the BSF's features; with
+    supp-feat, discovery answers the intersection with the consumer's."""
+    ue = Ue()
+    _, stored = register_ue(client, ue_binding(ue, suppFeat="ff"))
+    assert stored["suppFeat"] == "7"
+    assert [b["suppFeat"] for b in found_ue(client, supi=ue.supi, **{"supp-feat": "1"})] == ["1"]
+    assert [b["suppFeat"] for b in found_ue(client, supi=ue.supi, **{"supp-feat": "8"})] == ["0"]
