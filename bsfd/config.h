@@ -16,6 +16,7 @@
 
 #include "gateways/diameter/rx_settings.h"
 #include "feed/feed_settings.h"
+#include "gateways/nrf/nrf_settings.h"
 #include "replication/replication_settings.h"
 #include "core/discovery.h"
 
@@ -34,6 +35,9 @@ typedef struct {
     bool sbi_late_arrival;
     unsigned sbi_idle_timeout_s;
     unsigned sbi_max_connections;
+    unsigned sbi_preface_timeout_s, sbi_header_timeout_s, sbi_body_timeout_s, sbi_send_timeout_s;
+    unsigned sbi_worker_memory_mb;
+    unsigned sbi_max_header_list_bytes;
 
     char ops_listen[128];
     char ops_host[64];
@@ -55,6 +59,7 @@ typedef struct {
     bsf_replication_settings_t replication; /* log backend, Kafka, sites, feed */
     bsf_diameter_settings_t diameter;       /* Rx gateway */
     bsf_feed_settings_t feed;               /* message feed */
+    bsf_nrf_settings_t nrf;                 /* NRF client and NF profile (nrf.*, nf.*) */
 } bsf_config_t;
 
 typedef enum {
@@ -156,6 +161,7 @@ extern const bsf_config_section_t bsf_config_core_section;
 extern const bsf_config_section_t bsf_config_replication_section;
 extern const bsf_config_section_t bsf_config_diameter_section;
 extern const bsf_config_section_t bsf_config_feed_section;
+extern const bsf_config_section_t bsf_config_nrf_section;
 
 /* Sets every key to its default. */
 void bsf_config_defaults(bsf_config_t *cfg);

@@ -31,6 +31,24 @@ static const bsf_config_key_t keys[] = {
         "keeps them forever."),
     BSF_CFG_UINT_KEY("sbi.max_connections", sbi_max_connections, "10000", 0, 1000000,
         "Connections accepted per SBI worker; more are closed at once; 0 = no limit."),
+    BSF_CFG_UINT_KEY("sbi.preface_timeout_s", sbi_preface_timeout_s, "10", 0, 3600,
+        "Close a connection whose client preface and SETTINGS have not arrived this long after "
+        "accept (slowloris); 0 = no limit."),
+    BSF_CFG_UINT_KEY("sbi.header_timeout_s", sbi_header_timeout_s, "10", 0, 3600,
+        "Close a connection (GOAWAY) whose request header block, or any other frame, is not "
+        "complete this long after it began; 0 = no limit."),
+    BSF_CFG_UINT_KEY("sbi.body_timeout_s", sbi_body_timeout_s, "30", 0, 3600,
+        "Reset a stream (RST_STREAM CANCEL) whose body has not ended this long after its "
+        "headers; 0 = no limit."),
+    BSF_CFG_UINT_KEY("sbi.send_timeout_s", sbi_send_timeout_s, "30", 0, 3600,
+        "Close a connection whose peer has not taken an answer (socket or flow-control window) "
+        "this long; 0 = no limit."),
+    BSF_CFG_UINT_KEY("sbi.worker_memory_mb", sbi_worker_memory_mb, "256", 0, 65536,
+        "Memory budget of each SBI worker for its connections and streams: above 7/8 of it new "
+        "streams get RST_STREAM REFUSED_STREAM, above it new connections are closed; 0 = none."),
+    BSF_CFG_UINT_KEY("sbi.max_header_list_bytes", sbi_max_header_list_bytes, "16384", 1024, 1048576,
+        "SETTINGS_MAX_HEADER_LIST_SIZE advertised and enforced on receipt (RFC 9113 §6.5.2 "
+        "size): larger header lists get 431, far larger ones a stream reset."),
     BSF_CFG_BOOL_KEY("sbi.late_arrival", sbi_late_arrival, "false",
         "Refuse requests whose origination time plus 3gpp-Sbi-Max-Rsp-Time has passed (504)."),
     BSF_CFG_LISTEN_KEY("ops.listen", ops_listen, "127.0.0.1:9090",

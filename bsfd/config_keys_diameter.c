@@ -223,6 +223,10 @@ static const bsf_config_key_t keys[] = {
         cause_choices,
         "DPR_DISCONNECT_CAUSE: the Disconnect-Cause of the DPR. REBOOTING makes peers reconnect "
         "at once; BUSY and DO_NOT_WANT_TO_TALK_TO_YOU make RFC 6733 peers wait longer."),
+    BSF_CFG_UINT_KEY("diameter.vendor_id", diameter.vendor_id, "0", 0, 4294967295u,
+        "Vendor-Id of our CER/CEA (RFC 6733 5.3.3): the IANA Private Enterprise Number of "
+        "whoever runs this BSF. The project has none, so 0 (IANA: reserved) until it is set; "
+        "Product-Name is always \"bsf\"."),
 };
 
 static int check_list(const char *key, const char *list, int (*check)(const char *, char *, size_t),

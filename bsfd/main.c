@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bsfd/config.h"
+#include "bsfd/fd_limit.h"
 #include "common/diag.h"
 #include "engine/engine.h"
 #include "engine/store.h"
@@ -15,6 +16,7 @@
 #include "gateways/diameter/rx_gateway.h"
 #include "gateways/diameter/rx_repaving_api.h"
 #include "feed/feed.h"
+#include "gateways/nrf/nrf_service.h"
 #include "gateways/ops/ops_server.h"
 #include "gateways/sbi/nbsf_service.h"
 #include "replication/replication.h"
@@ -77,6 +79,7 @@ int main(int argc, char **argv)
     bsf_log_level_t level;
     if (bsf_log_level_parse(cfg.log_level, &level) == 0)
         bsf_log_set_level(level);
+    bsf_fd_limit_raise();
 
     /* Signals are taken by sigwait in this thread; every thread inherits the mask. */
     sigset_t stop_signals;
@@ -148,7 +151,14 @@ int main(int argc, char **argv)
         .max_concurrent_streams = cfg.sbi_max_concurrent_streams,
         .idle_timeout_ms = cfg.sbi_idle_timeout_s * 1000u,
         .max_connections = cfg.sbi_max_connections,
+        .preface_timeout_ms = cfg.sbi_preface_timeout_s * 1000u,
+        .header_timeout_ms = cfg.sbi_header_timeout_s * 1000u,
+        .body_timeout_ms = cfg.sbi_body_timeout_s * 1000u,
+        .send_timeout_ms = cfg.sbi_send_timeout_s * 1000u,
+        .worker_memory_bytes = (size_t)cfg.sbi_worker_memory_mb << 20,
+        .max_header_list_bytes = cfg.sbi_max_header_list_bytes,
     };
+    h2.max_connections = bsf_fd_limit_connections(h2.max_connections, h2.workers);
     bsf_feed_t *feed = NULL;
     if (cfg.feed.enabled && bsf_feed_create(&cfg.feed, cfg.site_id, &feed, err, sizeof err)) {
         BSF_ERROR("bsfd", "%s", err);
@@ -171,8 +181,17 @@ int main(int argc, char **argv)
         BSF_ERROR("bsfd", "%s", err);
         return 1;
     }
+    bsf_nrf_service_config_t nrfc = {&cfg.nrf, &store, cfg.sbi_host, bsf_nbsf_service_port(sbi),
+                                     cfg.sbi_api_root, rx ? cfg.diameter.identity : NULL,
+                                     rx ? cfg.diameter.realm : NULL};
+    bsf_nrf_service_t *nrf;
+    if (bsf_nrf_service_start(&nrfc, &nrf, err, sizeof err)) {
+        BSF_ERROR("bsfd", "%s", err);
+        return 1;
+    }
     if (ops) {
         bsf_ops_server_add_metrics(ops, bsf_nbsf_service_write_metrics, sbi);
+        bsf_nrf_service_attach_ops(nrf, ops);
         if (repl)
             bsf_ops_server_add_metrics(ops, bsf_replication_write_metrics, repl);
         if (rx) {
@@ -198,6 +217,7 @@ int main(int argc, char **argv)
     int sig = 0;
     sigwait(&stop_signals, &sig);
     BSF_INFO("bsfd", "signal %d: shutting down", sig);
+    bsf_nrf_service_deregister(nrf); /* consumers stop finding us first */
     bsf_warmup_stop(warmup);
     if (ops)
         bsf_ops_server_set_ready(ops, false);
@@ -209,6 +229,7 @@ int main(int argc, char **argv)
     /* The ops endpoint's metrics and routes read the gateways: it stops before they go. */
     if (ops)
         bsf_ops_server_stop(ops);
+    bsf_nrf_service_stop(nrf);
     if (rx)
         bsf_rx_gateway_stop(rx);
     bsf_nbsf_service_stop(sbi, 2000);

@@ -44,6 +44,9 @@ static const cause_info_t causes[BSF_CAUSE_COUNT] = {
     [BSF_CAUSE_NF_CONGESTION] = {"NF_CONGESTION", 503, "NF congestion"},
     [BSF_CAUSE_TIMED_OUT_REQUEST] = {"TIMED_OUT_REQUEST", 504, "Timed out request"},
     [BSF_CAUSE_INSUFFICIENT_STORAGE] = {"INSUFFICIENT_RESOURCES", 507, "Insufficient storage"},
+    [BSF_CAUSE_NF_CONGESTION_RISK] = {"NF_CONGESTION_RISK", 503, "NF congestion risk"},
+    [BSF_CAUSE_HEADERS_TOO_LARGE] = {"UNSPECIFIED_MSG_FAILURE", 431,
+                                     "Request header fields too large"},
 };
 
 static const cause_info_t *info(bsf_cause_t cause)

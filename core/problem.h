@@ -31,6 +31,8 @@ typedef enum {
     BSF_CAUSE_NF_CONGESTION,
     BSF_CAUSE_TIMED_OUT_REQUEST,
     BSF_CAUSE_INSUFFICIENT_STORAGE,
+    BSF_CAUSE_NF_CONGESTION_RISK,      /* 503: shedding before overload (write queue full) */
+    BSF_CAUSE_HEADERS_TOO_LARGE,       /* 431 (RFC 6585 §5): header list over the limit */
     BSF_CAUSE_COUNT
 } bsf_cause_t;
 

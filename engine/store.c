@@ -53,7 +53,7 @@ int bsf_store_open(bsf_store_t *s, const bsf_store_options_t *opt, char *err, si
     int rc = mdb_env_create(&s->env);
     if (rc)
         return fail(err, err_cap, "mdb_env_create", rc);
-    mdb_env_set_maxdbs(s->env, 32); /* 16 in use with schema 2; room for the next ones */
+    mdb_env_set_maxdbs(s->env, 32); /* 17 in use with schema 2; room for the next ones */
     mdb_env_set_maxreaders(s->env, opt->max_readers ? opt->max_readers : 256);
     /* 0 keeps the size recorded in the store (readers must not shrink a writer's map). */
     rc = opt->map_size_mb ? mdb_env_set_mapsize(s->env, opt->map_size_mb << 20) : 0;

@@ -5,6 +5,20 @@
 #include <string.h>
 #include <strings.h>
 
+/* RFC 6733 §7.5: a missing AVP goes into Failed-AVP with a zero-filled value of the minimum
+ * length of its type (failed_data NULL, failed_len that length); a present one as received. */
+static const void *failed_value(const bsf_rx_result_t *res, const uint8_t *zeros)
+{
+    return res->failed_data ? res->failed_data : (const void *)zeros;
+}
+
+static size_t failed_value_len(const bsf_rx_result_t *res)
+{
+    if (res->failed_data)
+        return res->failed_len;
+    return res->failed_len < BSF_RX_FAILED_ZERO_MAX ? res->failed_len : BSF_RX_FAILED_ZERO_MAX;
+}
+
 /* Parses one AVP's value (and a grouped AVP's children; parsing again is harmless).
  * freeDiameter leaves relayed messages unparsed. */
 static int parse_avp(struct avp *a)
@@ -284,12 +298,13 @@ static int add_result(const bsf_rx_dict_t *rx, struct msg *ans, const bsf_rx_res
     }
     if (res->failed_model) {
         struct avp *fa = NULL, *inner = NULL;
+        uint8_t zeros[BSF_RX_FAILED_ZERO_MAX] = {0};
         if ((rc = fd_msg_avp_new(rx->failed_avp, 0, &fa)) != 0)
             return rc;
         if (res->failed_u32) {
             rc = bsf_rx_avp_add_u32(fa, res->failed_model, res->failed_u32_value);
-        } else if ((rc = new_os_avp(res->failed_model, res->failed_data ? res->failed_data : "",
-                                    res->failed_len, &inner)) == 0 &&
+        } else if ((rc = new_os_avp(res->failed_model, failed_value(res, zeros),
+                                    failed_value_len(res), &inner)) == 0 &&
                    (rc = fd_msg_avp_add(fa, MSG_BRW_LAST_CHILD, inner)) != 0) {
             fd_msg_free(inner);
         }
@@ -299,6 +314,73 @@ static int add_result(const bsf_rx_dict_t *rx, struct msg *ans, const bsf_rx_res
             fd_msg_free(fa);
             return rc;
         }
+    }
+    return 0;
+}
+
+/* fd_msg_new_answer_from_req copies the request's Session-Id, which a relayed request carries
+ * unparsed (libfdcore does not parse relayed messages): it takes the first top-level AVP of
+ * code 263 and vendor 0 whatever its flags, parses it and asserts (aborts the process) when
+ * that leaves no value, e.g. for one with the V bit set and an empty body (found by
+ * tests/fuzz/fuzz_rx_avp). Such AVPs are removed from the request first: the answer then has
+ * no Session-Id, as the request had none that parses. */
+static void drop_unparsable_session_ids(struct msg *m)
+{
+    struct avp *a = NULL;
+    if (fd_msg_browse(m, MSG_BRW_FIRST_CHILD, &a, NULL) != 0)
+        return;
+    while (a) {
+        struct avp *next = NULL;
+        struct avp_hdr *h = NULL;
+        if (fd_msg_browse(a, MSG_BRW_NEXT, &next, NULL) != 0 || fd_msg_avp_hdr(a, &h) != 0)
+            return;
+        if (h->avp_code == AC_SESSION_ID && h->avp_vendor == 0) {
+            if (parse_avp(a) == 0 && h->avp_value)
+                return; /* the one libfdproto will copy, and it is sound */
+            fd_msg_free(a); /* unlinks it from the request */
+        }
+        a = next;
+    }
+}
+
+/* Proxy-Info { Proxy-Host } { Proxy-State } of the request, copied into the answer (RFC 6733
+ * §6.7.4). Not by libfdproto: it encodes and parses each Proxy-Info again and, when that
+ * fails (e.g. a child with reserved flag bits), returns an error leaking the half-built
+ * answer, and the request gets no answer (found by tests/fuzz/fuzz_rx_avp). Here a Proxy-Info
+ * whose two AVPs do not parse is left out; other AVPs inside it are not copied. */
+static int copy_proxy_info(const bsf_rx_dict_t *rx, struct msg *ans)
+{
+    struct msg *req = NULL;
+    struct avp *a = NULL;
+    if (fd_msg_answ_getq(ans, &req) != 0 || !req ||
+        fd_msg_browse(req, MSG_BRW_FIRST_CHILD, &a, NULL) != 0)
+        return 0;
+    for (struct avp *next = NULL; a; a = next) {
+        struct avp_hdr *h = NULL;
+        if (fd_msg_browse(a, MSG_BRW_NEXT, &next, NULL) != 0)
+            next = NULL;
+        struct avp *host = NULL, *state = NULL, *pi = NULL, *c = NULL;
+        if (fd_msg_avp_hdr(a, &h) != 0 || h->avp_code != AC_PROXY_INFO || h->avp_vendor != 0 ||
+            parse_avp(a) != 0 || bsf_rx_avp_find_child(a, rx->proxy_host, &host) != 0 ||
+            bsf_rx_avp_find_child(a, rx->proxy_state, &state) != 0)
+            continue;
+        const uint8_t *hd = NULL, *sd = NULL;
+        size_t hl = 0, sl = 0;
+        bsf_rx_avp_os(host, &hd, &hl);
+        bsf_rx_avp_os(state, &sd, &sl);
+        int rc = fd_msg_avp_new(rx->proxy_info, 0, &pi);
+        if (rc == 0 && (rc = new_os_avp(rx->proxy_host, hd, hl, &c)) == 0 &&
+            (rc = fd_msg_avp_add(pi, MSG_BRW_LAST_CHILD, c)) != 0)
+            fd_msg_free(c);
+        c = NULL;
+        if (rc == 0 && (rc = new_os_avp(rx->proxy_state, sd, sl, &c)) == 0 &&
+            (rc = fd_msg_avp_add(pi, MSG_BRW_LAST_CHILD, c)) != 0)
+            fd_msg_free(c);
+        if (rc == 0 && (rc = fd_msg_avp_add(ans, MSG_BRW_LAST_CHILD, pi)) == 0)
+            continue;
+        if (pi)
+            fd_msg_free(pi);
+        return rc;
     }
     return 0;
 }
@@ -321,14 +403,18 @@ static int fill_answer(const bsf_rx_dict_t *rx, struct msg *ans, const bsf_rx_re
     if (!protocol_error && hdr->msg_appl == BSF_RX_APP_ID &&
         (rc = bsf_rx_avp_add_u32(ans, rx->auth_application_id, BSF_RX_APP_ID)) != 0)
         return rc;
-    return add_result(rx, ans, res);
+    if ((rc = add_result(rx, ans, res)) != 0)
+        return rc;
+    return copy_proxy_info(rx, ans);
 }
 
 int bsf_rx_avp_make_answer(const bsf_rx_dict_t *rx, struct msg **req, const bsf_rx_result_t *res)
 {
     struct msg *m = *req;
     bool protocol_error = res->vendor == 0 && res->code >= 3000 && res->code < 4000;
-    int rc = fd_msg_new_answer_from_req(rx->dict, &m, protocol_error ? MSGFL_ANSW_ERROR : 0);
+    drop_unparsable_session_ids(m);
+    int rc = fd_msg_new_answer_from_req(
+        rx->dict, &m, MSGFL_ANSW_NOPROXYINFO | (protocol_error ? MSGFL_ANSW_ERROR : 0));
     if (rc)
         return rc;
     /* From here m is the answer; its request is freed with it. */

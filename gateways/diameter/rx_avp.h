@@ -67,13 +67,18 @@ typedef struct {
 
 void bsf_rx_avp_answer_info(const bsf_rx_dict_t *rx, struct msg *ans, bsf_rx_answer_info_t *out);
 
+#define BSF_RX_FAILED_ZERO_MAX 16 /* the longest zero-filled Failed-AVP value (IPv6 address) */
+
 /* What a locally made answer carries. */
 typedef struct {
     uint32_t code;         /* Result-Code, or Experimental-Result-Code when vendor != 0 */
     uint32_t vendor;       /* 10415 for Rx experimental results, else 0 */
     const char *message;   /* Error-Message, or NULL */
     struct dict_object *failed_model; /* Failed-AVP content: an AVP of this model ... */
-    const void *failed_data;          /* ... with this OctetString value (may be empty) */
+    const void *failed_data;          /* ... with this OctetString value (may be empty), or
+                                       * NULL for a missing AVP: failed_len zero bytes (RFC
+                                       * 6733 §7.5, the minimum length of its type; at most
+                                       * BSF_RX_FAILED_ZERO_MAX) */
     size_t failed_len;
     bool failed_u32;                  /* ... or this Unsigned32 value */
     uint32_t failed_u32_value;
@@ -81,6 +86,9 @@ typedef struct {
 
 /* Turns *req (a received request) into the answer carrying `res` (Origin-Host/Realm ours,
  * Session-Id and Proxy-Info copied, Auth-Application-Id for Rx commands, the E bit for 3xxx).
+ * A Session-Id that does not parse is removed from the request first (libfdproto would abort
+ * on it); a Proxy-Info is copied as its Proxy-Host and Proxy-State, left out when they do not
+ * parse.
  * On success *req is the answer, associated with the request. Returns 0 or an error; *req
  * is then either unchanged or NULL (freed while half-built). */
 int bsf_rx_avp_make_answer(const bsf_rx_dict_t *rx, struct msg **req, const bsf_rx_result_t *res);

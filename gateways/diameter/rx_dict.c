@@ -57,6 +57,8 @@ static const rx_avp_ref_t rx_avps[] = {
     AVP(error_message, 281, 0, "Error-Message", "libfdcore base"),
     AVP(failed_avp, 279, 0, "Failed-AVP", "libfdcore base"),
     AVP(proxy_info, 284, 0, "Proxy-Info", "libfdcore base"),
+    AVP(proxy_host, 280, 0, "Proxy-Host", "libfdcore base"),
+    AVP(proxy_state, 33, 0, "Proxy-State", "libfdcore base"),
     AVP(framed_ip_address, 8, 0, "Framed-IP-Address", "dict_nasreq.fdx"),
     AVP(framed_ipv6_prefix, 97, 0, "Framed-IPv6-Prefix", "dict_nasreq.fdx"),
     AVP(called_station_id, 30, 0, "Called-Station-Id", "dict_nasreq.fdx"),

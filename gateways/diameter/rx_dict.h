@@ -66,7 +66,7 @@ typedef struct bsf_rx_dict {
         *destination_realm, *auth_application_id, *result_code, *experimental_result,
         *experimental_result_code, *vendor_id, *auth_session_state, *termination_cause,
         *route_record, *origin_state_id, *re_auth_request_type, *auth_request_type,
-        *error_message, *failed_avp, *proxy_info;
+        *error_message, *failed_avp, *proxy_info, *proxy_host, *proxy_state;
 
     /* NASREQ (RFC 7155) AVPs used by Rx. */
     struct dict_object *framed_ip_address, *framed_ipv6_prefix, *called_station_id, *class_avp;

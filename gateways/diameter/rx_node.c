@@ -51,11 +51,21 @@ static void node_logger(int level, const char *format, va_list args)
         BSF_DEBUG("diameter", "freeDiameter: %s", line);
 }
 
+#define BSF_RX_NODE_IDENTITY_LEN_MAX 255
+
 /* An incoming connection from a peer that is not in our ConnectPeer list. */
 static int node_validate(struct peer_info *info, int *auth, int (**cb2)(struct peer_info *))
 {
     (void)cb2;
     *auth = 0; /* no opinion: libfdcore refuses it with 3010 */
+    if (info->pi_diamidlen > BSF_RX_NODE_IDENTITY_LEN_MAX) {
+        /* An FQDN has at most 255 octets (RFC 1035). libfdcore answers a refused CER with
+         * 3010 DIAMETER_UNKNOWN_PEER: the callback cannot choose the code. */
+        *auth = -1;
+        BSF_WARN("diameter", "refusing a peer whose Origin-Host has %zu bytes (%.64s...)",
+                 info->pi_diamidlen, info->pi_diamid);
+        return 0;
+    }
     /* Over TLS the certificate must name the identity the CER claims: libfdcore checks the
      * chain, not that (its connection on the TLS port is made before the CER names anyone). */
     const gnutls_datum_t *certs = info->runtime.pir_cert_list;

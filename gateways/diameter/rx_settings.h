@@ -85,6 +85,11 @@ typedef struct {
     uint32_t repaving_interval_ms; /* CONNECTION_DISCONNECT_INTERVAL_MS */
     uint32_t repaving_delay_min;   /* REINVOCATION_DELAY_MIN */
     int repaving_cause;            /* DPR_DISCONNECT_CAUSE: bsf_rx_disconnect_cause_t */
+
+    uint32_t vendor_id; /* Vendor-Id of our CER/CEA (RFC 6733 §5.3.3) */
 } bsf_diameter_settings_t;
+
+/* Product-Name of our CER/CEA (RFC 6733 §5.3.7), in place of libfdcore's "freeDiameter". */
+#define BSF_RX_PRODUCT_NAME "bsf"
 
 #endif

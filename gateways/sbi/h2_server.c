@@ -18,9 +18,18 @@
 #include "common/diag.h"
 #include "common/sockaddr_text.h"
 
-#define READ_BUF_SIZE 65536
-#define OUTPUT_HIGH_WATER (4u << 20) /* stop reading while this much output is unsent */
-#define HEADER_BYTES_MAX 16384       /* all header strings of one request */
+#include "gateways/sbi/h2_budget.h"
+#include "gateways/sbi/h2_server_testing.h"
+
+#define READ_CHUNK 16384           /* one read(), into the worker's buffer */
+#define READ_QUANTUM 65536         /* per connection and loop iteration, then the others */
+#define OUTPUT_HIGH_WATER 65536    /* stop reading and pulling frames while this much is unsent */
+#define OUTBUF_KEEP 0              /* an emptied output buffer larger than this is freed */
+#define HEADER_LIST_DEFAULT 16384  /* sbi.max_header_list_bytes when 0 */
+#define HEADER_BOMB_FACTOR 4       /* a list this many times the limit is reset, not answered */
+#define LINGER_NS 1000000000ull    /* after the last frame: read and discard this long */
+#define LINGER_BYTES 65536         /* ... or this much */
+#define WARN_INTERVAL_NS 10000000000ull /* at most one protocol warning per worker per 10 s */
 
 typedef struct post_item {
     void (*fn)(void *arg);
@@ -38,7 +47,12 @@ struct bsf_h2_worker {
     uv_tcp_t listener;
     uv_async_t async;
     uv_timer_t stop_timer;
-    uv_timer_t idle_timer; /* closes idle connections (sbi.idle_timeout_s) */
+    uv_timer_t relisten_timer; /* out of descriptors: listen again later */
+    bool listener_closed;
+    uint64_t last_emfile_warn_ns;
+    uv_timer_t tick_timer; /* phase timeouts, idle connections, lingering closes */
+    uv_prepare_t prepare;  /* once per loop iteration: resumes connections that yielded */
+    uint64_t iteration;
     size_t n_conns;
     pthread_t thread;
     pthread_mutex_t mu;
@@ -49,6 +63,15 @@ struct bsf_h2_worker {
     uint64_t stop_deadline_ns;
     conn_t *conns;
     void *state;
+    bsf_h2_budget_t budget;
+    bsf_h2_header_t *scratch; /* request headers handed to the handler */
+    size_t scratch_cap;
+    uint64_t last_warn_ns;
+    unsigned warns_suppressed;
+    atomic_uint_fast64_t timeouts[BSF_H2_TIMEOUT_COUNT];
+    atomic_uint_fast64_t refused_streams, refused_connections, headers_too_large;
+    atomic_uint_fast64_t protocol_errors, accept_errors, open_conns;
+    char read_buf[READ_CHUNK]; /* one connection reads at a time; nghttp2 copies what it keeps */
 };
 
 struct bsf_h2_server {
@@ -71,30 +94,44 @@ struct conn {
     conn_t *prev, *next;
     outbuf_t out, writing;
     uv_write_t wreq;
+    uv_shutdown_t sreq;
     bool write_in_flight;
     bool reading;
+    bool yielded; /* read its quantum this iteration; resumed by the prepare handle */
     bool closing;
-    uint64_t last_active_ns; /* last byte received or answer queued */
+    bool got_settings;  /* the client preface and SETTINGS arrived */
+    bool finishing;     /* nothing more to say: shut down writing once the output is out */
+    bool lingering;     /* write side shut down: discarding what the peer still sends */
     bool in_recv; /* inside nghttp2_session_mem_recv: output is flushed after it returns */
+    bool addrs_known;   /* local and peer are filled in on first use */
+    uint64_t accepted_ns;
+    uint64_t last_active_ns;   /* last request begun or answer queued (idle timeout) */
+    uint64_t last_byte_ns;     /* last read */
+    uint64_t last_progress_ns; /* last frame begun or completed, or body chunk */
+    uint64_t write_start_ns;   /* the write in flight started */
+    uint64_t linger_deadline_ns;
+    size_t linger_bytes;
+    uint64_t iteration;        /* loop iteration iter_bytes belongs to */
+    size_t iter_bytes;
     bsf_h2_stream_t *streams; /* open streams, to abandon them if the connection dies */
-    bool addrs_known;         /* local and peer are filled in on first use */
     char local[BSF_SOCKADDR_TEXT_MAX], peer[BSF_SOCKADDR_TEXT_MAX];
-    char read_buf[READ_BUF_SIZE];
 };
 
 struct bsf_h2_stream {
     conn_t *conn;
     bsf_h2_stream_t *prev, *next;
     int32_t id;
-    /* Header strings, NUL-terminated, stored back to back. */
-    char hbuf[HEADER_BYTES_MAX];
-    size_t hlen;
+    /* Header strings, NUL-terminated, stored back to back; grown as headers arrive. */
+    char *hbuf;
+    size_t hlen, hcap;
+    size_t list_bytes; /* header list size as RFC 9113 §6.5.2 counts it */
     int method, path, authority, content_type; /* offsets into hbuf, -1 when absent */
     size_t path_len;
     int64_t content_length;
-    size_t n_extra;
-    int extra_name[BSF_H2_MAX_HEADERS], extra_value[BSF_H2_MAX_HEADERS];
-    bool too_many_headers, uri_too_long, headers_overflow;
+    size_t n_extra, extra_cap;
+    int *extra; /* name and value offsets of other headers, in pairs */
+    bool uri_too_long, headers_too_large, headers_done, dispatched;
+    uint64_t begin_ns, headers_ns, responded_ns;
     char *body;
     size_t body_len, body_cap;
     bool refused;   /* answered by the server, rest of the request ignored */
@@ -104,18 +141,28 @@ struct bsf_h2_stream {
     size_t resp_len, resp_off;
 };
 
+static size_t header_list_max(const bsf_h2_server_t *srv)
+{
+    return srv->cfg.max_header_list_bytes ? srv->cfg.max_header_list_bytes : HEADER_LIST_DEFAULT;
+}
+
+static void count(atomic_uint_fast64_t *c)
+{
+    atomic_fetch_add_explicit(c, 1, memory_order_relaxed);
+}
+
 /* ---- output ------------------------------------------------------------------------ */
 
 static void conn_close(conn_t *c);
 static void conn_flush(conn_t *c);
 
-static int outbuf_append(outbuf_t *b, const uint8_t *data, size_t len)
+static int outbuf_append(bsf_h2_budget_t *bud, outbuf_t *b, const uint8_t *data, size_t len)
 {
     if (b->len + len > b->cap) {
-        size_t cap = b->cap ? b->cap : 16384;
+        size_t cap = b->cap ? b->cap : 1024;
         while (cap < b->len + len)
             cap *= 2;
-        char *p = realloc(b->data, cap);
+        char *p = bsf_h2_budget_realloc(bud, b->data, cap);
         if (!p)
             return -1;
         b->data = p;
@@ -126,12 +173,26 @@ static int outbuf_append(outbuf_t *b, const uint8_t *data, size_t len)
     return 0;
 }
 
+/* An idle connection keeps no large buffer. */
+static void outbuf_trim(bsf_h2_budget_t *bud, outbuf_t *b)
+{
+    if (b->len == 0 && b->cap > OUTBUF_KEEP) {
+        bsf_h2_budget_free(bud, b->data);
+        *b = (outbuf_t){0};
+    }
+}
+
+static size_t unsent(const conn_t *c)
+{
+    return c->out.len + c->writing.len;
+}
+
 static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf);
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
 
 static void update_reading(conn_t *c)
 {
-    bool want = !c->closing && c->out.len + c->writing.len < OUTPUT_HIGH_WATER;
+    bool want = !c->closing && !c->yielded && unsent(c) < OUTPUT_HIGH_WATER;
     if (want && !c->reading) {
         if (uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read) == 0)
             c->reading = true;
@@ -146,37 +207,86 @@ static void on_write_done(uv_write_t *req, int status)
     conn_t *c = req->data;
     c->write_in_flight = false;
     c->writing.len = 0;
+    if (c->closing)
+        return;
     if (status < 0) {
         conn_close(c);
         return;
     }
+    outbuf_trim(&c->w->budget, &c->writing);
     conn_flush(c);
 }
 
+/* Writes the output at once when the socket takes it (the usual case: nothing stays
+ * allocated); what it does not take goes out with uv_write from the same buffer. */
 static void start_write(conn_t *c)
 {
     if (c->write_in_flight || c->out.len == 0 || c->closing)
         return;
+    uv_buf_t buf = uv_buf_init(c->out.data, (unsigned)c->out.len);
+    int r = uv_try_write((uv_stream_t *)&c->tcp, &buf, 1);
+    if (r < 0 && r != UV_EAGAIN) {
+        conn_close(c);
+        return;
+    }
+    size_t done = r > 0 ? (size_t)r : 0;
+    if (done == c->out.len) {
+        c->out.len = 0;
+        outbuf_trim(&c->w->budget, &c->out);
+        return;
+    }
     outbuf_t tmp = c->writing;
     c->writing = c->out;
     c->out = tmp;
     c->out.len = 0;
-    uv_buf_t buf = uv_buf_init(c->writing.data, (unsigned)c->writing.len);
+    buf = uv_buf_init(c->writing.data + done, (unsigned)(c->writing.len - done));
     c->wreq.data = c;
     if (uv_write(&c->wreq, (uv_stream_t *)&c->tcp, &buf, 1, on_write_done) != 0) {
         conn_close(c);
         return;
     }
     c->write_in_flight = true;
+    c->write_start_ns = bsf_clock_mono_ns();
 }
 
-/* Moves everything nghttp2 wants to send into the output buffer and starts a write; closes
- * the connection when neither side has anything more to say. */
+static void on_shutdown(uv_shutdown_t *req, int status)
+{
+    conn_t *c = req->data;
+    if (c->closing)
+        return;
+    if (status < 0) {
+        conn_close(c);
+        return;
+    }
+    c->lingering = true;
+    c->linger_deadline_ns = bsf_clock_mono_ns() + LINGER_NS;
+    update_reading(c);
+}
+
+/* Nothing more to say: once the output is written, shut down the write side and discard
+ * what the peer still sends for a moment, so that a reset does not destroy the last GOAWAY
+ * or answer in the peer's receive buffer (RFC 9113 §6.8, RFC 9293 §3.6). */
+static void conn_finish(conn_t *c)
+{
+    c->finishing = true;
+    if (c->closing || c->write_in_flight || c->out.len || c->lingering ||
+        uv_is_closing((uv_handle_t *)&c->tcp))
+        return;
+    if (c->sreq.data == c)
+        return; /* shutdown already requested */
+    c->sreq.data = c;
+    if (uv_shutdown(&c->sreq, (uv_stream_t *)&c->tcp, on_shutdown) != 0)
+        conn_close(c);
+}
+
+/* Moves what nghttp2 wants to send to the socket (or the output buffer, up to the high
+ * water mark: a peer that does not read is not answered further); closes the connection
+ * when neither side has anything more to say. */
 static void conn_flush(conn_t *c)
 {
-    if (c->closing || c->in_recv)
+    if (c->closing || c->in_recv || c->lingering)
         return;
-    for (;;) {
+    while (c->out.len < OUTPUT_HIGH_WATER) {
         const uint8_t *data;
         ssize_t n = nghttp2_session_mem_send(c->session, &data);
         if (n < 0) {
@@ -185,16 +295,19 @@ static void conn_flush(conn_t *c)
         }
         if (n == 0)
             break;
-        if (outbuf_append(&c->out, data, (size_t)n)) {
+        if (outbuf_append(&c->w->budget, &c->out, data, (size_t)n)) {
             conn_close(c);
             return;
         }
     }
     start_write(c);
-    if (!nghttp2_session_want_read(c->session) && !nghttp2_session_want_write(c->session) &&
-        !c->write_in_flight && c->out.len == 0) {
-        conn_close(c);
+    if (c->closing)
         return;
+    if (c->finishing ||
+        (!nghttp2_session_want_read(c->session) && !nghttp2_session_want_write(c->session))) {
+        conn_finish(c);
+        if (c->closing)
+            return;
     }
     update_reading(c);
 }
@@ -206,11 +319,18 @@ static const char *hstr(const bsf_h2_stream_t *s, int off)
     return off < 0 ? NULL : s->hbuf + off;
 }
 
+/* Stores a header string; the caller has checked the list size against the limit. */
 static int hstore(bsf_h2_stream_t *s, const uint8_t *v, size_t n)
 {
-    if (s->hlen + n + 1 > sizeof s->hbuf) {
-        s->headers_overflow = true;
-        return -1;
+    if (s->hlen + n + 1 > s->hcap) {
+        size_t cap = s->hcap ? s->hcap : 256;
+        while (cap < s->hlen + n + 1)
+            cap *= 2;
+        char *p = bsf_h2_budget_realloc(&s->conn->w->budget, s->hbuf, cap);
+        if (!p)
+            return -1;
+        s->hbuf = p;
+        s->hcap = cap;
     }
     int off = (int)s->hlen;
     memcpy(s->hbuf + s->hlen, v, n);
@@ -223,6 +343,7 @@ static int hstore(bsf_h2_stream_t *s, const uint8_t *v, size_t n)
 static void stream_free(bsf_h2_stream_t *s)
 {
     conn_t *c = s->conn;
+    bsf_h2_budget_t *bud = &c->w->budget;
     if (s->prev)
         s->prev->next = s->next;
     else
@@ -233,9 +354,11 @@ static void stream_free(bsf_h2_stream_t *s)
         bsf_h2_server_t *srv = c->w->srv;
         srv->handler.abandon(srv->handler.ctx, s->pending);
     }
-    free(s->body);
-    free(s->resp);
-    free(s);
+    bsf_h2_budget_free(bud, s->hbuf);
+    bsf_h2_budget_free(bud, s->extra);
+    bsf_h2_budget_free(bud, s->body);
+    bsf_h2_budget_free(bud, s->resp);
+    bsf_h2_budget_free(bud, s);
 }
 
 static ssize_t resp_read(nghttp2_session *session, int32_t stream_id, uint8_t *buf,
@@ -263,6 +386,8 @@ void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
         return;
     s->responded = true;
     s->pending = NULL;
+    s->responded_ns = bsf_clock_mono_ns();
+    s->conn->last_active_ns = s->responded_ns;
     char status_text[4];
     snprintf(status_text, sizeof status_text, "%03d", status);
     nghttp2_nv nva[BSF_H2_MAX_HEADERS + 3];
@@ -278,7 +403,7 @@ void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
 #undef NV
     nghttp2_data_provider prd = {.source.ptr = s, .read_callback = resp_read};
     if (body_len) {
-        s->resp = malloc(body_len);
+        s->resp = bsf_h2_budget_malloc(&s->conn->w->budget, body_len);
         if (!s->resp)
             body_len = 0;
         else
@@ -319,34 +444,45 @@ static void refuse(bsf_h2_stream_t *s, bsf_h2_reject_t why)
     srv->handler.reject(srv->handler.ctx, s->conn->w, s, why);
 }
 
-static bool method_has_body(const char *m)
-{
-    return m && (strcmp(m, "POST") == 0 || strcmp(m, "PATCH") == 0 || strcmp(m, "PUT") == 0);
-}
-
-/* Headers complete: refuse what can be refused before any body byte is read. */
-static void headers_complete(bsf_h2_stream_t *s, bool end_stream)
+/* Headers complete: refuse what can be refused before any body byte is read. A body of
+ * unknown length (no content-length) is legal HTTP/2 and is read until END_STREAM. */
+static void headers_complete(bsf_h2_stream_t *s)
 {
     const bsf_h2_config_t *cfg = &s->conn->w->srv->cfg;
-    if (s->uri_too_long)
+    s->headers_done = true;
+    s->headers_ns = bsf_clock_mono_ns();
+    if (s->headers_too_large) {
+        count(&s->conn->w->headers_too_large);
+        refuse(s, BSF_H2_REJECT_HEADERS_TOO_LARGE);
+    } else if (s->uri_too_long)
         refuse(s, BSF_H2_REJECT_URI_TOO_LONG);
-    else if (s->too_many_headers || s->headers_overflow)
-        refuse(s, BSF_H2_REJECT_HEADERS_TOO_MANY);
     else if (s->content_length > (int64_t)cfg->max_body_bytes)
         refuse(s, BSF_H2_REJECT_BODY_TOO_LARGE);
-    else if (!end_stream && s->content_length < 0 && method_has_body(hstr(s, s->method)))
-        refuse(s, BSF_H2_REJECT_LENGTH_REQUIRED);
+}
+
+/* The handler's view of the other headers, in the worker's scratch array. */
+static const bsf_h2_header_t *extra_headers(bsf_h2_stream_t *s)
+{
+    bsf_h2_worker_t *w = s->conn->w;
+    if (s->n_extra > w->scratch_cap) {
+        bsf_h2_header_t *p = realloc(w->scratch, s->n_extra * sizeof *p);
+        if (!p)
+            return NULL;
+        w->scratch = p;
+        w->scratch_cap = s->n_extra;
+    }
+    for (size_t i = 0; i < s->n_extra; i++)
+        w->scratch[i] =
+            (bsf_h2_header_t){hstr(s, s->extra[2 * i]), hstr(s, s->extra[2 * i + 1])};
+    return w->scratch;
 }
 
 static void dispatch(bsf_h2_stream_t *s)
 {
-    if (s->refused || s->responded)
+    if (s->refused || s->responded || s->dispatched)
         return;
+    s->dispatched = true;
     bsf_h2_worker_t *w = s->conn->w;
-    if (method_has_body(hstr(s, s->method)) && s->content_length < 0) {
-        refuse(s, BSF_H2_REJECT_LENGTH_REQUIRED);
-        return;
-    }
     bsf_h2_request_t r = {
         .method = hstr(s, s->method),
         .path = hstr(s, s->path),
@@ -357,32 +493,69 @@ static void dispatch(bsf_h2_stream_t *s)
         .body = s->body,
         .body_len = s->body_len,
         .n_headers = s->n_extra,
+        .headers = extra_headers(s),
         .received_ns = bsf_clock_mono_ns(),
     };
-    if (!r.method || !r.path) {
+    if (!r.method || !r.path || (s->n_extra && !r.headers)) {
         nghttp2_submit_rst_stream(s->conn->session, NGHTTP2_FLAG_NONE, s->id,
-                                  NGHTTP2_PROTOCOL_ERROR);
+                                  r.headers ? NGHTTP2_PROTOCOL_ERROR : NGHTTP2_INTERNAL_ERROR);
         return;
     }
-    for (size_t i = 0; i < s->n_extra; i++)
-        r.headers[i] = (bsf_h2_header_t){hstr(s, s->extra_name[i]), hstr(s, s->extra_value[i])};
     w->srv->handler.handle(w->srv->handler.ctx, w, s, &r);
 }
 
+/* Rate-limited warning for fatal HTTP/2 errors: a flood of bad peers must not flood the log. */
+static void warn_protocol(conn_t *c, const char *what, const char *detail)
+{
+    bsf_h2_worker_t *w = c->w;
+    count(&w->protocol_errors);
+    uint64_t now = bsf_clock_mono_ns();
+    if (w->last_warn_ns && now - w->last_warn_ns < WARN_INTERVAL_NS) {
+        w->warns_suppressed++;
+        return;
+    }
+    bsf_h2_stream_info_t info;
+    bsf_h2_stream_t probe = {.conn = c, .method = -1, .path = -1};
+    bsf_h2_stream_info(&probe, &info);
+    BSF_WARN("sbi", "HTTP/2 connection from %s ended: %s%s%s (%u similar suppressed)",
+             info.peer[0] ? info.peer : "?", what, detail[0] ? ": " : "", detail,
+             w->warns_suppressed);
+    w->last_warn_ns = now;
+    w->warns_suppressed = 0;
+}
+
 /* ---- nghttp2 callbacks ------------------------------------------------------------- */
+
+static int on_begin_frame(nghttp2_session *session, const nghttp2_frame_hd *hd, void *user)
+{
+    (void)session;
+    (void)hd;
+    conn_t *c = user;
+    c->last_progress_ns = bsf_clock_mono_ns();
+    return 0;
+}
 
 static int on_begin_headers(nghttp2_session *session, const nghttp2_frame *frame, void *user)
 {
     conn_t *c = user;
     if (frame->hd.type != NGHTTP2_HEADERS || frame->headers.cat != NGHTTP2_HCAT_REQUEST)
         return 0;
-    bsf_h2_stream_t *s = calloc(1, sizeof *s);
+    /* Over most of the budget: new streams are refused (the client may retry them
+     * elsewhere, RFC 9113 §8.7); the connections already open keep their streams. */
+    if (bsf_h2_budget_over(&c->w->budget, 7, 8)) {
+        count(&c->w->refused_streams);
+        nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, frame->hd.stream_id,
+                                  NGHTTP2_REFUSED_STREAM);
+        return 0;
+    }
+    bsf_h2_stream_t *s = bsf_h2_budget_calloc(&c->w->budget, 1, sizeof *s);
     if (!s)
         return NGHTTP2_ERR_CALLBACK_FAILURE;
     s->conn = c;
     s->id = frame->hd.stream_id;
     s->method = s->path = s->authority = s->content_type = -1;
     s->content_length = -1;
+    s->begin_ns = c->last_active_ns = bsf_clock_mono_ns();
     s->next = c->streams;
     if (c->streams)
         c->streams->prev = s;
@@ -396,6 +569,55 @@ static bool name_is(const uint8_t *name, size_t n, const char *lit)
     return n == strlen(lit) && memcmp(name, lit, n) == 0;
 }
 
+static int64_t parse_length(const uint8_t *value, size_t valuelen)
+{
+    int64_t v = 0;
+    bool ok = valuelen > 0 && valuelen <= 18;
+    for (size_t i = 0; ok && i < valuelen; i++) {
+        ok = value[i] >= '0' && value[i] <= '9';
+        v = v * 10 + (value[i] - '0');
+    }
+    /* nghttp2 itself rejects a malformed content-length; keep the guard anyway. */
+    return ok ? v : INT64_MAX;
+}
+
+static int store_extra(bsf_h2_stream_t *s, const uint8_t *name, size_t namelen,
+                       const uint8_t *value, size_t valuelen)
+{
+    if (s->n_extra == s->extra_cap) {
+        size_t cap = s->extra_cap ? s->extra_cap * 2 : 8;
+        int *p = bsf_h2_budget_realloc(&s->conn->w->budget, s->extra, cap * 2 * sizeof *p);
+        if (!p)
+            return -1;
+        s->extra = p;
+        s->extra_cap = cap;
+    }
+    int n = hstore(s, name, namelen), v = hstore(s, value, valuelen);
+    if (n < 0 || v < 0)
+        return -1;
+    s->extra[2 * s->n_extra] = n;
+    s->extra[2 * s->n_extra + 1] = v;
+    s->n_extra++;
+    return 0;
+}
+
+/* Counts the header list as RFC 9113 §6.5.2 does. Over the advertised limit the request
+ * gets 431; far over it (an HPACK bomb) the stream is reset at once, which makes nghttp2
+ * skip the rest of the block without validating or handing it over. */
+static int account_header(bsf_h2_stream_t *s, size_t namelen, size_t valuelen)
+{
+    size_t max = header_list_max(s->conn->w->srv);
+    s->list_bytes += namelen + valuelen + 32;
+    if (s->list_bytes <= max)
+        return 0;
+    s->headers_too_large = true;
+    if (s->list_bytes > max * HEADER_BOMB_FACTOR) {
+        count(&s->conn->w->headers_too_large);
+        return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+    }
+    return 1;
+}
+
 static int on_header(nghttp2_session *session, const nghttp2_frame *frame, const uint8_t *name,
                      size_t namelen, const uint8_t *value, size_t valuelen, uint8_t flags,
                      void *user)
@@ -407,52 +629,40 @@ static int on_header(nghttp2_session *session, const nghttp2_frame *frame, const
     bsf_h2_stream_t *s = nghttp2_session_get_stream_user_data(session, frame->hd.stream_id);
     if (!s)
         return 0;
+    int acct = account_header(s, namelen, valuelen);
+    if (acct)
+        return acct < 0 ? acct : 0;
+    int rc = 0;
     if (name_is(name, namelen, ":method"))
-        s->method = hstore(s, value, valuelen);
+        rc = s->method = hstore(s, value, valuelen);
     else if (name_is(name, namelen, ":path")) {
         if (valuelen > s->conn->w->srv->cfg.max_uri_bytes)
             s->uri_too_long = true;
         else {
-            s->path = hstore(s, value, valuelen);
+            rc = s->path = hstore(s, value, valuelen);
             s->path_len = valuelen;
         }
     } else if (name_is(name, namelen, ":authority"))
-        s->authority = hstore(s, value, valuelen);
+        rc = s->authority = hstore(s, value, valuelen);
     else if (name_is(name, namelen, "content-type"))
-        s->content_type = hstore(s, value, valuelen);
-    else if (name_is(name, namelen, "content-length")) {
-        int64_t v = 0;
-        bool ok = valuelen > 0 && valuelen <= 18;
-        for (size_t i = 0; ok && i < valuelen; i++) {
-            ok = value[i] >= '0' && value[i] <= '9';
-            v = v * 10 + (value[i] - '0');
-        }
-        /* nghttp2 itself rejects a malformed content-length; keep the guard anyway. */
-        s->content_length = ok ? v : INT64_MAX;
-    } else if (namelen > 0 && name[0] != ':') {
-        if (s->n_extra == BSF_H2_MAX_HEADERS) {
-            s->too_many_headers = true;
-            return 0;
-        }
-        int n = hstore(s, name, namelen), v = hstore(s, value, valuelen);
-        if (n >= 0 && v >= 0) {
-            s->extra_name[s->n_extra] = n;
-            s->extra_value[s->n_extra] = v;
-            s->n_extra++;
-        }
-    }
-    return 0;
+        rc = s->content_type = hstore(s, value, valuelen);
+    else if (name_is(name, namelen, "content-length"))
+        s->content_length = parse_length(value, valuelen);
+    else if (namelen > 0 && name[0] != ':')
+        rc = store_extra(s, name, namelen, value, valuelen);
+    return rc < 0 ? NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE : 0;
 }
 
 static int on_data_chunk(nghttp2_session *session, uint8_t flags, int32_t stream_id,
                          const uint8_t *data, size_t len, void *user)
 {
     (void)flags;
-    (void)user;
+    conn_t *c = user;
+    c->last_progress_ns = bsf_clock_mono_ns();
     bsf_h2_stream_t *s = nghttp2_session_get_stream_user_data(session, stream_id);
     if (!s || s->refused || s->responded)
         return 0;
-    size_t max = s->conn->w->srv->cfg.max_body_bytes;
+    size_t max = c->w->srv->cfg.max_body_bytes;
     if (s->body_len + len > max) {
         refuse(s, BSF_H2_REJECT_BODY_TOO_LARGE);
         return 0;
@@ -463,7 +673,7 @@ static int on_data_chunk(nghttp2_session *session, uint8_t flags, int32_t stream
             cap *= 2;
         if (cap > max)
             cap = max;
-        char *p = realloc(s->body, cap);
+        char *p = bsf_h2_budget_realloc(&c->w->budget, s->body, cap);
         if (!p)
             return NGHTTP2_ERR_CALLBACK_FAILURE;
         s->body = p;
@@ -476,7 +686,10 @@ static int on_data_chunk(nghttp2_session *session, uint8_t flags, int32_t stream
 
 static int on_frame_recv(nghttp2_session *session, const nghttp2_frame *frame, void *user)
 {
-    (void)user;
+    conn_t *c = user;
+    c->last_progress_ns = bsf_clock_mono_ns();
+    if (frame->hd.type == NGHTTP2_SETTINGS && !(frame->hd.flags & NGHTTP2_FLAG_ACK))
+        c->got_settings = true;
     if (frame->hd.type != NGHTTP2_HEADERS && frame->hd.type != NGHTTP2_DATA)
         return 0;
     bsf_h2_stream_t *s = nghttp2_session_get_stream_user_data(session, frame->hd.stream_id);
@@ -484,7 +697,7 @@ static int on_frame_recv(nghttp2_session *session, const nghttp2_frame *frame, v
         return 0;
     bool end = frame->hd.flags & NGHTTP2_FLAG_END_STREAM;
     if (frame->hd.type == NGHTTP2_HEADERS && frame->headers.cat == NGHTTP2_HCAT_REQUEST)
-        headers_complete(s, end);
+        headers_complete(s);
     if (end)
         dispatch(s);
     return 0;
@@ -492,10 +705,23 @@ static int on_frame_recv(nghttp2_session *session, const nghttp2_frame *frame, v
 
 /* Once the answer to a refused request is out, a reset (NO_ERROR, RFC 9113 §8.1) stops the
  * peer from sending the rest of a body nobody will read. Sent earlier, the reset would
- * discard the queued answer. */
+ * discard the queued answer. A GOAWAY with an error code ends the connection: say why. */
 static int on_frame_send(nghttp2_session *session, const nghttp2_frame *frame, void *user)
 {
-    (void)user;
+    conn_t *c = user;
+    if (frame->hd.type == NGHTTP2_GOAWAY && frame->goaway.error_code != NGHTTP2_NO_ERROR &&
+        !c->finishing) { /* an error nghttp2 found itself (ours are logged where decided) */
+        char detail[128];
+        snprintf(detail, sizeof detail, "%.*s",
+                 (int)(frame->goaway.opaque_data_len < 100 ? frame->goaway.opaque_data_len : 100),
+                 frame->goaway.opaque_data ? (const char *)frame->goaway.opaque_data : "");
+        char what[64];
+        snprintf(what, sizeof what, "GOAWAY %s",
+                 nghttp2_http2_strerror(frame->goaway.error_code));
+        warn_protocol(c, what, detail);
+        c->finishing = true;
+        return 0;
+    }
     if (!(frame->hd.flags & NGHTTP2_FLAG_END_STREAM) ||
         (frame->hd.type != NGHTTP2_HEADERS && frame->hd.type != NGHTTP2_DATA))
         return 0;
@@ -523,6 +749,7 @@ static nghttp2_session_callbacks *make_callbacks(void)
     nghttp2_session_callbacks *cbs;
     if (nghttp2_session_callbacks_new(&cbs))
         return NULL;
+    nghttp2_session_callbacks_set_on_begin_frame_callback(cbs, on_begin_frame);
     nghttp2_session_callbacks_set_on_begin_headers_callback(cbs, on_begin_headers);
     nghttp2_session_callbacks_set_on_header_callback(cbs, on_header);
     nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cbs, on_data_chunk);
@@ -537,9 +764,10 @@ static nghttp2_session_callbacks *make_callbacks(void)
 static void on_conn_closed(uv_handle_t *h)
 {
     conn_t *c = h->data;
-    free(c->out.data);
-    free(c->writing.data);
-    free(c);
+    bsf_h2_budget_t *bud = &c->w->budget;
+    bsf_h2_budget_free(bud, c->out.data);
+    bsf_h2_budget_free(bud, c->writing.data);
+    bsf_h2_budget_free(bud, c);
 }
 
 static void conn_close(conn_t *c)
@@ -554,6 +782,7 @@ static void conn_close(conn_t *c)
     if (c->next)
         c->next->prev = c->prev;
     c->w->n_conns--;
+    atomic_fetch_sub_explicit(&c->w->open_conns, 1, memory_order_relaxed);
     /* The streams still open die with the connection: detach them from the session first
      * so that no nghttp2 callback sees them again. */
     while (c->streams) {
@@ -569,7 +798,21 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 {
     (void)suggested;
     conn_t *c = h->data;
-    *buf = uv_buf_init(c->read_buf, sizeof c->read_buf);
+    *buf = uv_buf_init(c->w->read_buf, sizeof c->w->read_buf);
+}
+
+/* A fatal error nghttp2 reported without queuing a GOAWAY itself: send one (RFC 9113
+ * §5.4.1) and close once it is written. */
+static void conn_fail(conn_t *c, int rv)
+{
+    uint32_t code = rv == NGHTTP2_ERR_FLOODED ? NGHTTP2_ENHANCE_YOUR_CALM
+                    : rv == NGHTTP2_ERR_CALLBACK_FAILURE || rv == NGHTTP2_ERR_NOMEM
+                        ? NGHTTP2_INTERNAL_ERROR
+                        : NGHTTP2_PROTOCOL_ERROR;
+    warn_protocol(c, nghttp2_strerror(rv), "");
+    c->finishing = true; /* before the GOAWAY goes out: on_frame_send does not warn again */
+    nghttp2_session_terminate_session(c->session, code);
+    conn_flush(c);
 }
 
 static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
@@ -581,58 +824,165 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     }
     if (nread == 0)
         return;
-    c->last_active_ns = bsf_clock_mono_ns();
+    if (c->lingering) {
+        c->linger_bytes += (size_t)nread;
+        if (c->linger_bytes > LINGER_BYTES)
+            conn_close(c);
+        return;
+    }
+    bsf_h2_worker_t *w = c->w;
+    c->last_byte_ns = bsf_clock_mono_ns();
     c->in_recv = true;
     ssize_t rv = nghttp2_session_mem_recv(c->session, (const uint8_t *)buf->base, (size_t)nread);
     c->in_recv = false;
     if (rv < 0) {
-        BSF_DEBUG("sbi", "HTTP/2 error from peer: %s", nghttp2_strerror((int)rv));
-        conn_close(c);
+        conn_fail(c, (int)rv);
         return;
     }
+    /* One connection gets at most READ_QUANTUM per loop iteration, then the others. */
+    if (c->iteration != w->iteration) {
+        c->iteration = w->iteration;
+        c->iter_bytes = 0;
+    }
+    c->iter_bytes += (size_t)nread;
+    if (c->iter_bytes >= READ_QUANTUM)
+        c->yielded = true;
     conn_flush(c);
+}
+
+/* Over budget or at max_connections: accept and close at once, so that the backlog does
+ * not fill and one client cannot exhaust the worker. */
+static bool conn_admissible(bsf_h2_worker_t *w)
+{
+    const bsf_h2_config_t *cfg = &w->srv->cfg;
+    if ((cfg->max_connections && w->n_conns >= cfg->max_connections) ||
+        bsf_h2_budget_over(&w->budget, 1, 1)) {
+        count(&w->refused_connections);
+        return false;
+    }
+    return true;
+}
+
+static int conn_session_new(conn_t *c)
+{
+    bsf_h2_worker_t *w = c->w;
+    nghttp2_session_callbacks *cbs = make_callbacks();
+    nghttp2_option *opt = NULL;
+    nghttp2_mem mem;
+    bsf_h2_budget_nghttp2_mem(&w->budget, &mem);
+    int rc = -1;
+    if (cbs && nghttp2_option_new(&opt) == 0) {
+        nghttp2_option_set_max_deflate_dynamic_table_size(opt, 4096);
+        nghttp2_option_set_max_settings(opt, 32);
+        nghttp2_option_set_max_outbound_ack(opt, 100);
+        nghttp2_option_set_max_reserved_remote_streams(opt, 0);
+        rc = nghttp2_session_server_new3(&c->session, cbs, c, opt, &mem) ? -1 : 0;
+    }
+    nghttp2_option_del(opt);
+    nghttp2_session_callbacks_del(cbs);
+    if (rc)
+        return -1;
+    uint32_t window = w->srv->cfg.max_body_bytes < 65535 ? (uint32_t)w->srv->cfg.max_body_bytes
+                                                         : 65535;
+    nghttp2_settings_entry iv[] = {
+        {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, w->srv->cfg.max_concurrent_streams},
+        {NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE, (uint32_t)header_list_max(w->srv)},
+        {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, window},
+        {NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
+    };
+    return nghttp2_submit_settings(c->session, NGHTTP2_FLAG_NONE, iv, sizeof iv / sizeof iv[0]);
+}
+
+static int bind_socket(const char *host, uint16_t port, int *fd_out, uint16_t *bound,
+                       char *err, size_t cap);
+static void on_connection(uv_stream_t *listener, int status);
+
+static void on_listener_closed(uv_handle_t *h)
+{
+    bsf_h2_worker_t *w = h->data;
+    w->listener_closed = true;
+}
+
+/* Listens again on the shared port (SO_REUSEPORT) once descriptors may be free again. */
+static void relisten(uv_timer_t *t)
+{
+    bsf_h2_worker_t *w = t->data;
+    if (w->draining || w->stopping)
+        return;
+    int fd;
+    uint16_t port = w->srv->port;
+    char err[160];
+    if (!w->listener_closed ||
+        bind_socket(w->srv->cfg.host, port, &fd, &port, err, sizeof err)) {
+        uv_timer_start(&w->relisten_timer, relisten, 1000, 0);
+        return;
+    }
+    w->listener_closed = false;
+    uv_tcp_init(&w->loop, &w->listener);
+    w->listener.data = w;
+    if (uv_tcp_open(&w->listener, fd)) {
+        close(fd);
+        uv_close((uv_handle_t *)&w->listener, on_listener_closed);
+        uv_timer_start(&w->relisten_timer, relisten, 1000, 0);
+    } else if (uv_listen((uv_stream_t *)&w->listener, 1024, on_connection)) {
+        uv_close((uv_handle_t *)&w->listener, on_listener_closed);
+        uv_timer_start(&w->relisten_timer, relisten, 1000, 0);
+    }
+}
+
+/* Out of descriptors. When libuv cannot shed the pending connection with its reserve
+ * descriptor it calls back again at once, without end: the worker would spin and never see
+ * a stop request. The listener is closed instead (the other workers' sockets on the port go
+ * on accepting) and opened again a second later. */
+static void pause_listening(bsf_h2_worker_t *w)
+{
+    if (uv_is_closing((uv_handle_t *)&w->listener))
+        return;
+    uv_close((uv_handle_t *)&w->listener, on_listener_closed);
+    uv_timer_start(&w->relisten_timer, relisten, 1000, 0);
+    uint64_t now = bsf_clock_mono_ns();
+    if (!w->last_emfile_warn_ns || now - w->last_emfile_warn_ns >= WARN_INTERVAL_NS) {
+        w->last_emfile_warn_ns = now;
+        BSF_WARN("sbi", "worker %u: out of descriptors (%u connections): not accepting for 1 s",
+                 w->index, (unsigned)w->n_conns);
+    }
 }
 
 static void on_connection(uv_stream_t *listener, int status)
 {
     bsf_h2_worker_t *w = listener->data;
-    if (status < 0 || w->draining)
+    if (status < 0) {
+        count(&w->accept_errors);
+        if (status == UV_EMFILE || status == UV_ENFILE)
+            pause_listening(w);
         return;
-    conn_t *c = calloc(1, sizeof *c);
+    }
+    if (w->draining)
+        return;
+    conn_t *c = bsf_h2_budget_calloc(&w->budget, 1, sizeof *c);
     if (!c)
         return;
-    c->last_active_ns = bsf_clock_mono_ns();
+    c->accepted_ns = c->last_active_ns = c->last_progress_ns = bsf_clock_mono_ns();
     c->w = w;
     uv_tcp_init(&w->loop, &c->tcp);
     c->tcp.data = c;
     if (uv_accept(listener, (uv_stream_t *)&c->tcp) != 0) {
+        count(&w->accept_errors);
+        uv_close((uv_handle_t *)&c->tcp, on_conn_closed);
+        return;
+    }
+    if (!conn_admissible(w)) {
         uv_close((uv_handle_t *)&c->tcp, on_conn_closed);
         return;
     }
     uv_tcp_nodelay(&c->tcp, 1);
-    nghttp2_session_callbacks *cbs = make_callbacks();
-    if (!cbs || nghttp2_session_server_new(&c->session, cbs, c)) {
-        nghttp2_session_callbacks_del(cbs);
-        uv_close((uv_handle_t *)&c->tcp, on_conn_closed);
-        return;
-    }
-    nghttp2_session_callbacks_del(cbs);
-    if (w->srv->cfg.max_connections && w->n_conns >= w->srv->cfg.max_connections) {
-        /* Over the limit: refuse at once rather than let one client exhaust the worker. */
-        nghttp2_session_del(c->session);
-        uv_close((uv_handle_t *)&c->tcp, on_conn_closed);
-        return;
-    }
     w->n_conns++;
+    atomic_fetch_add_explicit(&w->open_conns, 1, memory_order_relaxed);
     c->next = w->conns;
     if (w->conns)
         w->conns->prev = c;
     w->conns = c;
-    nghttp2_settings_entry iv[] = {
-        {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, w->srv->cfg.max_concurrent_streams},
-        {NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE, HEADER_BYTES_MAX},
-    };
-    if (nghttp2_submit_settings(c->session, NGHTTP2_FLAG_NONE, iv, 2)) {
+    if (conn_session_new(c)) {
         conn_close(c);
         return;
     }
@@ -658,35 +1008,139 @@ static void run_posts(bsf_h2_worker_t *w)
 static bool has_pending_output(bsf_h2_worker_t *w)
 {
     for (conn_t *c = w->conns; c; c = c->next)
-        if (c->write_in_flight || c->out.len || (c->session && nghttp2_session_want_write(c->session)))
+        if (!c->lingering && (c->write_in_flight || c->out.len ||
+                              (c->session && nghttp2_session_want_write(c->session))))
             return true;
     return false;
 }
 
-/* Once a second: connections with no open stream and no traffic for idle_timeout_ms get a
- * GOAWAY and are closed (slow or abandoned clients must not hold workers' resources). */
-static void check_idle(uv_timer_t *t)
+static bool expired(uint64_t now, uint64_t since, unsigned ms)
+{
+    return ms && now > since && now - since > (uint64_t)ms * 1000000u;
+}
+
+static void timeout_conn(conn_t *c, bsf_h2_timeout_t why, bool goaway)
+{
+    count(&c->w->timeouts[why]);
+    if (!goaway) {
+        conn_close(c); /* the peer does not read: a GOAWAY would not get through */
+        return;
+    }
+    nghttp2_submit_goaway(c->session, NGHTTP2_FLAG_NONE,
+                          nghttp2_session_get_last_proc_stream_id(c->session),
+                          why == BSF_H2_TIMEOUT_IDLE ? NGHTTP2_NO_ERROR : NGHTTP2_CANCEL, NULL, 0);
+    c->finishing = true;
+    conn_flush(c);
+}
+
+/* The deadlines of one connection's streams. Returns true when the connection was ended;
+ * sets *busy when a stream waits for its answer (the idle timeout does not apply then), *reset
+ * when a stream was reset (the caller flushes). */
+static bool check_streams(conn_t *c, uint64_t now, bool *busy, bool *reset)
+{
+    const bsf_h2_config_t *cfg = &c->w->srv->cfg;
+    bsf_h2_stream_t *s = c->streams;
+    while (s) {
+        bsf_h2_stream_t *next = s->next;
+        if (s->responded && expired(now, s->responded_ns, cfg->send_timeout_ms)) {
+            timeout_conn(c, BSF_H2_TIMEOUT_SEND, false);
+            return true;
+        }
+        if (!s->headers_done && expired(now, s->begin_ns, cfg->header_timeout_ms)) {
+            timeout_conn(c, BSF_H2_TIMEOUT_HEADER, true);
+            return true;
+        }
+        if (s->headers_done && !s->dispatched && !s->refused &&
+            expired(now, s->headers_ns, cfg->body_timeout_ms)) {
+            count(&c->w->timeouts[BSF_H2_TIMEOUT_BODY]);
+            s->refused = true;
+            nghttp2_submit_rst_stream(c->session, NGHTTP2_FLAG_NONE, s->id, NGHTTP2_CANCEL);
+            *reset = true;
+        }
+        if (s->dispatched)
+            *busy = true;
+        s = next;
+    }
+    return false;
+}
+
+/* One connection's phase deadlines: preface, a frame that arrives too slowly (slowloris),
+ * streams, writes the peer does not take, idle. */
+static void check_conn(conn_t *c, uint64_t now)
+{
+    const bsf_h2_config_t *cfg = &c->w->srv->cfg;
+    if (c->lingering) {
+        if (now > c->linger_deadline_ns)
+            conn_close(c);
+        return;
+    }
+    if (c->write_in_flight && expired(now, c->write_start_ns, cfg->send_timeout_ms)) {
+        timeout_conn(c, BSF_H2_TIMEOUT_SEND, false);
+        return;
+    }
+    if (c->finishing)
+        return;
+    if (!c->got_settings && expired(now, c->accepted_ns, cfg->preface_timeout_ms)) {
+        timeout_conn(c, BSF_H2_TIMEOUT_PREFACE, false);
+        return;
+    }
+    if (c->last_byte_ns > c->last_progress_ns &&
+        expired(now, c->last_progress_ns, cfg->header_timeout_ms)) {
+        timeout_conn(c, BSF_H2_TIMEOUT_HEADER, true);
+        return;
+    }
+    bool busy = false, reset = false;
+    if (check_streams(c, now, &busy, &reset))
+        return;
+    if (reset)
+        conn_flush(c);
+    if (c->closing)
+        return;
+    if (!busy && expired(now, c->last_active_ns, cfg->idle_timeout_ms)) {
+        timeout_conn(c, BSF_H2_TIMEOUT_IDLE, true);
+        return;
+    }
+    if (!c->write_in_flight && c->out.len == 0) {
+        outbuf_trim(&c->w->budget, &c->out);
+        outbuf_trim(&c->w->budget, &c->writing);
+    }
+}
+
+static void on_tick(uv_timer_t *t)
 {
     bsf_h2_worker_t *w = t->data;
-    uint64_t limit = (uint64_t)w->srv->cfg.idle_timeout_ms * 1000000u;
     uint64_t now = bsf_clock_mono_ns();
     conn_t *c = w->conns;
     while (c) {
         conn_t *next = c->next;
-        if (!c->streams && now - c->last_active_ns > limit) {
-            nghttp2_submit_goaway(c->session, NGHTTP2_FLAG_NONE,
-                                  nghttp2_session_get_last_proc_stream_id(c->session),
-                                  NGHTTP2_NO_ERROR, NULL, 0);
-            /* Once the GOAWAY is written and no stream is open, conn_flush closes it. */
-            conn_flush(c);
-        }
+        check_conn(c, now);
         c = next;
     }
 }
 
-static void on_listener_closed(uv_handle_t *h)
+/* Before the loop polls again: connections that used their quantum read again. */
+static void on_prepare(uv_prepare_t *p)
 {
-    (void)h;
+    bsf_h2_worker_t *w = p->data;
+    w->iteration++;
+    for (conn_t *c = w->conns; c; c = c->next)
+        if (c->yielded) {
+            c->yielded = false;
+            update_reading(c);
+        }
+}
+
+/* A tick fine enough for the shortest deadline (a quarter of it, 50 ms to 1 s). */
+static unsigned tick_ms(const bsf_h2_config_t *cfg)
+{
+    unsigned t[] = {cfg->idle_timeout_ms, cfg->preface_timeout_ms, cfg->header_timeout_ms,
+                    cfg->body_timeout_ms, cfg->send_timeout_ms};
+    unsigned best = 4000;
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (t[i] && t[i] < best)
+            best = t[i];
+    best /= 4;
+    return best < 50 ? 50 : best > 1000 ? 1000 : best;
 }
 
 static void close_all(bsf_h2_worker_t *w)
@@ -698,7 +1152,9 @@ static void close_all(bsf_h2_worker_t *w)
         conn_close(w->conns);
     uv_close((uv_handle_t *)&w->async, NULL);
     uv_close((uv_handle_t *)&w->stop_timer, NULL);
-    uv_close((uv_handle_t *)&w->idle_timer, NULL);
+    uv_close((uv_handle_t *)&w->relisten_timer, NULL);
+    uv_close((uv_handle_t *)&w->tick_timer, NULL);
+    uv_close((uv_handle_t *)&w->prepare, NULL);
     if (!uv_is_closing((uv_handle_t *)&w->listener))
         uv_close((uv_handle_t *)&w->listener, on_listener_closed);
 }
@@ -871,10 +1327,15 @@ int bsf_h2_server_start(const bsf_h2_config_t *cfg, const bsf_h2_handler_t *hand
         w->async.data = w;
         uv_timer_init(&w->loop, &w->stop_timer);
         w->stop_timer.data = w;
-        uv_timer_init(&w->loop, &w->idle_timer);
-        w->idle_timer.data = w;
-        if (cfg->idle_timeout_ms)
-            uv_timer_start(&w->idle_timer, check_idle, 1000, 1000);
+        uv_timer_init(&w->loop, &w->relisten_timer);
+        w->relisten_timer.data = w;
+        w->budget.limit = cfg->worker_memory_bytes;
+        uv_timer_init(&w->loop, &w->tick_timer);
+        w->tick_timer.data = w;
+        uv_timer_start(&w->tick_timer, on_tick, tick_ms(cfg), tick_ms(cfg));
+        uv_prepare_init(&w->loop, &w->prepare);
+        w->prepare.data = w;
+        uv_prepare_start(&w->prepare, on_prepare);
         if (uv_tcp_open(&w->listener, w->fd) ||
             uv_listen((uv_stream_t *)&w->listener, 1024, on_connection) ||
             pthread_create(&w->thread, NULL, worker_main, w)) {
@@ -923,8 +1384,110 @@ void bsf_h2_server_free(bsf_h2_server_t *srv)
 {
     if (!srv)
         return;
-    for (unsigned i = 0; i < srv->n_workers; i++)
+    for (unsigned i = 0; i < srv->n_workers; i++) {
         pthread_mutex_destroy(&srv->workers[i].mu);
+        free(srv->workers[i].scratch);
+    }
     free(srv->workers);
     free(srv);
+}
+
+const char *bsf_h2_timeout_name(bsf_h2_timeout_t t)
+{
+    static const char *const names[BSF_H2_TIMEOUT_COUNT] = {"preface", "header", "body", "send",
+                                                            "idle"};
+    return (unsigned)t < BSF_H2_TIMEOUT_COUNT ? names[t] : "other";
+}
+
+static uint64_t load(const atomic_uint_fast64_t *a)
+{
+    return atomic_load_explicit(a, memory_order_relaxed);
+}
+
+void bsf_h2_server_stats(const bsf_h2_server_t *srv, bsf_h2_stats_t *out)
+{
+    *out = (bsf_h2_stats_t){0};
+    for (unsigned i = 0; i < srv->n_workers; i++) {
+        const bsf_h2_worker_t *w = &srv->workers[i];
+        for (unsigned t = 0; t < BSF_H2_TIMEOUT_COUNT; t++)
+            out->timeouts[t] += load(&w->timeouts[t]);
+        out->refused_streams += load(&w->refused_streams);
+        out->refused_connections += load(&w->refused_connections);
+        out->headers_too_large += load(&w->headers_too_large);
+        out->protocol_errors += load(&w->protocol_errors);
+        out->accept_errors += load(&w->accept_errors);
+        out->connections += load(&w->open_conns);
+        out->memory_bytes += bsf_h2_budget_used(&w->budget);
+    }
+}
+
+/* ---- testing ----------------------------------------------------------------------- */
+
+static void drain_fd(int fd)
+{
+    char buf[16384];
+    while (read(fd, buf, sizeof buf) > 0)
+        ;
+}
+
+/* One connection on a socketpair in a private loop: the real callbacks, without a thread. */
+int bsf_h2_server_feed_for_testing(const bsf_h2_config_t *cfg, const bsf_h2_handler_t *handler,
+                                   const uint8_t *data, size_t len, size_t chunk)
+{
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv))
+        return -1;
+    bsf_h2_server_t srv = {.cfg = *cfg, .handler = *handler, .n_workers = 1};
+    bsf_h2_worker_t *w = calloc(1, sizeof *w);
+    if (!w) {
+        close(sv[0]);
+        close(sv[1]);
+        return -1;
+    }
+    srv.workers = w;
+    w->srv = &srv;
+    w->budget.limit = cfg->worker_memory_bytes;
+    uv_loop_init(&w->loop);
+    if (handler->worker_init)
+        w->state = handler->worker_init(handler->ctx, w);
+    conn_t *c = bsf_h2_budget_calloc(&w->budget, 1, sizeof *c);
+    int rc = -1;
+    if (c) {
+        c->w = w;
+        c->accepted_ns = c->last_active_ns = bsf_clock_mono_ns();
+        uv_tcp_init(&w->loop, &c->tcp);
+        c->tcp.data = c;
+        if (uv_tcp_open(&c->tcp, sv[0]) == 0) {
+            sv[0] = -1; /* owned by the handle now */
+            w->conns = c;
+            w->n_conns = 1;
+            rc = conn_session_new(c) ? -1 : 0;
+            conn_flush(c);
+            for (size_t off = 0; rc == 0 && off < len && !c->closing && !c->lingering;) {
+                size_t n = chunk && len - off > chunk ? chunk : len - off;
+                uv_buf_t b = uv_buf_init((char *)data + off, (unsigned)n);
+                on_read((uv_stream_t *)&c->tcp, (ssize_t)n, &b);
+                off += n;
+                uv_run(&w->loop, UV_RUN_NOWAIT);
+                drain_fd(sv[1]);
+            }
+            if (!c->closing)
+                conn_close(c);
+        } else {
+            uv_close((uv_handle_t *)&c->tcp, on_conn_closed);
+        }
+    }
+    uv_run(&w->loop, UV_RUN_DEFAULT); /* closes the handle, frees the connection */
+    if (handler->worker_fini)
+        handler->worker_fini(handler->ctx, w->state);
+    uv_loop_close(&w->loop);
+    if (sv[0] >= 0)
+        close(sv[0]);
+    close(sv[1]);
+    free(w->scratch);
+    /* Everything a connection held is given back: the accounting must come out at zero. */
+    if (rc == 0 && bsf_h2_budget_used(&w->budget) != 0)
+        rc = 1;
+    free(w);
+    return rc;
 }

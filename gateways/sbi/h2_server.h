@@ -6,9 +6,13 @@
  * answers at once with bsf_h2_respond, or later from the same worker thread; work done on
  * other threads comes back through bsf_h2_worker_post.
  *
- * Protocol errors the server can judge alone (body too large, missing content-length, URI
- * too long) are answered by the `reject` callback before the handler runs, without reading
- * the rest of the body. */
+ * Protocol errors the server can judge alone (body too large, URI too long, header list too
+ * large) are answered by the `reject` callback before the handler runs, without reading the
+ * rest of the body. A body without content-length is read until END_STREAM.
+ *
+ * Hostile peers are bounded (docs/architecture.md, Robustness): a per-worker memory budget,
+ * a deadline per phase, header limits on receipt, a read quantum per connection and loop
+ * iteration; bsf_h2_server_stats counts what they cost. */
 #ifndef BSF_GATEWAYS_SBI_H2_SERVER_H
 #define BSF_GATEWAYS_SBI_H2_SERVER_H
 
@@ -25,6 +29,8 @@ typedef struct {
     const char *value;
 } bsf_h2_header_t;
 
+/* Most response headers bsf_h2_respond sends (requests may carry any number of headers
+ * within sbi.max_header_list_bytes). */
 #define BSF_H2_MAX_HEADERS 32
 
 typedef struct {
@@ -37,7 +43,7 @@ typedef struct {
     const char *body;
     size_t body_len;
     size_t n_headers;       /* every other request header, names in lowercase */
-    bsf_h2_header_t headers[BSF_H2_MAX_HEADERS];
+    const bsf_h2_header_t *headers; /* n_headers entries, valid during the call */
     uint64_t received_ns;   /* monotonic time the request was complete */
 } bsf_h2_request_t;
 
@@ -45,9 +51,9 @@ typedef struct {
  * renders it). */
 typedef enum {
     BSF_H2_REJECT_BODY_TOO_LARGE,
-    BSF_H2_REJECT_LENGTH_REQUIRED,
+    BSF_H2_REJECT_LENGTH_REQUIRED, /* no longer produced: bodies of unknown length are read */
     BSF_H2_REJECT_URI_TOO_LONG,
-    BSF_H2_REJECT_HEADERS_TOO_MANY,
+    BSF_H2_REJECT_HEADERS_TOO_LARGE, /* header list over max_header_list_bytes: 431 */
 } bsf_h2_reject_t;
 
 typedef struct {
@@ -73,7 +79,37 @@ typedef struct {
     uint32_t max_concurrent_streams;
     unsigned idle_timeout_ms; /* close connections idle that long; 0: never */
     unsigned max_connections; /* per worker; 0: no limit */
+    /* Deadlines of each phase (0: none): the client preface and SETTINGS after accept; a
+     * request's header block; its body after the headers; an answer the peer does not read
+     * (no write progress). Expired ones are counted in bsf_h2_stats_t. */
+    unsigned preface_timeout_ms, header_timeout_ms, body_timeout_ms, send_timeout_ms;
+    size_t worker_memory_bytes;   /* per worker budget for connections and streams; 0: none */
+    size_t max_header_list_bytes; /* advertised and enforced (RFC 9113 §6.5.2 size); 0: 16 KiB */
 } bsf_h2_config_t;
+
+/* Why connections or streams were cut short, and what the workers hold. */
+typedef enum {
+    BSF_H2_TIMEOUT_PREFACE,
+    BSF_H2_TIMEOUT_HEADER,
+    BSF_H2_TIMEOUT_BODY,
+    BSF_H2_TIMEOUT_SEND,
+    BSF_H2_TIMEOUT_IDLE,
+    BSF_H2_TIMEOUT_COUNT
+} bsf_h2_timeout_t;
+
+typedef struct {
+    uint64_t timeouts[BSF_H2_TIMEOUT_COUNT];
+    uint64_t refused_streams;     /* RST_STREAM REFUSED_STREAM: worker memory budget */
+    uint64_t refused_connections; /* closed at accept: budget or max_connections */
+    uint64_t headers_too_large;   /* 431 answered or stream reset (HPACK bomb) */
+    uint64_t protocol_errors;     /* connections ended with a GOAWAY error code */
+    uint64_t accept_errors;       /* accept() failures (EMFILE, ENFILE, ...) */
+    uint64_t connections;         /* open now */
+    uint64_t memory_bytes;        /* held by connections and streams now */
+} bsf_h2_stats_t;
+
+/* The name of a timeout phase for metrics ("preface", "header", ...). */
+const char *bsf_h2_timeout_name(bsf_h2_timeout_t t);
 
 /* Binds the sockets (so the port is known to be ours) and starts the workers.
  * Returns 0 or -1 with a message. */
@@ -85,6 +121,9 @@ void bsf_h2_server_drain(bsf_h2_server_t *srv);
  * joins the workers. */
 void bsf_h2_server_stop(bsf_h2_server_t *srv, unsigned timeout_ms);
 void bsf_h2_server_free(bsf_h2_server_t *srv);
+
+/* Sums the workers' counters. Any thread; the values are approximate (relaxed loads). */
+void bsf_h2_server_stats(const bsf_h2_server_t *srv, bsf_h2_stats_t *out);
 
 /* The bound port (useful with port 0). */
 uint16_t bsf_h2_server_port(const bsf_h2_server_t *srv);

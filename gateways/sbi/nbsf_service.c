@@ -164,8 +164,9 @@ static void on_reject(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s, bsf_h2
     case BSF_H2_REJECT_URI_TOO_LONG:
         problem(&rq, BSF_CAUSE_URI_TOO_LONG, "the request URI is too long");
         break;
+    case BSF_H2_REJECT_HEADERS_TOO_LARGE:
     default:
-        problem(&rq, BSF_CAUSE_UNSPECIFIED_MSG_FAILURE, "too many or too large headers");
+        problem(&rq, BSF_CAUSE_HEADERS_TOO_LARGE, "the request header list is too large");
         break;
     }
 }
@@ -267,4 +268,12 @@ void bsf_nbsf_service_write_metrics(void *svc, bsf_text_t *out)
 {
     const bsf_nbsf_service_t *s = svc;
     bsf_sbi_metrics_write(s->metrics, s->n_workers, out);
+    bsf_h2_stats_t st;
+    bsf_h2_server_stats(s->server, &st);
+    bsf_sbi_metrics_write_h2(&st, out);
+}
+
+void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *out)
+{
+    bsf_h2_server_stats(svc->server, out);
 }

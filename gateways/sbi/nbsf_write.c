@@ -52,6 +52,11 @@ int bsf_nbsf_unpack_result(bsf_nbsf_request_t *rq, const bsf_command_t *cmd,
                : -1;
 }
 
+/* Retry-After of a 503 for a full write queue: the queue drains in well under a second at
+ * the engine's rate, so one second spreads retries without idling the store. */
+#define BSF_SBI_RETRY_AFTER_S 1
+#define BSF_SBI_RETRY_AFTER_TEXT "1"
+
 typedef struct {
     bsf_nbsf_request_t rq;
     bsf_command_t *cmd;
@@ -100,8 +105,13 @@ void bsf_nbsf_submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd, bsf_nbsf_answer
         bsf_command_free(cmd);
         free(pw);
         bsf_problem_t p;
-        bsf_problem_set(&p, BSF_CAUSE_NF_CONGESTION, "the write queue is full; retry later");
-        bsf_nbsf_respond_problem(rq, &p, NULL);
+        /* Shed before the queue's backlog turns into seconds of latency and gigabytes of
+         * memory: TS 29.500 §5.2.7.2 NF_CONGESTION_RISK, and when to come back (RFC 9110
+         * §10.2.3). */
+        bsf_problem_set(&p, BSF_CAUSE_NF_CONGESTION_RISK,
+                        "the write queue is full; retry after %d s", BSF_SBI_RETRY_AFTER_S);
+        bsf_h2_header_t retry = {"retry-after", BSF_SBI_RETRY_AFTER_TEXT};
+        bsf_nbsf_respond_problem_with(rq, &p, NULL, &retry, 1);
         return;
     }
     bsf_h2_stream_set_pending(rq->stream, &pw->rq);

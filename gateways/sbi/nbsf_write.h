@@ -19,7 +19,7 @@ int bsf_nbsf_parse_body(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r, const
 bsf_command_t *bsf_nbsf_new_command(bsf_nbsf_request_t *rq, bsf_command_kind_t kind);
 
 /* Hands `cmd` (owned from here) to the engine; `answer` runs on the worker when it is done.
- * A full queue or no memory is answered at once. */
+ * A full queue (503 NF_CONGESTION_RISK with Retry-After) or no memory is answered at once. */
 void bsf_nbsf_submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd, bsf_nbsf_answer_fn answer);
 
 /* Unpacks the command's result body into the worker's zone: 0, or -1 when there is none. */

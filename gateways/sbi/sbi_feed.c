@@ -129,7 +129,8 @@ bsf_sbi_feed_txn_t *bsf_sbi_feed_request(bsf_feed_t *feed, bsf_h2_stream_t *s,
         snprintf(length, sizeof length, "%" PRId64, r->content_length);
         headers[n++] = (bsf_feed_header_t){"content-length", length};
     }
-    for (size_t i = 0; i < r->n_headers; i++)
+    /* The copy keeps the first BSF_H2_MAX_HEADERS other headers (a request may carry more). */
+    for (size_t i = 0; i < r->n_headers && i < BSF_H2_MAX_HEADERS; i++)
         headers[n++] = (bsf_feed_header_t){r->headers[i].name, r->headers[i].value};
     bsf_feed_record_t rec = record_of(t, BSF_FEED_REQUEST);
     rec.headers = headers;

@@ -1,7 +1,8 @@
 #include "gateways/sbi/sbi_metrics.h"
 
 static const int status_slots[BSF_SBI_STATUS_SLOTS] = {200, 201, 204, 400, 403, 404, 405, 411,
-                                                       413, 414, 415, 500, 503, 504, 507, 0};
+                                                       413, 414, 415, 431, 500, 503, 504,
+                                                       507, 0};
 static const double latency_bounds[BSF_SBI_LATENCY_BUCKETS] = {
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0};
 
@@ -94,4 +95,33 @@ void bsf_sbi_metrics_write(const bsf_sbi_metrics_t *blocks, unsigned workers, bs
     bsf_text_printf(t, "# TYPE bsf_sbi_rejected_queue_full_total counter\n"
                    "bsf_sbi_rejected_queue_full_total %llu\n",
                 (unsigned long long)full);
+}
+
+void bsf_sbi_metrics_write_h2(const bsf_h2_stats_t *st, bsf_text_t *t)
+{
+    bsf_text_printf(t, "# HELP bsf_sbi_timeouts_total HTTP/2 connections or streams ended by a "
+                       "deadline, by phase.\n# TYPE bsf_sbi_timeouts_total counter\n");
+    for (unsigned i = 0; i < BSF_H2_TIMEOUT_COUNT; i++)
+        bsf_text_printf(t, "bsf_sbi_timeouts_total{phase=\"%s\"} %llu\n", bsf_h2_timeout_name(i),
+                        (unsigned long long)st->timeouts[i]);
+    bsf_text_printf(t,
+                    "# TYPE bsf_sbi_refused_streams_total counter\n"
+                    "bsf_sbi_refused_streams_total %llu\n"
+                    "# TYPE bsf_sbi_refused_connections_total counter\n"
+                    "bsf_sbi_refused_connections_total %llu\n"
+                    "# TYPE bsf_sbi_headers_too_large_total counter\n"
+                    "bsf_sbi_headers_too_large_total %llu\n"
+                    "# TYPE bsf_sbi_protocol_errors_total counter\n"
+                    "bsf_sbi_protocol_errors_total %llu\n"
+                    "# TYPE bsf_sbi_accept_errors_total counter\n"
+                    "bsf_sbi_accept_errors_total %llu\n"
+                    "# TYPE bsf_sbi_connections gauge\n"
+                    "bsf_sbi_connections %llu\n"
+                    "# TYPE bsf_sbi_connection_memory_bytes gauge\n"
+                    "bsf_sbi_connection_memory_bytes %llu\n",
+                    (unsigned long long)st->refused_streams,
+                    (unsigned long long)st->refused_connections,
+                    (unsigned long long)st->headers_too_large,
+                    (unsigned long long)st->protocol_errors, (unsigned long long)st->accept_errors,
+                    (unsigned long long)st->connections, (unsigned long long)st->memory_bytes);
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "common/text.h"
+#include "gateways/sbi/h2_server.h"
 
 typedef enum {
     BSF_SBI_OP_REGISTER,
@@ -17,7 +18,7 @@ typedef enum {
     BSF_SBI_OP_COUNT
 } bsf_sbi_op_t;
 
-#define BSF_SBI_STATUS_SLOTS 16
+#define BSF_SBI_STATUS_SLOTS 17
 #define BSF_SBI_LATENCY_BUCKETS 12 /* the last one is +Inf */
 
 typedef struct {
@@ -37,5 +38,8 @@ void bsf_sbi_metrics_record(bsf_sbi_metrics_t *m, bsf_sbi_op_t op, int status, u
 /* Appends the Prometheus text of `workers` blocks summed (relaxed loads: any thread). A failed
  * allocation is left in out->failed. */
 void bsf_sbi_metrics_write(const bsf_sbi_metrics_t *blocks, unsigned workers, bsf_text_t *out);
+/* The HTTP/2 server's own counters (timeouts per phase, refusals, memory) as Prometheus
+ * text. Any thread. */
+void bsf_sbi_metrics_write_h2(const bsf_h2_stats_t *st, bsf_text_t *out);
 
 #endif

@@ -8,12 +8,15 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 build=${1:?build dir}
 seconds=${2:-30}
 failed=0
-for target in binding_json discovery_query patch_json event_decode event_envelope config \
-              ue_binding_json ue_query mbs_binding_json mbs_query; do
+for target in ${FUZZ_TARGETS:-binding_json discovery_query patch_json event_decode event_envelope \
+    config rx_avp sbi_uri problem_decode nrf_formats h2_request ue_binding_json ue_query \
+    mbs_binding_json mbs_query}; do
   work=$(mktemp -d)
+  maxlen=4096
+  [ "$target" = h2_request ] && maxlen=16384 # a preface, SETTINGS and a few requests
   out=$(mktemp)
   cp -r "$HERE/corpus/$target/." "$work/" 2>/dev/null
-  "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len=4096 -timeout=10 \
+  "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len="$maxlen" -timeout=10 \
       -rss_limit_mb=2048 -print_final_stats=1 "$work" >"$out" 2>&1
   status=$?
   runs=$(grep -m1 '^stat::number_of_executed_units' "$out" | awk '{print $2}')

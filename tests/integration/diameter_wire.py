@@ -57,6 +57,32 @@ class Received:
         return struct.unpack("!I", self.avps[code][0])[0] if code in self.avps else None
 
 
+def exchange_capabilities(port, avps, timeout=10.0):
+    """Sends one CER made of these raw AVPs on a new connection; returns the CEA (a Received),
+    or None when the connection closed without one."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(message(CER, FLAG_REQUEST, avps, 1, 1))
+        head = b""
+        try:
+            while len(head) < 20:
+                chunk = sock.recv(20 - len(head))
+                if not chunk:
+                    return None
+                head += chunk
+            body = b""
+            length = int.from_bytes(head[1:4], "big")
+            while len(body) < length - 20:
+                chunk = sock.recv(length - 20 - len(body))
+                if not chunk:
+                    return None
+                body += chunk
+        except (ConnectionResetError, socket.timeout):
+            return None
+    hbh, e2e = struct.unpack_from("!II", head, 12)
+    return Received(time.monotonic(), int.from_bytes(head[5:8], "big"), head[4], hbh, e2e,
+                    parse_avps(body))
+
+
 class WirePeer:
     """One TCP connection to bsfd's Diameter port under `identity`; CER/CEA on creation.
     WirePeer.over(sock, ...) does the same on a socket already connected (e.g. a TLS one)."""
@@ -76,6 +102,7 @@ class WirePeer:
         cea = self._read()
         assert cea is not None and cea.code == CER and not cea.request, "no CEA"
         assert cea.u32(RESULT_CODE) == 2001, f"CEA Result-Code {cea.u32(RESULT_CODE)}"
+        self.cea = cea
         self._sock.settimeout(None)
         self._reader = threading.Thread(target=self._run, daemon=True)
         self._reader.start()
@@ -130,6 +157,18 @@ class WirePeer:
         except OSError:
             pass
         self.closed_at = time.monotonic()
+
+    def request(self, code, avps, app=RX_APP, timeout=10.0):
+        """Sends a request with these raw AVPs; returns its answer (a Received), or None."""
+        hbh, e2e = self._ids()
+        self._send(message(code, FLAG_REQUEST | 0x40, avps, hbh, e2e, app))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for m in list(self.received):
+                if not m.request and m.hbh == hbh:
+                    return m
+            time.sleep(0.02)
+        return None
 
     def dprs(self):
         return [m for m in self.received if m.code == DPR and m.request]

@@ -163,7 +163,7 @@ def test_large_bodies_are_copied_up_to_the_payload_bound(kafka_broker, bsfd_fact
 
 
 def test_requests_refused_before_the_handler_are_copied(kafka_broker, bsfd_factory):
-    """413 and 411 are answered by the HTTP/2 layer; their request line is still copied."""
+    """413 and 431 are answered by the HTTP/2 layer; their request line is still copied."""
     topic = new_topic()
     server = bsfd_factory(feed_settings(kafka_broker, topic))
     path = f"{API_PATH}/pcfBindings"
@@ -171,11 +171,12 @@ def test_requests_refused_before_the_handler_are_copied(kafka_broker, bsfd_facto
                            [("content-type", "application/json"), ("content-length", "99999999")],
                            body=b"{}", end_stream=False)
     assert too_large.status == 413
-    no_length = h2_request(server.sbi_port, "POST", path, [("content-type", "application/json")],
-                           body=b"{}")
-    assert no_length.status == 411
+    too_many = h2_request(server.sbi_port, "POST", path,
+                          [("content-type", "application/json")]
+                          + [(f"x-pad-{i}", "v" * 1000) for i in range(20)], body=b"{}")
+    assert too_many.status == 431
     by_id = transactions(consume(kafka_broker, topic, 4))
-    assert sorted(t["response"]["status"] for t in by_id.values()) == [411, 413]
+    assert sorted(t["response"]["status"] for t in by_id.values()) == [413, 431]
     for txn in by_id.values():
         assert txn["request"]["method"] == "POST" and txn["request"]["path"] == path
         assert txn["response"]["payloadLength"] > 0  # the ProblemDetails

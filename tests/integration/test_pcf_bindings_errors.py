@@ -83,15 +83,16 @@ def test_unknown_path(bsfd, client, path, method):
 
 # --- 411 / 413 / 414 / 415 ------------------------------------------------------------------
 
-def test_post_without_content_length(bsfd, client):
+def test_post_without_content_length_is_read_to_the_end(bsfd, client):
+    """A body of unknown length (DATA until END_STREAM) is legal HTTP/2 (RFC 9113 §8.1.1)."""
     ue = Ue()
     count = bsfd.count()
-    resp = client.post("/pcfBindings", content=iter([json.dumps(binding(ipv4Addr=ue.ipv4)).encode()]),
+    body = binding(ipv4Addr=ue.ipv4)
+    resp = client.post("/pcfBindings", content=iter([json.dumps(body).encode()]),
                        headers={"content-type": "application/json"})
     assert "content-length" not in resp.request.headers
-    assert_problem(resp, 411, "INCORRECT_LENGTH")
-    assert_not_found(client, ipv4Addr=ue.ipv4)
-    assert bsfd.count() == count
+    assert assert_binding(resp, 201) == body
+    assert bsfd.count() == count + 1
 
 
 def test_body_of_exactly_the_limit_is_accepted(client):

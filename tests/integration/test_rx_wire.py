@@ -14,13 +14,15 @@ FIELDS = ["diameter.cmd.code", "diameter.flags.request", "diameter.applicationId
           "diameter.endtoendid", "diameter.Session-Id", "diameter.Origin-Host",
           "diameter.Destination-Host", "diameter.Destination-Realm", "diameter.Route-Record",
           "diameter.Framed-IP-Address", "diameter.Result-Code", "diameter.avp.code",
-          "diameter.avp.vendorId", "diameter.avp.unknown", "_ws.expert.message", "_ws.malformed"]
+          "diameter.avp.vendorId", "diameter.avp.unknown", "diameter.Vendor-Id",
+          "diameter.Product-Name", "_ws.expert.message", "_ws.malformed"]
 # Wireshark does not know OCNF-SERVICE-COOKIE (vendor 21274): the only warnings allowed.
 KNOWN_WARNINGS = ("Unknown AVP 3001", "Unknown Vendor")
 
 
 def test_the_gateways_traffic_decodes_in_wireshark(rx_lab):
-    lab = rx_lab(capture="pcf1.test.local", settings={"bindings.pcf_cookie": "true"})
+    lab = rx_lab(capture="pcf1.test.local",
+                 settings={"bindings.pcf_cookie": "true", "diameter.vendor_id": "32473"})
     ue = Ue()
     cookie = json.dumps({"cookieOwner": "PCF-SM", "cookieData": {"SmPolicyAssociationId": "x1"}})
     lab.register(ue, headers={"ocnf-service-cookie": cookie})
@@ -42,6 +44,9 @@ def test_the_gateways_traffic_decodes_in_wireshark(rx_lab):
         by.setdefault((r["diameter.cmd.code"][0], r["diameter.flags.request"][0]), []).append(r)
     # capabilities exchange, then (at stop) the disconnect, both answered
     assert ("257", "1") in by and ("257", "0") in by, sorted(by)
+    (cer,) = by[("257", "1")]  # ours: the BSF's identity, not libfdcore's
+    assert cer["diameter.Product-Name"] == ["bsf"], cer
+    assert cer["diameter.Vendor-Id"][0] == "32473", cer
     (dpr,) = by[("282", "1")]
     assert dpr["diameter.Origin-Host"] == [BSF_ID], dpr
     assert ("282", "0") in by, sorted(by)

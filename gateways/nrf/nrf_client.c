@@ -1,0 +1,519 @@
+/* The NRF client; see nrf_client.h. Procedures: register (a round over the NRFs by
+ * priority, then autonomous retries with back-off), heartbeat, deregister. */
+#include "gateways/nrf/nrf_client.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/clock.h"
+#include "common/diag.h"
+#include "common/time_text.h"
+#include "core/sbi_time.h"
+#include "gateways/nrf/nrf_profile.h"
+#include "gateways/nrf/nrf_select.h"
+
+#define NFM_PATH "/nnrf-nfm/v1/nf-instances/"
+
+typedef enum { NRF_REGISTERING, NRF_REGISTERED, NRF_DEREGISTERING, NRF_DEREGISTERED } state_t;
+static const char *const state_names[] = {"REGISTERING", "REGISTERED", "DEREGISTERING",
+                                          "DEREGISTERED"};
+
+typedef enum { TICK_REGISTER, TICK_HEARTBEAT, TICK_DEREGISTER } tick_kind_t;
+
+struct bsf_nrf_client {
+    bsf_nrf_settings_t s;
+    char instance_id[64];
+    bsf_sbi_client_t *sbi;
+    char *profile;            /* the NFProfile JSON, built once */
+    /* client thread */
+    unsigned gen;             /* timers of an older generation are ignored */
+    uint32_t tried;           /* NRFs tried in this registration round */
+    int target;               /* NRF of the request in flight */
+    unsigned backoff_ms;
+    bool stopping;
+    /* shared with the ops thread and the main thread: under mu */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool deregistered;        /* the deregistration finished (or was given up) */
+    state_t state;
+    int current;              /* NRF registered with, -1 */
+    unsigned heartbeat_s;
+    int64_t last_heartbeat_ms; /* wall clock; 0 never */
+    char last_error[256];
+    bsf_nrf_select_t sel;
+    uint64_t registrations, heartbeats_ok, heartbeats_failed, reregistrations_404;
+};
+
+typedef struct {
+    bsf_nrf_client_t *n;
+    unsigned gen;
+    tick_kind_t kind;
+} tick_t;
+
+static void begin_register(bsf_nrf_client_t *n);
+static void register_next(bsf_nrf_client_t *n);
+static void heartbeat(bsf_nrf_client_t *n);
+static void deregister_now(bsf_nrf_client_t *n);
+
+static int64_t mono_ms(void)
+{
+    return (int64_t)(bsf_clock_mono_ns() / 1000000u);
+}
+
+/* Records "<what>: <detail>" as the last error and logs it. */
+static void set_error(bsf_nrf_client_t *n, const char *what, const char *detail)
+{
+    pthread_mutex_lock(&n->mu);
+    snprintf(n->last_error, sizeof n->last_error, "%s: %s", what, detail);
+    pthread_mutex_unlock(&n->mu);
+    BSF_WARN("nrf", "%s: %s", what, detail);
+}
+
+static void ignore_answer(void *arg, const bsf_sbi_response_t *rsp)
+{
+    (void)arg;
+    (void)rsp;
+}
+
+/* ---- timers ------------------------------------------------------------------------ */
+
+static void on_tick(void *arg, bool stopped)
+{
+    tick_t *t = arg;
+    bsf_nrf_client_t *n = t->n;
+    bool current = t->gen == n->gen;
+    tick_kind_t kind = t->kind;
+    free(t);
+    if (kind == TICK_DEREGISTER) {
+        if (stopped) {
+            pthread_mutex_lock(&n->mu);
+            n->deregistered = true;
+            pthread_cond_broadcast(&n->cv);
+            pthread_mutex_unlock(&n->mu);
+        } else {
+            deregister_now(n);
+        }
+        return;
+    }
+    if (stopped || !current || n->stopping)
+        return;
+    if (kind == TICK_REGISTER)
+        begin_register(n);
+    else
+        heartbeat(n);
+}
+
+static void schedule(bsf_nrf_client_t *n, unsigned delay_ms, tick_kind_t kind)
+{
+    tick_t *t = malloc(sizeof *t);
+    if (!t)
+        return;
+    *t = (tick_t){n, n->gen, kind};
+    if (bsf_sbi_client_post(n->sbi, delay_ms, on_tick, t))
+        free(t);
+}
+
+/* ---- requests ---------------------------------------------------------------------- */
+
+static void nfm_uri(const bsf_nrf_client_t *n, int i, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s" NFM_PATH "%s", n->sel.peers[i].uri, n->instance_id);
+}
+
+/* A failure of the NRF itself (seed §3.42): it is then avoided for a while. */
+static bool nrf_failure(const bsf_sbi_response_t *rsp)
+{
+    if (rsp->result != BSF_SBI_OK)
+        return true;
+    if (rsp->from_scp)
+        return false; /* the SCP's own error: the NRF may be fine */
+    int st = rsp->status;
+    return st == 429 || st == 500 || st == 502 || st == 503 || st == 504 ||
+           bsf_sbi_response_header(rsp, "retry-after") != NULL;
+}
+
+static void describe(const bsf_sbi_response_t *rsp, char *out, size_t cap)
+{
+    if (rsp->result != BSF_SBI_OK)
+        snprintf(out, cap, "%s", rsp->error ? rsp->error : "no answer");
+    else if (rsp->has_problem && rsp->problem.cause[0])
+        snprintf(out, cap, "%d %s", rsp->status, rsp->problem.cause);
+    else
+        snprintf(out, cap, "%d", rsp->status);
+}
+
+static void mark_failed(bsf_nrf_client_t *n, int i, const bsf_sbi_response_t *rsp)
+{
+    int64_t hold = (int64_t)n->s.unhealthy_s * 1000;
+    int64_t ra = bsf_sbi_retry_after_ms(bsf_sbi_response_header(rsp, "retry-after"),
+                                        (int64_t)bsf_clock_wall_ms());
+    if (ra > 0)
+        hold = ra; /* the NRF said how long */
+    pthread_mutex_lock(&n->mu);
+    bsf_nrf_select_failed(&n->sel, i, mono_ms(), hold);
+    pthread_mutex_unlock(&n->mu);
+}
+
+static int nrf_send(bsf_nrf_client_t *n, int i, const char *method, const char *ctype,
+                const char *body, unsigned timeout_ms, unsigned retries, bsf_sbi_done_fn done)
+{
+    char uri[512], err[160];
+    nfm_uri(n, i, uri, sizeof uri);
+    bsf_sbi_retry_profile_t p = bsf_sbi_retry_default;
+    p.max_retries = retries;
+    /* room within the deadline for the retries and one SCP reselection after a timeout */
+    p.attempt_timeout_ms = timeout_ms / (retries + 2);
+    p.honour_retry_after = false;
+    p.stop_on_retry_after = true;
+    bsf_sbi_request_t q = {.method = method, .uri = uri, .content_type = ctype, .body = body,
+                           .body_len = body ? strlen(body) : 0, .timeout_ms = timeout_ms,
+                           .priority = -1, .retry = &p};
+    n->target = i;
+    if (bsf_sbi_client_submit(n->sbi, &q, done, n, err, sizeof err)) {
+        set_error(n, uri, err);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- register ---------------------------------------------------------------------- */
+
+/* No NRF took the registration in this round: again later. */
+static void round_failed(bsf_nrf_client_t *n)
+{
+    unsigned delay = n->backoff_ms;
+    pthread_mutex_lock(&n->mu);
+    int64_t recovery = bsf_nrf_select_next_recovery(&n->sel, mono_ms());
+    pthread_mutex_unlock(&n->mu);
+    if (recovery > 0 && recovery < delay && n->tried == 0)
+        delay = (unsigned)recovery;
+    n->backoff_ms = n->backoff_ms * 2 > n->s.retry_max_ms ? n->s.retry_max_ms
+                                                          : n->backoff_ms * 2;
+    schedule(n, delay, TICK_REGISTER);
+}
+
+static unsigned granted_timer(const bsf_sbi_response_t *rsp, unsigned proposed)
+{
+    json_t *p = json_loadb(rsp->body, rsp->body_len, 0, NULL);
+    json_t *hb = json_object_get(p, "heartBeatTimer");
+    unsigned v = proposed;
+    if (json_is_integer(hb) && json_integer_value(hb) >= 1 && json_integer_value(hb) <= 86400)
+        v = (unsigned)json_integer_value(hb);
+    json_decref(p);
+    return v;
+}
+
+static void registered(bsf_nrf_client_t *n, const bsf_sbi_response_t *rsp)
+{
+    int i = n->target;
+    unsigned hb = granted_timer(rsp, n->s.heartbeat_s);
+    pthread_mutex_lock(&n->mu);
+    int old = n->current;
+    bool was_registered = n->state == NRF_REGISTERED;
+    n->state = NRF_REGISTERED;
+    n->current = i;
+    n->heartbeat_s = hb;
+    n->last_heartbeat_ms = (int64_t)bsf_clock_wall_ms();
+    n->last_error[0] = '\0';
+    n->registrations++;
+    bsf_nrf_select_succeeded(&n->sel, i);
+    pthread_mutex_unlock(&n->mu);
+    BSF_INFO("nrf", "registered with %s (%d, heartBeatTimer %u s)", n->sel.peers[i].uri,
+             rsp->status, hb);
+    n->backoff_ms = n->s.retry_min_ms;
+    if (was_registered && old >= 0 && old != i) /* failed back: leave the other NRF */
+        nrf_send(n, old, "DELETE", NULL, NULL, n->s.timeout_ms, 0, ignore_answer);
+    schedule(n, hb * 1000, TICK_HEARTBEAT);
+}
+
+static void on_register_done(void *arg, const bsf_sbi_response_t *rsp)
+{
+    bsf_nrf_client_t *n = arg;
+    if (n->stopping)
+        return;
+    if (rsp->result == BSF_SBI_OK && (rsp->status == 200 || rsp->status == 201)) {
+        registered(n, rsp);
+        return;
+    }
+    char what[200];
+    describe(rsp, what, sizeof what);
+    set_error(n, "NFRegister", what);
+    if (nrf_failure(rsp)) {
+        mark_failed(n, n->target, rsp);
+        register_next(n);
+    } else {
+        round_failed(n); /* the NRF is fine but refused: try again later */
+    }
+}
+
+static void register_next(bsf_nrf_client_t *n)
+{
+    unsigned tried = (unsigned)__builtin_popcount(n->tried);
+    pthread_mutex_lock(&n->mu);
+    int i = bsf_nrf_select_pick(&n->sel, mono_ms(), n->tried);
+    pthread_mutex_unlock(&n->mu);
+    if (i < 0 || (tried > 0 && tried > n->s.alternate_retries)) {
+        round_failed(n);
+        return;
+    }
+    n->tried |= 1u << i;
+    unsigned retries = i == 0 ? n->s.primary_retries : 0;
+    if (nrf_send(n, i, "PUT", "application/json", n->profile, n->s.timeout_ms, retries,
+             on_register_done))
+        round_failed(n);
+}
+
+static void begin_register(bsf_nrf_client_t *n)
+{
+    n->tried = 0;
+    pthread_mutex_lock(&n->mu);
+    if (n->state != NRF_REGISTERED)
+        n->state = NRF_REGISTERING;
+    pthread_mutex_unlock(&n->mu);
+    register_next(n);
+}
+
+/* ---- heartbeat --------------------------------------------------------------------- */
+
+static void on_heartbeat_done(void *arg, const bsf_sbi_response_t *rsp)
+{
+    bsf_nrf_client_t *n = arg;
+    if (n->stopping)
+        return;
+    if (rsp->result == BSF_SBI_OK && (rsp->status == 204 || rsp->status == 200)) {
+        pthread_mutex_lock(&n->mu);
+        n->last_heartbeat_ms = (int64_t)bsf_clock_wall_ms();
+        n->heartbeats_ok++;
+        bsf_nrf_select_succeeded(&n->sel, n->target);
+        unsigned hb = n->heartbeat_s;
+        pthread_mutex_unlock(&n->mu);
+        schedule(n, hb * 1000, TICK_HEARTBEAT);
+        return;
+    }
+    char what[200];
+    describe(rsp, what, sizeof what);
+    set_error(n, "NFUpdate (heartbeat)", what);
+    pthread_mutex_lock(&n->mu);
+    n->heartbeats_failed++;
+    if (rsp->result == BSF_SBI_OK && rsp->status == 404)
+        n->reregistrations_404++;
+    n->state = NRF_REGISTERING; /* 404: the NRF forgot us; failure: another NRF */
+    n->current = -1;
+    pthread_mutex_unlock(&n->mu);
+    if (nrf_failure(rsp))
+        mark_failed(n, n->target, rsp);
+    begin_register(n);
+}
+
+static void heartbeat(bsf_nrf_client_t *n)
+{
+    pthread_mutex_lock(&n->mu);
+    int better = bsf_nrf_select_pick(&n->sel, mono_ms(), 0);
+    int current = n->current;
+    pthread_mutex_unlock(&n->mu);
+    if (current < 0)
+        return;
+    if (better >= 0 && better < current) { /* a preferred NRF is back: register there */
+        begin_register(n);
+        return;
+    }
+    json_t *patch = bsf_nrf_heartbeat_patch("REGISTERED", n->s.load);
+    char *body = json_dumps(patch, JSON_COMPACT);
+    json_decref(patch);
+    unsigned retries = current == 0 ? n->s.primary_retries : 0;
+    int rc = body ? nrf_send(n, current, "PATCH", "application/json-patch+json", body,
+                         n->s.timeout_ms, retries, on_heartbeat_done)
+                  : -1;
+    free(body);
+    if (rc)
+        schedule(n, n->heartbeat_s * 1000, TICK_HEARTBEAT);
+}
+
+/* ---- deregister -------------------------------------------------------------------- */
+
+static void deregistered(bsf_nrf_client_t *n)
+{
+    pthread_mutex_lock(&n->mu);
+    n->state = NRF_DEREGISTERED;
+    n->deregistered = true;
+    pthread_cond_broadcast(&n->cv);
+    pthread_mutex_unlock(&n->mu);
+}
+
+static void on_deregister_done(void *arg, const bsf_sbi_response_t *rsp)
+{
+    bsf_nrf_client_t *n = arg;
+    char what[200];
+    describe(rsp, what, sizeof what);
+    if (rsp->result == BSF_SBI_OK && (rsp->status == 204 || rsp->status == 200))
+        BSF_INFO("nrf", "deregistered from %s", n->sel.peers[n->target].uri);
+    else
+        set_error(n, "NFDeregister", what);
+    deregistered(n);
+}
+
+static void deregister_now(bsf_nrf_client_t *n)
+{
+    n->stopping = true;
+    n->gen++;
+    pthread_mutex_lock(&n->mu);
+    int current = n->state == NRF_REGISTERED ? n->current : -1;
+    if (current >= 0)
+        n->state = NRF_DEREGISTERING;
+    pthread_mutex_unlock(&n->mu);
+    if (current < 0 || nrf_send(n, current, "DELETE", NULL, NULL, n->s.deregister_timeout_ms, 0,
+                            on_deregister_done))
+        deregistered(n);
+}
+
+void bsf_nrf_client_deregister(bsf_nrf_client_t *n)
+{
+    tick_t *t = malloc(sizeof *t);
+    if (!t)
+        return;
+    *t = (tick_t){n, 0, TICK_DEREGISTER};
+    if (bsf_sbi_client_post(n->sbi, 0, on_tick, t)) {
+        free(t);
+        return;
+    }
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    uint64_t ns = (uint64_t)until.tv_nsec + (uint64_t)(n->s.deregister_timeout_ms + 500) * 1000000u;
+    until.tv_sec += (time_t)(ns / 1000000000u);
+    until.tv_nsec = (long)(ns % 1000000000u);
+    pthread_mutex_lock(&n->mu);
+    while (!n->deregistered)
+        if (pthread_cond_timedwait(&n->cv, &n->mu, &until))
+            break;
+    pthread_mutex_unlock(&n->mu);
+}
+
+int bsf_nrf_client_api_root(void *ctx, char *out, size_t cap)
+{
+    bsf_nrf_client_t *n = ctx;
+    pthread_mutex_lock(&n->mu);
+    int i = n->current >= 0 ? n->current : 0;
+    int len = snprintf(out, cap, "%s", n->sel.peers[i].uri);
+    pthread_mutex_unlock(&n->mu);
+    return len < 0 || (size_t)len >= cap ? -1 : 0;
+}
+
+/* ---- start, free ------------------------------------------------------------------- */
+
+int bsf_nrf_client_start(const bsf_nrf_client_config_t *cfg, bsf_sbi_client_t *sbi,
+                         bsf_nrf_client_t **out, char *err, size_t err_cap)
+{
+    bsf_nrf_client_t *n = calloc(1, sizeof *n);
+    if (!n) {
+        snprintf(err, err_cap, "out of memory");
+        return -1;
+    }
+    n->s = *cfg->settings;
+    snprintf(n->instance_id, sizeof n->instance_id, "%s", cfg->instance_id);
+    n->sbi = sbi;
+    n->current = -1;
+    n->heartbeat_s = n->s.heartbeat_s;
+    n->backoff_ms = n->s.retry_min_ms;
+    pthread_mutex_init(&n->mu, NULL);
+    pthread_cond_init(&n->cv, NULL);
+    if (bsf_nrf_select_init(&n->sel, n->s.uri) == 0) {
+        snprintf(err, err_cap, "nrf.uri is empty");
+        bsf_nrf_client_free(n);
+        return -1;
+    }
+    bsf_nrf_profile_input_t in = {.settings = &n->s, .instance_id = n->instance_id,
+                                  .nf_status = "REGISTERED", .listen_host = cfg->listen_host,
+                                  .listen_port = cfg->listen_port, .api_root = cfg->api_root,
+                                  .rx_host = cfg->rx_host, .rx_realm = cfg->rx_realm,
+                                  .load = n->s.load};
+    json_t *profile = bsf_nrf_profile_build(&in, err, err_cap);
+    n->profile = profile ? json_dumps(profile, JSON_COMPACT) : NULL;
+    json_decref(profile);
+    if (!n->profile) {
+        bsf_nrf_client_free(n);
+        return -1;
+    }
+    schedule(n, 0, TICK_REGISTER);
+    *out = n;
+    return 0;
+}
+
+void bsf_nrf_client_free(bsf_nrf_client_t *n)
+{
+    if (!n)
+        return;
+    free(n->profile);
+    pthread_mutex_destroy(&n->mu);
+    pthread_cond_destroy(&n->cv);
+    free(n);
+}
+
+/* ---- status and metrics ------------------------------------------------------------ */
+
+json_t *bsf_nrf_client_status_route(void *ctx, const char *method, const char *body, size_t len,
+                                    int *status)
+{
+    (void)body;
+    (void)len;
+    bsf_nrf_client_t *n = ctx;
+    if (strcmp(method, "GET") != 0) {
+        *status = 405;
+        return json_pack("{s:s}", "detail", "only GET");
+    }
+    int64_t now = mono_ms();
+    pthread_mutex_lock(&n->mu);
+    json_t *nrfs = json_array();
+    for (size_t i = 0; i < n->sel.n; i++) {
+        const bsf_nrf_peer_t *p = &n->sel.peers[i];
+        json_array_append_new(
+            nrfs, json_pack("{s:s,s:i,s:s,s:i,s:i}", "uri", p->uri, "priority", (int)i,
+                            "health", bsf_nrf_select_healthy(&n->sel, (int)i, now) ? "HEALTHY"
+                                                                                   : "UNHEALTHY",
+                            "successiveFailures", (int)p->successive_failures,
+                            "successiveSuccesses", (int)p->successive_successes));
+    }
+    char last[32] = "";
+    if (n->last_heartbeat_ms)
+        bsf_time_format_rfc3339(n->last_heartbeat_ms, last);
+    json_t *out = json_pack(
+        "{s:s,s:s,s:s?,s:i,s:s?,s:s?,s:o,s:I,s:I,s:I,s:I}", "nfInstanceId", n->instance_id,
+        "state", state_names[n->state], "nrfInUse",
+        n->current >= 0 ? n->sel.peers[n->current].uri : NULL, "heartBeatTimer",
+        (int)n->heartbeat_s, "lastHeartbeat", last[0] ? last : NULL, "lastError",
+        n->last_error[0] ? n->last_error : NULL, "nrfs", nrfs, "registrations",
+        (json_int_t)n->registrations, "heartbeatsOk", (json_int_t)n->heartbeats_ok,
+        "heartbeatsFailed", (json_int_t)n->heartbeats_failed, "reregistrationsAfter404",
+        (json_int_t)n->reregistrations_404);
+    pthread_mutex_unlock(&n->mu);
+    *status = 200;
+    return out;
+}
+
+void bsf_nrf_client_write_metrics(void *ctx, bsf_text_t *out)
+{
+    bsf_nrf_client_t *n = ctx;
+    int64_t now = mono_ms();
+    pthread_mutex_lock(&n->mu);
+    bsf_text_printf(out,
+                    "# HELP bsf_nrf_registered 1 while registered with an NRF.\n"
+                    "# TYPE bsf_nrf_registered gauge\nbsf_nrf_registered %d\n"
+                    "# HELP bsf_nrf_registrations_total Successful NFRegister.\n"
+                    "# TYPE bsf_nrf_registrations_total counter\n"
+                    "bsf_nrf_registrations_total %llu\n"
+                    "# HELP bsf_nrf_heartbeats_total NFUpdate heartbeats, by result.\n"
+                    "# TYPE bsf_nrf_heartbeats_total counter\n"
+                    "bsf_nrf_heartbeats_total{result=\"ok\"} %llu\n"
+                    "bsf_nrf_heartbeats_total{result=\"failed\"} %llu\n"
+                    "# HELP bsf_nrf_operative_status 1 when the NRF is healthy.\n"
+                    "# TYPE bsf_nrf_operative_status gauge\n",
+                    n->state == NRF_REGISTERED, (unsigned long long)n->registrations,
+                    (unsigned long long)n->heartbeats_ok,
+                    (unsigned long long)n->heartbeats_failed);
+    for (size_t i = 0; i < n->sel.n; i++)
+        bsf_text_printf(out, "bsf_nrf_operative_status{nrf=\"%s\"} %d\n", n->sel.peers[i].uri,
+                        bsf_nrf_select_healthy(&n->sel, (int)i, now));
+    pthread_mutex_unlock(&n->mu);
+}

@@ -1,0 +1,56 @@
+/* The NRF client (TS 29.510 Nnrf_NFManagement): NFRegister, heartbeats by NFUpdate (JSON
+ * Patch of nfStatus and load) every heartBeatTimer the NRF granted, re-registration after a
+ * 404, NFDeregister at shutdown; several NRFs by priority with health (seed §3.42);
+ * autonomous retries until success. bsfd serves traffic whether or not an NRF is reachable.
+ *
+ * Its state lives on the SBI client's thread (requests and timers of bsf_sbi_client); the
+ * ops thread reads a snapshot under a mutex. */
+#ifndef BSF_GATEWAYS_NRF_NRF_CLIENT_H
+#define BSF_GATEWAYS_NRF_NRF_CLIENT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/text.h"
+#include "gateways/nrf/nrf_settings.h"
+#include "gateways/sbi/sbi_client.h"
+
+typedef struct bsf_nrf_client bsf_nrf_client_t;
+
+typedef struct {
+    const bsf_nrf_settings_t *settings; /* copied */
+    const char *instance_id;
+    const char *listen_host;            /* sbi.listen */
+    uint16_t listen_port;
+    const char *api_root;               /* sbi.api_root */
+    const char *rx_host, *rx_realm;     /* NULL when the Rx gateway is off */
+} bsf_nrf_client_config_t;
+
+/* The ops route of the NRF status (seed §3.16). */
+#define BSF_NRF_STATUS_PATH "/oc-bsf-configuration/v1/nrfStatus"
+
+/* Builds the profile and starts registering (nrf.uri must not be empty). `sbi` must outlive
+ * the client until bsf_nrf_client_free. Returns 0 or -1 with a message (profile incomplete).
+ * Main thread. */
+int bsf_nrf_client_start(const bsf_nrf_client_config_t *cfg, bsf_sbi_client_t *sbi,
+                         bsf_nrf_client_t **out, char *err, size_t err_cap);
+
+/* Stops heartbeats and sends NFDeregister to the NRF in use; waits at most
+ * nrf.deregister_timeout_ms (plus a little) for the answer. Main thread, once. */
+void bsf_nrf_client_deregister(bsf_nrf_client_t *n);
+
+/* The apiRoot of the NRF in use (or the first configured) into out: for other Nnrf services
+ * (access tokens). Returns 0, or -1 when it does not fit. Any thread. */
+int bsf_nrf_client_api_root(void *n, char *out, size_t cap);
+
+/* Frees the client: after bsf_sbi_client_stop (no callback may come any more). NULL: no-op. */
+void bsf_nrf_client_free(bsf_nrf_client_t *n);
+
+/* The status as JSON (GET only; others 405). An bsf_ops_route_fn; ops thread. */
+json_t *bsf_nrf_client_status_route(void *ctx, const char *method, const char *body, size_t len,
+                                    int *status);
+/* Prometheus text of the NRF client (bsf_ops_metrics_fn); any thread. */
+void bsf_nrf_client_write_metrics(void *ctx, bsf_text_t *out);
+
+#endif

@@ -1,0 +1,140 @@
+/* bsfd's outbound side: instance id, SBI client, NRF client; see nrf_service.h. */
+#include "gateways/nrf/nrf_service.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uuid/uuid.h>
+
+#include "common/diag.h"
+#include "engine/ext_meta.h"
+#include "gateways/nrf/nrf_client.h"
+#include "gateways/nrf/nrf_token.h"
+
+#define META_INSTANCE_ID "nf_instance_id"
+
+struct bsf_nrf_service {
+    char instance_id[64];
+    bsf_sbi_client_t *sbi;
+    bsf_nrf_client_t *nrf;
+    bsf_nrf_tokens_t *tokens;
+};
+
+/* nf.instance_id, or the one kept in the store, or a new one kept there. */
+static int resolve_instance_id(const bsf_nrf_service_config_t *cfg, char *out, size_t cap,
+                               char *err, size_t err_cap)
+{
+    if (cfg->settings->instance_id[0]) {
+        snprintf(out, cap, "%s", cfg->settings->instance_id);
+        return 0;
+    }
+    uuid_t u;
+    char fresh[40];
+    uuid_generate_random(u);
+    uuid_unparse_lower(u, fresh);
+    bool created;
+    if (bsf_ext_meta_string(cfg->store, META_INSTANCE_ID, fresh, out, cap, &created, err,
+                            err_cap))
+        return -1;
+    if (created)
+        BSF_INFO("nrf", "generated the NF instance id %s (kept in the store)", out);
+    return 0;
+}
+
+int bsf_nrf_service_start(const bsf_nrf_service_config_t *cfg, bsf_nrf_service_t **out,
+                          char *err, size_t err_cap)
+{
+    bsf_nrf_service_t *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, err_cap, "out of memory");
+        return -1;
+    }
+    if (resolve_instance_id(cfg, s->instance_id, sizeof s->instance_id, err, err_cap)) {
+        free(s);
+        return -1;
+    }
+    const bsf_nrf_settings_t *st = cfg->settings;
+    bsf_sbi_client_config_t cc = {.nf_instance_id = s->instance_id, .fqdn = st->fqdn,
+                                  .tls_verify = st->client_tls_verify,
+                                  .tls_ca_file = st->client_tls_ca_file,
+                                  .tls_cert_file = st->client_tls_cert_file,
+                                  .tls_key_file = st->client_tls_key_file,
+                                  .max_connections = st->client_max_connections,
+                                  .max_streams = st->client_max_streams,
+                                  .connect_timeout_ms = st->client_connect_timeout_ms,
+                                  .scp_uris = st->scp_uris,
+                                  .scp_temp_unavailable_ms = st->scp_temp_unavailable_s * 1000,
+                                  .scp_health_interval_ms = st->scp_health_interval_ms,
+                                  .scp_health_path = st->scp_health_path,
+                                  .scp_health_failures = st->scp_health_failures,
+                                  .scp_health_successes = st->scp_health_successes};
+    if (bsf_sbi_client_start(&cc, &s->sbi, err, err_cap)) {
+        free(s);
+        return -1;
+    }
+    if (cfg->settings->uri[0]) {
+        bsf_nrf_client_config_t nc = {cfg->settings, s->instance_id, cfg->listen_host,
+                                      cfg->listen_port, cfg->api_root, cfg->rx_host,
+                                      cfg->rx_realm};
+        if (bsf_nrf_client_start(&nc, s->sbi, &s->nrf, err, err_cap)) {
+            bsf_sbi_client_stop(s->sbi);
+            free(s);
+            return -1;
+        }
+        s->tokens = bsf_nrf_tokens_new(s->sbi, s->instance_id, bsf_nrf_client_api_root,
+                                       s->nrf, st->timeout_ms);
+        if (s->tokens)
+            bsf_nrf_tokens_install(s->tokens);
+    }
+    *out = s;
+    return 0;
+}
+
+static json_t *scp_status_route(void *ctx, const char *method, const char *body, size_t len,
+                                int *status)
+{
+    (void)body;
+    (void)len;
+    if (strcmp(method, "GET") != 0) {
+        *status = 405;
+        return json_pack("{s:s}", "detail", "only GET");
+    }
+    *status = 200;
+    return bsf_sbi_client_scp_status(ctx);
+}
+
+void bsf_nrf_service_attach_ops(bsf_nrf_service_t *s, bsf_ops_server_t *ops)
+{
+    bsf_ops_server_add_route(ops, BSF_SCP_STATUS_PATH, scp_status_route, s->sbi);
+    bsf_ops_server_add_metrics(ops, bsf_sbi_client_write_metrics, s->sbi);
+    if (!s->nrf)
+        return;
+    bsf_ops_server_add_route(ops, BSF_NRF_STATUS_PATH, bsf_nrf_client_status_route, s->nrf);
+    bsf_ops_server_add_metrics(ops, bsf_nrf_client_write_metrics, s->nrf);
+}
+
+const char *bsf_nrf_service_instance_id(const bsf_nrf_service_t *s)
+{
+    return s->instance_id;
+}
+
+bsf_sbi_client_t *bsf_nrf_service_client(bsf_nrf_service_t *s)
+{
+    return s->sbi;
+}
+
+void bsf_nrf_service_deregister(bsf_nrf_service_t *s)
+{
+    if (s && s->nrf)
+        bsf_nrf_client_deregister(s->nrf);
+}
+
+void bsf_nrf_service_stop(bsf_nrf_service_t *s)
+{
+    if (!s)
+        return;
+    bsf_sbi_client_stop(s->sbi); /* no NRF callback after this */
+    bsf_nrf_tokens_free(s->tokens);
+    bsf_nrf_client_free(s->nrf);
+    free(s);
+}

@@ -1,0 +1,42 @@
+/* bsfd's outbound side as main.c starts and stops it: the NF instance id (configured, or
+ * generated once and kept in the store), the SBI client, and the NRF client when nrf.uri
+ * is set. Main thread. */
+#ifndef BSF_GATEWAYS_NRF_NRF_SERVICE_H
+#define BSF_GATEWAYS_NRF_NRF_SERVICE_H
+
+#include <stdint.h>
+
+#include "engine/ext_meta.h"
+#include "gateways/nrf/nrf_settings.h"
+#include "gateways/ops/ops_server.h"
+#include "gateways/sbi/sbi_client.h"
+
+typedef struct bsf_nrf_service bsf_nrf_service_t;
+
+/* The ops route of the SCPs' state. */
+#define BSF_SCP_STATUS_PATH "/oc-bsf-configuration/v1/scpStatus"
+
+typedef struct {
+    const bsf_nrf_settings_t *settings;
+    bsf_store_t *store;             /* for the generated instance id */
+    const char *listen_host;        /* sbi.listen */
+    uint16_t listen_port;
+    const char *api_root;           /* sbi.api_root */
+    const char *rx_host, *rx_realm; /* NULL when the Rx gateway is off */
+} bsf_nrf_service_config_t;
+
+/* Returns 0 or -1 with a message (store, profile, client). Registration runs in the
+ * background: bsfd serves whether or not an NRF answers. */
+int bsf_nrf_service_start(const bsf_nrf_service_config_t *cfg, bsf_nrf_service_t **out,
+                          char *err, size_t err_cap);
+/* Adds the SCP and NRF status routes and metrics (before bsf_ops_server_set_ready). */
+void bsf_nrf_service_attach_ops(bsf_nrf_service_t *s, bsf_ops_server_t *ops);
+const char *bsf_nrf_service_instance_id(const bsf_nrf_service_t *s);
+/* The SBI client, for other outbound flows. */
+bsf_sbi_client_t *bsf_nrf_service_client(bsf_nrf_service_t *s);
+/* NFDeregister (bounded by nrf.deregister_timeout_ms); first thing at shutdown. */
+void bsf_nrf_service_deregister(bsf_nrf_service_t *s);
+/* Stops the SBI client and frees everything (after the ops endpoint stopped). NULL: no-op. */
+void bsf_nrf_service_stop(bsf_nrf_service_t *s);
+
+#endif

@@ -1,0 +1,192 @@
+/* OAuth2 access tokens (Nnrf_AccessToken) for the SBI client's requests, against the test
+ * NRF (tests/peers/nrf_sim.py, standalone) on loopback: a token is fetched once and shared,
+ * renewed when it expires, replaced after a 401, and a refused scope fails the request. */
+#include <jansson.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "gateways/nrf/nrf_token.h"
+
+static char dir[64], root[64];
+static pid_t sim;
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/test_nrf_token.XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    char pf[128];
+    snprintf(pf, sizeof pf, "%s/port", dir);
+    sim = fork();
+    if (sim == 0) {
+        execl("/usr/bin/python3", "python3", BSF_NRF_SIM, "--port-file", pf,
+              "--token-expires", "2", (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 400; i++) {
+        FILE *f = fopen(pf, "r");
+        int port;
+        if (f && fscanf(f, "%d", &port) == 1) {
+            fclose(f);
+            snprintf(root, sizeof root, "http://127.0.0.1:%d", port);
+            return 0;
+        }
+        if (f)
+            fclose(f);
+        usleep(50000);
+    }
+    return -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    kill(sim, SIGTERM);
+    waitpid(sim, NULL, 0);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static int nrf_root(void *ctx, char *out, size_t cap)
+{
+    (void)ctx;
+    snprintf(out, cap, "%s", root);
+    return 0;
+}
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool done;
+    bsf_sbi_result_t result;
+    int status;
+    char error[200];
+} call_t;
+
+static void on_done(void *arg, const bsf_sbi_response_t *rsp)
+{
+    call_t *c = arg;
+    pthread_mutex_lock(&c->mu);
+    c->result = rsp->result;
+    c->status = rsp->status;
+    snprintf(c->error, sizeof c->error, "%s", rsp->error ? rsp->error : "");
+    c->done = true;
+    pthread_cond_signal(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+}
+
+static call_t run(bsf_sbi_client_t *cl, const char *method, const char *path, const char *scope)
+{
+    char uri[160], err[160];
+    snprintf(uri, sizeof uri, "%s%s", root, path);
+    call_t c = {.done = false};
+    pthread_mutex_init(&c.mu, NULL);
+    pthread_cond_init(&c.cv, NULL);
+    bsf_sbi_request_t q = {.method = method, .uri = uri, .timeout_ms = 3000, .priority = -1,
+                           .oauth_scope = scope, .target_nf_type = scope ? "PCF" : NULL};
+    if (bsf_sbi_client_submit(cl, &q, on_done, &c, err, sizeof err))
+        fail_msg("submit: %s", err);
+    pthread_mutex_lock(&c.mu);
+    while (!c.done)
+        pthread_cond_wait(&c.cv, &c.mu);
+    pthread_mutex_unlock(&c.mu);
+    return c;
+}
+
+/* Makes the NRF forget every token it issued (producers then answer 401). */
+static void revoke_all(bsf_sbi_client_t *cl)
+{
+    assert_int_equal(run(cl, "POST", "/nbsf-test/v1/token-requests", NULL).status, 200);
+}
+
+/* The count of token requests the NRF saw, read through a plain request. */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool done;
+    int count;
+} count_t;
+
+static void on_count(void *arg, const bsf_sbi_response_t *rsp)
+{
+    count_t *c = arg;
+    json_t *j = json_loadb(rsp->body, rsp->body_len, 0, NULL);
+    pthread_mutex_lock(&c->mu);
+    c->count = (int)json_integer_value(json_object_get(j, "count"));
+    c->done = true;
+    pthread_cond_signal(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+    json_decref(j);
+}
+
+static int count(bsf_sbi_client_t *cl)
+{
+    char uri[160], err[160];
+    snprintf(uri, sizeof uri, "%s/nbsf-test/v1/token-requests", root);
+    count_t c = {.count = -1};
+    pthread_mutex_init(&c.mu, NULL);
+    pthread_cond_init(&c.cv, NULL);
+    bsf_sbi_request_t q = {.method = "GET", .uri = uri, .timeout_ms = 3000, .priority = -1};
+    assert_int_equal(bsf_sbi_client_submit(cl, &q, on_count, &c, err, sizeof err), 0);
+    pthread_mutex_lock(&c.mu);
+    while (!c.done)
+        pthread_cond_wait(&c.cv, &c.mu);
+    pthread_mutex_unlock(&c.mu);
+    return c.count;
+}
+
+static void tokens(void **state)
+{
+    (void)state;
+    bsf_sbi_client_config_t cfg = {.nf_instance_id = "54804518-4191-46b3-955c-ac631f953ed8"};
+    bsf_sbi_client_t *cl;
+    char err[200];
+    assert_int_equal(bsf_sbi_client_start(&cfg, &cl, err, sizeof err), 0);
+    /* without a provider a request with a scope is refused at submit */
+    char uri[160];
+    snprintf(uri, sizeof uri, "%s/nbsf-test/v1/protected", root);
+    bsf_sbi_request_t q = {.method = "GET", .uri = uri, .priority = -1, .oauth_scope = "x"};
+    assert_int_equal(bsf_sbi_client_submit(cl, &q, on_done, NULL, err, sizeof err), -1);
+    bsf_nrf_tokens_t *t = bsf_nrf_tokens_new(cl, cfg.nf_instance_id, nrf_root, NULL, 2000);
+    bsf_nrf_tokens_install(t);
+    int base = count(cl);
+    /* no token: the producer refuses */
+    assert_int_equal(run(cl, "GET", "/nbsf-test/v1/protected", NULL).status, 401);
+    /* one token, fetched once, used twice */
+    assert_int_equal(run(cl, "GET", "/nbsf-test/v1/protected", "nbsf-test").status, 200);
+    assert_int_equal(run(cl, "GET", "/nbsf-test/v1/protected", "nbsf-test").status, 200);
+    assert_int_equal(count(cl), base + 1);
+    /* revoked at the NRF: 401, then one retry with a new token */
+    revoke_all(cl);
+    assert_int_equal(run(cl, "GET", "/nbsf-test/v1/protected", "nbsf-test").status, 200);
+    assert_int_equal(count(cl), base + 2);
+    /* expires after 2 s (renewed before): a new one */
+    sleep(2);
+    assert_int_equal(run(cl, "GET", "/nbsf-test/v1/protected", "nbsf-test").status, 200);
+    assert_int_equal(count(cl), base + 3);
+    /* a scope the NRF refuses */
+    call_t c = run(cl, "GET", "/nbsf-test/v1/protected", "forbidden");
+    assert_int_equal(c.result, BSF_SBI_ERR_TOKEN);
+    assert_non_null(strstr(c.error, "invalid_scope"));
+    bsf_sbi_client_stop(cl);
+    bsf_nrf_tokens_free(t);
+}
+
+int main(void)
+{
+    signal(SIGPIPE, SIG_IGN);
+    const struct CMUnitTest tests[] = {cmocka_unit_test(tokens)};
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

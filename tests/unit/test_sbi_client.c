@@ -1,0 +1,564 @@
+/* The SBI client against a real HTTP/2 server on loopback: tests/peers/h2_peer.py, once
+ * with h2c (prior knowledge) and once with TLS (ALPN h2, a certificate made here). */
+#include <jansson.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "common/clock.h"
+#include "core/sbi_time.h"
+#include "gateways/sbi/sbi_client.h"
+
+#define NF_ID "54804518-4191-46b3-955c-ac631f953ed8"
+
+static char dir[64];
+static pid_t peer_h2c, peer_tls;
+static int port_h2c, port_tls;
+
+/* ---- the peer ---------------------------------------------------------------------- */
+
+static pid_t start_peer(const char *port_file, bool tls, int *port)
+{
+    char cert[128], key[128];
+    snprintf(cert, sizeof cert, "%s/cert.pem", dir);
+    snprintf(key, sizeof key, "%s/key.pem", dir);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (tls)
+            execl("/usr/bin/python3", "python3", BSF_H2_PEER, "--port-file", port_file,
+                  "--cert", cert, "--key", key, (char *)NULL);
+        else
+            execl("/usr/bin/python3", "python3", BSF_H2_PEER, "--port-file", port_file,
+                  (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 200; i++) {
+        FILE *f = fopen(port_file, "r");
+        if (f) {
+            int ok = fscanf(f, "%d", port);
+            fclose(f);
+            if (ok == 1)
+                return pid;
+        }
+        usleep(50000);
+    }
+    fail_msg("the HTTP/2 peer did not start");
+    return -1;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/test_sbi_client.XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
+             "-days 2 -subj /CN=localhost -addext subjectAltName=IP:127.0.0.1,DNS:localhost "
+             "-keyout %s/key.pem -out %s/cert.pem 2>/dev/null",
+             dir, dir);
+    assert_int_equal(system(cmd), 0);
+    char pf[128];
+    snprintf(pf, sizeof pf, "%s/port.h2c", dir);
+    peer_h2c = start_peer(pf, false, &port_h2c);
+    snprintf(pf, sizeof pf, "%s/port.tls", dir);
+    peer_tls = start_peer(pf, true, &port_tls);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    kill(peer_h2c, SIGTERM);
+    kill(peer_tls, SIGTERM);
+    waitpid(peer_h2c, NULL, 0);
+    waitpid(peer_tls, NULL, 0);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* ---- synchronous calls ------------------------------------------------------------- */
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done;
+    int calls;
+    bsf_sbi_result_t result;
+    int status;
+    char body[4096];
+    size_t body_len;
+    char server[64], conn[16], error[200];
+    bool has_problem;
+    bsf_sbi_problem_t problem;
+    unsigned attempts, redirects;
+    bool on_client_thread;
+} call_t;
+
+static void on_done(void *arg, const bsf_sbi_response_t *rsp)
+{
+    call_t *c = arg;
+    char name[32] = "";
+    pthread_getname_np(pthread_self(), name, sizeof name);
+    pthread_mutex_lock(&c->mu);
+    c->on_client_thread = strcmp(name, "bsf-sbi-client") == 0;
+    c->calls++;
+    c->result = rsp->result;
+    c->status = rsp->status;
+    snprintf(c->body, sizeof c->body, "%s", rsp->body);
+    c->body_len = rsp->body_len;
+    const char *v = bsf_sbi_response_header(rsp, "x-conn");
+    snprintf(c->conn, sizeof c->conn, "%s", v ? v : "");
+    snprintf(c->error, sizeof c->error, "%s", rsp->error ? rsp->error : "");
+    c->has_problem = rsp->has_problem;
+    c->problem = rsp->problem;
+    c->attempts = rsp->attempts;
+    c->redirects = rsp->redirects;
+    c->done = 1;
+    pthread_cond_signal(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+}
+
+static void call_init(call_t *c)
+{
+    memset(c, 0, sizeof *c);
+    pthread_mutex_init(&c->mu, NULL);
+    pthread_cond_init(&c->cv, NULL);
+}
+
+static void call_wait(call_t *c)
+{
+    pthread_mutex_lock(&c->mu);
+    while (!c->done)
+        pthread_cond_wait(&c->cv, &c->mu);
+    pthread_mutex_unlock(&c->mu);
+}
+
+static void submit(bsf_sbi_client_t *cl, const bsf_sbi_request_t *q, call_t *c)
+{
+    char err[160];
+    call_init(c);
+    int rc = bsf_sbi_client_submit(cl, q, on_done, c, err, sizeof err);
+    if (rc)
+        fail_msg("submit failed: %s", err);
+}
+
+static void run(bsf_sbi_client_t *cl, const bsf_sbi_request_t *q, call_t *c)
+{
+    submit(cl, q, c);
+    call_wait(c);
+}
+
+static bsf_sbi_client_t *client(unsigned max_conns, uint32_t max_streams)
+{
+    bsf_sbi_client_config_t cfg = {.nf_instance_id = NF_ID, .fqdn = "bsf1.example",
+                                   .max_connections = max_conns, .max_streams = max_streams,
+                                   .max_body_bytes = 64 * 1024, .tls_verify = true};
+    char ca[128], err[200];
+    snprintf(ca, sizeof ca, "%s/cert.pem", dir);
+    cfg.tls_ca_file = ca;
+    bsf_sbi_client_t *cl = NULL;
+    if (bsf_sbi_client_start(&cfg, &cl, err, sizeof err))
+        fail_msg("start: %s", err);
+    return cl;
+}
+
+static char uri_buf[8][256];
+static const char *uri(int port, const char *path)
+{
+    static int i;
+    char *u = uri_buf[i++ % 8];
+    snprintf(u, 256, "http://127.0.0.1:%d%s", port, path);
+    return u;
+}
+
+static bsf_sbi_request_t get(const char *u)
+{
+    return (bsf_sbi_request_t){.method = "GET", .uri = u, .priority = -1, .timeout_ms = 3000};
+}
+
+static const bsf_sbi_retry_profile_t no_retry = {0};
+
+/* ---- tests ------------------------------------------------------------------------- */
+
+static const char *echoed(json_t *root, const char *name)
+{
+    json_t *h;
+    size_t i;
+    json_array_foreach(json_object_get(root, "headers"), i, h)
+    {
+        if (strcmp(json_string_value(json_array_get(h, 0)), name) == 0)
+            return json_string_value(json_array_get(h, 1));
+    }
+    return NULL;
+}
+
+static void headers_sent(void **state)
+{
+    (void)state;
+    bsf_sbi_client_t *cl = client(2, 16);
+    bsf_sbi_request_t q = {.method = "PUT", .uri = uri(port_h2c, "/echo"),
+                           .content_type = "application/json", .body = "{\"a\":1}",
+                           .body_len = 7, .timeout_ms = 2500, .priority = 7,
+                           .correlation_info = "imsi-001010000000001",
+                           .callback = "Nbsf_Management_Notify", .routing_binding = "bl=nfset",
+                           .binding = "bl=nfinstance; nfinst=x", .n_headers = 1,
+                           .headers = {{"x-extra", "yes"}}};
+    call_t c;
+    uint64_t before = bsf_clock_wall_ms();
+    run(cl, &q, &c);
+    assert_int_equal(c.result, BSF_SBI_OK);
+    assert_int_equal(c.status, 200);
+    assert_true(c.on_client_thread);
+    json_t *root = json_loads(c.body, 0, NULL);
+    assert_non_null(root);
+    assert_string_equal(echoed(root, ":method"), "PUT");
+    assert_string_equal(echoed(root, ":scheme"), "http");
+    assert_string_equal(echoed(root, ":path"), "/echo");
+    assert_string_equal(echoed(root, "user-agent"), "BSF-" NF_ID " bsf1.example");
+    const char *ts = echoed(root, "3gpp-sbi-sender-timestamp");
+    assert_non_null(ts);
+    int64_t t = bsf_sbi_time_parse(ts, strlen(ts));
+    assert_true(t >= (int64_t)before - 1 && t <= (int64_t)bsf_clock_wall_ms());
+    int max_rsp = atoi(echoed(root, "3gpp-sbi-max-rsp-time"));
+    assert_true(max_rsp > 2000 && max_rsp <= 2500);
+    assert_string_equal(echoed(root, "3gpp-sbi-message-priority"), "7");
+    assert_string_equal(echoed(root, "3gpp-sbi-correlation-info"), "imsi-001010000000001");
+    assert_string_equal(echoed(root, "3gpp-sbi-callback"), "Nbsf_Management_Notify");
+    assert_string_equal(echoed(root, "3gpp-sbi-routing-binding"), "bl=nfset");
+    assert_string_equal(echoed(root, "3gpp-sbi-binding"), "bl=nfinstance; nfinst=x");
+    assert_null(echoed(root, "3gpp-sbi-target-apiroot"));
+    assert_string_equal(echoed(root, "content-type"), "application/json");
+    assert_string_equal(echoed(root, "content-length"), "7");
+    assert_string_equal(echoed(root, "x-extra"), "yes");
+    assert_string_equal(json_string_value(json_object_get(root, "body")), "{\"a\":1}");
+    json_decref(root);
+    bsf_sbi_client_stop(cl);
+}
+
+static void through_scp(void **state)
+{
+    (void)state;
+    bsf_sbi_client_t *cl = client(2, 16);
+    char scp[64];
+    snprintf(scp, sizeof scp, "http://127.0.0.1:%d", port_h2c);
+    bsf_sbi_request_t q = get("http://nrf.example:8080/echo");
+    q.scp_uri = scp;
+    call_t c;
+    run(cl, &q, &c);
+    assert_int_equal(c.status, 200);
+    json_t *root = json_loads(c.body, 0, NULL);
+    assert_string_equal(echoed(root, "3gpp-sbi-target-apiroot"), "http://nrf.example:8080");
+    char auth[32];
+    snprintf(auth, sizeof auth, "127.0.0.1:%d", port_h2c);
+    assert_string_equal(echoed(root, ":authority"), auth);
+    assert_string_equal(echoed(root, ":path"), "/echo");
+    json_decref(root);
+    bsf_sbi_client_stop(cl);
+}
+
+static void connection_reused(void **state)
+{
+    (void)state;
+    bsf_sbi_client_t *cl = client(4, 16);
+    char first[16] = "";
+    for (int i = 0; i < 20; i++) {
+        call_t c;
+        bsf_sbi_request_t q = get(uri(port_h2c, "/echo"));
+        run(cl, &q, &c);
+        assert_int_equal(c.status, 200);
+        if (i == 0)
+            snprintf(first, sizeof first, "%s", c.conn);
+        assert_string_equal(c.conn, first);
+    }
+    bsf_sbi_client_stop(cl);
+}
+
+/* 6 slow requests, 1 connection of 2 streams: three rounds, one connection. */
+static void streams_bounded(void **state)
+{
+    (void)state;
+    bsf_sbi_client_t *cl = client(1, 2);
+    call_t c[6];
+    uint64_t t0 = bsf_clock_mono_ns();
+    for (int i = 0; i < 6; i++) {
+        bsf_sbi_request_t q = get(uri(port_h2c, "/delay/300/echo"));
+        submit(cl, &q, &c[i]);
+    }
+    for (int i = 0; i < 6; i++) {
+        call_wait(&c[i]);
+        assert_int_equal(c[i].status, 200);
+        assert_string_equal(c[i].conn, c[0].conn);
+    }
+    uint64_t ms = (bsf_clock_mono_ns() - t0) / 1000000u;
+    assert_true(ms >= 880);
+    bsf_sbi_client_stop(cl);
+}
+
+/* 4 slow requests, 1 stream per connection, at most 2 connections. */
+static void connections_bounded(void **state)
+{
+    (void)state;
+    bsf_sbi_client_t *cl = client(2, 1);
+    call_t c[4];
+    for (int i = 0; i < 4; i++) {
+        bsf_sbi_request_t q = get(uri(port_h2c, "/delay/200/echo"));
+        submit(cl, &q, &c[i]);
+    }
+    char seen[4][16];
+    int distinct = 0;
+    for (int i = 0; i < 4; i++) {
+        call_wait(&c[i]);
+        assert_int_equal(c[i].status, 200);
+        bool known = false;
+        for (int j = 0; j < distinct; j++)
+            known = known || strcmp(seen[j], c[i].conn) == 0;
+        if (!known)
+            snprintf(seen[distinct++], 16, "%s", c[i].conn);
+    }
+    assert_int_equal(distinct, 2);
+    bsf_sbi_client_stop(cl);
+}
+
+static void deadline(void **state)
+{
+    (void)state;
+    bsf_sbi_client_t *cl = client(2, 16);
+    bsf_sbi_request_t q = get(uri(port_h2c, "/delay/2000/status/200"));
+    q.timeout_ms = 300;
+    q.retry = &no_retry;
+    call_t c;
+    uint64_t t0 = bsf_clock_mono_ns();
+    run(cl, &q, &c);
+    uint64_t ms = (bsf_clock_mono_ns() - t0) / 1000000u;
+    assert_int_equal(c.result, BSF_SBI_ERR_TIMEOUT);
+    assert_true(ms >= 290 && ms < 1000);
+    /* per-attempt timeout with retries: two attempts of 200 ms within a 1 s deadline */
+    bsf_sbi_retry_profile_t p = bsf_sbi_retry_default;
+    p.max_retries = 1;
+    p.attempt_timeout_ms = 200;
+    q.retry = &p;
+    q.timeout_ms = 1000;
+    run(cl, &q, &c);
+    assert_int_equal(c.result, BSF_SBI_ERR_TIMEOUT);
+    assert_int_equal(c.attempts, 2);
+    bsf_sbi_client_stop(cl);
+}
+
+static void retries(void **state)
+{
+    (void)state;
+    bsf_sbi_client_t *cl = client(2, 16);
+    call_t c;
+    bsf_sbi_request_t q = get(uri(port_h2c, "/flaky/r1/2"));
+    run(cl, &q, &c);
+    assert_int_equal(c.status, 200);
+    assert_int_equal(c.attempts, 3);
+    q = get(uri(port_h2c, "/flaky/r2/5"));
+    run(cl, &q, &c);
+    assert_int_equal(c.status, 503);
+    assert_int_equal(c.attempts, 3);
+    assert_true(c.has_problem);
+    assert_string_equal(c.problem.cause, "NF_CONGESTION");
+    q = get(uri(port_h2c, "/status/404"));
+    run(cl, &q, &c);
+    assert_int_equal(c.status, 404);
+    assert_int_equal(c.attempts, 1);
+    assert_true(c.has_problem);
+    assert_int_equal(c.problem.status, 404);
+    /* Retry-After: 1 s is waited for */
+    bsf_sbi_retry_profile_t p = bsf_sbi_retry_default;
+    p.max_retries = 1;
+    q = get(uri(port_h2c, "/status/503?retry-after=1"));
+    q.retry = &p;
+    uint64_t t0 = bsf_clock_mono_ns();
+    run(cl, &q, &c);
+    assert_int_equal(c.status, 503);
+    assert_int_equal(c.attempts, 2);
+    assert_true((bsf_clock_mono_ns() - t0) / 1000000u >= 990);
+    bsf_sbi_client_stop(cl);
+}
+
+static void redirects(void **state)
+{
+    (void)state;
+    bsf_sbi_client_t *cl = client(2, 16);
+    call_t c;
+    bsf_sbi_request_t q = get(uri(port_h2c, "/redirect/307/2"));
+    run(cl, &q, &c);
+    if (c.result != BSF_SBI_OK)
+        fail_msg("result %d: %s", c.result, c.error);
+    assert_int_equal(c.status, 200);
+    assert_int_equal(c.redirects, 2);
+    assert_string_equal(c.body, "{\"redirected\":true}");
+    q = get(uri(port_h2c, "/redirect/308/5"));
+    run(cl, &q, &c);
+    assert_int_equal(c.result, BSF_SBI_ERR_REDIRECTS);
+    assert_int_equal(c.redirects, 3);
+    bsf_sbi_client_stop(cl);
+}
+
+static void failures(void **state)
+{
+    (void)state;
+    bsf_sbi_client_t *cl = client(2, 16);
+    call_t c;
+    /* nobody listens on port 1 */
+    bsf_sbi_request_t q = get("http://127.0.0.1:1/x");
+    run(cl, &q, &c);
+    assert_int_equal(c.result, BSF_SBI_ERR_CONNECT);
+    assert_int_equal(c.attempts, 3);
+    q = get(uri(port_h2c, "/reset"));
+    run(cl, &q, &c);
+    assert_int_equal(c.result, BSF_SBI_ERR_PROTOCOL);
+    q = get(uri(port_h2c, "/big/100000")); /* more than max_body_bytes */
+    run(cl, &q, &c);
+    assert_int_equal(c.result, BSF_SBI_ERR_PROTOCOL);
+    q = get(uri(port_h2c, "/big/60000"));
+    run(cl, &q, &c);
+    assert_int_equal(c.status, 200);
+    assert_int_equal(c.body_len, 60000);
+    q = get(uri(port_h2c, "/goaway"));
+    run(cl, &q, &c);
+    assert_int_equal(c.result, BSF_SBI_ERR_CONNECT);
+    q = get(uri(port_h2c, "/echo")); /* a new connection after the GOAWAY */
+    run(cl, &q, &c);
+    assert_int_equal(c.status, 200);
+    bsf_sbi_client_stop(cl);
+}
+
+static void submit_errors(void **state)
+{
+    (void)state;
+    bsf_sbi_client_t *cl = client(2, 16);
+    char err[160];
+    call_t c;
+    call_init(&c);
+    bsf_sbi_request_t q = get("ftp://x/");
+    assert_int_equal(bsf_sbi_client_submit(cl, &q, on_done, &c, err, sizeof err), -1);
+    q = get(uri(port_h2c, "/echo"));
+    q.priority = 32;
+    assert_int_equal(bsf_sbi_client_submit(cl, &q, on_done, &c, err, sizeof err), -1);
+    q.priority = -1;
+    q.correlation_info = "imsi-1\r\nx: y";
+    assert_int_equal(bsf_sbi_client_submit(cl, &q, on_done, &c, err, sizeof err), -1);
+    /* a slow request in flight when the client stops completes with STOPPED */
+    q = get(uri(port_h2c, "/delay/5000/echo"));
+    q.timeout_ms = 10000;
+    call_t slow;
+    submit(cl, &q, &slow);
+    usleep(100000);
+    bsf_sbi_client_stop(cl);
+    assert_int_equal(slow.done, 1);
+    assert_int_equal(slow.calls, 1);
+    assert_int_equal(slow.result, BSF_SBI_ERR_STOPPED);
+    assert_int_equal(c.calls, 0); /* refused submits never call back */
+}
+
+static void tls(void **state)
+{
+    (void)state;
+    bsf_sbi_client_t *cl = client(2, 16);
+    call_t c;
+    char u[128];
+    snprintf(u, sizeof u, "https://127.0.0.1:%d/echo", port_tls);
+    bsf_sbi_request_t q = get(u);
+    run(cl, &q, &c);
+    assert_int_equal(c.result, BSF_SBI_OK);
+    assert_int_equal(c.status, 200);
+    json_t *root = json_loads(c.body, 0, NULL);
+    assert_string_equal(echoed(root, ":scheme"), "https");
+    json_decref(root);
+    char first[16];
+    snprintf(first, sizeof first, "%s", c.conn);
+    run(cl, &q, &c);
+    assert_string_equal(c.conn, first);
+    snprintf(u, sizeof u, "https://localhost:%d/big/60000", port_tls);
+    q = get(u); /* by name: another authority, another connection, SNI and name check */
+    run(cl, &q, &c);
+    assert_int_equal(c.status, 200);
+    assert_int_equal(c.body_len, 60000);
+    bsf_sbi_client_stop(cl);
+    /* a client that does not trust the certificate */
+    bsf_sbi_client_config_t cfg = {.nf_instance_id = NF_ID, .tls_verify = true,
+                                   .tls_ca_file = "/etc/ssl/certs/ca-certificates.crt"};
+    char err[200];
+    assert_int_equal(bsf_sbi_client_start(&cfg, &cl, err, sizeof err), 0);
+    q.retry = &no_retry;
+    run(cl, &q, &c);
+    assert_int_equal(c.result, BSF_SBI_ERR_CONNECT);
+    assert_non_null(strstr(c.error, "certificate"));
+    /* h2c to a TLS port does not hang past the deadline */
+    snprintf(u, sizeof u, "http://127.0.0.1:%d/echo", port_tls);
+    q = get(u);
+    q.retry = &no_retry;
+    q.timeout_ms = 1000;
+    run(cl, &q, &c);
+    assert_true(c.result == BSF_SBI_ERR_CONNECT || c.result == BSF_SBI_ERR_TIMEOUT);
+    bsf_sbi_client_stop(cl);
+}
+
+typedef struct {
+    atomic_int ran, stopped, on_thread;
+    uint64_t at_ns;
+} post_probe_t;
+
+static void on_post(void *arg, bool stopped)
+{
+    post_probe_t *p = arg;
+    char name[32] = "";
+    pthread_getname_np(pthread_self(), name, sizeof name);
+    p->on_thread = strcmp(name, "bsf-sbi-client") == 0;
+    p->at_ns = bsf_clock_mono_ns();
+    if (stopped)
+        p->stopped++;
+    else
+        p->ran++;
+}
+
+/* Timers on the client thread: run once after the delay; at stop, pending ones run with
+ * stopped = true; after stop, posting is refused. */
+static void posts(void **state)
+{
+    (void)state;
+    bsf_sbi_client_t *cl = client(1, 1);
+    post_probe_t soon = {0}, later = {0};
+    uint64_t t0 = bsf_clock_mono_ns();
+    assert_int_equal(bsf_sbi_client_post(cl, 200, on_post, &soon), 0);
+    assert_int_equal(bsf_sbi_client_post(cl, 60000, on_post, &later), 0);
+    while (!soon.ran)
+        usleep(10000);
+    assert_true((soon.at_ns - t0) / 1000000u >= 195);
+    assert_true(soon.on_thread);
+    bsf_sbi_client_stop(cl);
+    assert_int_equal(soon.ran, 1);
+    assert_int_equal(soon.stopped, 0);
+    assert_int_equal(later.ran, 0);
+    assert_int_equal(later.stopped, 1);
+}
+
+int main(void)
+{
+    signal(SIGPIPE, SIG_IGN);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(headers_sent),    cmocka_unit_test(through_scp),
+        cmocka_unit_test(connection_reused), cmocka_unit_test(streams_bounded),
+        cmocka_unit_test(connections_bounded), cmocka_unit_test(deadline),
+        cmocka_unit_test(retries),         cmocka_unit_test(redirects),
+        cmocka_unit_test(failures),        cmocka_unit_test(submit_errors),
+        cmocka_unit_test(tls),             cmocka_unit_test(posts),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
