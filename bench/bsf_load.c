@@ -2,7 +2,7 @@
  *
  *   bsf-load [--target HOST:PORT] [--mode register|discover] [--count N] [--start K]
  *            [--range R] [--connections C] [--streams S] [--rate R] [--pid PID]
- *            [--pcfs P] [--json]
+ *            [--pcfs P] [--resource pcf|ue|mbs] [--json]
  *
  * register: POSTs N bindings (IPv4 10.0.0.0 + index for index = K..K+N-1, SUPI, GPSI,
  *           unique unless --range R < N: then indexes K..K+R-1 again and again, each later
@@ -34,6 +34,7 @@ typedef struct {
     int json;
     uint64_t rate; /* requests started per second; 0 = as fast as the streams allow */
     unsigned pcfs; /* register: bindings spread over this many PCFs */
+    int resource;  /* 0 pcfBindings, 1 pcf-ue-bindings, 2 pcf-mbs-bindings (--resource) */
 } options_t;
 
 typedef struct load load_t;
@@ -151,6 +152,58 @@ static ssize_t body_read(nghttp2_session *s, int32_t id, uint8_t *buf, size_t le
 
 #define NV(n, v) {(uint8_t *)(n), (uint8_t *)(v), sizeof(n) - 1, strlen(v), NGHTTP2_NV_FLAG_NONE}
 
+/* The body and path of registration `index` for the chosen resource. Returns the length. */
+static size_t register_body(const load_t *l, uint64_t index, const char *ip, char *body,
+                            size_t cap, char *path, size_t path_cap)
+{
+    unsigned pcf = (unsigned)(index % l->o.pcfs);
+    if (l->o.resource == 1) {
+        snprintf(path, path_cap, "/nbsf-management/v1/pcf-ue-bindings");
+        return (size_t)snprintf(
+            body, cap,
+            "{\"supi\":\"imsi-00101%010" PRIu64 "\",\"gpsi\":\"msisdn-49%010" PRIu64 "\","
+            "\"pcfForUeFqdn\":\"pcf%u.example.com\",\"pcfForUeIpEndPoints\":[{\"ipv4Address\":"
+            "\"192.0.2.%u\",\"port\":8080}],\"pcfId\":\"5a1c6a4e-0000-4000-8000-0000000000%02u\"}",
+            index, index, pcf, pcf, pcf);
+    }
+    if (l->o.resource == 2) {
+        snprintf(path, path_cap, "/nbsf-management/v1/pcf-mbs-bindings");
+        return (size_t)snprintf(
+            body, cap,
+            "{\"mbsSessionId\":{\"tmgi\":{\"mbsServiceId\":\"%06X\",\"plmnId\":{\"mcc\":"
+            "\"%03u\",\"mnc\":\"01\"}}},\"pcfFqdn\":\"pcf%u.example.com\",\"pcfIpEndPoints\":"
+            "[{\"ipv4Address\":\"192.0.2.%u\",\"port\":8080}],"
+            "\"pcfId\":\"5a1c6a4e-0000-4000-8000-0000000000%02u\"}",
+            (unsigned)(index & 0xFFFFFF), (unsigned)(index >> 24) % 1000, pcf, pcf, pcf);
+    }
+    snprintf(path, path_cap, "/nbsf-management/v1/pcfBindings");
+    return (size_t)snprintf(
+                body, cap,
+                "{\"supi\":\"imsi-00101%010" PRIu64 "\",\"gpsi\":\"msisdn-49%010" PRIu64 "\","
+                "\"ipv4Addr\":\"%s\",\"dnn\":\"internet\",\"snssai\":{\"sst\":1,\"sd\":\"000001\"},"
+                "\"pcfFqdn\":\"pcf%u.example.com\",\"pcfIpEndPoints\":[{\"ipv4Address\":"
+                "\"192.0.2.%u\",\"port\":8080}],\"pcfDiamHost\":\"pcf%u.diam.example.com\","
+                "\"pcfDiamRealm\":\"example.com\",\"pcfId\":\"5a1c6a4e-0000-4000-8000-0000000000%02u\"}",
+                index, index, ip, pcf, pcf, pcf, pcf);
+}
+
+/* The discovery path of `index` for the chosen resource. */
+static void discover_path(const load_t *l, uint64_t index, const char *ip, char *path,
+                          size_t cap)
+{
+    if (l->o.resource == 1)
+        snprintf(path, cap, "/nbsf-management/v1/pcf-ue-bindings?supi=imsi-00101%010" PRIu64,
+                 index);
+    else if (l->o.resource == 2)
+        snprintf(path, cap,
+                 "/nbsf-management/v1/pcf-mbs-bindings?mbs-session-id=%%7B%%22tmgi%%22%%3A%%7B"
+                 "%%22mbsServiceId%%22%%3A%%22%06X%%22%%2C%%22plmnId%%22%%3A%%7B%%22mcc%%22%%3A"
+                 "%%22%03u%%22%%2C%%22mnc%%22%%3A%%2201%%22%%7D%%7D%%7D",
+                 (unsigned)(index & 0xFFFFFF), (unsigned)(index >> 24) % 1000);
+    else
+        snprintf(path, cap, "/nbsf-management/v1/pcfBindings?ipv4Addr=%s", ip);
+}
+
 static void issue(conn_t *c)
 {
     load_t *l = c->load;
@@ -163,23 +216,14 @@ static void issue(conn_t *c)
         req_t *r = calloc(1, sizeof *r);
         r->conn = c;
         r->start_ns = now_ns();
-        char ip[16], authority[64], path[160];
+        char ip[16], authority[64], path[256];
         ipv4_of(index, ip);
         snprintf(authority, sizeof authority, "%s:%d", l->o.host, l->o.port);
         int32_t id;
         if (l->o.mode == MODE_REGISTER) {
-            r->body_len = (size_t)snprintf(
-                r->body, sizeof r->body,
-                "{\"supi\":\"imsi-00101%010" PRIu64 "\",\"gpsi\":\"msisdn-49%010" PRIu64 "\","
-                "\"ipv4Addr\":\"%s\",\"dnn\":\"internet\",\"snssai\":{\"sst\":1,\"sd\":\"000001\"},"
-                "\"pcfFqdn\":\"pcf%u.example.com\",\"pcfIpEndPoints\":[{\"ipv4Address\":"
-                "\"192.0.2.%u\",\"port\":8080}],\"pcfDiamHost\":\"pcf%u.diam.example.com\","
-                "\"pcfDiamRealm\":\"example.com\",\"pcfId\":\"5a1c6a4e-0000-4000-8000-0000000000%02u\"}",
-                index, index, ip, (unsigned)(index % l->o.pcfs), (unsigned)(index % l->o.pcfs),
-                (unsigned)(index % l->o.pcfs), (unsigned)(index % l->o.pcfs));
+            r->body_len = register_body(l, index, ip, r->body, sizeof r->body, path, sizeof path);
             char len[16];
             snprintf(len, sizeof len, "%zu", r->body_len);
-            snprintf(path, sizeof path, "/nbsf-management/v1/pcfBindings");
             nghttp2_nv nva[] = {NV(":method", "POST"), NV(":scheme", "http"),
                                 NV(":authority", authority), NV(":path", path),
                                 NV("content-type", "application/json"),
@@ -187,7 +231,7 @@ static void issue(conn_t *c)
             nghttp2_data_provider prd = {.source.ptr = r, .read_callback = body_read};
             id = nghttp2_submit_request(c->session, NULL, nva, 6, &prd, r);
         } else {
-            snprintf(path, sizeof path, "/nbsf-management/v1/pcfBindings?ipv4Addr=%s", ip);
+            discover_path(l, index, ip, path, sizeof path);
             nghttp2_nv nva[] = {NV(":method", "GET"), NV(":scheme", "http"),
                                 NV(":authority", authority), NV(":path", path)};
             id = nghttp2_submit_request(c->session, NULL, nva, 4, NULL, r);
@@ -328,7 +372,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: bsf-load [--target HOST:PORT] [--mode register|discover] [--count N] "
                     "[--start K] [--range R] [--connections C] [--streams S] [--rate R] "
-                    "[--pid PID] [--pcfs P] [--json]\n");
+                    "[--pid PID] [--pcfs P] [--resource pcf|ue|mbs] [--json]\n");
     exit(2);
 }
 
@@ -367,6 +411,8 @@ static void parse_args(load_t *l, int argc, char **argv, char *host, size_t host
             l->o.rate = strtoull(v, NULL, 10);
         } else if (strcmp(a, "--pid") == 0) {
             l->o.pid = atoi(v);
+        } else if (strcmp(a, "--resource") == 0) {
+            l->o.resource = strcmp(v, "ue") == 0 ? 1 : strcmp(v, "mbs") == 0 ? 2 : 0;
         } else if (strcmp(a, "--pcfs") == 0) {
             l->o.pcfs = (unsigned)atoi(v);
         } else {
@@ -437,7 +483,7 @@ static void report(load_t *l, double cpu_us, uint64_t ok)
 
 int main(int argc, char **argv)
 {
-    load_t l = {.o = {"127.0.0.1", 8080, MODE_REGISTER, 100000, 0, 0, 4, 64, 0, 0, 0, 16},
+    load_t l = {.o = {"127.0.0.1", 8080, MODE_REGISTER, 100000, 0, 0, 4, 64, 0, 0, 0, 16, 0},
                 .rng = 2463534242u};
     char host[64] = "127.0.0.1";
     parse_args(&l, argc, argv, host, sizeof host);

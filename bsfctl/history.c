@@ -77,11 +77,20 @@ static bool binding_matches(const history_t *h, const bsf_pcf_binding_t *b)
     }
 }
 
+/* PCF-for-UE bindings match by SUPI or GPSI (they have no UE address). */
+static bool ue_binding_matches(const history_t *h, const bsf_pcf_ue_binding_t *b)
+{
+    if (h->kind == BY_SUPI)
+        return strcmp(b->supi, h->o->supi) == 0;
+    return h->kind == BY_GPSI && b->gpsi && strcmp(b->gpsi, h->o->gpsi) == 0;
+}
+
 static bool event_matches(history_t *h, const bsf_event_t *ev)
 {
     if (h->kind == BY_BINDING)
         return memcmp(ev->binding_id.b, h->id.b, 16) == 0;
-    if (ev->binding && binding_matches(h, ev->binding)) {
+    if ((ev->binding && binding_matches(h, ev->binding)) ||
+        (ev->ue_binding && ue_binding_matches(h, ev->ue_binding))) {
         track(h, &ev->binding_id);
         return true;
     }
@@ -95,16 +104,18 @@ static void print_event(history_t *h, uint64_t position, const bsf_event_t *ev, 
     bsf_binding_id_format(&ev->binding_id, id);
     bsf_time_format_rfc3339((int64_t)BSF_HLC_MS(ev->hlc), ts);
     msgpack_sbuffer_clear(&h->text);
-    if (ev->binding) {
+    const char *member = ev->ue_binding ? "ueBinding" : ev->mbs_binding ? "mbsBinding" : "binding";
+    if (ev->binding || ev->ue_binding || ev->mbs_binding) {
         /* The binding as JSON, from the event's own bytes. */
+        size_t member_len = strlen(member);
         msgpack_object root;
         size_t off = 0;
         msgpack_zone_clear(&h->zone);
         if (msgpack_unpack(raw, raw_len, &off, &h->zone, &root) == MSGPACK_UNPACK_SUCCESS)
             for (uint32_t i = 0; i < root.via.map.size; i++) {
                 const msgpack_object_kv *kv = &root.via.map.ptr[i];
-                if (kv->key.type == MSGPACK_OBJECT_STR && kv->key.via.str.size == 7 &&
-                    memcmp(kv->key.via.str.ptr, "binding", 7) == 0)
+                if (kv->key.type == MSGPACK_OBJECT_STR && kv->key.via.str.size == member_len &&
+                    memcmp(kv->key.via.str.ptr, member, member_len) == 0)
                     bsf_json_write(&kv->val, &h->text, NULL, NULL);
             }
     }
@@ -121,18 +132,18 @@ static void print_event(history_t *h, uint64_t position, const bsf_event_t *ev, 
                "\"site\":%u,\"seq\":%llu,\"hlc\":%llu",
                ts, bsf_event_type_name(ev->type), id, ev->site, (unsigned long long)ev->seq,
                (unsigned long long)ev->hlc);
-        if (ev->type == BSF_EVENT_BINDING_DEREGISTERED) {
+        if (bsf_event_is_deregistration(ev->type)) {
             printf(",\"reason\":\"%s\"", bsf_dereg_reason_name(ev->reason));
             if (ev->has_replaced_by)
                 printf(",\"replacedBy\":\"%s\"", by);
         } else {
-            printf(",\"binding\":%s", h->text.data);
+            printf(",\"%s\":%s", member, h->text.data);
         }
         printf("}\n");
     } else {
         printf("%s  %-19s %s  site %u seq %llu", ts, bsf_event_type_name(ev->type), id, ev->site,
                (unsigned long long)ev->seq);
-        if (ev->type == BSF_EVENT_BINDING_DEREGISTERED)
+        if (bsf_event_is_deregistration(ev->type))
             printf("  reason=%s%s%s", bsf_dereg_reason_name(ev->reason),
                    ev->has_replaced_by ? " replaced_by=" : "", ev->has_replaced_by ? by : "");
         else

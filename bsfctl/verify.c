@@ -11,6 +11,8 @@
 #include "bsfctl/store_access.h"
 #include "common/error.h"
 #include "common/clock.h"
+#include "projections/mbs_projection.h"
+#include "projections/ue_projection.h"
 
 int bsfctl_digest(const bsfctl_options_t *o)
 {
@@ -48,11 +50,16 @@ int bsfctl_stats(const bsfctl_options_t *o)
                          {"ix_ipv4_route", p->ipv4_route}, {"ix_ipv6", p->ipv6},
                          {"ix_mac", p->mac}, {"ix_supi", p->supi}, {"ix_gpsi", p->gpsi},
                          {"ix_dnn", p->dnn}, {"ix_tombstones", p->tombstones},
-                         {"counters", p->counters}, {"log", store.log.dbi}, {"meta", store.meta}};
+                         {"counters", p->counters}, {"log", store.log.dbi}, {"meta", store.meta},
+                         {"ue_bindings", p->ue_bindings}, {"ix_ue_supi", p->ue_supi},
+                         {"ix_ue_gpsi", p->ue_gpsi}, {"mbs_bindings", p->mbs_bindings},
+                         {"ix_mbs_session", p->mbs_session}};
     size_t n = sizeof dbs / sizeof dbs[0];
     enum { LOG = 10 }; /* index of "log" above */
     uint64_t live = bsf_projection_counter(p, txn, "total");
-    uint64_t projection_bytes = 0, log_bytes = 0, entries[16] = {0}, bytes[16] = {0};
+    uint64_t live_ue = bsf_projection_counter(p, txn, BSF_UE_COUNTER_TOTAL);
+    uint64_t live_mbs = bsf_projection_counter(p, txn, BSF_MBS_COUNTER_TOTAL);
+    uint64_t projection_bytes = 0, log_bytes = 0, entries[24] = {0}, bytes[24] = {0};
     for (size_t i = 0; i < n; i++) {
         MDB_stat st;
         if (mdb_stat(txn, dbs[i].dbi, &st) == 0) {
@@ -66,9 +73,12 @@ int bsfctl_stats(const bsfctl_options_t *o)
     }
     uint64_t file = bsf_store_file_bytes(&store);
     if (o->json) {
-        printf("{\"liveBindings\":%llu,\"records\":%llu,\"events\":%llu,\"logPosition\":%llu,"
+        printf("{\"liveBindings\":%llu,\"liveUeBindings\":%llu,\"liveMbsBindings\":%llu,"
+               "\"records\":%llu,\"events\":%llu,\"logPosition\":%llu,"
                "\"fileBytes\":%llu,\"projectionBytes\":%llu,\"logBytes\":%llu,\"databases\":{",
-               (unsigned long long)live, (unsigned long long)entries[0],
+               (unsigned long long)live, (unsigned long long)live_ue,
+               (unsigned long long)live_mbs,
+               (unsigned long long)entries[0],
                (unsigned long long)entries[LOG], (unsigned long long)store.log.last,
                (unsigned long long)file, (unsigned long long)projection_bytes,
                (unsigned long long)log_bytes);
@@ -78,6 +88,8 @@ int bsfctl_stats(const bsfctl_options_t *o)
         printf("}}\n");
     } else {
         printf("live bindings      %llu\n", (unsigned long long)live);
+        printf("live UE bindings   %llu\n", (unsigned long long)live_ue);
+        printf("live MBS bindings  %llu\n", (unsigned long long)live_mbs);
         printf("binding records    %llu (live and tombstones)\n", (unsigned long long)entries[0]);
         printf("events in the log  %llu (last position %llu)\n", (unsigned long long)entries[LOG],
                (unsigned long long)store.log.last);

@@ -9,6 +9,12 @@ static const char *const type_names[] = {
     [BSF_EVENT_BINDING_REGISTERED] = "BindingRegistered",
     [BSF_EVENT_BINDING_UPDATED] = "BindingUpdated",
     [BSF_EVENT_BINDING_DEREGISTERED] = "BindingDeregistered",
+    [BSF_EVENT_UE_BINDING_REGISTERED] = "UeBindingRegistered",
+    [BSF_EVENT_UE_BINDING_UPDATED] = "UeBindingUpdated",
+    [BSF_EVENT_UE_BINDING_DEREGISTERED] = "UeBindingDeregistered",
+    [BSF_EVENT_MBS_BINDING_REGISTERED] = "MbsBindingRegistered",
+    [BSF_EVENT_MBS_BINDING_UPDATED] = "MbsBindingUpdated",
+    [BSF_EVENT_MBS_BINDING_DEREGISTERED] = "MbsBindingDeregistered",
 };
 
 static const char *const reason_names[BSF_REASON_COUNT] = {
@@ -24,7 +30,7 @@ static const char *const reason_names[BSF_REASON_COUNT] = {
 
 const char *bsf_event_type_name(bsf_event_type_t type)
 {
-    return type >= BSF_EVENT_BINDING_REGISTERED && type <= BSF_EVENT_BINDING_DEREGISTERED
+    return type >= BSF_EVENT_BINDING_REGISTERED && type <= BSF_EVENT_TYPE_LAST
                ? type_names[type]
                : "Unknown";
 }
@@ -54,9 +60,10 @@ static int pack_ts(msgpack_packer *pk, int64_t ts)
 
 int bsf_event_encode(const bsf_event_t *ev, msgpack_packer *pk)
 {
-    bool has_binding = ev->type != BSF_EVENT_BINDING_DEREGISTERED;
-    bool has_cookie = has_binding && ev->cookie;
-    size_t members = 6 + (has_binding ? 4 + has_cookie : 1 + ev->has_replaced_by);
+    bool has_binding = !bsf_event_is_deregistration(ev->type);
+    bool ue = bsf_event_is_ue(ev->type) || bsf_event_is_mbs(ev->type); /* no timestamps */
+    bool has_cookie = has_binding && !ue && ev->cookie;
+    size_t members = 6 + (has_binding ? (ue ? 2 : 4 + has_cookie) : 1 + ev->has_replaced_by);
     if (msgpack_pack_map(pk, members) || pack_cstr(pk, "v") ||
         msgpack_pack_uint8(pk, BSF_EVENT_VERSION) || pack_cstr(pk, "type") ||
         pack_cstr(pk, bsf_event_type_name(ev->type)) || pack_cstr(pk, "site") ||
@@ -65,6 +72,12 @@ int bsf_event_encode(const bsf_event_t *ev, msgpack_packer *pk)
         msgpack_pack_uint64(pk, ev->hlc) || pack_cstr(pk, "bindingId") ||
         pack_id(pk, &ev->binding_id))
         return -1;
+    if (has_binding && bsf_event_is_mbs(ev->type))
+        return pack_cstr(pk, "mbsBinding") || bsf_pcf_mbs_binding_encode(ev->mbs_binding, pk) ||
+               pack_cstr(pk, "createdHlc") || msgpack_pack_uint64(pk, ev->created_hlc);
+    if (has_binding && ue)
+        return pack_cstr(pk, "ueBinding") || bsf_pcf_ue_binding_encode(ev->ue_binding, pk) ||
+               pack_cstr(pk, "createdHlc") || msgpack_pack_uint64(pk, ev->created_hlc);
     if (has_binding)
         return pack_cstr(pk, "binding") || bsf_pcf_binding_encode(ev->binding, pk) ||
                pack_cstr(pk, "createdHlc") || msgpack_pack_uint64(pk, ev->created_hlc) ||
@@ -114,7 +127,7 @@ static bool get_id(const msgpack_object *o, bsf_binding_id_t *out)
 
 static bool get_type(const msgpack_object *o, bsf_event_type_t *out)
 {
-    for (int t = BSF_EVENT_BINDING_REGISTERED; t <= BSF_EVENT_BINDING_DEREGISTERED; t++)
+    for (int t = BSF_EVENT_BINDING_REGISTERED; t <= BSF_EVENT_TYPE_LAST; t++)
         if (str_eq(o, type_names[t])) {
             *out = (bsf_event_type_t)t;
             return true;
@@ -132,31 +145,77 @@ static bool get_reason(const msgpack_object *o, bsf_dereg_reason_t *out)
     return false;
 }
 
-int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_t *out,
-                     bsf_pcf_binding_t *binding_storage, char *err, size_t err_cap)
+/* The event's map, checked structurally before msgpack-c allocates anything. */
+static int unpack_root(const char *buf, size_t len, msgpack_zone *zone, msgpack_object *root,
+                       char *err, size_t err_cap)
 {
-    msgpack_object root;
     size_t off = 0;
-    memset(out, 0, sizeof *out);
-    out->origin_ts_ms = out->sender_ts_ms = -1;
     if (!bsf_msgpack_well_formed(buf, len, 16)) {
         snprintf(err, err_cap, "not a well-formed msgpack document");
         return -1;
     }
-    msgpack_unpack_return u = msgpack_unpack(buf, len, &off, zone, &root);
+    msgpack_unpack_return u = msgpack_unpack(buf, len, &off, zone, root);
     if (u == MSGPACK_UNPACK_NOMEM_ERROR) { /* not the document's fault */
         snprintf(err, err_cap, "out of memory");
         return -1;
     }
-    if (u != MSGPACK_UNPACK_SUCCESS || off != len || root.type != MSGPACK_OBJECT_MAP) {
+    if (u != MSGPACK_UNPACK_SUCCESS || off != len || root->type != MSGPACK_OBJECT_MAP) {
         snprintf(err, err_cap, "not a msgpack map");
         return -1;
     }
+    return 0;
+}
+
+static int decode_ue_payload(const msgpack_object *o, msgpack_zone *zone, bsf_event_t *out,
+                             char *err, size_t err_cap)
+{
+    bsf_pcf_ue_binding_t *ub = msgpack_zone_malloc(zone, sizeof *ub);
+    bsf_problem_t problem;
+    if (!ub) {
+        snprintf(err, err_cap, "out of memory");
+        return -1;
+    }
+    if (bsf_pcf_ue_binding_decode(o, zone, ub, &problem) ||
+        bsf_pcf_ue_binding_check_rules(ub, &problem)) {
+        snprintf(err, err_cap, "ueBinding payload: %s", problem.detail);
+        return -1;
+    }
+    out->ue_binding = ub;
+    return 0;
+}
+
+static int decode_mbs_payload(const msgpack_object *o, msgpack_zone *zone, bsf_event_t *out,
+                              char *err, size_t err_cap)
+{
+    bsf_pcf_mbs_binding_t *mb = msgpack_zone_malloc(zone, sizeof *mb);
+    bsf_problem_t problem;
+    if (!mb) {
+        snprintf(err, err_cap, "out of memory");
+        return -1;
+    }
+    if (bsf_pcf_mbs_binding_decode(o, zone, mb, &problem) ||
+        bsf_pcf_mbs_binding_check_rules(mb, &problem)) {
+        snprintf(err, err_cap, "mbsBinding payload: %s", problem.detail);
+        return -1;
+    }
+    out->mbs_binding = mb;
+    return 0;
+}
+
+int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_t *out,
+                     bsf_pcf_binding_t *binding_storage, char *err, size_t err_cap)
+{
+    msgpack_object root;
+    memset(out, 0, sizeof *out);
+    out->origin_ts_ms = out->sender_ts_ms = -1;
+    if (unpack_root(buf, len, zone, &root, err, err_cap))
+        return -1;
     uint64_t version = 0, site = 0;
     enum { HAS_TYPE = 1, HAS_SITE = 2, HAS_SEQ = 4, HAS_HLC = 8, HAS_ID = 16, HAS_BINDING = 32,
-           HAS_REASON = 64 };
+           HAS_REASON = 64, HAS_UE_BINDING = 128,
+           HAS_MBS_BINDING = 256 };
     unsigned seen = 0;
-    const msgpack_object *binding = NULL;
+    const msgpack_object *binding = NULL, *ue_binding = NULL, *mbs_binding = NULL;
     for (uint32_t i = 0; i < root.via.map.size; i++) {
         const msgpack_object *k = &root.via.map.ptr[i].key, *val = &root.via.map.ptr[i].val;
         bool ok = true;
@@ -181,6 +240,12 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
         } else if (str_eq(k, "binding")) {
             binding = val;
             seen |= HAS_BINDING;
+        } else if (str_eq(k, "mbsBinding")) {
+            mbs_binding = val;
+            seen |= HAS_MBS_BINDING;
+        } else if (str_eq(k, "ueBinding")) {
+            ue_binding = val;
+            seen |= HAS_UE_BINDING;
         } else if (str_eq(k, "createdHlc")) {
             ok = get_uint(val, UINT64_MAX, &out->created_hlc);
         } else if (str_eq(k, "originTs")) {
@@ -212,12 +277,19 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
         return -1;
     }
     unsigned need = HAS_TYPE | HAS_SITE | HAS_SEQ | HAS_HLC | HAS_ID |
-                    (out->type == BSF_EVENT_BINDING_DEREGISTERED ? HAS_REASON : HAS_BINDING);
+                    (bsf_event_is_deregistration(out->type) ? HAS_REASON
+                     : bsf_event_is_ue(out->type)          ? HAS_UE_BINDING
+                     : bsf_event_is_mbs(out->type)         ? HAS_MBS_BINDING
+                                                           : HAS_BINDING);
     if ((seen & need) != need) {
         snprintf(err, err_cap, "missing envelope or payload members");
         return -1;
     }
-    if (binding && out->type != BSF_EVENT_BINDING_DEREGISTERED) {
+    if (need & HAS_UE_BINDING)
+        return decode_ue_payload(ue_binding, zone, out, err, err_cap);
+    if (need & HAS_MBS_BINDING)
+        return decode_mbs_payload(mbs_binding, zone, out, err, err_cap);
+    if (need & HAS_BINDING) {
         bsf_problem_t problem;
         if (bsf_pcf_binding_decode(binding, zone, binding_storage, &problem)) {
             snprintf(err, err_cap, "binding payload: %s", problem.detail);

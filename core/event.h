@@ -12,6 +12,8 @@
 
 #include "core/binding_id.h"
 #include "core/pcf_binding.h"
+#include "core/pcf_mbs_binding.h"
+#include "core/pcf_ue_binding.h"
 
 #define BSF_EVENT_VERSION 1
 #define BSF_COOKIE_MAX 1024 /* longest ocnf-service-cookie kept */
@@ -20,7 +22,36 @@ typedef enum {
     BSF_EVENT_BINDING_REGISTERED = 1,
     BSF_EVENT_BINDING_UPDATED = 2,
     BSF_EVENT_BINDING_DEREGISTERED = 3,
+    /* PCF for a UE bindings (/pcf-ue-bindings): payload `ueBinding` */
+    BSF_EVENT_UE_BINDING_REGISTERED = 4,
+    BSF_EVENT_UE_BINDING_UPDATED = 5,
+    BSF_EVENT_UE_BINDING_DEREGISTERED = 6,
+    /* PCF for an MBS session bindings (/pcf-mbs-bindings): payload `mbsBinding` */
+    BSF_EVENT_MBS_BINDING_REGISTERED = 7,
+    BSF_EVENT_MBS_BINDING_UPDATED = 8,
+    BSF_EVENT_MBS_BINDING_DEREGISTERED = 9,
 } bsf_event_type_t;
+
+#define BSF_EVENT_TYPE_LAST BSF_EVENT_MBS_BINDING_DEREGISTERED
+
+/* True for the events of PCF-for-UE bindings (they live in their own projections). */
+static inline bool bsf_event_is_ue(bsf_event_type_t t)
+{
+    return t >= BSF_EVENT_UE_BINDING_REGISTERED && t <= BSF_EVENT_UE_BINDING_DEREGISTERED;
+}
+
+/* True for the events of MBS session bindings. */
+static inline bool bsf_event_is_mbs(bsf_event_type_t t)
+{
+    return t >= BSF_EVENT_MBS_BINDING_REGISTERED && t <= BSF_EVENT_MBS_BINDING_DEREGISTERED;
+}
+
+/* True for a deregistration of any kind (no binding payload, a reason). */
+static inline bool bsf_event_is_deregistration(bsf_event_type_t t)
+{
+    return t == BSF_EVENT_BINDING_DEREGISTERED || t == BSF_EVENT_UE_BINDING_DEREGISTERED ||
+           t == BSF_EVENT_MBS_BINDING_DEREGISTERED;
+}
 
 typedef enum {
     BSF_REASON_NONE = 0,
@@ -42,6 +73,10 @@ typedef struct {
     bsf_binding_id_t binding_id;
     /* BindingRegistered, BindingUpdated */
     const bsf_pcf_binding_t *binding;
+    /* UeBindingRegistered, UeBindingUpdated (with created_hlc; no timestamps, no cookie) */
+    const bsf_pcf_ue_binding_t *ue_binding;
+    /* MbsBindingRegistered, MbsBindingUpdated (with created_hlc) */
+    const bsf_pcf_mbs_binding_t *mbs_binding;
     uint64_t created_hlc;   /* when the binding was registered (= hlc for registrations) */
     int64_t origin_ts_ms;   /* 3gpp-Sbi-Origination-Timestamp of the registration, -1 absent */
     int64_t sender_ts_ms;   /* 3gpp-Sbi-Sender-Timestamp of the registration, -1 absent */
@@ -58,7 +93,9 @@ const char *bsf_dereg_reason_name(bsf_dereg_reason_t reason);
 
 int bsf_event_encode(const bsf_event_t *ev, msgpack_packer *pk);
 
-/* Decodes one event. `binding` storage comes from `zone`. Returns 0, or -1 with a reason in
+/* Decodes one event. `binding` storage comes from `zone` (a pcfBinding payload is decoded
+ * into `binding_storage`, a ueBinding or mbsBinding payload into storage taken from
+ * `zone`). Returns 0, or -1 with a reason in
  * `err`. */
 int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_t *out,
                      bsf_pcf_binding_t *binding_storage, char *err, size_t err_cap);

@@ -115,7 +115,7 @@ int bsf_event_decode_envelope(const char *buf, size_t len, bsf_event_t *out)
             bit = 32;
         } else if (is(key, klen, "type")) {
             ok = read_str(&c, &s, &slen);
-            for (int t = BSF_EVENT_BINDING_REGISTERED; ok && t <= BSF_EVENT_BINDING_DEREGISTERED;
+            for (int t = BSF_EVENT_BINDING_REGISTERED; ok && t <= BSF_EVENT_TYPE_LAST;
                  t++)
                 if (is(s, slen, bsf_event_type_name((bsf_event_type_t)t)))
                     out->type = (bsf_event_type_t)t;

@@ -14,12 +14,20 @@
 #include "core/event.h"
 #include "core/pcf_binding.h"
 #include "core/pcf_binding_patch.h"
+#include "core/pcf_mbs_binding.h"
+#include "core/pcf_ue_binding_patch.h"
 #include "core/problem.h"
 
 typedef enum {
     BSF_CMD_REGISTER,
     BSF_CMD_UPDATE,
     BSF_CMD_DEREGISTER,
+    BSF_CMD_UE_REGISTER,   /* PCF for a UE bindings (engine/ue_commands.c) */
+    BSF_CMD_UE_UPDATE,
+    BSF_CMD_UE_DEREGISTER,
+    BSF_CMD_MBS_REGISTER,  /* PCF for an MBS session bindings (engine/mbs_commands.c) */
+    BSF_CMD_MBS_UPDATE,
+    BSF_CMD_MBS_DEREGISTER,
     BSF_CMD_APPLY, /* events of the replicated log (other sites', or this site's own when
                       bootstrapping): see bsf_apply_batch_t */
 } bsf_command_kind_t;
@@ -81,14 +89,20 @@ struct bsf_command {
     char *cookie;                   /* register: ocnf-service-cookie (in zone), or NULL */
     size_t cookie_len;
     bsf_pcf_binding_patch_t patch;  /* update */
-    bsf_binding_id_t id;            /* update, deregister (and the result of register) */
+    bsf_pcf_ue_binding_t ue_binding;      /* UE register: decoded and rule-checked */
+    bsf_pcf_ue_binding_patch_t ue_patch;  /* UE update */
+    bsf_pcf_mbs_binding_t mbs_binding;     /* MBS register: decoded and rule-checked */
+    bsf_pcf_mbs_binding_patch_t mbs_patch; /* MBS update */
+    bsf_binding_id_t id;            /* (UE) update, deregister (and the result of register) */
     bsf_dereg_reason_t reason;      /* deregister */
     bsf_apply_batch_t *apply;       /* apply: not owned by the command */
 
     /* outcome */
     bsf_command_status_t status;
     bsf_problem_t problem;
-    msgpack_sbuffer body;           /* canonical msgpack of the resulting binding */
+    msgpack_sbuffer body;           /* canonical msgpack of the resulting binding (an MBS
+                                       registration refused as existing: the MbsBindingResp
+                                       of the bound PCF) */
     uint64_t log_position;          /* of the command's last event */
     uint64_t submitted_ns;          /* monotonic, set by bsf_engine_submit */
 

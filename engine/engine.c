@@ -16,6 +16,7 @@
 #include "common/diag.h"
 #include "core/decide.h"
 #include "core/hlc.h"
+#include "engine/engine_internal.h"
 
 #define MAX_CANDIDATES 64
 
@@ -78,10 +79,38 @@ static int emit(bsf_engine_t *e, MDB_txn *txn, bsf_event_t *ev, uint64_t *positi
     ev->site = e->cfg.site_id;
     ev->seq = ++e->seq;
     ev->hlc = bsf_hlc_tick(&e->hlc, bsf_clock_wall_ms());
-    if (ev->type == BSF_EVENT_BINDING_REGISTERED)
+    if (ev->type == BSF_EVENT_BINDING_REGISTERED || ev->type == BSF_EVENT_UE_BINDING_REGISTERED ||
+        ev->type == BSF_EVENT_MBS_BINDING_REGISTERED)
         ev->created_hlc = ev->hlc;
     e->events_in_batch++;
     return bsf_store_write_event(e->store, txn, ev, &e->event_buf, &e->scratch, position);
+}
+
+int bsf_engine_emit(bsf_engine_t *e, MDB_txn *txn, bsf_event_t *ev, uint64_t *position)
+{
+    return emit(e, txn, ev, position);
+}
+
+void bsf_engine_new_id(bsf_engine_t *e, size_t events_before, bsf_binding_id_t *out)
+{
+    uint8_t rnd[8];
+    next_random(e, rnd);
+    bsf_binding_id_make(e->cfg.site_id, e->seq + events_before + 1, rnd, out);
+}
+
+uint16_t bsf_engine_site(const bsf_engine_t *e)
+{
+    return e->cfg.site_id;
+}
+
+msgpack_zone *bsf_engine_zone(bsf_engine_t *e)
+{
+    return &e->zone;
+}
+
+bsf_store_t *bsf_engine_store(bsf_engine_t *e)
+{
+    return e->store;
 }
 
 static int encode_binding(const bsf_pcf_binding_t *b, msgpack_sbuffer *out)
@@ -121,18 +150,29 @@ static int collect_views(bsf_engine_t *e, MDB_txn *txn, const bsf_pcf_binding_t 
     return rc;
 }
 
+bool bsf_engine_refuse_at_reserve(bsf_engine_t *e, bsf_command_t *cmd)
+{
+    if (!e->at_reserve)
+        return false;
+    bsf_problem_t p;
+    bsf_problem_set(&p, BSF_CAUSE_INSUFFICIENT_STORAGE,
+                    "the binding store is full (less than %u%% of it is free): new bindings "
+                    "are refused until deregistrations free space",
+                    e->cfg.reserve_percent);
+    refuse(cmd, &p);
+    e->reserve_refusals++;
+    return true;
+}
+
+bool bsf_engine_behind_own_log(bsf_engine_t *e)
+{
+    return behind_own_log(e);
+}
+
 static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
 {
-    if (e->at_reserve) {
-        bsf_problem_t p;
-        bsf_problem_set(&p, BSF_CAUSE_INSUFFICIENT_STORAGE,
-                        "the binding store is full (less than %u%% of it is free): new bindings "
-                        "are refused until deregistrations free space",
-                        e->cfg.reserve_percent);
-        refuse(cmd, &p);
-        e->reserve_refusals++;
+    if (bsf_engine_refuse_at_reserve(e, cmd))
         return 0;
-    }
     bsf_match_t matches[MAX_CANDIDATES];
     bsf_binding_view_t views[MAX_CANDIDATES];
     size_t n = 0;
@@ -407,6 +447,12 @@ static int run_apply(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
             if (ev->type == BSF_EVENT_BINDING_REGISTERED &&
                 (rc = resolve_cross_site_collision(e, txn, b, &ev->binding_id)))
                 return rc;
+            if (ev->type == BSF_EVENT_UE_BINDING_REGISTERED &&
+                (rc = bsf_engine_resolve_ue_collision(e, txn, b, &ev->binding_id)))
+                return rc;
+            if (ev->type == BSF_EVENT_MBS_BINDING_REGISTERED &&
+                (rc = bsf_engine_resolve_mbs_collision(e, txn, b, &ev->binding_id)))
+                return rc;
         }
     }
     for (size_t i = 0; i < sites.n; i++)
@@ -445,6 +491,14 @@ static int run_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
         return run_register(e, txn, cmd);
     case BSF_CMD_UPDATE:
         return run_update(e, txn, cmd);
+    case BSF_CMD_UE_REGISTER:
+    case BSF_CMD_UE_UPDATE:
+    case BSF_CMD_UE_DEREGISTER:
+        return bsf_engine_run_ue_command(e, txn, cmd);
+    case BSF_CMD_MBS_REGISTER:
+    case BSF_CMD_MBS_UPDATE:
+    case BSF_CMD_MBS_DEREGISTER:
+        return bsf_engine_run_mbs_command(e, txn, cmd);
     default:
         return run_deregister(e, txn, cmd);
     }

@@ -84,6 +84,16 @@ void bsf_read_end(bsf_read_t *r)
     r->active = false;
 }
 
+MDB_txn *bsf_read_txn(bsf_read_t *r)
+{
+    return r->txn;
+}
+
+bsf_store_t *bsf_read_store(bsf_read_t *r)
+{
+    return r->store;
+}
+
 msgpack_zone *bsf_read_zone(bsf_read_t *r)
 {
     return &r->zone;

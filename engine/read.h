@@ -19,6 +19,8 @@
 
 #include "core/binding_id.h"
 #include "core/discovery.h"
+#include "core/pcf_mbs_binding.h"
+#include "core/pcf_ue_binding.h"
 #include "projections/match.h"
 
 typedef struct bsf_store bsf_store_t;
@@ -52,7 +54,40 @@ int bsf_read_discover(bsf_read_t *r, const bsf_discovery_query_t *q, msgpack_zon
 int bsf_read_binding(bsf_read_t *r, const bsf_binding_id_t *id, msgpack_zone *zone,
                      bsf_match_t *out);
 
-/* Active-session counters (inside a snapshot): "total", "dnn/<dnn>", "snssai/<sst-SD>",
+/* PCF for a UE bindings (engine/ue_read.c). A match's record points into the snapshot, its
+ * binding into the zone given. */
+typedef struct {
+    bsf_binding_id_t id;
+    bsf_record_t record;
+    bsf_pcf_ue_binding_t binding;
+} bsf_ue_match_t;
+
+/* Discovery (inside a snapshot): the live UE bindings of `supi` (when not NULL) that also
+ * have `gpsi` (when not NULL), or of `gpsi` alone; at least one must be given. At most `cap`
+ * in `out`, oldest first (created HLC, then id); *n says how many. Returns 0, -EINVAL
+ * (neither given), MDB_CORRUPTED or another LMDB code. */
+int bsf_read_ue_discover(bsf_read_t *r, const char *supi, const char *gpsi, msgpack_zone *zone,
+                         bsf_ue_match_t *out, size_t cap, size_t *n);
+
+/* The live UE binding `id` (inside a snapshot), decoded into `zone`. Returns 0,
+ * BSF_ENOTFOUND (no such binding, or deregistered), MDB_CORRUPTED, or another LMDB code. */
+int bsf_read_ue_binding(bsf_read_t *r, const bsf_binding_id_t *id, msgpack_zone *zone,
+                        bsf_ue_match_t *out);
+
+/* PCF for an MBS session bindings (engine/mbs_read.c). */
+typedef struct {
+    bsf_binding_id_t id;
+    bsf_record_t record;
+    bsf_pcf_mbs_binding_t binding;
+} bsf_mbs_match_t;
+
+/* Discovery (inside a snapshot): the live MBS bindings whose session matches `session`
+ * (bsf_mbs_session_id_matches: every identifier of the query equal), at most `cap`, oldest
+ * first; *n says how many. Returns 0, MDB_CORRUPTED or another LMDB code. */
+int bsf_read_mbs_discover(bsf_read_t *r, const bsf_mbs_session_id_t *session,
+                          msgpack_zone *zone, bsf_mbs_match_t *out, size_t cap, size_t *n);
+
+/* Active-session counters (inside a snapshot): "total", "ue/total" (UE bindings), "mbs/total" (MBS bindings), "dnn/<dnn>", "snssai/<sst-SD>",
  * "pcf/<key>". `counter` gives 0 for an absent counter (and on a read error). `each` calls
  * `visit` for every counter whose name starts with `prefix` (the name is valid during the
  * call); returns 0 or an LMDB code. */

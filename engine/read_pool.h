@@ -2,9 +2,15 @@
 #ifndef BSF_ENGINE_READ_POOL_H
 #define BSF_ENGINE_READ_POOL_H
 
+#include "engine/read.h"
 #include "engine/store.h"
 
 /* Aborts and frees every idle handle. Called by bsf_store_close, alone on the store. */
 void bsf_read_pool_free(bsf_store_t *store);
+
+/* The handle's transaction (valid between bsf_read_begin and bsf_read_end) and store, for
+ * the facade's other files (ue_read.c). */
+MDB_txn *bsf_read_txn(bsf_read_t *r);
+bsf_store_t *bsf_read_store(bsf_read_t *r);
 
 #endif

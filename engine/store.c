@@ -53,7 +53,7 @@ int bsf_store_open(bsf_store_t *s, const bsf_store_options_t *opt, char *err, si
     int rc = mdb_env_create(&s->env);
     if (rc)
         return fail(err, err_cap, "mdb_env_create", rc);
-    mdb_env_set_maxdbs(s->env, 16);
+    mdb_env_set_maxdbs(s->env, 32); /* 17 in use with schema 2; room for the next ones */
     mdb_env_set_maxreaders(s->env, opt->max_readers ? opt->max_readers : 256);
     /* 0 keeps the size recorded in the store (readers must not shrink a writer's map). */
     rc = opt->map_size_mb ? mdb_env_set_mapsize(s->env, opt->map_size_mb << 20) : 0;
@@ -85,7 +85,10 @@ int bsf_store_open(bsf_store_t *s, const bsf_store_options_t *opt, char *err, si
         mdb_txn_abort(txn);
         mdb_env_close(s->env);
         if (rc == MDB_NOTFOUND)
-            snprintf(err, err_cap, "%s is not a BSF store (no meta database)", opt->path);
+            snprintf(err, err_cap,
+                     "%s is not a BSF store (no meta database), or a schema-1 store that bsfd "
+                     "has not opened yet (opening it read-write migrates it)",
+                     opt->path);
         else
             fail(err, err_cap, "cannot open the store's databases", rc);
         return -1;

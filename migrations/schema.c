@@ -25,10 +25,19 @@ int bsf_schema_check(MDB_txn *txn, MDB_dbi meta, char *err, size_t err_cap)
         return -1;
     }
     unsigned version = v.mv_size == 1 ? *(unsigned char *)v.mv_data : 0;
+    if (version == 1) { /* 1 -> 2: the UE-binding sub-databases exist (made by the caller) */
+        unsigned char next = BSF_SCHEMA_VERSION;
+        MDB_val nv = {1, &next};
+        if ((rc = mdb_put(txn, meta, &k, &nv, 0))) {
+            snprintf(err, err_cap, "cannot migrate the schema to version %u: %s",
+                     BSF_SCHEMA_VERSION, bsf_strerror(rc));
+            return -1;
+        }
+        return 0;
+    }
     if (version != BSF_SCHEMA_VERSION) {
         snprintf(err, err_cap,
-                 "the store has schema version %u; this build reads version %u (no migration "
-                 "path)",
+                 "the store has schema version %u; this build reads versions 1 and %u",
                  version, BSF_SCHEMA_VERSION);
         return -1;
     }

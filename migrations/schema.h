@@ -1,16 +1,22 @@
 /* Store schema versions. The `meta` sub-database records the version the store was written
- * with; opening a store written with another version is refused (there is no migration
- * yet, nor a way to register one: the first schema change adds it here). */
+ * with. Versions:
+ *   1  log, bindings and their indexes, counters, meta
+ *   2  + ue_bindings, ix_ue_supi, ix_ue_gpsi (PCF for a UE bindings),
+ *        mbs_bindings, ix_mbs_session (PCF for an MBS session bindings)
+ * A store of version 1 opened read-write is migrated: the caller has created the new
+ * sub-databases in the same transaction (bsf_projection_open with create), so only the
+ * version is rewritten. A newer version than this build's is refused. */
 #ifndef BSF_MIGRATIONS_SCHEMA_H
 #define BSF_MIGRATIONS_SCHEMA_H
 
 #include <lmdb.h>
 #include <stddef.h>
 
-#define BSF_SCHEMA_VERSION 1
+#define BSF_SCHEMA_VERSION 2
 
-/* Checks (and on a new store, writes) the schema version in `meta`. Returns 0, or -1 with a
- * message when the store has a version this build cannot read. */
+/* Checks (and on a new or older store, writes) the schema version in `meta`, in a write
+ * transaction. Returns 0, or -1 with a message when the store has a version this build
+ * cannot read. */
 int bsf_schema_check(MDB_txn *txn, MDB_dbi meta, char *err, size_t err_cap);
 
 #endif

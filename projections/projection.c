@@ -6,6 +6,8 @@
 #include "projections/counters.h"
 #include "core/bytes.h"
 #include "projections/index_keys.h"
+#include "projections/mbs_projection.h"
+#include "projections/ue_projection.h"
 #include "common/compress.h"
 
 int bsf_projection_open(MDB_txn *txn, bsf_projection_t *p, bool create)
@@ -24,6 +26,11 @@ int bsf_projection_open(MDB_txn *txn, bsf_projection_t *p, bool create)
         {"ix_dnn", offsetof(bsf_projection_t, dnn)},
         {"ix_tombstones", offsetof(bsf_projection_t, tombstones)},
         {"counters", offsetof(bsf_projection_t, counters)},
+        {"ue_bindings", offsetof(bsf_projection_t, ue_bindings)},
+        {"ix_ue_supi", offsetof(bsf_projection_t, ue_supi)},
+        {"ix_ue_gpsi", offsetof(bsf_projection_t, ue_gpsi)},
+        {"mbs_bindings", offsetof(bsf_projection_t, mbs_bindings)},
+        {"ix_mbs_session", offsetof(bsf_projection_t, mbs_session)},
     };
     for (int i = 0; i < BSF_PROJECTION_DBS; i++) {
         int rc = mdb_dbi_open(txn, dbs[i].name, create ? MDB_CREATE : 0,
@@ -212,6 +219,10 @@ static int apply_binding_version(const bsf_projection_t *p, MDB_txn *txn, const 
 int bsf_projection_apply_framed(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,
                                 const char *frame, size_t frame_len, msgpack_sbuffer *scratch)
 {
+    if (bsf_event_is_ue(ev->type))
+        return bsf_ue_projection_apply(p, txn, ev, scratch);
+    if (bsf_event_is_mbs(ev->type))
+        return bsf_mbs_projection_apply(p, txn, ev, scratch);
     bsf_record_t cur;
     int rc = bsf_projection_get(p, txn, &ev->binding_id, &cur);
     if (rc && rc != MDB_NOTFOUND)
@@ -252,7 +263,12 @@ int bsf_projection_gc_tombstones(const bsf_projection_t *p, MDB_txn *txn, uint64
         if (k.mv_size != 26 || bsf_get_be64(k.mv_data) >= before_hlc)
             break;
         MDB_val id = {16, (uint8_t *)k.mv_data + 10};
+        /* Ids are unique across kinds: the tombstone is in one of the two. */
         rc = mdb_del(txn, p->bindings, &id, NULL);
+        if (rc == MDB_NOTFOUND)
+            rc = mdb_del(txn, p->ue_bindings, &id, NULL);
+        if (rc == MDB_NOTFOUND)
+            rc = mdb_del(txn, p->mbs_bindings, &id, NULL);
         if ((rc && rc != MDB_NOTFOUND) || (rc = mdb_cursor_del(cur, 0)))
             break;
         (*removed)++;

@@ -27,15 +27,23 @@ typedef struct {
     MDB_dbi dnn;        /* lowercase dnn | 0 | snssai[5] | id -> "" (SamePcf by DNN/S-NSSAI) */
     MDB_dbi tombstones; /* hlc[8] | site[2] | id -> "" : tombstones, oldest first (for GC) */
     MDB_dbi counters;   /* name -> u64 (little endian); absent when zero */
+    /* PCF for a UE bindings (projections/ue_projection.h); tombstones share ix_tombstones */
+    MDB_dbi ue_bindings; /* binding id -> record (the binding a PcfForUeBinding) */
+    MDB_dbi ue_supi;     /* supi | 0 | id -> "" */
+    MDB_dbi ue_gpsi;     /* gpsi | 0 | id -> "" */
+    /* PCF for an MBS session bindings (projections/mbs_projection.h) */
+    MDB_dbi mbs_bindings; /* binding id -> record (a PcfMbsBinding) */
+    MDB_dbi mbs_session;  /* "tmgi:..." or "ssm:..." | 0 | id -> "" */
 } bsf_projection_t;
 
-#define BSF_PROJECTION_DBS 10
+#define BSF_PROJECTION_DBS 15
 
 /* Opens the sub-databases (creating them when `create`, which needs a write transaction).
  * Returns 0, MDB_NOTFOUND (missing and not `create`) or another LMDB code. */
 int bsf_projection_open(MDB_txn *txn, bsf_projection_t *p, bool create);
 
-/* Applies one event in the caller's write transaction. `scratch` is the caller's reusable
+/* Applies one event in the caller's write transaction (UE- and MBS-binding events
+ * go to bsf_ue_projection_apply / bsf_mbs_projection_apply). `scratch` is the caller's reusable
  * buffer. Returns 0, -ENOMEM, or an LMDB code (MDB_MAP_FULL; MDB_CORRUPTED for a stored
  * record that does not parse). */
 int bsf_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,

@@ -164,6 +164,14 @@ static void store_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
                 "# HELP oc_db_active_session_count Active PCF bindings (seed 3.38).\n"
                 "# TYPE oc_db_active_session_count gauge\noc_db_active_session_count %llu\n",
                 (unsigned long long)bsf_read_counter(r, "total"));
+    bsf_text_printf(t,
+                "# HELP bsf_active_ue_bindings Active PCF for a UE bindings.\n"
+                "# TYPE bsf_active_ue_bindings gauge\nbsf_active_ue_bindings %llu\n",
+                (unsigned long long)bsf_read_counter(r, "ue/total"));
+    bsf_text_printf(t,
+                "# HELP bsf_active_mbs_bindings Active PCF for an MBS session bindings.\n"
+                "# TYPE bsf_active_mbs_bindings gauge\nbsf_active_mbs_bindings %llu\n",
+                (unsigned long long)bsf_read_counter(r, "mbs/total"));
     bsf_text_printf(t, "# HELP bsf_active_bindings Active PCF bindings by DNN, S-NSSAI and PCF.\n"
                    "# TYPE bsf_active_bindings gauge\n");
     bsf_read_counters_each(r, "dnn/", count_visit, t);
@@ -217,10 +225,12 @@ static enum MHD_Result serve_count(bsf_ops_server_t *ops, struct MHD_Connection 
     }
     char ts[32];
     bsf_time_format_rfc3339((int64_t)bsf_clock_wall_ms(), ts);
-    json_t *root = json_pack("{s:I, s:s, s:o, s:o, s:o}", "count",
+    json_t *root = json_pack("{s:I, s:s, s:o, s:o, s:o, s:I, s:I}", "count",
                              (json_int_t)bsf_read_counter(r, "total"), "timestamp", ts,
                              "byDnn", counts_by(r, "dnn/"), "bySnssai", counts_by(r, "snssai/"),
-                             "byPcf", counts_by(r, "pcf/"));
+                             "byPcf", counts_by(r, "pcf/"), "ueBindingCount",
+                             (json_int_t)bsf_read_counter(r, "ue/total"), "mbsBindingCount",
+                             (json_int_t)bsf_read_counter(r, "mbs/total"));
     bsf_read_release(r);
     return send_json(conn, 200, root);
 }

@@ -65,6 +65,19 @@ void bsf_nbsf_respond_problem_with(bsf_nbsf_request_t *rq, const bsf_problem_t *
     answer(rq, status, "application/problem+json", headers, n_headers, out->data, out->size);
 }
 
+void bsf_nbsf_respond_problem_ext(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
+                                  const msgpack_object *ext)
+{
+    int status = bsf_cause_status(p->cause);
+    record(rq, status);
+    msgpack_sbuffer *out = &rq->w->json;
+    if (!rq->stream || bsf_problem_render_ext(p, rq->instance, ext, out)) {
+        answer(rq, status, NULL, NULL, 0, NULL, 0);
+        return;
+    }
+    answer(rq, status, "application/problem+json", NULL, 0, out->data, out->size);
+}
+
 void bsf_nbsf_respond_problem(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
                               const msgpack_object *binding)
 {

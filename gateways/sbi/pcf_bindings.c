@@ -13,23 +13,7 @@
 #include "gateways/sbi/discovery_query.h"
 #include "gateways/sbi/json_codec.h"
 #include "gateways/sbi/nbsf_exchange.h"
-
-/* Retry-After of a 503 for a full write queue: the queue drains in well under a second at
- * the engine's rate, so one second spreads retries without idling the store. */
-#define BSF_SBI_RETRY_AFTER_S 1
-#define BSF_SBI_RETRY_AFTER_TEXT "1"
-
-/* True when the content-type names `type`, with or without parameters. */
-static bool media_type_is(const char *content_type, const char *type)
-{
-    if (!content_type)
-        return false;
-    size_t n = strlen(type);
-    while (*content_type == ' ')
-        content_type++;
-    return strncasecmp(content_type, type, n) == 0 &&
-           (content_type[n] == '\0' || content_type[n] == ';' || content_type[n] == ' ');
-}
+#include "gateways/sbi/nbsf_write.h"
 
 static int64_t header_time(const bsf_h2_request_t *r, const char *name)
 {
@@ -37,49 +21,12 @@ static int64_t header_time(const bsf_h2_request_t *r, const char *name)
     return v ? bsf_sbi_time_parse(v, strlen(v)) : -1;
 }
 
-/* Parses the JSON body into `obj` (worker scratch). Answers and returns -1 on failure. */
-static int parse_body(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r, const char *media,
-                      msgpack_object *obj)
-{
-    bsf_problem_t p;
-    if (!media_type_is(r->content_type, media)) {
-        bsf_problem_set(&p, BSF_CAUSE_UNSUPPORTED_MEDIA_TYPE, "the body must be %s, not %s",
-                        media, r->content_type ? r->content_type : "untyped");
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return -1;
-    }
-    msgpack_zone_clear(&rq->w->zone);
-    if (bsf_json_to_msgpack(r->body ? r->body : "", r->body_len, &rq->w->doc, &rq->w->zone, obj,
-                            &p)) {
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return -1;
-    }
-    return 0;
-}
-
 /* ---- completion of writes ---------------------------------------------------------- */
 
-typedef struct {
-    bsf_nbsf_request_t rq;
-    bsf_command_t *cmd;
-} pending_write_t;
-
-static int unpack_body(bsf_nbsf_request_t *rq, const bsf_command_t *cmd, msgpack_object *obj)
+static void answer_write(bsf_nbsf_request_t *rq, const bsf_command_t *cmd)
 {
-    size_t off = 0;
-    msgpack_zone_clear(&rq->w->zone);
-    return msgpack_unpack(cmd->body.data, cmd->body.size, &off, &rq->w->zone, obj) ==
-                   MSGPACK_UNPACK_SUCCESS
-               ? 0
-               : -1;
-}
-
-static void answer_write(pending_write_t *pw)
-{
-    bsf_nbsf_request_t *rq = &pw->rq;
-    bsf_command_t *cmd = pw->cmd;
     msgpack_object binding;
-    bool has_binding = cmd->body.size && unpack_body(rq, cmd, &binding) == 0;
+    bool has_binding = bsf_nbsf_unpack_result(rq, cmd, &binding) == 0;
     if (cmd->status != BSF_CMD_OK) {
         bsf_nbsf_respond_problem(rq, &cmd->problem, has_binding ? &binding : NULL);
         return;
@@ -108,69 +55,9 @@ static void answer_write(pending_write_t *pw)
     bsf_nbsf_respond_json(rq, 201, &h, 1, json);
 }
 
-/* Runs on the worker thread: the engine has committed (or failed) the command. */
-static void on_write_answered(void *arg)
-{
-    pending_write_t *pw = arg;
-    answer_write(pw);
-    bsf_command_free(pw->cmd);
-    free(pw);
-}
-
-/* Runs on the engine thread. */
-static void on_command_done(bsf_command_t *cmd)
-{
-    pending_write_t *pw = cmd->owner;
-    if (bsf_h2_worker_post(pw->rq.w->worker, on_write_answered, pw)) {
-        BSF_WARN("sbi", "worker gone before an answer could be sent");
-        bsf_sbi_feed_txn_free(pw->rq.feed);
-        bsf_command_free(cmd);
-        free(pw);
-    }
-}
-
-/* Hands the command to the engine; the answer comes back through on_write_answered. */
 static void submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd)
 {
-    pending_write_t *pw = malloc(sizeof *pw);
-    if (!pw) {
-        bsf_command_free(cmd);
-        bsf_problem_t p;
-        bsf_problem_set(&p, BSF_CAUSE_SYSTEM_FAILURE, "out of memory");
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
-    }
-    pw->rq = *rq;
-    pw->cmd = cmd;
-    cmd->owner = pw;
-    cmd->done = on_command_done;
-    if (bsf_engine_submit(rq->w->svc->engine, cmd)) {
-        atomic_fetch_add_explicit(&rq->w->metrics->rejected_queue_full, 1,
-                                  memory_order_relaxed);
-        bsf_command_free(cmd);
-        free(pw);
-        bsf_problem_t p;
-        /* Shed before the queue's backlog turns into seconds of latency and gigabytes of
-         * memory: TS 29.500 §5.2.7.2 NF_CONGESTION_RISK, and when to come back (RFC 9110
-         * §10.2.3). */
-        bsf_problem_set(&p, BSF_CAUSE_NF_CONGESTION_RISK,
-                        "the write queue is full; retry after %d s", BSF_SBI_RETRY_AFTER_S);
-        bsf_h2_header_t retry = {"retry-after", BSF_SBI_RETRY_AFTER_TEXT};
-        bsf_nbsf_respond_problem_with(rq, &p, NULL, &retry, 1);
-        return;
-    }
-    bsf_h2_stream_set_pending(rq->stream, &pw->rq);
-}
-
-static bsf_command_t *new_command(bsf_nbsf_request_t *rq, bsf_command_kind_t kind)
-{
-    bsf_command_t *cmd = bsf_command_new(kind);
-    if (!cmd) {
-        bsf_problem_t p;
-        bsf_problem_set(&p, BSF_CAUSE_SYSTEM_FAILURE, "out of memory");
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-    }
-    return cmd;
+    bsf_nbsf_submit(rq, cmd, answer_write);
 }
 
 /* ---- register ---------------------------------------------------------------------- */
@@ -178,9 +65,9 @@ static bsf_command_t *new_command(bsf_nbsf_request_t *rq, bsf_command_kind_t kin
 void bsf_pcf_bindings_register(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
 {
     msgpack_object doc;
-    if (parse_body(rq, r, "application/json", &doc))
+    if (bsf_nbsf_parse_body(rq, r, "application/json", &doc))
         return;
-    bsf_command_t *cmd = new_command(rq, BSF_CMD_REGISTER);
+    bsf_command_t *cmd = bsf_nbsf_new_command(rq, BSF_CMD_REGISTER);
     if (!cmd)
         return;
     bsf_problem_t p;
@@ -217,9 +104,9 @@ void bsf_pcf_bindings_update(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
                              const bsf_binding_id_t *id)
 {
     msgpack_object doc;
-    if (parse_body(rq, r, "application/merge-patch+json", &doc))
+    if (bsf_nbsf_parse_body(rq, r, "application/merge-patch+json", &doc))
         return;
-    bsf_command_t *cmd = new_command(rq, BSF_CMD_UPDATE);
+    bsf_command_t *cmd = bsf_nbsf_new_command(rq, BSF_CMD_UPDATE);
     if (!cmd)
         return;
     bsf_problem_t p;
@@ -237,7 +124,7 @@ void bsf_pcf_bindings_update(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
 
 void bsf_pcf_bindings_deregister(bsf_nbsf_request_t *rq, const bsf_binding_id_t *id)
 {
-    bsf_command_t *cmd = new_command(rq, BSF_CMD_DEREGISTER);
+    bsf_command_t *cmd = bsf_nbsf_new_command(rq, BSF_CMD_DEREGISTER);
     if (!cmd)
         return;
     cmd->id = *id;

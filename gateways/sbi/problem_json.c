@@ -1,6 +1,7 @@
 #include "gateways/sbi/problem_json.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gateways/sbi/json_codec.h"
@@ -10,8 +11,9 @@ static int dump_to(const char *buf, size_t size, void *data)
     return msgpack_sbuffer_write(data, buf, size);
 }
 
-/* Copies pcfSmFqdn and pcfSmIpEndPoints of the binding into the JSON object. */
-static int add_binding_resp(json_t *root, const msgpack_object *binding)
+/* Copies pcfSmFqdn and pcfSmIpEndPoints of the binding into the JSON object (every member
+ * when `all`: an MbsBindingResp made by the engine). */
+static int add_binding_resp(json_t *root, const msgpack_object *binding, bool all)
 {
     for (uint32_t i = 0; i < binding->via.map.size; i++) {
         const msgpack_object_kv *kv = &binding->via.map.ptr[i];
@@ -21,15 +23,17 @@ static int add_binding_resp(json_t *root, const msgpack_object *binding)
         size_t kn = kv->key.via.str.size;
         bool fqdn = kn == 9 && memcmp(k, "pcfSmFqdn", 9) == 0;
         bool eps = kn == 16 && memcmp(k, "pcfSmIpEndPoints", 16) == 0;
-        if (!fqdn && !eps)
+        if (!fqdn && !eps && !all)
             continue;
+        char name[32];
+        snprintf(name, sizeof name, "%.*s", (int)(kn < 31 ? kn : 31), k);
         msgpack_sbuffer text;
         msgpack_sbuffer_init(&text);
         json_t *value = NULL;
         if (bsf_json_write(&kv->val, &text, NULL, NULL) == 0)
             value = json_loadb(text.data, text.size, JSON_DECODE_ANY, NULL);
         msgpack_sbuffer_destroy(&text);
-        if (!value || json_object_set_new(root, fqdn ? "pcfSmFqdn" : "pcfSmIpEndPoints", value))
+        if (!value || json_object_set_new(root, name, value))
             return -1;
     }
     return 0;
@@ -47,8 +51,8 @@ static json_t *safe_string(const char *s)
     return json_string(buf);
 }
 
-int bsf_problem_render(const bsf_problem_t *p, const char *instance,
-                       const msgpack_object *binding, msgpack_sbuffer *out)
+static int render(const bsf_problem_t *p, const char *instance, const msgpack_object *binding,
+                  bool all, msgpack_sbuffer *out)
 {
     json_t *root = json_object();
     if (!root)
@@ -69,10 +73,22 @@ int bsf_problem_render(const bsf_problem_t *p, const char *instance,
                                                          safe_string(p->params[i].reason)));
     }
     if (!rc && binding && binding->type == MSGPACK_OBJECT_MAP)
-        rc = add_binding_resp(root, binding);
+        rc = add_binding_resp(root, binding, all);
     msgpack_sbuffer_clear(out);
     if (!rc)
         rc = json_dump_callback(root, dump_to, out, JSON_COMPACT);
     json_decref(root);
     return rc ? -1 : 0;
+}
+
+int bsf_problem_render(const bsf_problem_t *p, const char *instance,
+                       const msgpack_object *binding, msgpack_sbuffer *out)
+{
+    return render(p, instance, binding, false, out);
+}
+
+int bsf_problem_render_ext(const bsf_problem_t *p, const char *instance,
+                           const msgpack_object *ext, msgpack_sbuffer *out)
+{
+    return render(p, instance, ext, true, out);
 }

@@ -12,4 +12,9 @@
 int bsf_problem_render(const bsf_problem_t *p, const char *instance,
                        const msgpack_object *binding, msgpack_sbuffer *out);
 
+/* The same with every member of `ext` (a map) added: MbsExtProblemDetails, whose
+ * MbsBindingResp the engine builds. Returns 0 or -1. */
+int bsf_problem_render_ext(const bsf_problem_t *p, const char *instance,
+                           const msgpack_object *ext, msgpack_sbuffer *out);
+
 #endif

@@ -8,7 +8,10 @@
 #include "common/clock.h"
 #include "core/binding_id.h"
 
-#define BINDINGS_PATH "/nbsf-management/v1/pcfBindings/"
+#define API_PATH "/nbsf-management/v1/"
+/* The collections whose members are bindings (PDU session, UE, MBS session). */
+static const char *const binding_collections[] = {"pcfBindings/", "pcf-ue-bindings/",
+                                                   "pcf-mbs-bindings/"};
 
 struct bsf_sbi_feed_txn {
     bsf_feed_t *feed;
@@ -26,13 +29,19 @@ static bool is_binding_id(const char *s, size_t n)
     return n == BSF_BINDING_ID_TEXT_LEN && strspn(s, "0123456789abcdef") >= n;
 }
 
-/* The binding id of an individual resource path "…/pcfBindings/{id}[?query]", or "". */
+/* The binding id of an individual resource path "…/pcfBindings/{id}[?query]" (or of the
+ * pcf-ue-bindings and pcf-mbs-bindings collections), or "". */
 static void binding_of_path(const char *path, char out[BSF_BINDING_ID_TEXT_LEN + 1])
 {
     out[0] = '\0';
-    if (!path || strncmp(path, BINDINGS_PATH, strlen(BINDINGS_PATH)) != 0)
+    if (!path || strncmp(path, API_PATH, strlen(API_PATH)) != 0)
         return;
-    const char *id = path + strlen(BINDINGS_PATH);
+    const char *id = NULL, *rest = path + strlen(API_PATH);
+    for (size_t i = 0; !id && i < sizeof binding_collections / sizeof *binding_collections; i++)
+        if (strncmp(rest, binding_collections[i], strlen(binding_collections[i])) == 0)
+            id = rest + strlen(binding_collections[i]);
+    if (!id)
+        return;
     size_t n = strcspn(id, "?");
     if (is_binding_id(id, n))
         snprintf(out, BSF_BINDING_ID_TEXT_LEN + 1, "%.*s", (int)n, id);

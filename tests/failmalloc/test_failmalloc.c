@@ -215,6 +215,116 @@ static void run_plain(void **state)
 
 #define PLAIN_CASE(k) {(k)->name, run_plain, NULL, NULL, (k)}
 
+/* ---- UE and MBS bindings: decode and event round trip --------------------------------- */
+
+static void pack_ue_and_mbs(msgpack_sbuffer *ue, msgpack_sbuffer *mbs)
+{
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, ue, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 3);
+    pack_str(&pk, "supi");
+    pack_str(&pk, "imsi-001010000000001");
+    pack_str(&pk, "gpsi");
+    pack_str(&pk, "msisdn-4912345678");
+    pack_str(&pk, "pcfForUeIpEndPoints");
+    msgpack_pack_array(&pk, 1);
+    msgpack_pack_map(&pk, 1);
+    pack_str(&pk, "ipv6Address");
+    pack_str(&pk, "2001:db8::1");
+    msgpack_packer_init(&pk, mbs, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 2);
+    pack_str(&pk, "mbsSessionId");
+    msgpack_pack_map(&pk, 1);
+    pack_str(&pk, "ssm");
+    msgpack_pack_map(&pk, 2);
+    pack_str(&pk, "sourceIpAddr");
+    msgpack_pack_map(&pk, 1);
+    pack_str(&pk, "ipv4Addr");
+    pack_str(&pk, "198.51.100.1");
+    pack_str(&pk, "destIpAddr");
+    msgpack_pack_map(&pk, 1);
+    pack_str(&pk, "ipv6Prefix");
+    pack_str(&pk, "ff3e::/96");
+    pack_str(&pk, "pcfFqdn");
+    pack_str(&pk, "pcf1.example.com");
+}
+
+typedef struct {
+    msgpack_sbuffer ue, mbs;
+} ue_mbs_ctx_t;
+
+/* Decodes both bindings (an allocation failure is SYSTEM_FAILURE, not bad input), then
+ * round-trips each in an event. */
+static int ue_mbs_round_trip(const msgpack_object *ue_obj, const msgpack_object *mbs_obj,
+                             msgpack_zone *zone, msgpack_sbuffer *buf)
+{
+    bsf_pcf_ue_binding_t ue;
+    bsf_pcf_mbs_binding_t mbs;
+    bsf_problem_t problem;
+    if (bsf_pcf_ue_binding_decode(ue_obj, zone, &ue, &problem) ||
+        bsf_pcf_mbs_binding_decode(mbs_obj, zone, &mbs, &problem)) {
+        assert_int_equal(problem.cause, BSF_CAUSE_SYSTEM_FAILURE);
+        return -1;
+    }
+    bsf_event_t evs[2] = {
+        {.type = BSF_EVENT_UE_BINDING_REGISTERED, .site = 1, .seq = 1, .hlc = 1,
+         .ue_binding = &ue, .created_hlc = 1},
+        {.type = BSF_EVENT_MBS_BINDING_REGISTERED, .site = 1, .seq = 2, .hlc = 2,
+         .mbs_binding = &mbs, .created_hlc = 2}};
+    for (int i = 0; i < 2; i++) {
+        msgpack_packer pk;
+        msgpack_sbuffer_clear(buf);
+        msgpack_packer_init(&pk, buf, msgpack_sbuffer_write);
+        if (bsf_event_encode(&evs[i], &pk))
+            return -1;
+        bsf_event_t out;
+        bsf_pcf_binding_t unused;
+        char err[128];
+        if (bsf_event_decode(buf->data, buf->size, zone, &out, &unused, err, sizeof err)) {
+            assert_non_null(strstr(err, "memory"));
+            return -1;
+        }
+        assert_true(i == 0 ? out.ue_binding != NULL : out.mbs_binding != NULL);
+    }
+    return 0;
+}
+
+static int ue_mbs_scenario(void *ctx)
+{
+    ue_mbs_ctx_t *c = ctx;
+    msgpack_zone zone;
+    if (!msgpack_zone_init(&zone, 256))
+        return -1;
+    msgpack_sbuffer buf;
+    msgpack_sbuffer_init(&buf);
+    msgpack_object ue, mbs;
+    size_t off1 = 0, off2 = 0;
+    int rc = -1;
+    msgpack_unpack_return u1 = msgpack_unpack(c->ue.data, c->ue.size, &off1, &zone, &ue);
+    msgpack_unpack_return u2 = u1 == MSGPACK_UNPACK_SUCCESS
+                                   ? msgpack_unpack(c->mbs.data, c->mbs.size, &off2, &zone, &mbs)
+                                   : u1;
+    if (u2 == MSGPACK_UNPACK_SUCCESS)
+        rc = ue_mbs_round_trip(&ue, &mbs, &zone, &buf);
+    else
+        assert_int_equal(u2, MSGPACK_UNPACK_NOMEM_ERROR);
+    msgpack_sbuffer_destroy(&buf);
+    msgpack_zone_destroy(&zone);
+    return rc;
+}
+
+static void ue_mbs_decode(void **state)
+{
+    (void)state;
+    ue_mbs_ctx_t c;
+    msgpack_sbuffer_init(&c.ue);
+    msgpack_sbuffer_init(&c.mbs);
+    pack_ue_and_mbs(&c.ue, &c.mbs);
+    assert_true(bsf_fm_run("ue_mbs_decode", ue_mbs_scenario, &c) > 5);
+    msgpack_sbuffer_destroy(&c.ue);
+    msgpack_sbuffer_destroy(&c.mbs);
+}
+
 int main(void)
 {
     static plain_case_t plain[] = {
@@ -227,6 +337,7 @@ int main(void)
         PLAIN_CASE(&plain[1]),
         PLAIN_CASE(&plain[2]),
         cmocka_unit_test(binding_decode),
+        cmocka_unit_test(ue_mbs_decode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

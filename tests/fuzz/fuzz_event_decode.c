@@ -15,8 +15,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bsf_pcf_binding_t storage;
     char err[128];
     if (bsf_event_decode((const char *)data, size, &zone, &ev, &storage, err, sizeof err) == 0 &&
-        ev.type != BSF_EVENT_BINDING_DEREGISTERED && !ev.binding)
-        abort(); /* a registration or update always carries its binding */
+        !bsf_event_is_deregistration(ev.type) &&
+        (bsf_event_is_ue(ev.type)    ? !ev.ue_binding || !ev.ue_binding->supi
+         : bsf_event_is_mbs(ev.type) ? !ev.mbs_binding || !ev.mbs_binding->has_mbs_session_id
+                                     : !ev.binding))
+        abort(); /* a registration or update always carries its binding (a UE's, its SUPI) */
     msgpack_zone_destroy(&zone);
     return 0;
 }

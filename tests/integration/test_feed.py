@@ -313,3 +313,39 @@ def test_invalid_feed_settings_exit_2_naming_the_key(tmp_path, settings, key):
     assert done.returncode == 2, (done.returncode, done.stderr)
     assert key in done.stderr, done.stderr
     assert_no_sanitizer_report(done.stderr, "bsfd")
+
+
+def test_ue_and_mbs_binding_operations_carry_their_binding_id(kafka_broker, bsfd_factory):
+    """The feed names the binding of /pcf-ue-bindings and /pcf-mbs-bindings operations like
+    that of /pcfBindings ones: from the Location of a 201, from the path of PATCH / DELETE."""
+    from ue_support import delete_ue, patch_ue, post_ue, ue_binding
+    topic = new_topic()
+    server = bsfd_factory(feed_settings(kafka_broker, topic))
+    client = server.client
+    resp = post_ue(client, ue_binding(Ue()))
+    assert resp.status_code == 201, resp.text
+    ue_id = location_id_of(resp)
+    assert patch_ue(client, ue_id, {"pcfForUeFqdn": "pcf-ue2.example.com"}).status_code == 200
+    assert delete_ue(client, ue_id).status_code == 204
+    mbs = {"mbsSessionId": {"tmgi": {"mbsServiceId": "0FEED0", "plmnId": {"mcc": "001",
+                                                                          "mnc": "01"}}},
+           "pcfFqdn": "pcf-mbs.example.com"}
+    resp = client.post("/pcf-mbs-bindings", content=json.dumps(mbs).encode(),
+                       headers={"content-type": "application/json"})
+    assert resp.status_code == 201, resp.text
+    mbs_id = location_id_of(resp)
+    assert client.delete(f"/pcf-mbs-bindings/{mbs_id}").status_code == 204
+    by_id = transactions(consume(kafka_broker, topic, 10))
+    assert find(by_id, "POST", f"{API_PATH}/pcf-ue-bindings", 201)["response"]["bindingId"] == ue_id
+    for method, status in (("PATCH", 200), ("DELETE", 204)):
+        txn = find(by_id, method, f"{API_PATH}/pcf-ue-bindings/{ue_id}", status)
+        assert txn["request"]["bindingId"] == txn["response"]["bindingId"] == ue_id
+    assert find(by_id, "POST", f"{API_PATH}/pcf-mbs-bindings", 201)["response"]["bindingId"] == mbs_id
+    txn = find(by_id, "DELETE", f"{API_PATH}/pcf-mbs-bindings/{mbs_id}", 204)
+    assert txn["request"]["bindingId"] == mbs_id
+
+
+def location_id_of(resp):
+    match = re.search(r"/([0-9a-f]{32})$", resp.headers.get("location", ""))
+    assert match, resp.headers
+    return match.group(1)

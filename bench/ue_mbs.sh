@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Issue 11 §6 (first half): registration and discovery of PCF-for-UE and MBS bindings next to
+# pcfBindings', on one bsfd (sbi.workers=1, so that bsf-load has the other core), each
+# resource on the same store. Prints bsf-load's line per run: rate, latency percentiles and
+# bsfd's CPU per request (utime + stime from /proc).
+#
+#   bench/ue_mbs.sh [N] [DIR]    default N=20000 per resource, DIR=/tmp/bsf-bench-ue-mbs
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+N=${1:-20000}
+DIR=${2:-/tmp/bsf-bench-ue-mbs}
+SBI_PORT=${SBI_PORT:-18580}
+OPS_PORT=${OPS_PORT:-18590}
+BSFD="${BSFD:-$ROOT/build/bsfd/bsfd}"
+LOAD="$ROOT/build/bench/bsf-load"
+rm -rf "$DIR" "$DIR.log"
+"$BSFD" --set store.path="$DIR" --set sbi.listen=127.0.0.1:$SBI_PORT \
+    --set ops.listen=127.0.0.1:$OPS_PORT --set sbi.workers=1 --set log.level=warn \
+    2>>"$DIR.log" &
+PID=$!
+trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null || true' EXIT
+until curl -sf "http://127.0.0.1:$OPS_PORT/health/ready" >/dev/null; do sleep 0.01; done
+for resource in pcf ue mbs; do
+  for mode in register discover; do
+    echo -n "$resource $mode: "
+    "$LOAD" --target 127.0.0.1:$SBI_PORT --resource "$resource" --mode "$mode" --count "$N" \
+        --range "$N" --connections 4 --streams 32 --pid "$PID"
+  done
+done
+curl -sf "http://127.0.0.1:$OPS_PORT/oc-bsf-configuration/v1/activeSessionCount/pcfBindings"
+echo

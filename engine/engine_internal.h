@@ -1,0 +1,43 @@
+/* What the engine's command modules share (engine.c and ue_commands.c). All functions run on
+ * the engine thread, inside its write transaction; not for gateways. */
+#ifndef BSF_ENGINE_ENGINE_INTERNAL_H
+#define BSF_ENGINE_ENGINE_INTERNAL_H
+
+#include <lmdb.h>
+
+#include "engine/command.h"
+#include "engine/engine.h"
+#include "engine/store.h"
+
+/* Stamps `ev` (site, next sequence number, HLC; created HLC for registrations), appends and
+ * applies it. Returns 0 or what bsf_store_write_event returns. */
+int bsf_engine_emit(bsf_engine_t *e, MDB_txn *txn, bsf_event_t *ev, uint64_t *position);
+/* A new binding id for a registration preceded by `events_before` events in the command. */
+void bsf_engine_new_id(bsf_engine_t *e, size_t events_before, bsf_binding_id_t *out);
+uint16_t bsf_engine_site(const bsf_engine_t *e);
+/* The per-command scratch zone (cleared before each command). */
+msgpack_zone *bsf_engine_zone(bsf_engine_t *e);
+bsf_store_t *bsf_engine_store(bsf_engine_t *e);
+/* True (and the command refused with INSUFFICIENT_STORAGE) when the store is at its reserve. */
+bool bsf_engine_refuse_at_reserve(bsf_engine_t *e, bsf_command_t *cmd);
+/* True while this site's own events up to the floor are not all in the store. */
+bool bsf_engine_behind_own_log(bsf_engine_t *e);
+
+/* BSF_CMD_UE_REGISTER / _UPDATE / _DEREGISTER (engine/ue_commands.c). Returns 0 (the outcome
+ * is in cmd) or a store error (the transaction is aborted). */
+int bsf_engine_run_ue_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd);
+/* Another site's UeBindingRegistered `id` was just applied: deregisters this site's own
+ * bindings of the same SUPI that it replaces (core/ue_decide.h). Counts them in b->replaced
+ * (b->replace_held when this site is behind its own log). Returns 0 or a store error. */
+int bsf_engine_resolve_ue_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
+                                    const bsf_binding_id_t *id);
+
+/* BSF_CMD_MBS_REGISTER / _UPDATE / _DEREGISTER (engine/mbs_commands.c). Same contract. */
+int bsf_engine_run_mbs_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd);
+/* Another site's MbsBindingRegistered `id` was just applied: when it and a live binding of
+ * this site name the same MBS session, the later created of the two goes, deregistered by
+ * its creating site (this one deregisters its own). Returns 0 or a store error. */
+int bsf_engine_resolve_mbs_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
+                                     const bsf_binding_id_t *id);
+
+#endif

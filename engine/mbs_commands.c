@@ -1,0 +1,214 @@
+/* The engine's commands for MBS session bindings. Rule (TS 29.521 5.3.x, the 403 answer of
+ * CreatePCFMbsBinding): one PCF per MBS session: a registration for a session that has a
+ * live binding (sharing its TMGI or its SSM) is refused with EXISTING_BINDING_INFO_FOUND and
+ * the bound PCF's addresses. Across sites, two registrations of one session made before
+ * either site saw the other's: the earlier created (created HLC, then id) stays, and the
+ * later one's creating site deregisters it (replaced_by_collision), so the sites converge. */
+#include <errno.h>
+#include <string.h>
+
+#include "common/diag.h"
+#include "core/discovery.h"
+#include "engine/engine_internal.h"
+#include "projections/mbs_projection.h"
+
+#define MAX_MBS_CANDIDATES 16
+
+typedef struct {
+    bsf_engine_t *e;
+    MDB_txn *txn;
+    const bsf_mbs_session_id_t *session;
+    bsf_binding_id_t ids[MAX_MBS_CANDIDATES];
+    bsf_pcf_mbs_binding_t bindings[MAX_MBS_CANDIDATES];
+    uint64_t created[MAX_MBS_CANDIDATES];
+    size_t n;
+    int rc;
+} collect_t;
+
+static bool collect_visit(void *ctx, const bsf_binding_id_t *id)
+{
+    collect_t *c = ctx;
+    for (size_t i = 0; i < c->n; i++)
+        if (memcmp(c->ids[i].b, id->b, 16) == 0)
+            return false; /* found under its other identifier already */
+    bsf_record_t rec;
+    int rc = bsf_mbs_projection_get(&bsf_engine_store(c->e)->proj, c->txn, id, &rec);
+    if (rc == MDB_NOTFOUND || (rc == 0 && rec.state != BSF_RECORD_LIVE))
+        return false;
+    if (!rc && bsf_record_decode_mbs_binding(&rec, bsf_engine_zone(c->e), &c->bindings[c->n]))
+        rc = MDB_CORRUPTED;
+    if (rc) {
+        c->rc = rc;
+        return true;
+    }
+    c->ids[c->n] = *id;
+    c->created[c->n] = rec.created_hlc;
+    return ++c->n == MAX_MBS_CANDIDATES;
+}
+
+/* The live bindings sharing an identifier (TMGI or SSM) with `session`. */
+static int collect(bsf_engine_t *e, MDB_txn *txn, const bsf_mbs_session_id_t *session,
+                   collect_t *c)
+{
+    *c = (collect_t){.e = e, .txn = txn, .session = session};
+    bsf_mbs_session_id_t one;
+    for (int part = 0; part < 2; part++) {
+        one = *session;
+        one.has_nid = false;
+        if (part == 0 ? !session->has_tmgi : !session->has_ssm)
+            continue;
+        one.has_ssm = part == 1;
+        one.has_tmgi = part == 0;
+        int rc = bsf_mbs_projection_ids(&bsf_engine_store(e)->proj, txn, &one, collect_visit, c);
+        if (rc || c->rc)
+            return rc ? rc : c->rc;
+    }
+    return 0;
+}
+
+static int encode(const bsf_pcf_mbs_binding_t *b, msgpack_sbuffer *out)
+{
+    msgpack_packer pk;
+    msgpack_sbuffer_clear(out);
+    msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
+    return bsf_pcf_mbs_binding_encode(b, &pk) ? -ENOMEM : 0;
+}
+
+/* The MbsBindingResp of the bound PCF: its pcfFqdn and pcfIpEndPoints. */
+static int encode_resp(const bsf_pcf_mbs_binding_t *b, msgpack_sbuffer *out)
+{
+    bsf_pcf_mbs_binding_t resp = {.pcf_fqdn = b->pcf_fqdn,
+                                  .pcf_ip_end_points = b->pcf_ip_end_points};
+    return encode(&resp, out);
+}
+
+static int deregister(bsf_engine_t *e, MDB_txn *txn, const bsf_binding_id_t *id,
+                      bsf_dereg_reason_t reason, const bsf_binding_id_t *by, uint64_t *pos)
+{
+    bsf_event_t ev = {.type = BSF_EVENT_MBS_BINDING_DEREGISTERED, .binding_id = *id,
+                      .reason = reason, .has_replaced_by = by != NULL};
+    if (by)
+        ev.replaced_by = *by;
+    return bsf_engine_emit(e, txn, &ev, pos);
+}
+
+static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
+{
+    if (bsf_engine_refuse_at_reserve(e, cmd))
+        return 0;
+    collect_t c;
+    int rc = collect(e, txn, &cmd->mbs_binding.mbs_session_id, &c);
+    if (rc)
+        return rc;
+    if (c.n) {
+        cmd->status = BSF_CMD_REFUSED;
+        bsf_problem_set(&cmd->problem, BSF_CAUSE_EXISTING_BINDING_INFO_FOUND,
+                        "the MBS session is already bound to a PCF");
+        return encode_resp(&c.bindings[0], &cmd->body);
+    }
+    bsf_engine_new_id(e, 0, &cmd->id);
+    bsf_event_t ev = {.type = BSF_EVENT_MBS_BINDING_REGISTERED, .binding_id = cmd->id,
+                      .mbs_binding = &cmd->mbs_binding, .origin_ts_ms = -1,
+                      .sender_ts_ms = -1};
+    if ((rc = bsf_engine_emit(e, txn, &ev, &cmd->log_position)))
+        return rc;
+    return encode(&cmd->mbs_binding, &cmd->body);
+}
+
+static int load_live(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd, bsf_record_t *rec,
+                     bsf_pcf_mbs_binding_t *out, bool *found)
+{
+    *found = false;
+    int rc = bsf_mbs_projection_get(&bsf_engine_store(e)->proj, txn, &cmd->id, rec);
+    if (rc == MDB_NOTFOUND || (rc == 0 && rec->state != BSF_RECORD_LIVE)) {
+        char id[BSF_BINDING_ID_TEXT_LEN + 1];
+        bsf_binding_id_format(&cmd->id, id);
+        cmd->status = BSF_CMD_REFUSED;
+        bsf_problem_set(&cmd->problem, BSF_CAUSE_RESOURCE_CONTEXT_NOT_FOUND,
+                        "no PCF for an MBS session binding with id %s", id);
+        return 0;
+    }
+    if (rc)
+        return rc;
+    if (bsf_record_decode_mbs_binding(rec, &cmd->zone, out))
+        return MDB_CORRUPTED;
+    *found = true;
+    return 0;
+}
+
+static int run_update(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
+{
+    bsf_record_t rec;
+    bsf_pcf_mbs_binding_t current, updated;
+    bool found;
+    int rc = load_live(e, txn, cmd, &rec, &current, &found);
+    if (rc || !found)
+        return rc;
+    if (bsf_pcf_mbs_binding_patch_is_empty(&cmd->mbs_patch))
+        return encode(&current, &cmd->body);
+    bsf_pcf_mbs_binding_patch_apply(&current, &cmd->mbs_patch, &updated);
+    bsf_event_t ev = {.type = BSF_EVENT_MBS_BINDING_UPDATED, .binding_id = cmd->id,
+                      .mbs_binding = &updated, .created_hlc = rec.created_hlc,
+                      .origin_ts_ms = -1, .sender_ts_ms = -1};
+    if ((rc = bsf_engine_emit(e, txn, &ev, &cmd->log_position)))
+        return rc;
+    return encode(&updated, &cmd->body);
+}
+
+static int run_deregister(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
+{
+    bsf_record_t rec;
+    bsf_pcf_mbs_binding_t current;
+    bool found;
+    int rc = load_live(e, txn, cmd, &rec, &current, &found);
+    if (rc || !found)
+        return rc;
+    return deregister(e, txn, &cmd->id, cmd->reason ? cmd->reason : BSF_REASON_PCF_REQUEST,
+                      NULL, &cmd->log_position);
+}
+
+int bsf_engine_run_mbs_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
+{
+    switch (cmd->kind) {
+    case BSF_CMD_MBS_REGISTER:
+        return run_register(e, txn, cmd);
+    case BSF_CMD_MBS_UPDATE:
+        return run_update(e, txn, cmd);
+    default:
+        return run_deregister(e, txn, cmd);
+    }
+}
+
+int bsf_engine_resolve_mbs_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
+                                     const bsf_binding_id_t *id)
+{
+    bsf_record_t rec;
+    bsf_pcf_mbs_binding_t remote;
+    msgpack_zone_clear(bsf_engine_zone(e));
+    int rc = bsf_mbs_projection_get(&bsf_engine_store(e)->proj, txn, id, &rec);
+    if (rc == MDB_NOTFOUND || (rc == 0 && rec.state != BSF_RECORD_LIVE))
+        return 0;
+    if (rc)
+        return rc;
+    if (bsf_record_decode_mbs_binding(&rec, bsf_engine_zone(e), &remote))
+        return MDB_CORRUPTED;
+    uint64_t remote_created = rec.created_hlc;
+    collect_t c;
+    if ((rc = collect(e, txn, &remote.mbs_session_id, &c)))
+        return rc;
+    for (size_t i = 0; i < c.n; i++) {
+        if (bsf_binding_id_site(&c.ids[i]) != bsf_engine_site(e) ||
+            bsf_discovery_recency_cmp(c.created[i], &c.ids[i], remote_created, id) <= 0)
+            continue; /* not ours, or ours is the earlier: the other site removes its own */
+        if (bsf_engine_behind_own_log(e)) {
+            b->replace_held++;
+            BSF_WARN("engine", "cross-site MBS binding collision left unresolved: this site is "
+                               "still applying its own events from the replicated log");
+            continue;
+        }
+        if ((rc = deregister(e, txn, &c.ids[i], BSF_REASON_REPLACED_BY_COLLISION, id, NULL)))
+            return rc;
+        b->replaced++;
+    }
+    return 0;
+}

@@ -1,0 +1,63 @@
+/* The read facade's lookup of MBS session bindings (engine/read.h). */
+#include <errno.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "core/discovery.h"
+#include "engine/read.h"
+#include "engine/read_pool.h"
+#include "engine/store.h"
+#include "projections/mbs_projection.h"
+
+typedef struct {
+    const bsf_projection_t *proj;
+    MDB_txn *txn;
+    const bsf_mbs_session_id_t *session;
+    msgpack_zone *zone;
+    bsf_mbs_match_t *out;
+    size_t cap, n;
+    int rc;
+} discover_t;
+
+static bool discover_visit(void *ctx, const bsf_binding_id_t *id)
+{
+    discover_t *d = ctx;
+    bsf_mbs_match_t *m = &d->out[d->n];
+    int rc = bsf_mbs_projection_get(d->proj, d->txn, id, &m->record);
+    if (rc == MDB_NOTFOUND || (rc == 0 && m->record.state != BSF_RECORD_LIVE))
+        return false;
+    if (!rc && bsf_record_decode_mbs_binding(&m->record, d->zone, &m->binding))
+        rc = MDB_CORRUPTED;
+    if (rc) {
+        d->rc = rc;
+        return true;
+    }
+    if (!bsf_mbs_session_id_matches(d->session, &m->binding.mbs_session_id))
+        return false;
+    m->id = *id;
+    return ++d->n == d->cap;
+}
+
+int bsf_read_mbs_discover(bsf_read_t *r, const bsf_mbs_session_id_t *session,
+                          msgpack_zone *zone, bsf_mbs_match_t *out, size_t cap, size_t *n)
+{
+    *n = 0;
+    if (!cap)
+        return 0;
+    discover_t d = {&bsf_read_store(r)->proj, bsf_read_txn(r), session, zone, out, cap, 0, 0};
+    int rc = bsf_mbs_projection_ids(d.proj, d.txn, session, discover_visit, &d);
+    if (!rc)
+        rc = d.rc;
+    *n = d.n;
+    for (size_t i = 1; i < d.n; i++) /* oldest first */
+        for (size_t j = i; j > 0 && bsf_discovery_recency_cmp(out[j - 1].record.created_hlc,
+                                                               &out[j - 1].id,
+                                                               out[j].record.created_hlc,
+                                                               &out[j].id) > 0;
+             j--) {
+            bsf_mbs_match_t t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    return bsf_err_from_lmdb(rc);
+}

@@ -1,0 +1,194 @@
+/* The engine's commands for PCF-for-UE bindings: register (replacing the UE's earlier
+ * bindings, core/ue_decide.h), update (merge patch), deregister, and the cross-site rule for
+ * other sites' registrations. */
+#include <errno.h>
+#include <string.h>
+
+#include "common/diag.h"
+#include "core/ue_decide.h"
+#include "engine/engine_internal.h"
+#include "projections/ue_projection.h"
+
+#define MAX_UE_CANDIDATES BSF_UE_MAX_REPLACED
+
+typedef struct {
+    bsf_engine_t *e;
+    MDB_txn *txn;
+    bsf_ue_binding_view_t *views;
+    bsf_pcf_ue_binding_t *bindings;
+    size_t n;
+    int rc;
+} collect_t;
+
+static bool collect_visit(void *ctx, const bsf_binding_id_t *id)
+{
+    collect_t *c = ctx;
+    bsf_record_t rec;
+    bsf_store_t *s = bsf_engine_store(c->e);
+    int rc = bsf_ue_projection_get(&s->proj, c->txn, id, &rec);
+    if (rc == MDB_NOTFOUND || (rc == 0 && rec.state != BSF_RECORD_LIVE))
+        return false;
+    if (!rc && bsf_record_decode_ue_binding(&rec, bsf_engine_zone(c->e), &c->bindings[c->n]))
+        rc = MDB_CORRUPTED;
+    if (rc) {
+        c->rc = rc;
+        return true;
+    }
+    c->views[c->n] = (bsf_ue_binding_view_t){*id, &c->bindings[c->n], rec.created_hlc};
+    return ++c->n == MAX_UE_CANDIDATES;
+}
+
+/* The live UE bindings of `supi`. */
+static int collect(bsf_engine_t *e, MDB_txn *txn, const char *supi, collect_t *c)
+{
+    c->e = e;
+    c->txn = txn;
+    c->n = 0;
+    c->rc = 0;
+    int rc = bsf_ue_projection_ids(&bsf_engine_store(e)->proj, txn, supi, false, collect_visit, c);
+    return rc ? rc : c->rc;
+}
+
+static int encode(const bsf_pcf_ue_binding_t *b, msgpack_sbuffer *out)
+{
+    msgpack_packer pk;
+    msgpack_sbuffer_clear(out);
+    msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
+    return bsf_pcf_ue_binding_encode(b, &pk) ? -ENOMEM : 0;
+}
+
+static int deregister(bsf_engine_t *e, MDB_txn *txn, const bsf_binding_id_t *id,
+                      bsf_dereg_reason_t reason, const bsf_binding_id_t *by, uint64_t *pos)
+{
+    bsf_event_t ev = {.type = BSF_EVENT_UE_BINDING_DEREGISTERED, .binding_id = *id,
+                      .reason = reason, .has_replaced_by = by != NULL};
+    if (by)
+        ev.replaced_by = *by;
+    return bsf_engine_emit(e, txn, &ev, pos);
+}
+
+static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
+{
+    if (bsf_engine_refuse_at_reserve(e, cmd))
+        return 0;
+    bsf_ue_binding_view_t views[MAX_UE_CANDIDATES];
+    bsf_pcf_ue_binding_t bindings[MAX_UE_CANDIDATES];
+    collect_t c = {.views = views, .bindings = bindings};
+    int rc = collect(e, txn, cmd->ue_binding.supi, &c);
+    if (rc)
+        return rc;
+    bsf_ue_decision_t d;
+    bsf_decide_ue_register(&cmd->ue_binding, views, c.n, &d);
+    bsf_engine_new_id(e, d.n_replaced, &cmd->id);
+    for (size_t i = 0; i < d.n_replaced; i++) {
+        BSF_INFO("engine", "UE binding replaced (%s) by a newer registration",
+                 bsf_dereg_reason_name(d.reason[i]));
+        if ((rc = deregister(e, txn, &d.replaced[i]->id, d.reason[i], &cmd->id, NULL)))
+            return rc;
+    }
+    bsf_event_t ev = {.type = BSF_EVENT_UE_BINDING_REGISTERED, .binding_id = cmd->id,
+                      .ue_binding = &cmd->ue_binding, .origin_ts_ms = -1, .sender_ts_ms = -1};
+    if ((rc = bsf_engine_emit(e, txn, &ev, &cmd->log_position)))
+        return rc;
+    return encode(&cmd->ue_binding, &cmd->body);
+}
+
+/* The live binding cmd->id into `out`; refuses the command (404) when there is none. */
+static int load_live(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd, bsf_record_t *rec,
+                     bsf_pcf_ue_binding_t *out, bool *found)
+{
+    *found = false;
+    int rc = bsf_ue_projection_get(&bsf_engine_store(e)->proj, txn, &cmd->id, rec);
+    if (rc == MDB_NOTFOUND || (rc == 0 && rec->state != BSF_RECORD_LIVE)) {
+        char id[BSF_BINDING_ID_TEXT_LEN + 1];
+        bsf_binding_id_format(&cmd->id, id);
+        cmd->status = BSF_CMD_REFUSED;
+        bsf_problem_set(&cmd->problem, BSF_CAUSE_RESOURCE_CONTEXT_NOT_FOUND,
+                        "no PCF for a UE binding with id %s", id);
+        return 0;
+    }
+    if (rc)
+        return rc;
+    if (bsf_record_decode_ue_binding(rec, &cmd->zone, out))
+        return MDB_CORRUPTED;
+    *found = true;
+    return 0;
+}
+
+static int run_update(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
+{
+    bsf_record_t rec;
+    bsf_pcf_ue_binding_t current, updated;
+    bool found;
+    int rc = load_live(e, txn, cmd, &rec, &current, &found);
+    if (rc || !found)
+        return rc;
+    if (bsf_pcf_ue_binding_patch_is_empty(&cmd->ue_patch))
+        return encode(&current, &cmd->body);
+    bsf_pcf_ue_binding_patch_apply(&current, &cmd->ue_patch, &updated);
+    bsf_event_t ev = {.type = BSF_EVENT_UE_BINDING_UPDATED, .binding_id = cmd->id,
+                      .ue_binding = &updated, .created_hlc = rec.created_hlc,
+                      .origin_ts_ms = -1, .sender_ts_ms = -1};
+    if ((rc = bsf_engine_emit(e, txn, &ev, &cmd->log_position)))
+        return rc;
+    return encode(&updated, &cmd->body);
+}
+
+static int run_deregister(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
+{
+    bsf_record_t rec;
+    bsf_pcf_ue_binding_t current;
+    bool found;
+    int rc = load_live(e, txn, cmd, &rec, &current, &found);
+    if (rc || !found)
+        return rc;
+    return deregister(e, txn, &cmd->id, cmd->reason ? cmd->reason : BSF_REASON_PCF_REQUEST,
+                      NULL, &cmd->log_position);
+}
+
+int bsf_engine_run_ue_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
+{
+    switch (cmd->kind) {
+    case BSF_CMD_UE_REGISTER:
+        return run_register(e, txn, cmd);
+    case BSF_CMD_UE_UPDATE:
+        return run_update(e, txn, cmd);
+    default:
+        return run_deregister(e, txn, cmd);
+    }
+}
+
+int bsf_engine_resolve_ue_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
+                                    const bsf_binding_id_t *id)
+{
+    bsf_record_t rec;
+    bsf_pcf_ue_binding_t remote;
+    msgpack_zone_clear(bsf_engine_zone(e));
+    int rc = bsf_ue_projection_get(&bsf_engine_store(e)->proj, txn, id, &rec);
+    if (rc == MDB_NOTFOUND || (rc == 0 && rec.state != BSF_RECORD_LIVE))
+        return 0; /* already deregistered */
+    if (rc)
+        return rc;
+    if (bsf_record_decode_ue_binding(&rec, bsf_engine_zone(e), &remote))
+        return MDB_CORRUPTED;
+    bsf_ue_binding_view_t rv = {*id, &remote, rec.created_hlc};
+    bsf_ue_binding_view_t views[MAX_UE_CANDIDATES];
+    bsf_pcf_ue_binding_t bindings[MAX_UE_CANDIDATES];
+    collect_t c = {.views = views, .bindings = bindings};
+    if ((rc = collect(e, txn, remote.supi, &c)))
+        return rc;
+    bsf_ue_decision_t d;
+    bsf_decide_replicated_ue_registration(&rv, views, c.n, bsf_engine_site(e), &d);
+    for (size_t i = 0; i < d.n_replaced; i++) {
+        if (bsf_engine_behind_own_log(e)) {
+            b->replace_held++;
+            BSF_WARN("engine", "cross-site UE binding collision left unresolved: this site is "
+                               "still applying its own events from the replicated log");
+            continue;
+        }
+        if ((rc = deregister(e, txn, &d.replaced[i]->id, d.reason[i], id, NULL)))
+            return rc;
+        b->replaced++;
+    }
+    return 0;
+}

@@ -1,0 +1,84 @@
+/* The read facade's lookups of PCF-for-UE bindings (engine/read.h). */
+#include <errno.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "core/discovery.h"
+#include "engine/read.h"
+#include "engine/read_pool.h"
+#include "engine/store.h"
+#include "projections/ue_projection.h"
+
+typedef struct {
+    const bsf_projection_t *proj;
+    MDB_txn *txn;
+    const char *gpsi; /* filter, or NULL */
+    msgpack_zone *zone;
+    bsf_ue_match_t *out;
+    size_t cap, n;
+    int rc;
+} discover_t;
+
+static bool discover_visit(void *ctx, const bsf_binding_id_t *id)
+{
+    discover_t *d = ctx;
+    bsf_ue_match_t *m = &d->out[d->n];
+    int rc = bsf_ue_projection_get(d->proj, d->txn, id, &m->record);
+    if (rc == MDB_NOTFOUND || (rc == 0 && m->record.state != BSF_RECORD_LIVE))
+        return false;
+    if (!rc && bsf_record_decode_ue_binding(&m->record, d->zone, &m->binding))
+        rc = MDB_CORRUPTED;
+    if (rc) {
+        d->rc = rc;
+        return true;
+    }
+    if (d->gpsi && (!m->binding.gpsi || strcmp(m->binding.gpsi, d->gpsi) != 0))
+        return false;
+    m->id = *id;
+    return ++d->n == d->cap;
+}
+
+static void sort_by_creation(bsf_ue_match_t *m, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && bsf_discovery_recency_cmp(m[j - 1].record.created_hlc,
+                                                               &m[j - 1].id,
+                                                               m[j].record.created_hlc,
+                                                               &m[j].id) > 0;
+             j--) {
+            bsf_ue_match_t t = m[j];
+            m[j] = m[j - 1];
+            m[j - 1] = t;
+        }
+}
+
+int bsf_read_ue_discover(bsf_read_t *r, const char *supi, const char *gpsi, msgpack_zone *zone,
+                         bsf_ue_match_t *out, size_t cap, size_t *n)
+{
+    *n = 0;
+    if (!supi && !gpsi)
+        return -EINVAL;
+    if (!cap)
+        return 0;
+    discover_t d = {&bsf_read_store(r)->proj, bsf_read_txn(r), supi ? gpsi : NULL, zone, out,
+                    cap, 0, 0};
+    int rc = bsf_ue_projection_ids(d.proj, d.txn, supi ? supi : gpsi, supi == NULL,
+                                   discover_visit, &d);
+    if (!rc)
+        rc = d.rc;
+    *n = d.n;
+    sort_by_creation(out, d.n);
+    return bsf_err_from_lmdb(rc);
+}
+
+int bsf_read_ue_binding(bsf_read_t *r, const bsf_binding_id_t *id, msgpack_zone *zone,
+                        bsf_ue_match_t *out)
+{
+    out->id = *id;
+    int rc = bsf_ue_projection_get(&bsf_read_store(r)->proj, bsf_read_txn(r), id, &out->record);
+    if (rc == MDB_NOTFOUND || (rc == 0 && out->record.state != BSF_RECORD_LIVE))
+        return BSF_ENOTFOUND;
+    if (rc)
+        return bsf_err_from_lmdb(rc);
+    return bsf_record_decode_ue_binding(&out->record, zone, &out->binding) ? MDB_CORRUPTED : 0;
+}

@@ -1,0 +1,31 @@
+/* The /pcf-mbs-bindings operations of Nbsf_Management (TS 29.521 API 1.5.0, PCF for an MBS
+ * session bindings): register, discovery by mbs-session-id, merge-patch update, deregister.
+ * Worker thread of the request only. */
+#ifndef BSF_GATEWAYS_SBI_PCF_MBS_BINDINGS_H
+#define BSF_GATEWAYS_SBI_PCF_MBS_BINDINGS_H
+
+#include <stdbool.h>
+
+#include "core/mbs_session_id.h"
+#include "gateways/sbi/nbsf_internal.h"
+
+#define BSF_PCF_MBS_BINDINGS "pcf-mbs-bindings"
+
+/* Handles the request when `res` names the collection or a member of it (true: answered or
+ * pending), false when the resource is not ours. `query` is after the '?', or NULL. */
+bool bsf_pcf_mbs_bindings_route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
+                                const char *res, size_t res_len, const char *query,
+                                size_t query_len);
+
+/* The discovery query: `mbs-session-id` (required: a JSON MbsSessionId, percent-encoded) and
+ * `supp-feat` (a JSON string, or the bare hex digits). Returns 0, or -1 with a 400 problem
+ * (MANDATORY_QUERY_PARAM_MISSING, MANDATORY_QUERY_PARAM_INCORRECT,
+ * OPTIONAL_QUERY_PARAM_INCORRECT, INVALID_QUERY_PARAM). */
+typedef struct {
+    bsf_mbs_session_id_t session;
+    const char *supp_feat;
+} bsf_mbs_query_t;
+int bsf_mbs_query_parse(const char *query, size_t len, msgpack_zone *zone, bsf_mbs_query_t *q,
+                        bsf_problem_t *problem);
+
+#endif

@@ -1,0 +1,195 @@
+#include "projections/doc_projection.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "common/compress.h"
+#include "core/bytes.h"
+#include "projections/counters.h"
+
+int bsf_doc_projection_get(const bsf_doc_kind_t *k, MDB_txn *txn, const bsf_binding_id_t *id,
+                           bsf_record_t *out)
+{
+    MDB_val key = {16, (void *)id->b}, v;
+    int rc = mdb_get(txn, k->records, &key, &v);
+    if (rc)
+        return rc;
+    return bsf_record_parse(v.mv_data, v.mv_size, out) ? MDB_CORRUPTED : 0;
+}
+
+int bsf_doc_record_decode(const bsf_doc_kind_t *k, const bsf_record_t *r, msgpack_zone *zone,
+                          void **out)
+{
+    msgpack_object obj;
+    size_t off = 0, len;
+    const char *mp;
+    if (bsf_record_binding_msgpack(r, zone, &mp, &len) ||
+        msgpack_unpack(mp, len, &off, zone, &obj) != MSGPACK_UNPACK_SUCCESS)
+        return -1;
+    return k->decode(&obj, zone, out);
+}
+
+/* Adds (delta > 0) or removes the document's index entries and its counter. */
+static int index_doc(const bsf_doc_kind_t *k, const bsf_projection_t *p, MDB_txn *txn,
+                     const void *doc, const bsf_binding_id_t *id, int delta)
+{
+    for (size_t i = 0; i < k->n_index; i++) {
+        char values[BSF_DOC_MAX_KEYS][BSF_DOC_KEY_MAX];
+        size_t n = k->keys(doc, i, values);
+        for (size_t j = 0; j < n; j++) {
+            uint8_t key[BSF_DOC_KEY_MAX + 17];
+            size_t len = strlen(values[j]);
+            memcpy(key, values[j], len + 1);
+            memcpy(key + len + 1, id->b, 16);
+            MDB_val kv = {len + 17, key}, v = {0, ""};
+            int rc = delta > 0 ? mdb_put(txn, k->index[i], &kv, &v, 0)
+                               : mdb_del(txn, k->index[i], &kv, NULL);
+            if (rc && rc != MDB_NOTFOUND)
+                return rc;
+        }
+    }
+    return bsf_counter_add(txn, p->counters, k->counter, delta);
+}
+
+static int unindex_record(const bsf_doc_kind_t *k, const bsf_projection_t *p, MDB_txn *txn,
+                          const bsf_record_t *r, const bsf_binding_id_t *id)
+{
+    msgpack_zone zone;
+    void *old;
+    if (!msgpack_zone_init(&zone, 1024))
+        return -ENOMEM;
+    int rc = bsf_doc_record_decode(k, r, &zone, &old) ? MDB_CORRUPTED
+                                                       : index_doc(k, p, txn, old, id, -1);
+    msgpack_zone_destroy(&zone);
+    return rc;
+}
+
+static int put_record(const bsf_doc_kind_t *k, MDB_txn *txn, const bsf_binding_id_t *id,
+                      const bsf_record_t *r, msgpack_sbuffer *scratch)
+{
+    uint8_t header[BSF_RECORD_HEADER_LIVE];
+    size_t hlen = bsf_record_write_header(r, header);
+    msgpack_sbuffer_clear(scratch);
+    msgpack_sbuffer_write(scratch, (const char *)header, hlen);
+    if (r->state == BSF_RECORD_LIVE)
+        msgpack_sbuffer_write(scratch, r->binding, r->binding_len);
+    MDB_val key = {16, (void *)id->b}, v = {scratch->size, scratch->data};
+    return mdb_put(txn, k->records, &key, &v, 0);
+}
+
+static MDB_val tombstone_key(uint8_t key[26], uint64_t hlc, uint16_t site,
+                              const bsf_binding_id_t *id)
+{
+    bsf_put_be64(key, hlc);
+    key[8] = (uint8_t)(site >> 8);
+    key[9] = (uint8_t)site;
+    memcpy(key + 10, id->b, 16);
+    return (MDB_val){26, key};
+}
+
+static int apply_deregistration(const bsf_doc_kind_t *k, const bsf_projection_t *p,
+                                MDB_txn *txn, const bsf_event_t *ev, const bsf_record_t *cur,
+                                bool exists, msgpack_sbuffer *scratch)
+{
+    if (exists && cur->state == BSF_RECORD_DEAD &&
+        bsf_record_version_cmp(cur->hlc, cur->site, ev->hlc, ev->site) >= 0)
+        return 0; /* already dead at this or a later deregistration */
+    uint8_t key[26];
+    MDB_val kv, empty = {0, ""};
+    int rc = 0;
+    if (exists && cur->state == BSF_RECORD_LIVE)
+        rc = unindex_record(k, p, txn, cur, &ev->binding_id);
+    if (!rc && exists && cur->state == BSF_RECORD_DEAD) { /* a later deregistration */
+        kv = tombstone_key(key, cur->hlc, cur->site, &ev->binding_id);
+        rc = mdb_del(txn, p->tombstones, &kv, NULL);
+        rc = rc == MDB_NOTFOUND ? 0 : rc;
+    }
+    if (rc)
+        return rc;
+    kv = tombstone_key(key, ev->hlc, ev->site, &ev->binding_id);
+    if ((rc = mdb_put(txn, p->tombstones, &kv, &empty, 0)))
+        return rc;
+    bsf_record_t tomb = {.state = BSF_RECORD_DEAD, .site = ev->site, .hlc = ev->hlc};
+    return put_record(k, txn, &ev->binding_id, &tomb, scratch);
+}
+
+static int apply_version(const bsf_doc_kind_t *k, const bsf_projection_t *p, MDB_txn *txn,
+                         const bsf_event_t *ev, const void *doc, const bsf_record_t *cur,
+                         bool exists, msgpack_sbuffer *scratch)
+{
+    if (exists && cur->state == BSF_RECORD_DEAD)
+        return 0; /* deregistration wins over any registration or update */
+    if (exists && bsf_record_version_cmp(cur->hlc, cur->site, ev->hlc, ev->site) >= 0)
+        return 0; /* last writer wins; an equal version is the same event applied again */
+    int rc = exists ? unindex_record(k, p, txn, cur, &ev->binding_id) : 0;
+    if (rc)
+        return rc;
+    msgpack_sbuffer mp, frame;
+    msgpack_sbuffer_init(&mp);
+    msgpack_sbuffer_init(&frame);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &mp, msgpack_sbuffer_write);
+    rc = k->encode(doc, &pk) || bsf_compress_pack(mp.data, mp.size, &frame) ? -ENOMEM : 0;
+    if (!rc) {
+        bsf_record_t r = {.state = BSF_RECORD_LIVE,
+                          .site = ev->site,
+                          .hlc = ev->hlc,
+                          .created_hlc = ev->created_hlc,
+                          .origin_ts_ms = -1,
+                          .sender_ts_ms = -1,
+                          .binding = frame.data,
+                          .binding_len = frame.size};
+        rc = put_record(k, txn, &ev->binding_id, &r, scratch);
+        if (!rc)
+            rc = index_doc(k, p, txn, doc, &ev->binding_id, +1);
+    }
+    msgpack_sbuffer_destroy(&mp);
+    msgpack_sbuffer_destroy(&frame);
+    return rc;
+}
+
+int bsf_doc_projection_apply(const bsf_doc_kind_t *k, const bsf_projection_t *p, MDB_txn *txn,
+                             const bsf_event_t *ev, const void *doc, msgpack_sbuffer *scratch)
+{
+    bsf_record_t cur;
+    int rc = bsf_doc_projection_get(k, txn, &ev->binding_id, &cur);
+    if (rc && rc != MDB_NOTFOUND)
+        return rc;
+    bool exists = rc == 0;
+    /* `cur` points into pages that the writes below may move: copy the document. */
+    bsf_record_t snapshot = cur;
+    msgpack_sbuffer copy;
+    msgpack_sbuffer_init(&copy);
+    if (exists && cur.state == BSF_RECORD_LIVE) {
+        msgpack_sbuffer_write(&copy, cur.binding, cur.binding_len);
+        snapshot.binding = copy.data;
+    }
+    rc = doc ? apply_version(k, p, txn, ev, doc, &snapshot, exists, scratch)
+             : apply_deregistration(k, p, txn, ev, &snapshot, exists, scratch);
+    msgpack_sbuffer_destroy(&copy);
+    return rc;
+}
+
+int bsf_doc_projection_ids(const bsf_doc_kind_t *k, MDB_txn *txn, size_t i, const char *value,
+                           bool (*visit)(void *ctx, const bsf_binding_id_t *id), void *ctx)
+{
+    size_t plen = strlen(value) + 1;
+    if (i >= k->n_index || plen > BSF_DOC_KEY_MAX)
+        return 0;
+    MDB_cursor *cur;
+    int rc = mdb_cursor_open(txn, k->index[i], &cur);
+    if (rc)
+        return rc;
+    MDB_val kv = {plen, (void *)value}, v;
+    for (rc = mdb_cursor_get(cur, &kv, &v, MDB_SET_RANGE); rc == 0;
+         rc = mdb_cursor_get(cur, &kv, &v, MDB_NEXT)) {
+        if (kv.mv_size != plen + 16 || memcmp(kv.mv_data, value, plen) != 0)
+            break;
+        bsf_binding_id_t id;
+        memcpy(id.b, (const uint8_t *)kv.mv_data + plen, 16);
+        if (visit(ctx, &id))
+            break;
+    }
+    mdb_cursor_close(cur);
+    return rc == 0 || rc == MDB_NOTFOUND ? 0 : rc;
+}

@@ -1,0 +1,78 @@
+/* libFuzzer target: a POST /pcf-ue-bindings body (PcfForUeBinding) through the same path as
+ * the gateway: JSON -> msgpack -> decode -> rules -> canonical encode; the canonical form
+ * must decode to itself (a fixed point). The same bytes are also tried as a
+ * PcfForUeBindingPatch applied to a fixed binding. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pcf_ue_binding_patch.h"
+#include "gateways/sbi/json_codec.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char BASE[] =
+    "{\"supi\":\"imsi-001010000000001\",\"gpsi\":\"msisdn-4912345678\","
+    "\"pcfForUeFqdn\":\"pcf.example.com\"}";
+
+static void encode(const bsf_pcf_ue_binding_t *b, msgpack_sbuffer *out)
+{
+    msgpack_packer pk;
+    msgpack_sbuffer_clear(out);
+    msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
+    if (bsf_pcf_ue_binding_encode(b, &pk))
+        abort();
+}
+
+static void fixed_point(const bsf_pcf_ue_binding_t *b, msgpack_zone *zone)
+{
+    msgpack_sbuffer once, twice;
+    msgpack_sbuffer_init(&once);
+    msgpack_sbuffer_init(&twice);
+    encode(b, &once);
+    msgpack_object obj;
+    size_t off = 0;
+    bsf_pcf_ue_binding_t again;
+    bsf_problem_t problem;
+    if (msgpack_unpack(once.data, once.size, &off, zone, &obj) != MSGPACK_UNPACK_SUCCESS ||
+        bsf_pcf_ue_binding_decode(&obj, zone, &again, &problem) ||
+        bsf_pcf_ue_binding_check_rules(&again, &problem))
+        abort(); /* the canonical form of a valid binding is valid */
+    encode(&again, &twice);
+    if (once.size != twice.size || memcmp(once.data, twice.data, once.size) != 0)
+        abort();
+    msgpack_sbuffer_destroy(&once);
+    msgpack_sbuffer_destroy(&twice);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    msgpack_sbuffer doc, base_doc;
+    msgpack_zone zone;
+    msgpack_sbuffer_init(&doc);
+    msgpack_sbuffer_init(&base_doc);
+    msgpack_zone_init(&zone, 4096);
+    msgpack_object base_obj, obj;
+    bsf_problem_t problem;
+    bsf_pcf_ue_binding_t base, b, result;
+    bsf_pcf_ue_binding_patch_t patch;
+    if (bsf_json_to_msgpack(BASE, strlen(BASE), &base_doc, &zone, &base_obj, &problem) ||
+        bsf_pcf_ue_binding_decode(&base_obj, &zone, &base, &problem))
+        abort();
+    if (bsf_json_to_msgpack((const char *)data, size, &doc, &zone, &obj, &problem) == 0) {
+        if (bsf_pcf_ue_binding_decode(&obj, &zone, &b, &problem) == 0 &&
+            bsf_pcf_ue_binding_check_rules(&b, &problem) == 0)
+            fixed_point(&b, &zone);
+        if (bsf_pcf_ue_binding_patch_decode(&obj, &zone, &patch, &problem) == 0) {
+            bsf_pcf_ue_binding_patch_apply(&base, &patch, &result);
+            if (bsf_pcf_ue_binding_check_rules(&result, &problem))
+                abort(); /* nothing can be removed: the result stays valid */
+            fixed_point(&result, &zone);
+        }
+    }
+    msgpack_zone_destroy(&zone);
+    msgpack_sbuffer_destroy(&doc);
+    msgpack_sbuffer_destroy(&base_doc);
+    return 0;
+}

@@ -1,0 +1,207 @@
+/* engine/mbs_commands.c and engine/mbs_read.c on a real LMDB store: register, a second
+ * registration of the session refused with the bound PCF (by TMGI and by SSM), update,
+ * deregister, discovery through the read facade, and other sites' registrations of the same
+ * session (the earlier created stays; this site removes its own later one). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "common/clock.h"
+#include "core/hlc.h"
+#include "engine/engine.h"
+#include "engine/read.h"
+#include "engine/store.h"
+#include "projections/mbs_projection.h"
+#include "tests/unit/test_util.h"
+
+typedef struct {
+    char dir[64];
+    bsf_store_t store;
+    bsf_engine_t *engine;
+    msgpack_sbuffer json, enc;
+    msgpack_zone zone;
+} fx_t;
+
+static int setup(void **state)
+{
+    fx_t *f = calloc(1, sizeof *f);
+    snprintf(f->dir, sizeof f->dir, "/tmp/bsf-test-mbs-XXXXXX");
+    assert_non_null(mkdtemp(f->dir));
+    msgpack_sbuffer_init(&f->json);
+    msgpack_sbuffer_init(&f->enc);
+    msgpack_zone_init(&f->zone, 8192);
+    char err[256];
+    bsf_store_options_t so = {f->dir, 64, false, 16};
+    if (bsf_store_open(&f->store, &so, err, sizeof err))
+        fail_msg("%s", err);
+    bsf_engine_config_t ec = {.site_id = 1, .max_batch = 64, .queue_capacity = 64};
+    if (bsf_engine_create(&f->store, &ec, &f->engine, err, sizeof err) ||
+        bsf_engine_start(f->engine))
+        fail_msg("%s", err);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fx_t *f = *state;
+    bsf_engine_destroy(f->engine);
+    bsf_store_close(&f->store);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
+    assert_int_equal(system(cmd), 0);
+    msgpack_sbuffer_destroy(&f->json);
+    msgpack_sbuffer_destroy(&f->enc);
+    msgpack_zone_destroy(&f->zone);
+    free(f);
+    return 0;
+}
+
+#define TMGI "\"tmgi\":{\"mbsServiceId\":\"00AA01\",\"plmnId\":{\"mcc\":\"001\",\"mnc\":\"01\"}}"
+#define SSM "\"ssm\":{\"sourceIpAddr\":{\"ipv4Addr\":\"198.51.100.1\"},\"destIpAddr\":" \
+            "{\"ipv4Addr\":\"232.0.0.1\"}}"
+
+static void decode_into(fx_t *f, const char *json, bsf_pcf_mbs_binding_t *b, msgpack_zone *z)
+{
+    msgpack_object o = tu_json(json, &f->json, z);
+    bsf_problem_t p;
+    if (bsf_pcf_mbs_binding_decode(&o, z, b, &p) || bsf_pcf_mbs_binding_check_rules(b, &p))
+        fail_msg("%s: %s", json, p.detail);
+}
+
+static bsf_command_t *mbs_register(fx_t *f, const char *session, const char *fqdn)
+{
+    char json[512];
+    snprintf(json, sizeof json, "{\"mbsSessionId\":{%s},\"pcfFqdn\":\"%s\"}", session, fqdn);
+    bsf_command_t *cmd = bsf_command_new(BSF_CMD_MBS_REGISTER);
+    decode_into(f, json, &cmd->mbs_binding, &cmd->zone);
+    tu_engine_run(f->engine, cmd);
+    return cmd;
+}
+
+static size_t discover(fx_t *f, const char *session, char *fqdn, size_t cap)
+{
+    char json[512];
+    bsf_pcf_mbs_binding_t q;
+    snprintf(json, sizeof json, "{\"mbsSessionId\":{%s},\"pcfFqdn\":\"q.example.com\"}",
+             session);
+    decode_into(f, json, &q, &f->zone);
+    bsf_read_t *r;
+    bsf_mbs_match_t m[4];
+    size_t n = 0;
+    assert_int_equal(bsf_read_acquire(&f->store, &r), 0);
+    assert_int_equal(bsf_read_begin(r), 0);
+    assert_int_equal(bsf_read_mbs_discover(r, &q.mbs_session_id, bsf_read_zone(r), m, 4, &n),
+                     0);
+    if (n && fqdn)
+        snprintf(fqdn, cap, "%s", m[0].binding.pcf_fqdn);
+    bsf_read_release(r);
+    return n;
+}
+
+static void one_pcf_per_session(void **state)
+{
+    fx_t *f = *state;
+    char fqdn[64];
+    bsf_command_t *a = mbs_register(f, TMGI "," SSM, "a.example.com");
+    assert_int_equal(a->status, BSF_CMD_OK);
+    assert_int_equal(discover(f, TMGI, fqdn, sizeof fqdn), 1);
+    assert_string_equal(fqdn, "a.example.com");
+    assert_int_equal(discover(f, SSM, NULL, 0), 1);
+    for (int i = 0; i < 2; i++) {
+        bsf_command_t *b = mbs_register(f, i ? SSM : TMGI, "b.example.com");
+        assert_int_equal(b->status, BSF_CMD_REFUSED);
+        assert_int_equal(b->problem.cause, BSF_CAUSE_EXISTING_BINDING_INFO_FOUND);
+        assert_true(b->body.size > 0); /* the bound PCF's MbsBindingResp */
+        assert_non_null(memmem(b->body.data, b->body.size, "a.example.com", 13));
+        bsf_command_free(b);
+    }
+    bsf_command_t *u = bsf_command_new(BSF_CMD_MBS_UPDATE);
+    u->id = a->id;
+    msgpack_object o = tu_json("{\"pcfFqdn\":\"c.example.com\"}", &f->json, &u->zone);
+    bsf_problem_t p;
+    assert_int_equal(bsf_pcf_mbs_binding_patch_decode(&o, &u->zone, &u->mbs_patch, &p), 0);
+    tu_engine_run(f->engine, u);
+    assert_int_equal(u->status, BSF_CMD_OK);
+    bsf_command_free(u);
+    assert_int_equal(discover(f, SSM, fqdn, sizeof fqdn), 1);
+    assert_string_equal(fqdn, "c.example.com");
+    bsf_command_t *d = bsf_command_new(BSF_CMD_MBS_DEREGISTER);
+    d->id = a->id;
+    tu_engine_run(f->engine, d);
+    assert_int_equal(d->status, BSF_CMD_OK);
+    bsf_command_free(d);
+    assert_int_equal(discover(f, TMGI, NULL, 0), 0);
+    bsf_command_t *b = mbs_register(f, TMGI, "b.example.com");
+    assert_int_equal(b->status, BSF_CMD_OK);
+    bsf_command_free(b);
+    bsf_command_free(a);
+}
+
+static size_t apply_remote(fx_t *f, bsf_event_t ev)
+{
+    msgpack_packer pk;
+    msgpack_sbuffer_clear(&f->enc);
+    msgpack_packer_init(&pk, &f->enc, msgpack_sbuffer_write);
+    assert_int_equal(bsf_event_encode(&ev, &pk), 0);
+    bsf_apply_event_t a = {.raw = f->enc.data, .len = f->enc.size, .ev = ev};
+    bsf_apply_batch_t batch = {.events = &a, .n_events = 1};
+    bsf_command_t *cmd = bsf_command_new(BSF_CMD_APPLY);
+    cmd->apply = &batch;
+    tu_engine_run(f->engine, cmd);
+    assert_int_equal(cmd->status, BSF_CMD_OK);
+    assert_int_equal(batch.applied, 1);
+    bsf_command_free(cmd);
+    return batch.replaced;
+}
+
+static void cross_site_earlier_stays(void **state)
+{
+    fx_t *f = *state;
+    char fqdn[64];
+    bsf_command_t *own = mbs_register(f, TMGI, "own.example.com");
+    assert_int_equal(own->status, BSF_CMD_OK);
+    bsf_pcf_mbs_binding_t remote;
+    decode_into(f, "{\"mbsSessionId\":{" TMGI "},\"pcfFqdn\":\"remote.example.com\"}", &remote,
+                &f->zone);
+    uint8_t rnd[8] = {0};
+    bsf_binding_id_t later_id, earlier_id;
+    bsf_binding_id_make(2, 1, rnd, &later_id);
+    bsf_binding_id_make(2, 2, rnd, &earlier_id);
+    uint64_t later = BSF_HLC_FROM_MS(bsf_clock_wall_ms() + 60000);
+    /* created after ours: ours stays (site 2 removes its own) */
+    assert_int_equal(apply_remote(f, (bsf_event_t){.type = BSF_EVENT_MBS_BINDING_REGISTERED,
+                                                   .site = 2, .seq = 1, .hlc = later,
+                                                   .created_hlc = later, .binding_id = later_id,
+                                                   .mbs_binding = &remote}),
+                     0);
+    assert_int_equal(discover(f, TMGI, fqdn, sizeof fqdn), 2);
+    assert_string_equal(fqdn, "own.example.com"); /* oldest first */
+    /* created before ours: ours goes */
+    assert_int_equal(apply_remote(f, (bsf_event_t){.type = BSF_EVENT_MBS_BINDING_REGISTERED,
+                                                   .site = 2, .seq = 2, .hlc = later + 1,
+                                                   .created_hlc = 5, .binding_id = earlier_id,
+                                                   .mbs_binding = &remote}),
+                     1);
+    assert_int_equal(discover(f, TMGI, NULL, 0), 2); /* site 2's two, until it cleans up */
+    bsf_read_t *r;
+    assert_int_equal(bsf_read_acquire(&f->store, &r), 0);
+    assert_int_equal(bsf_read_begin(r), 0);
+    assert_int_equal(bsf_read_counter(r, BSF_MBS_COUNTER_TOTAL), 2);
+    bsf_read_release(r);
+    bsf_command_free(own);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(one_pcf_per_session, setup, teardown),
+        cmocka_unit_test_setup_teardown(cross_site_earlier_stays, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
