@@ -14,16 +14,7 @@
 #include <unistd.h>
 
 #include "gateways/sbi/sbi_oauth2.h"
-
-static void b64url(const unsigned char *in, size_t len, char *out)
-{
-    int n = EVP_EncodeBlock((unsigned char *)out, in, (int)len);
-    for (int i = 0; i < n; i++)
-        out[i] = out[i] == '+' ? '-' : out[i] == '/' ? '_' : out[i];
-    while (n > 0 && out[n - 1] == '=')
-        n--;
-    out[n] = '\0';
-}
+#include "tests/unit/jws_fixtures.h"
 
 /* "Bearer <JWS>" signed with key (alg RS256 or ES256); `jti` makes each token distinct. */
 static void make_token(EVP_PKEY *key, const char *alg, long now, long jti, char *out,
@@ -36,8 +27,8 @@ static void make_token(EVP_PKEY *key, const char *alg, long now, long jti, char 
              "\"1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f\",\"aud\":[\"BSF\"],\"scope\":"
              "\"nbsf-management\",\"exp\":%ld,\"iat\":%ld,\"jti\":\"%ld\"}",
              now + 3600, now, jti);
-    b64url((unsigned char *)hjson, strlen(hjson), head);
-    b64url((unsigned char *)claims, strlen(claims), body);
+    tj_b64url((unsigned char *)hjson, strlen(hjson), head);
+    tj_b64url((unsigned char *)claims, strlen(claims), body);
     snprintf(input, sizeof input, "%s.%s", head, body);
     unsigned char sig[512];
     size_t sig_len = sizeof sig;
@@ -54,7 +45,7 @@ static void make_token(EVP_PKEY *key, const char *alg, long now, long jti, char 
         ECDSA_SIG_free(es);
         sig_len = 64;
     }
-    b64url(sig, sig_len, sig_b64);
+    tj_b64url(sig, sig_len, sig_b64);
     snprintf(out, cap, "Bearer %s.%s", input, sig_b64);
 }
 

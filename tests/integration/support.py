@@ -215,6 +215,20 @@ class RawResponse:
     reset: bool = False      # the server reset the stream
 
 
+def recv_before(sock, deadline):
+    """The next bytes from `sock` before `deadline` (time.monotonic()): b"" once the peer has
+    closed or reset the connection, None when the deadline passed first."""
+    while time.monotonic() < deadline:
+        sock.settimeout(max(0.05, deadline - time.monotonic()))
+        try:
+            return sock.recv(65536)
+        except socket.timeout:
+            continue
+        except (ConnectionResetError, BrokenPipeError):
+            return b""
+    return None
+
+
 def h2_request(port, method, path, headers, body=b"", end_stream=True, timeout=10.0):
     """One request on a fresh h2c (prior knowledge) connection, driven by the h2 state machine.
 

@@ -9,7 +9,7 @@ import httpx
 import h2.connection
 import h2.events
 
-from support import wait_until
+from support import recv_before, wait_until
 
 
 def open_h2(port):
@@ -25,14 +25,7 @@ def read_until_closed(sock, conn, timeout):
     """Reads until the server closes the connection; returns (closed, goaway_seen)."""
     deadline = time.monotonic() + timeout
     goaway = False
-    while time.monotonic() < deadline:
-        sock.settimeout(max(0.05, deadline - time.monotonic()))
-        try:
-            data = sock.recv(65536)
-        except socket.timeout:
-            continue
-        except ConnectionResetError:
-            return True, goaway
+    while (data := recv_before(sock, deadline)) is not None:
         if not data:
             return True, goaway
         for event in conn.receive_data(data):

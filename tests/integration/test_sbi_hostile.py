@@ -18,7 +18,7 @@ import h2.settings
 import pytest
 
 from conftest import Bsfd
-from support import metrics, wait_until
+from support import metrics, recv_before, wait_until
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 DISCOVERY = "/nbsf-management/v1/pcfBindings?ipv4Addr=10.9.9.9"
@@ -74,14 +74,7 @@ def read_events(sock, conn, timeout, until=None):
     Returns (events, closed)."""
     deadline = time.monotonic() + timeout
     events = []
-    while time.monotonic() < deadline:
-        sock.settimeout(max(0.05, deadline - time.monotonic()))
-        try:
-            data = sock.recv(65536)
-        except socket.timeout:
-            continue
-        except (ConnectionResetError, BrokenPipeError):
-            return events, True
+    while (data := recv_before(sock, deadline)) is not None:
         if not data:
             return events, True
         new = conn.receive_data(data)

@@ -16,22 +16,13 @@
 #include <unistd.h>
 
 #include "gateways/sbi/sbi_oauth2.h"
+#include "tests/unit/jws_fixtures.h"
 
 #define NOW 1800000000
 #define BSF_ID "5a1b9c3e-0d7f-4b2a-9e61-3c8d2f4a7b10"
 
 static EVP_PKEY *rsa_key, *ec_key, *rsa_small;
 static char keys_path[64] = "/tmp/test_sbi_oauth2_XXXXXX";
-
-static void b64url(const unsigned char *in, size_t len, char *out)
-{
-    int n = EVP_EncodeBlock((unsigned char *)out, in, (int)len);
-    for (int i = 0; i < n; i++)
-        out[i] = out[i] == '+' ? '-' : out[i] == '/' ? '_' : out[i];
-    while (n > 0 && out[n - 1] == '=')
-        n--;
-    out[n] = '\0';
-}
 
 /* "Bearer h.p.s" for JSON header and claims, signed with `key` (NULL: `sig` as given). */
 static char *token(const char *alg, EVP_PKEY *key, const char *claims)
@@ -40,8 +31,8 @@ static char *token(const char *alg, EVP_PKEY *key, const char *claims)
     char head[256], body[4096], sig_b64[1024], input[8192];
     char hjson[64];
     snprintf(hjson, sizeof hjson, "{\"alg\":\"%s\",\"typ\":\"JWT\"}", alg);
-    b64url((const unsigned char *)hjson, strlen(hjson), head);
-    b64url((const unsigned char *)claims, strlen(claims), body);
+    tj_b64url((const unsigned char *)hjson, strlen(hjson), head);
+    tj_b64url((const unsigned char *)claims, strlen(claims), body);
     snprintf(input, sizeof input, "%s.%s", head, body);
     unsigned char sig[512];
     size_t sig_len = 0;
@@ -65,7 +56,7 @@ static char *token(const char *alg, EVP_PKEY *key, const char *claims)
         memcpy(sig, "garbage-signature", 17);
         sig_len = 17;
     }
-    b64url(sig, sig_len, sig_b64);
+    tj_b64url(sig, sig_len, sig_b64);
     snprintf(out, sizeof out, "Bearer %s.%s", input, sig_b64);
     return out;
 }
