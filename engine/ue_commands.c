@@ -6,7 +6,7 @@
 
 #include "common/diag.h"
 #include "core/ue_decide.h"
-#include "engine/engine_internal.h"
+#include "engine/doc_steps.h"
 #include "projections/ue_projection.h"
 
 #define MAX_UE_CANDIDATES BSF_UE_MAX_REPLACED
@@ -60,11 +60,8 @@ static int encode(const bsf_pcf_ue_binding_t *b, msgpack_sbuffer *out)
 static int deregister(bsf_engine_t *e, MDB_txn *txn, const bsf_binding_id_t *id,
                       bsf_dereg_reason_t reason, const bsf_binding_id_t *by, uint64_t *pos)
 {
-    bsf_event_t ev = {.type = BSF_EVENT_UE_BINDING_DEREGISTERED, .binding_id = *id,
-                      .reason = reason, .has_replaced_by = by != NULL};
-    if (by)
-        ev.replaced_by = *by;
-    return bsf_engine_emit(e, txn, &ev, pos);
+    return bsf_engine_emit_deregistered(e, txn, BSF_EVENT_UE_BINDING_DEREGISTERED, id, reason,
+                                        by, pos);
 }
 
 static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
@@ -97,21 +94,14 @@ static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
 static int load_live(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd, bsf_record_t *rec,
                      bsf_pcf_ue_binding_t *out, bool *found)
 {
-    *found = false;
-    int rc = bsf_ue_projection_get(&bsf_engine_store(e)->proj, txn, &cmd->id, rec);
-    if (rc == MDB_NOTFOUND || (rc == 0 && rec->state != BSF_RECORD_LIVE)) {
-        char id[BSF_BINDING_ID_TEXT_LEN + 1];
-        bsf_binding_id_format(&cmd->id, id);
-        cmd->status = BSF_CMD_REFUSED;
-        bsf_problem_set(&cmd->problem, BSF_CAUSE_RESOURCE_CONTEXT_NOT_FOUND,
-                        "no PCF for a UE binding with id %s", id);
-        return 0;
-    }
-    if (rc)
+    int rc = bsf_engine_load_live(e, txn, cmd, bsf_ue_projection_get,
+                                  "no PCF for a UE binding", rec, found);
+    if (rc || !*found)
         return rc;
-    if (bsf_record_decode_ue_binding(rec, &cmd->zone, out))
+    if (bsf_record_decode_ue_binding(rec, &cmd->zone, out)) {
+        *found = false;
         return MDB_CORRUPTED;
-    *found = true;
+    }
     return 0;
 }
 
