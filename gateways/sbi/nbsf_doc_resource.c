@@ -40,21 +40,6 @@ void bsf_nbsf_doc_answer_ok(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t
     bsf_nbsf_respond_json(rq, 201, &h, 1, json);
 }
 
-bsf_command_t *bsf_nbsf_doc_command(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
-                                    const char *media, bsf_command_kind_t kind,
-                                    msgpack_object *doc)
-{
-    if (bsf_nbsf_parse_body(rq, r, media, doc))
-        return NULL;
-    return bsf_nbsf_new_command(rq, kind);
-}
-
-void bsf_nbsf_doc_reject(bsf_nbsf_request_t *rq, bsf_command_t *cmd, const bsf_problem_t *p)
-{
-    bsf_command_free(cmd);
-    bsf_nbsf_respond_problem(rq, p, NULL);
-}
-
 void bsf_nbsf_doc_agree_features(msgpack_zone *zone, const char **supp_feat)
 {
     if (!*supp_feat)
@@ -75,6 +60,53 @@ void bsf_nbsf_doc_deregister(bsf_nbsf_request_t *rq, bsf_command_kind_t kind,
     cmd->id = *id;
     cmd->reason = BSF_REASON_PCF_REQUEST;
     bsf_nbsf_submit(rq, cmd, answer);
+}
+
+/* Parses the body of media type `media` into *doc and makes a command of `kind`: the command,
+ * or NULL after answering (415, 400 or 500). */
+static bsf_command_t *new_command(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
+                                  const char *media, bsf_command_kind_t kind,
+                                  msgpack_object *doc)
+{
+    if (bsf_nbsf_parse_body(rq, r, media, doc))
+        return NULL;
+    return bsf_nbsf_new_command(rq, kind);
+}
+
+static void doc_register(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                         const bsf_h2_request_t *r)
+{
+    msgpack_object doc;
+    bsf_command_t *cmd = new_command(rq, r, "application/json", d->register_kind, &doc);
+    if (!cmd)
+        return;
+    bsf_problem_t p;
+    const char **supp_feat;
+    if (d->decode_binding(&doc, cmd, &supp_feat, &p)) {
+        bsf_command_free(cmd);
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return;
+    }
+    bsf_nbsf_doc_agree_features(&cmd->zone, supp_feat);
+    bsf_nbsf_submit(rq, cmd, d->answer);
+}
+
+static void doc_update(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                       const bsf_h2_request_t *r, const bsf_binding_id_t *id)
+{
+    msgpack_object doc;
+    bsf_command_t *cmd =
+        new_command(rq, r, "application/merge-patch+json", d->update_kind, &doc);
+    if (!cmd)
+        return;
+    bsf_problem_t p;
+    if (d->decode_patch(&doc, cmd, &p)) {
+        bsf_command_free(cmd);
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return;
+    }
+    cmd->id = *id;
+    bsf_nbsf_submit(rq, cmd, d->answer);
 }
 
 /* ---- discovery --------------------------------------------------------------------- */
@@ -155,9 +187,9 @@ static void member(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
         return;
     }
     if (rq->op == BSF_SBI_OP_DEREGISTER)
-        d->deregister(rq, &id);
+        bsf_nbsf_doc_deregister(rq, d->deregister_kind, &id, d->answer);
     else
-        d->update(rq, r, &id);
+        doc_update(d, rq, r, &id);
 }
 
 bool bsf_nbsf_doc_route(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
@@ -192,7 +224,7 @@ bool bsf_nbsf_doc_route(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq
     }
     if (collection) {
         rq->op = BSF_SBI_OP_REGISTER;
-        d->register_binding(rq, r);
+        doc_register(d, rq, r);
         return true;
     }
     member(d, rq, r, id_text, id_len);

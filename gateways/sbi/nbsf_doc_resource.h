@@ -11,23 +11,26 @@
 #include "gateways/sbi/nbsf_write.h"
 
 /* A collection: its name (the path segment), the detail of the 404 for a member id that does
- * not parse, the command kinds its answers tell apart, and its operations (each answers the
- * request, at once or when the engine is done). Static data; not owned by the calls. */
+ * not parse, its command kinds, its discovery, the decoders of a registration's body (with
+ * the rules; a pointer to the binding's supportedFeatures slot in *supp_feat) and of a
+ * patch into the command (each 0, or -1 with the problem set), and the answer of its writes.
+ * Static data; not owned by the calls. */
 typedef struct {
     const char *name;
     const char *not_found;
-    bsf_command_kind_t update_kind, deregister_kind;
+    bsf_command_kind_t register_kind, update_kind, deregister_kind;
     void (*discover)(bsf_nbsf_request_t *rq, const char *query, size_t query_len);
-    void (*register_binding)(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r);
-    void (*update)(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
-                   const bsf_binding_id_t *id);
-    void (*deregister)(bsf_nbsf_request_t *rq, const bsf_binding_id_t *id);
+    int (*decode_binding)(const msgpack_object *doc, bsf_command_t *cmd,
+                          const char ***supp_feat, bsf_problem_t *p);
+    int (*decode_patch)(const msgpack_object *doc, bsf_command_t *cmd, bsf_problem_t *p);
+    bsf_nbsf_answer_fn answer;
 } bsf_nbsf_doc_resource_t;
 
 /* Handles the request when `res` (the path after /nbsf-management/v1/, without the query)
  * names the collection or one of its members: true when it did (answered or pending), false
  * when the resource is not ours. `query` is after the '?', or NULL. GET on the collection
- * discovers, POST registers, PATCH / DELETE on a member update / deregister; other methods
+ * discovers, POST registers (the features agreed), PATCH / DELETE on a member update /
+ * deregister (by the PCF), each write answered by d->answer; other methods
  * get 405 with Allow, a query on a write 400 INVALID_QUERY_PARAM, a bad id 404. */
 bool bsf_nbsf_doc_route(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
                         const bsf_h2_request_t *r, const char *res, size_t res_len,
@@ -35,19 +38,10 @@ bool bsf_nbsf_doc_route(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq
 
 /* Answers a write the engine did without error: 204 for a deregistration, else the binding
  * `body` (NULL when there is none: 500) as JSON, 200 for an update, 201 with Location for a
- * registration. */
-/* (Reads only the name and the kinds of `d`: pcf_bindings.c answers through it too.) */
+ * registration. Reads only the name and the kinds of `d` (pcf_bindings.c answers through it
+ * too). */
 void bsf_nbsf_doc_answer_ok(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
                             const bsf_command_t *cmd, const msgpack_object *body);
-
-/* Parses the body of media type `media` into *doc and makes a command of `kind`: the command
- * (the caller owns it), or NULL after answering (415, 400 or 500). */
-bsf_command_t *bsf_nbsf_doc_command(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
-                                    const char *media, bsf_command_kind_t kind,
-                                    msgpack_object *doc);
-
-/* Frees `cmd` and answers the problem its body decoding found. */
-void bsf_nbsf_doc_reject(bsf_nbsf_request_t *rq, bsf_command_t *cmd, const bsf_problem_t *p);
 
 /* Replaces *supp_feat (when set) by the features both sides support (TS 29.500 6.6), copied
  * into `zone`; left as it is when the zone has no memory. */

@@ -26,43 +26,19 @@ static void answer_write(bsf_nbsf_request_t *rq, const bsf_command_t *cmd)
     bsf_nbsf_doc_answer_ok(&ue_resource, rq, cmd, has_binding ? &binding : NULL);
 }
 
-static void ue_register(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
+static int decode_binding(const msgpack_object *doc, bsf_command_t *cmd,
+                          const char ***supp_feat, bsf_problem_t *p)
 {
-    msgpack_object doc;
-    bsf_command_t *cmd =
-        bsf_nbsf_doc_command(rq, r, "application/json", BSF_CMD_UE_REGISTER, &doc);
-    if (!cmd)
-        return;
-    bsf_problem_t p;
-    if (bsf_pcf_ue_binding_decode(&doc, &cmd->zone, &cmd->ue_binding, &p) ||
-        bsf_pcf_ue_binding_check_rules(&cmd->ue_binding, &p)) {
-        bsf_nbsf_doc_reject(rq, cmd, &p);
-        return;
-    }
-    bsf_nbsf_doc_agree_features(&cmd->zone, &cmd->ue_binding.supp_feat);
-    bsf_nbsf_submit(rq, cmd, answer_write);
+    *supp_feat = &cmd->ue_binding.supp_feat;
+    return bsf_pcf_ue_binding_decode(doc, &cmd->zone, &cmd->ue_binding, p) ||
+                   bsf_pcf_ue_binding_check_rules(&cmd->ue_binding, p)
+               ? -1
+               : 0;
 }
 
-static void ue_update(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
-                      const bsf_binding_id_t *id)
+static int decode_patch(const msgpack_object *doc, bsf_command_t *cmd, bsf_problem_t *p)
 {
-    msgpack_object doc;
-    bsf_command_t *cmd =
-        bsf_nbsf_doc_command(rq, r, "application/merge-patch+json", BSF_CMD_UE_UPDATE, &doc);
-    if (!cmd)
-        return;
-    bsf_problem_t p;
-    if (bsf_pcf_ue_binding_patch_decode(&doc, &cmd->zone, &cmd->ue_patch, &p)) {
-        bsf_nbsf_doc_reject(rq, cmd, &p);
-        return;
-    }
-    cmd->id = *id;
-    bsf_nbsf_submit(rq, cmd, answer_write);
-}
-
-static void ue_deregister(bsf_nbsf_request_t *rq, const bsf_binding_id_t *id)
-{
-    bsf_nbsf_doc_deregister(rq, BSF_CMD_UE_DEREGISTER, id, answer_write);
+    return bsf_pcf_ue_binding_patch_decode(doc, &cmd->zone, &cmd->ue_patch, p);
 }
 
 /* ---- discovery --------------------------------------------------------------------- */
@@ -160,12 +136,13 @@ static void ue_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_
 static const bsf_nbsf_doc_resource_t ue_resource = {
     .name = BSF_PCF_UE_BINDINGS,
     .not_found = "no PCF for a UE binding with this id",
+    .register_kind = BSF_CMD_UE_REGISTER,
     .update_kind = BSF_CMD_UE_UPDATE,
     .deregister_kind = BSF_CMD_UE_DEREGISTER,
     .discover = ue_discover,
-    .register_binding = ue_register,
-    .update = ue_update,
-    .deregister = ue_deregister,
+    .decode_binding = decode_binding,
+    .decode_patch = decode_patch,
+    .answer = answer_write,
 };
 
 bool bsf_pcf_ue_bindings_route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
