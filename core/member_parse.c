@@ -15,6 +15,23 @@ bool bsf_member_key(const msgpack_object *key, char *out, size_t cap)
     return true;
 }
 
+int bsf_member_decode_object(const msgpack_object *map, bsf_member_ctx_t *c,
+                             bsf_member_decode_fn decode, void *out)
+{
+    if (map->type != MSGPACK_OBJECT_MAP) {
+        bsf_problem_set(c->problem, BSF_CAUSE_INVALID_MSG_FORMAT,
+                        "the body must be a JSON object");
+        return -1;
+    }
+    for (uint32_t i = 0; i < map->via.map.size; i++) {
+        const msgpack_object_kv *kv = &map->via.map.ptr[i];
+        char key[32];
+        if (bsf_member_key(&kv->key, key, sizeof key) && decode(c, key, &kv->val, out))
+            return -1;
+    }
+    return 0;
+}
+
 static const char *type_name(const msgpack_object *o)
 {
     switch (o->type) {

@@ -29,6 +29,16 @@ typedef struct {
  * long (such members are unknown and ignored by the callers). */
 bool bsf_member_key(const msgpack_object *key, char *out, size_t cap);
 
+/* Decodes member `key` of value `v` into `out`: 0, or -1 with c->problem set. */
+typedef int (*bsf_member_decode_fn)(bsf_member_ctx_t *c, const char *key,
+                                    const msgpack_object *v, void *out);
+
+/* Decodes every member of the JSON object `map` with `decode` into `out`, skipping those
+ * whose names bsf_member_key refuses (not a string, or over 31 bytes). Returns 0, or -1 with
+ * c->problem set: INVALID_MSG_FORMAT when `map` is not an object, else what `decode` set. */
+int bsf_member_decode_object(const msgpack_object *map, bsf_member_ctx_t *c,
+                             bsf_member_decode_fn decode, void *out);
+
 int bsf_member_text(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
                     bsf_cause_t cause, bsf_text_kind_t kind, const char **out);
 int bsf_member_ipv4(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,

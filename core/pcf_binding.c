@@ -112,24 +112,18 @@ int bsf_pcf_binding_decode_member(bsf_member_ctx_t *c, const char *key, const ms
     }
 }
 
+static int body_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
+                       void *out)
+{
+    return bsf_pcf_binding_decode_member(c, key, v, out);
+}
+
 int bsf_pcf_binding_decode(const msgpack_object *map, msgpack_zone *zone,
                            bsf_pcf_binding_t *out, bsf_problem_t *problem)
 {
     memset(out, 0, sizeof *out);
-    if (map->type != MSGPACK_OBJECT_MAP) {
-        bsf_problem_set(problem, BSF_CAUSE_INVALID_MSG_FORMAT, "the body must be a JSON object");
-        return -1;
-    }
     bsf_member_ctx_t c = {zone, problem};
-    for (uint32_t i = 0; i < map->via.map.size; i++) {
-        const msgpack_object_kv *kv = &map->via.map.ptr[i];
-        char key[32];
-        if (!bsf_member_key(&kv->key, key, sizeof key))
-            continue;
-        if (bsf_pcf_binding_decode_member(&c, key, &kv->val, out))
-            return -1;
-    }
-    return 0;
+    return bsf_member_decode_object(map, &c, body_member, out);
 }
 
 int bsf_pcf_binding_check_rules(const bsf_pcf_binding_t *b, bsf_problem_t *problem)

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/member_pack.h"
 #include "core/member_parse.h"
+#include "core/merge_patch.h"
 
 typedef struct {
     const char *name;
@@ -47,22 +49,19 @@ static int decode_member(bsf_member_ctx_t *c, const char *key, const msgpack_obj
     return 0;
 }
 
+/* decode_member for bsf_member_decode_object and the merge patch (a void * target). */
+static int body_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
+                       void *out)
+{
+    return decode_member(c, key, v, out);
+}
+
 int bsf_pcf_mbs_binding_decode(const msgpack_object *map, msgpack_zone *zone,
                                bsf_pcf_mbs_binding_t *out, bsf_problem_t *problem)
 {
     memset(out, 0, sizeof *out);
-    if (map->type != MSGPACK_OBJECT_MAP) {
-        bsf_problem_set(problem, BSF_CAUSE_INVALID_MSG_FORMAT, "the body must be a JSON object");
-        return -1;
-    }
     bsf_member_ctx_t c = {zone, problem};
-    for (uint32_t i = 0; i < map->via.map.size; i++) {
-        char key[32];
-        if (bsf_member_key(&map->via.map.ptr[i].key, key, sizeof key) &&
-            decode_member(&c, key, &map->via.map.ptr[i].val, out))
-            return -1;
-    }
-    return 0;
+    return bsf_member_decode_object(map, &c, body_member, out);
 }
 
 int bsf_pcf_mbs_binding_check_rules(const bsf_pcf_mbs_binding_t *b, bsf_problem_t *problem)
@@ -80,42 +79,6 @@ int bsf_pcf_mbs_binding_check_rules(const bsf_pcf_mbs_binding_t *b, bsf_problem_
     return 0;
 }
 
-static int pack_cstr(msgpack_packer *pk, const char *s)
-{
-    size_t n = strlen(s);
-    return msgpack_pack_str(pk, n) || msgpack_pack_str_body(pk, s, n);
-}
-
-static int pack_opt(msgpack_packer *pk, const char *key, const char *value)
-{
-    return value && (pack_cstr(pk, key) || pack_cstr(pk, value));
-}
-
-static int pack_end_points(msgpack_packer *pk, const bsf_ip_end_points_t *eps)
-{
-    if (msgpack_pack_array(pk, eps->n))
-        return -1;
-    for (size_t i = 0; i < eps->n; i++) {
-        const bsf_ip_end_point_t *e = &eps->items[i];
-        char t[BSF_IPV6_TEXT_MAX];
-        if (msgpack_pack_map(pk, (e->has_ipv4 || e->has_ipv6) + (e->transport != NULL) +
-                                     e->has_port))
-            return -1;
-        if (e->has_ipv4 || e->has_ipv6) {
-            if (e->has_ipv4)
-                bsf_ipv4_format(&e->ipv4, t);
-            else
-                bsf_ipv6_addr_format(e->ipv6, t);
-            if (pack_cstr(pk, e->has_ipv4 ? "ipv4Address" : "ipv6Address") || pack_cstr(pk, t))
-                return -1;
-        }
-        if (pack_opt(pk, "transport", e->transport) ||
-            (e->has_port && (pack_cstr(pk, "port") || msgpack_pack_uint16(pk, e->port))))
-            return -1;
-    }
-    return 0;
-}
-
 int bsf_pcf_mbs_binding_encode(const bsf_pcf_mbs_binding_t *b, msgpack_packer *pk)
 {
     size_t n = b->has_mbs_session_id + (b->pcf_fqdn != NULL) + (b->pcf_ip_end_points.n > 0) +
@@ -124,17 +87,20 @@ int bsf_pcf_mbs_binding_encode(const bsf_pcf_mbs_binding_t *b, msgpack_packer *p
     if (msgpack_pack_map(pk, n))
         return -1;
     if (b->has_mbs_session_id &&
-        (pack_cstr(pk, "mbsSessionId") || bsf_mbs_session_id_encode(&b->mbs_session_id, pk)))
+        (bsf_pack_cstr(pk, "mbsSessionId") ||
+         bsf_mbs_session_id_encode(&b->mbs_session_id, pk)))
         return -1;
-    if (pack_opt(pk, "pcfFqdn", b->pcf_fqdn))
+    if (bsf_pack_opt(pk, "pcfFqdn", b->pcf_fqdn))
         return -1;
     if (b->pcf_ip_end_points.n &&
-        (pack_cstr(pk, "pcfIpEndPoints") || pack_end_points(pk, &b->pcf_ip_end_points)))
+        (bsf_pack_cstr(pk, "pcfIpEndPoints") ||
+         bsf_pack_end_points(pk, &b->pcf_ip_end_points)))
         return -1;
-    return pack_opt(pk, "pcfId", b->pcf_id) || pack_opt(pk, "pcfSetId", b->pcf_set_id) ||
-                   pack_opt(pk, "bindLevel", b->bind_level) ||
-                   pack_opt(pk, "recoveryTime", b->recovery_time) ||
-                   pack_opt(pk, "suppFeat", b->supp_feat)
+    return bsf_pack_opt(pk, "pcfId", b->pcf_id) ||
+                   bsf_pack_opt(pk, "pcfSetId", b->pcf_set_id) ||
+                   bsf_pack_opt(pk, "bindLevel", b->bind_level) ||
+                   bsf_pack_opt(pk, "recoveryTime", b->recovery_time) ||
+                   bsf_pack_opt(pk, "suppFeat", b->supp_feat)
                ? -1
                : 0;
 }
@@ -150,36 +116,18 @@ static bsf_patch_op_t *op_of(bsf_pcf_mbs_binding_patch_t *p, const char *key)
     return strcmp(key, "pcfId") == 0 ? &p->pcf_id : NULL;
 }
 
+static bsf_patch_op_t *patch_op(void *patch, const char *key)
+{
+    return op_of(patch, key);
+}
+
 int bsf_pcf_mbs_binding_patch_decode(const msgpack_object *map, msgpack_zone *zone,
                                      bsf_pcf_mbs_binding_patch_t *out, bsf_problem_t *problem)
 {
     memset(out, 0, sizeof *out);
-    if (map->type != MSGPACK_OBJECT_MAP) {
-        bsf_problem_set(problem, BSF_CAUSE_INVALID_MSG_FORMAT,
-                        "the merge patch must be a JSON object");
-        return -1;
-    }
     bsf_member_ctx_t c = {zone, problem};
-    for (uint32_t i = 0; i < map->via.map.size; i++) {
-        const msgpack_object_kv *kv = &map->via.map.ptr[i];
-        char key[64], ptr[72];
-        if (!bsf_member_key(&kv->key, key, sizeof key))
-            return bsf_problem_fail(problem, BSF_CAUSE_MODIFICATION_NOT_ALLOWED, "/",
-                                    "member name is not modifiable");
-        snprintf(ptr, sizeof ptr, "/%s", key);
-        bsf_patch_op_t *op = op_of(out, key);
-        if (!op)
-            return bsf_problem_fail(problem, BSF_CAUSE_MODIFICATION_NOT_ALLOWED, ptr,
-                                    "is not a member of PcfMbsBindingPatch and cannot be "
-                                    "modified");
-        if (kv->val.type == MSGPACK_OBJECT_NIL)
-            return bsf_problem_fail(problem, BSF_CAUSE_OPTIONAL_IE_INCORRECT, ptr,
-                                    "cannot be removed (not nullable)");
-        if (decode_member(&c, key, &kv->val, &out->values))
-            return -1;
-        *op = BSF_PATCH_SET;
-    }
-    return 0;
+    return bsf_merge_patch_decode_set_only(map, &c, "PcfMbsBindingPatch", patch_op, out,
+                                           body_member, &out->values);
 }
 
 bool bsf_pcf_mbs_binding_patch_is_empty(const bsf_pcf_mbs_binding_patch_t *p)

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/member_pack.h"
 #include "core/member_parse.h"
 
 typedef struct {
@@ -46,24 +47,18 @@ int bsf_pcf_ue_binding_decode_member(bsf_member_ctx_t *c, const char *key,
     return bsf_member_text(c, v, ptr, cause, m->text, field);
 }
 
+static int body_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
+                       void *out)
+{
+    return bsf_pcf_ue_binding_decode_member(c, key, v, out);
+}
+
 int bsf_pcf_ue_binding_decode(const msgpack_object *map, msgpack_zone *zone,
                               bsf_pcf_ue_binding_t *out, bsf_problem_t *problem)
 {
     memset(out, 0, sizeof *out);
-    if (map->type != MSGPACK_OBJECT_MAP) {
-        bsf_problem_set(problem, BSF_CAUSE_INVALID_MSG_FORMAT, "the body must be a JSON object");
-        return -1;
-    }
     bsf_member_ctx_t c = {zone, problem};
-    for (uint32_t i = 0; i < map->via.map.size; i++) {
-        const msgpack_object_kv *kv = &map->via.map.ptr[i];
-        char key[32];
-        if (!bsf_member_key(&kv->key, key, sizeof key))
-            continue;
-        if (bsf_pcf_ue_binding_decode_member(&c, key, &kv->val, out))
-            return -1;
-    }
-    return 0;
+    return bsf_member_decode_object(map, &c, body_member, out);
 }
 
 int bsf_pcf_ue_binding_check_rules(const bsf_pcf_ue_binding_t *b, bsf_problem_t *problem)
@@ -83,37 +78,6 @@ int bsf_pcf_ue_binding_check_rules(const bsf_pcf_ue_binding_t *b, bsf_problem_t 
 
 /* ---- encoding ---------------------------------------------------------------------- */
 
-static int pack_cstr(msgpack_packer *pk, const char *s)
-{
-    size_t n = strlen(s);
-    return msgpack_pack_str(pk, n) || msgpack_pack_str_body(pk, s, n);
-}
-
-static int pack_opt(msgpack_packer *pk, const char *key, const char *value)
-{
-    return value && (pack_cstr(pk, key) || pack_cstr(pk, value));
-}
-
-static int pack_end_point(msgpack_packer *pk, const bsf_ip_end_point_t *e)
-{
-    size_t members = (e->has_ipv4 || e->has_ipv6) + (e->transport != NULL) + e->has_port;
-    char t[BSF_IPV6_TEXT_MAX];
-    if (msgpack_pack_map(pk, members))
-        return -1;
-    if (e->has_ipv4) {
-        bsf_ipv4_format(&e->ipv4, t);
-        if (pack_cstr(pk, "ipv4Address") || pack_cstr(pk, t))
-            return -1;
-    } else if (e->has_ipv6) {
-        bsf_ipv6_addr_format(e->ipv6, t);
-        if (pack_cstr(pk, "ipv6Address") || pack_cstr(pk, t))
-            return -1;
-    }
-    if (pack_opt(pk, "transport", e->transport))
-        return -1;
-    return e->has_port && (pack_cstr(pk, "port") || msgpack_pack_uint16(pk, e->port));
-}
-
 /* Members in the order of the TS 29.521 schema. */
 int bsf_pcf_ue_binding_encode(const bsf_pcf_ue_binding_t *b, msgpack_packer *pk)
 {
@@ -121,20 +85,18 @@ int bsf_pcf_ue_binding_encode(const bsf_pcf_ue_binding_t *b, msgpack_packer *pk)
     size_t n = (b->supi != NULL) + (b->gpsi != NULL) + (b->pcf_for_ue_fqdn != NULL) +
                (eps->n > 0) + (b->pcf_id != NULL) + (b->recovery_time != NULL) +
                (b->pcf_set_id != NULL) + (b->bind_level != NULL) + (b->supp_feat != NULL);
-    if (msgpack_pack_map(pk, n) || pack_opt(pk, "supi", b->supi) ||
-        pack_opt(pk, "gpsi", b->gpsi) || pack_opt(pk, "pcfForUeFqdn", b->pcf_for_ue_fqdn))
+    if (msgpack_pack_map(pk, n) || bsf_pack_opt(pk, "supi", b->supi) ||
+        bsf_pack_opt(pk, "gpsi", b->gpsi) ||
+        bsf_pack_opt(pk, "pcfForUeFqdn", b->pcf_for_ue_fqdn))
         return -1;
-    if (eps->n) {
-        if (pack_cstr(pk, "pcfForUeIpEndPoints") || msgpack_pack_array(pk, eps->n))
-            return -1;
-        for (size_t i = 0; i < eps->n; i++)
-            if (pack_end_point(pk, &eps->items[i]))
-                return -1;
-    }
-    return pack_opt(pk, "pcfId", b->pcf_id) || pack_opt(pk, "recoveryTime", b->recovery_time) ||
-                   pack_opt(pk, "pcfSetId", b->pcf_set_id) ||
-                   pack_opt(pk, "bindLevel", b->bind_level) ||
-                   pack_opt(pk, "suppFeat", b->supp_feat)
+    if (eps->n &&
+        (bsf_pack_cstr(pk, "pcfForUeIpEndPoints") || bsf_pack_end_points(pk, eps)))
+        return -1;
+    return bsf_pack_opt(pk, "pcfId", b->pcf_id) ||
+                   bsf_pack_opt(pk, "recoveryTime", b->recovery_time) ||
+                   bsf_pack_opt(pk, "pcfSetId", b->pcf_set_id) ||
+                   bsf_pack_opt(pk, "bindLevel", b->bind_level) ||
+                   bsf_pack_opt(pk, "suppFeat", b->supp_feat)
                ? -1
                : 0;
 }

@@ -6,7 +6,7 @@
 
 #include "common/diag.h"
 #include "core/ue_decide.h"
-#include "engine/engine_internal.h"
+#include "engine/doc_steps.h"
 #include "projections/ue_projection.h"
 
 #define MAX_UE_CANDIDATES BSF_UE_MAX_REPLACED
@@ -60,11 +60,8 @@ static int encode(const bsf_pcf_ue_binding_t *b, msgpack_sbuffer *out)
 static int deregister(bsf_engine_t *e, MDB_txn *txn, const bsf_binding_id_t *id,
                       bsf_dereg_reason_t reason, const bsf_binding_id_t *by, uint64_t *pos)
 {
-    bsf_event_t ev = {.type = BSF_EVENT_UE_BINDING_DEREGISTERED, .binding_id = *id,
-                      .reason = reason, .has_replaced_by = by != NULL};
-    if (by)
-        ev.replaced_by = *by;
-    return bsf_engine_emit(e, txn, &ev, pos);
+    return bsf_engine_emit_deregistered(e, txn, BSF_EVENT_UE_BINDING_DEREGISTERED, id, reason,
+                                        by, pos);
 }
 
 static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
@@ -93,58 +90,42 @@ static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
     return encode(&cmd->ue_binding, &cmd->body);
 }
 
-/* The live binding cmd->id into `out`; refuses the command (404) when there is none. */
-static int load_live(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd, bsf_record_t *rec,
-                     bsf_pcf_ue_binding_t *out, bool *found)
+static int decode(const bsf_record_t *rec, msgpack_zone *zone, void *out)
 {
-    *found = false;
-    int rc = bsf_ue_projection_get(&bsf_engine_store(e)->proj, txn, &cmd->id, rec);
-    if (rc == MDB_NOTFOUND || (rc == 0 && rec->state != BSF_RECORD_LIVE)) {
-        char id[BSF_BINDING_ID_TEXT_LEN + 1];
-        bsf_binding_id_format(&cmd->id, id);
-        cmd->status = BSF_CMD_REFUSED;
-        bsf_problem_set(&cmd->problem, BSF_CAUSE_RESOURCE_CONTEXT_NOT_FOUND,
-                        "no PCF for a UE binding with id %s", id);
-        return 0;
-    }
-    if (rc)
-        return rc;
-    if (bsf_record_decode_ue_binding(rec, &cmd->zone, out))
-        return MDB_CORRUPTED;
-    *found = true;
-    return 0;
+    return bsf_record_decode_ue_binding(rec, zone, out);
 }
 
-static int run_update(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
+static bool patch_is_empty(const bsf_command_t *cmd)
 {
-    bsf_record_t rec;
-    bsf_pcf_ue_binding_t current, updated;
-    bool found;
-    int rc = load_live(e, txn, cmd, &rec, &current, &found);
-    if (rc || !found)
-        return rc;
-    if (bsf_pcf_ue_binding_patch_is_empty(&cmd->ue_patch))
-        return encode(&current, &cmd->body);
-    bsf_pcf_ue_binding_patch_apply(&current, &cmd->ue_patch, &updated);
-    bsf_event_t ev = {.type = BSF_EVENT_UE_BINDING_UPDATED, .binding_id = cmd->id,
-                      .ue_binding = &updated, .created_hlc = rec.created_hlc,
-                      .origin_ts_ms = -1, .sender_ts_ms = -1};
-    if ((rc = bsf_engine_emit(e, txn, &ev, &cmd->log_position)))
-        return rc;
-    return encode(&updated, &cmd->body);
+    return bsf_pcf_ue_binding_patch_is_empty(&cmd->ue_patch);
 }
 
-static int run_deregister(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
+static void patch_apply(const void *current, const bsf_command_t *cmd, void *updated)
 {
-    bsf_record_t rec;
-    bsf_pcf_ue_binding_t current;
-    bool found;
-    int rc = load_live(e, txn, cmd, &rec, &current, &found);
-    if (rc || !found)
-        return rc;
-    return deregister(e, txn, &cmd->id, cmd->reason ? cmd->reason : BSF_REASON_PCF_REQUEST,
-                      NULL, &cmd->log_position);
+    bsf_pcf_ue_binding_patch_apply(current, &cmd->ue_patch, updated);
 }
+
+static void set_binding(bsf_event_t *ev, const void *binding)
+{
+    ev->ue_binding = binding;
+}
+
+static int encode_any(const void *binding, msgpack_sbuffer *out)
+{
+    return encode(binding, out);
+}
+
+static const bsf_engine_doc_kind_t ue_kind = {
+    .get = bsf_ue_projection_get,
+    .what = "no PCF for a UE binding",
+    .updated = BSF_EVENT_UE_BINDING_UPDATED,
+    .deregistered = BSF_EVENT_UE_BINDING_DEREGISTERED,
+    .decode = decode,
+    .patch_is_empty = patch_is_empty,
+    .patch_apply = patch_apply,
+    .set_binding = set_binding,
+    .encode = encode_any,
+};
 
 int bsf_engine_run_ue_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
 {
@@ -152,9 +133,9 @@ int bsf_engine_run_ue_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
     case BSF_CMD_UE_REGISTER:
         return run_register(e, txn, cmd);
     case BSF_CMD_UE_UPDATE:
-        return run_update(e, txn, cmd);
+        return bsf_engine_doc_update(e, txn, cmd, &ue_kind);
     default:
-        return run_deregister(e, txn, cmd);
+        return bsf_engine_doc_deregister(e, txn, cmd, &ue_kind);
     }
 }
 

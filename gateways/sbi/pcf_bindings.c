@@ -12,6 +12,7 @@
 #include "core/sbi_time.h"
 #include "gateways/sbi/discovery_query.h"
 #include "gateways/sbi/json_codec.h"
+#include "gateways/sbi/nbsf_doc_resource.h"
 #include "gateways/sbi/nbsf_exchange.h"
 #include "gateways/sbi/nbsf_write.h"
 
@@ -23,6 +24,13 @@ static int64_t header_time(const bsf_h2_request_t *r, const char *name)
 
 /* ---- completion of writes ---------------------------------------------------------- */
 
+/* What bsf_nbsf_doc_answer_ok reads: the collection's name and the kinds it tells apart. */
+static const bsf_nbsf_doc_resource_t pcf_bindings_answers = {
+    .name = "pcfBindings",
+    .update_kind = BSF_CMD_UPDATE,
+    .deregister_kind = BSF_CMD_DEREGISTER,
+};
+
 static void answer_write(bsf_nbsf_request_t *rq, const bsf_command_t *cmd)
 {
     msgpack_object binding;
@@ -31,28 +39,7 @@ static void answer_write(bsf_nbsf_request_t *rq, const bsf_command_t *cmd)
         bsf_nbsf_respond_problem(rq, &cmd->problem, has_binding ? &binding : NULL);
         return;
     }
-    if (cmd->kind == BSF_CMD_DEREGISTER) {
-        bsf_nbsf_respond_empty(rq, 204);
-        return;
-    }
-    msgpack_sbuffer *json = &rq->w->json;
-    msgpack_sbuffer_clear(json);
-    if (!has_binding || bsf_json_write(&binding, json, NULL, NULL)) {
-        bsf_problem_t p;
-        bsf_problem_set(&p, BSF_CAUSE_SYSTEM_FAILURE, "cannot render the binding");
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
-    }
-    if (cmd->kind == BSF_CMD_UPDATE) {
-        bsf_nbsf_respond_json(rq, 200, NULL, 0, json);
-        return;
-    }
-    char id[BSF_BINDING_ID_TEXT_LEN + 1], location[512];
-    bsf_binding_id_format(&cmd->id, id);
-    snprintf(location, sizeof location, "%s/nbsf-management/v1/pcfBindings/%s",
-             rq->w->svc->api_root, id);
-    bsf_h2_header_t h = {"location", location};
-    bsf_nbsf_respond_json(rq, 201, &h, 1, json);
+    bsf_nbsf_doc_answer_ok(&pcf_bindings_answers, rq, cmd, has_binding ? &binding : NULL);
 }
 
 static void submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd)
@@ -79,13 +66,7 @@ void bsf_pcf_bindings_register(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r
         bsf_nbsf_respond_problem(rq, &p, NULL);
         return;
     }
-    if (cmd->binding.supp_feat) {
-        char *agreed = msgpack_zone_malloc(&cmd->zone, 72);
-        if (agreed) {
-            bsf_features_intersect(cmd->binding.supp_feat, BSF_SUPPORTED_FEATURES, agreed, 72);
-            cmd->binding.supp_feat = agreed;
-        }
-    }
+    bsf_nbsf_doc_agree_features(&cmd->zone, &cmd->binding.supp_feat);
     const char *cookie = rq->w->svc->cfg.pcf_cookie ? bsf_nbsf_header(r, "ocnf-service-cookie")
                                                     : NULL;
     if (cookie && strlen(cookie) <= BSF_COOKIE_MAX &&
@@ -124,12 +105,7 @@ void bsf_pcf_bindings_update(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
 
 void bsf_pcf_bindings_deregister(bsf_nbsf_request_t *rq, const bsf_binding_id_t *id)
 {
-    bsf_command_t *cmd = bsf_nbsf_new_command(rq, BSF_CMD_DEREGISTER);
-    if (!cmd)
-        return;
-    cmd->id = *id;
-    cmd->reason = BSF_REASON_PCF_REQUEST;
-    submit(rq, cmd);
+    bsf_nbsf_doc_deregister(rq, BSF_CMD_DEREGISTER, id, answer_write);
 }
 
 /* ---- discovery --------------------------------------------------------------------- */

@@ -4,16 +4,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/diag.h"
-#include "common/error.h"
-#include "core/features.h"
 #include "core/member_parse.h"
 #include "gateways/sbi/discovery_query.h"
-#include "gateways/sbi/json_codec.h"
+#include "gateways/sbi/nbsf_doc_resource.h"
 #include "gateways/sbi/nbsf_exchange.h"
-#include "gateways/sbi/nbsf_write.h"
 
 #define MAX_UE_MATCHES 16
+
+static const bsf_nbsf_doc_resource_t ue_resource;
 
 /* ---- writes ------------------------------------------------------------------------ */
 
@@ -25,83 +23,22 @@ static void answer_write(bsf_nbsf_request_t *rq, const bsf_command_t *cmd)
         bsf_nbsf_respond_problem(rq, &cmd->problem, NULL);
         return;
     }
-    if (cmd->kind == BSF_CMD_UE_DEREGISTER) {
-        bsf_nbsf_respond_empty(rq, 204);
-        return;
-    }
-    msgpack_sbuffer *json = &rq->w->json;
-    msgpack_sbuffer_clear(json);
-    if (!has_binding || bsf_json_write(&binding, json, NULL, NULL)) {
-        bsf_problem_t p;
-        bsf_problem_set(&p, BSF_CAUSE_SYSTEM_FAILURE, "cannot render the binding");
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
-    }
-    if (cmd->kind == BSF_CMD_UE_UPDATE) {
-        bsf_nbsf_respond_json(rq, 200, NULL, 0, json);
-        return;
-    }
-    char id[BSF_BINDING_ID_TEXT_LEN + 1], location[512];
-    bsf_binding_id_format(&cmd->id, id);
-    snprintf(location, sizeof location, "%s/nbsf-management/v1/" BSF_PCF_UE_BINDINGS "/%s",
-             rq->w->svc->api_root, id);
-    bsf_h2_header_t h = {"location", location};
-    bsf_nbsf_respond_json(rq, 201, &h, 1, json);
+    bsf_nbsf_doc_answer_ok(&ue_resource, rq, cmd, has_binding ? &binding : NULL);
 }
 
-static void ue_register(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
+static int decode_binding(const msgpack_object *doc, bsf_command_t *cmd,
+                          const char ***supp_feat, bsf_problem_t *p)
 {
-    msgpack_object doc;
-    if (bsf_nbsf_parse_body(rq, r, "application/json", &doc))
-        return;
-    bsf_command_t *cmd = bsf_nbsf_new_command(rq, BSF_CMD_UE_REGISTER);
-    if (!cmd)
-        return;
-    bsf_problem_t p;
-    if (bsf_pcf_ue_binding_decode(&doc, &cmd->zone, &cmd->ue_binding, &p) ||
-        bsf_pcf_ue_binding_check_rules(&cmd->ue_binding, &p)) {
-        bsf_command_free(cmd);
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
-    }
-    if (cmd->ue_binding.supp_feat) { /* the features both sides support (TS 29.500 6.6) */
-        char *agreed = msgpack_zone_malloc(&cmd->zone, 72);
-        if (agreed) {
-            bsf_features_intersect(cmd->ue_binding.supp_feat, BSF_SUPPORTED_FEATURES, agreed,
-                                   72);
-            cmd->ue_binding.supp_feat = agreed;
-        }
-    }
-    bsf_nbsf_submit(rq, cmd, answer_write);
+    *supp_feat = &cmd->ue_binding.supp_feat;
+    return bsf_pcf_ue_binding_decode(doc, &cmd->zone, &cmd->ue_binding, p) ||
+                   bsf_pcf_ue_binding_check_rules(&cmd->ue_binding, p)
+               ? -1
+               : 0;
 }
 
-static void ue_update(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
-                      const bsf_binding_id_t *id)
+static int decode_patch(const msgpack_object *doc, bsf_command_t *cmd, bsf_problem_t *p)
 {
-    msgpack_object doc;
-    if (bsf_nbsf_parse_body(rq, r, "application/merge-patch+json", &doc))
-        return;
-    bsf_command_t *cmd = bsf_nbsf_new_command(rq, BSF_CMD_UE_UPDATE);
-    if (!cmd)
-        return;
-    bsf_problem_t p;
-    if (bsf_pcf_ue_binding_patch_decode(&doc, &cmd->zone, &cmd->ue_patch, &p)) {
-        bsf_command_free(cmd);
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
-    }
-    cmd->id = *id;
-    bsf_nbsf_submit(rq, cmd, answer_write);
-}
-
-static void ue_deregister(bsf_nbsf_request_t *rq, const bsf_binding_id_t *id)
-{
-    bsf_command_t *cmd = bsf_nbsf_new_command(rq, BSF_CMD_UE_DEREGISTER);
-    if (!cmd)
-        return;
-    cmd->id = *id;
-    cmd->reason = BSF_REASON_PCF_REQUEST;
-    bsf_nbsf_submit(rq, cmd, answer_write);
+    return bsf_pcf_ue_binding_patch_decode(doc, &cmd->zone, &cmd->ue_patch, p);
 }
 
 /* ---- discovery --------------------------------------------------------------------- */
@@ -174,32 +111,6 @@ int bsf_ue_query_parse(const char *query, size_t len, msgpack_zone *zone, bsf_ue
     return 0;
 }
 
-/* Appends the JSON array of the matches to the worker's json buffer. */
-static int render(bsf_nbsf_request_t *rq, const bsf_ue_query_t *q, const bsf_ue_match_t *m,
-                  size_t n)
-{
-    msgpack_sbuffer *json = &rq->w->json;
-    char agreed[72];
-    const char *supp_feat = NULL;
-    if (q->supp_feat) {
-        bsf_features_intersect(q->supp_feat, BSF_SUPPORTED_FEATURES, agreed, sizeof agreed);
-        supp_feat = agreed;
-    }
-    msgpack_sbuffer_clear(json);
-    msgpack_sbuffer_write(json, "[", 1);
-    for (size_t i = 0; i < n; i++) {
-        msgpack_object obj;
-        size_t off = 0, len;
-        const char *mp;
-        if (bsf_record_binding_msgpack(&m[i].record, &rq->w->zone, &mp, &len) ||
-            msgpack_unpack(mp, len, &off, &rq->w->zone, &obj) != MSGPACK_UNPACK_SUCCESS ||
-            (i && msgpack_sbuffer_write(json, ",", 1)) ||
-            bsf_json_write(&obj, json, NULL, supp_feat))
-            return -1;
-    }
-    return msgpack_sbuffer_write(json, "]", 1);
-}
-
 static void ue_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len)
 {
     bsf_nbsf_worker_t *w = rq->w;
@@ -216,82 +127,27 @@ static void ue_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_
     if (!rc)
         rc = bsf_read_ue_discover(w->reader, q.supi, q.gpsi, &w->zone, matches, MAX_UE_MATCHES,
                                   &n);
-    /* The records live in the snapshot's pages: render before ending it. */
-    if (!rc && render(rq, &q, matches, n))
-        rc = -1;
-    bsf_read_end(w->reader);
-    if (rc) {
-        BSF_ERROR("sbi", "UE binding discovery failed: %s",
-                  rc == -1 ? "render" : bsf_strerror(rc));
-        bsf_problem_set(&p, BSF_CAUSE_SYSTEM_FAILURE, "the binding store failed");
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
-    }
-    /* The spec answers 200 with an array (minItems 0): a miss is [] rather than 204. */
-    bsf_nbsf_respond_json(rq, 200, NULL, 0, &w->json);
+    bsf_nbsf_doc_answer_discovery(rq, rc, q.supp_feat, &matches[0].record, sizeof matches[0], n,
+                                  "UE");
 }
 
 /* ---- routing ----------------------------------------------------------------------- */
 
-static void refuse_method(bsf_nbsf_request_t *rq, const char *method, const char *allow)
-{
-    bsf_h2_header_t h = {"allow", allow};
-    if (strcmp(method, "HEAD") == 0) {
-        bsf_nbsf_respond_headers(rq, 405, &h, 1);
-        return;
-    }
-    bsf_problem_t p;
-    bsf_problem_set(&p, BSF_CAUSE_METHOD_NOT_ALLOWED, "%s is not allowed on %s (allowed: %s)",
-                    method, rq->instance, allow);
-    bsf_nbsf_respond_problem_with(rq, &p, NULL, &h, 1);
-}
+static const bsf_nbsf_doc_resource_t ue_resource = {
+    .name = BSF_PCF_UE_BINDINGS,
+    .not_found = "no PCF for a UE binding with this id",
+    .register_kind = BSF_CMD_UE_REGISTER,
+    .update_kind = BSF_CMD_UE_UPDATE,
+    .deregister_kind = BSF_CMD_UE_DEREGISTER,
+    .discover = ue_discover,
+    .decode_binding = decode_binding,
+    .decode_patch = decode_patch,
+    .answer = answer_write,
+};
 
 bool bsf_pcf_ue_bindings_route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
                                const char *res, size_t res_len, const char *query,
                                size_t query_len)
 {
-    const size_t nlen = strlen(BSF_PCF_UE_BINDINGS);
-    if (res_len < nlen || memcmp(res, BSF_PCF_UE_BINDINGS, nlen) != 0 ||
-        (res_len > nlen && res[nlen] != '/'))
-        return false;
-    bool collection = res_len == nlen;
-    const char *id_text = res + nlen + 1;
-    size_t id_len = collection ? 0 : res_len - nlen - 1;
-    if (!collection && (id_len == 0 || memchr(id_text, '/', id_len)))
-        return false;
-    const char *m = r->method;
-    bsf_problem_t p;
-    if (collection && strcmp(m, "GET") == 0) {
-        rq->op = BSF_SBI_OP_DISCOVER;
-        ue_discover(rq, query ? query : "", query_len);
-        return true;
-    }
-    if (collection ? strcmp(m, "POST") != 0 : strcmp(m, "DELETE") && strcmp(m, "PATCH")) {
-        refuse_method(rq, m, collection ? "GET, POST" : "DELETE, PATCH");
-        return true;
-    }
-    if (query) {
-        bsf_problem_set(&p, BSF_CAUSE_INVALID_QUERY_PARAM, "%s takes no query parameters", m);
-        bsf_problem_add_param(&p, "query", "is not a parameter of this operation");
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return true;
-    }
-    if (collection) {
-        rq->op = BSF_SBI_OP_REGISTER;
-        ue_register(rq, r);
-        return true;
-    }
-    bsf_binding_id_t id;
-    rq->op = m[0] == 'D' ? BSF_SBI_OP_DEREGISTER : BSF_SBI_OP_UPDATE;
-    if (!bsf_binding_id_parse(id_text, id_len, &id)) {
-        bsf_problem_set(&p, BSF_CAUSE_RESOURCE_CONTEXT_NOT_FOUND,
-                        "no PCF for a UE binding with this id");
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return true;
-    }
-    if (rq->op == BSF_SBI_OP_DEREGISTER)
-        ue_deregister(rq, &id);
-    else
-        ue_update(rq, r, &id);
-    return true;
+    return bsf_nbsf_doc_route(&ue_resource, rq, r, res, res_len, query, query_len);
 }

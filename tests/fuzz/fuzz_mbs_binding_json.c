@@ -8,6 +8,7 @@
 
 #include "core/pcf_mbs_binding.h"
 #include "gateways/sbi/json_codec.h"
+#include "tests/fuzz/fuzz_doc_fixed_point.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -15,38 +16,41 @@ static const char BASE[] =
     "{\"mbsSessionId\":{\"tmgi\":{\"mbsServiceId\":\"00AA01\",\"plmnId\":{\"mcc\":\"001\","
     "\"mnc\":\"01\"}}},\"pcfFqdn\":\"pcf.example.com\"}";
 
-static void encode(const bsf_pcf_mbs_binding_t *b, msgpack_sbuffer *out)
+static int decode(const msgpack_object *map, msgpack_zone *zone, void *out, bsf_problem_t *p)
 {
-    msgpack_packer pk;
-    msgpack_sbuffer_clear(out);
-    msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
-    if (bsf_pcf_mbs_binding_encode(b, &pk))
-        abort();
+    return bsf_pcf_mbs_binding_decode(map, zone, out, p);
 }
+
+static int check_rules(const void *b, bsf_problem_t *p)
+{
+    return bsf_pcf_mbs_binding_check_rules(b, p);
+}
+
+static int encode(const void *b, msgpack_packer *pk)
+{
+    return bsf_pcf_mbs_binding_encode(b, pk);
+}
+
+static void check_again(const void *again_v, const void *b_v)
+{
+    const bsf_pcf_mbs_binding_t *again = again_v, *b = b_v;
+    char keys[2][BSF_MBS_KEY_MAX];
+    if (!bsf_mbs_session_id_keys(&again->mbs_session_id, keys) ||
+        !bsf_mbs_session_id_matches(&again->mbs_session_id, &b->mbs_session_id))
+        abort(); /* a session always has a key and matches itself */
+}
+
+static const fz_doc_kind_t kind = {
+    .size = sizeof(bsf_pcf_mbs_binding_t),
+    .decode = decode,
+    .check_rules = check_rules,
+    .encode = encode,
+    .check_again = check_again,
+};
 
 static void fixed_point(const bsf_pcf_mbs_binding_t *b, msgpack_zone *zone)
 {
-    msgpack_sbuffer once, twice;
-    msgpack_sbuffer_init(&once);
-    msgpack_sbuffer_init(&twice);
-    encode(b, &once);
-    msgpack_object obj;
-    size_t off = 0;
-    bsf_pcf_mbs_binding_t again;
-    bsf_problem_t problem;
-    if (msgpack_unpack(once.data, once.size, &off, zone, &obj) != MSGPACK_UNPACK_SUCCESS ||
-        bsf_pcf_mbs_binding_decode(&obj, zone, &again, &problem) ||
-        bsf_pcf_mbs_binding_check_rules(&again, &problem))
-        abort();
-    encode(&again, &twice);
-    if (once.size != twice.size || memcmp(once.data, twice.data, once.size) != 0)
-        abort();
-    char keys[2][BSF_MBS_KEY_MAX];
-    if (!bsf_mbs_session_id_keys(&again.mbs_session_id, keys) ||
-        !bsf_mbs_session_id_matches(&again.mbs_session_id, &b->mbs_session_id))
-        abort(); /* a session always has a key and matches itself */
-    msgpack_sbuffer_destroy(&once);
-    msgpack_sbuffer_destroy(&twice);
+    fz_doc_fixed_point(&kind, b, zone);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

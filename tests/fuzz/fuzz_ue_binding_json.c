@@ -9,6 +9,7 @@
 
 #include "core/pcf_ue_binding_patch.h"
 #include "gateways/sbi/json_codec.h"
+#include "tests/fuzz/fuzz_doc_fixed_point.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -16,34 +17,32 @@ static const char BASE[] =
     "{\"supi\":\"imsi-001010000000001\",\"gpsi\":\"msisdn-4912345678\","
     "\"pcfForUeFqdn\":\"pcf.example.com\"}";
 
-static void encode(const bsf_pcf_ue_binding_t *b, msgpack_sbuffer *out)
+static int decode(const msgpack_object *map, msgpack_zone *zone, void *out, bsf_problem_t *p)
 {
-    msgpack_packer pk;
-    msgpack_sbuffer_clear(out);
-    msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
-    if (bsf_pcf_ue_binding_encode(b, &pk))
-        abort();
+    return bsf_pcf_ue_binding_decode(map, zone, out, p);
 }
+
+static int check_rules(const void *b, bsf_problem_t *p)
+{
+    return bsf_pcf_ue_binding_check_rules(b, p);
+}
+
+static int encode(const void *b, msgpack_packer *pk)
+{
+    return bsf_pcf_ue_binding_encode(b, pk);
+}
+
+static const fz_doc_kind_t kind = {
+    .size = sizeof(bsf_pcf_ue_binding_t),
+    .decode = decode,
+    .check_rules = check_rules,
+    .encode = encode,
+    .check_again = NULL,
+};
 
 static void fixed_point(const bsf_pcf_ue_binding_t *b, msgpack_zone *zone)
 {
-    msgpack_sbuffer once, twice;
-    msgpack_sbuffer_init(&once);
-    msgpack_sbuffer_init(&twice);
-    encode(b, &once);
-    msgpack_object obj;
-    size_t off = 0;
-    bsf_pcf_ue_binding_t again;
-    bsf_problem_t problem;
-    if (msgpack_unpack(once.data, once.size, &off, zone, &obj) != MSGPACK_UNPACK_SUCCESS ||
-        bsf_pcf_ue_binding_decode(&obj, zone, &again, &problem) ||
-        bsf_pcf_ue_binding_check_rules(&again, &problem))
-        abort(); /* the canonical form of a valid binding is valid */
-    encode(&again, &twice);
-    if (once.size != twice.size || memcmp(once.data, twice.data, once.size) != 0)
-        abort();
-    msgpack_sbuffer_destroy(&once);
-    msgpack_sbuffer_destroy(&twice);
+    fz_doc_fixed_point(&kind, b, zone);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

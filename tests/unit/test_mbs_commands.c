@@ -17,48 +17,20 @@
 #include "engine/read.h"
 #include "engine/store.h"
 #include "projections/mbs_projection.h"
+#include "tests/unit/engine_fixtures.h"
 #include "tests/unit/test_util.h"
 
-typedef struct {
-    char dir[64];
-    bsf_store_t store;
-    bsf_engine_t *engine;
-    msgpack_sbuffer json, enc;
-    msgpack_zone zone;
-} fx_t;
+typedef ef_store_t fx_t;
 
 static int setup(void **state)
 {
-    fx_t *f = calloc(1, sizeof *f);
-    snprintf(f->dir, sizeof f->dir, "/tmp/bsf-test-mbs-XXXXXX");
-    assert_non_null(mkdtemp(f->dir));
-    msgpack_sbuffer_init(&f->json);
-    msgpack_sbuffer_init(&f->enc);
-    msgpack_zone_init(&f->zone, 8192);
-    char err[256];
-    bsf_store_options_t so = {f->dir, 64, false, 16};
-    if (bsf_store_open(&f->store, &so, err, sizeof err))
-        fail_msg("%s", err);
-    bsf_engine_config_t ec = {.site_id = 1, .max_batch = 64, .queue_capacity = 64};
-    if (bsf_engine_create(&f->store, &ec, &f->engine, err, sizeof err) ||
-        bsf_engine_start(f->engine))
-        fail_msg("%s", err);
-    *state = f;
+    *state = ef_create("/tmp/bsf-test-mbs-XXXXXX", false);
     return 0;
 }
 
 static int teardown(void **state)
 {
-    fx_t *f = *state;
-    bsf_engine_destroy(f->engine);
-    bsf_store_close(&f->store);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
-    assert_int_equal(system(cmd), 0);
-    msgpack_sbuffer_destroy(&f->json);
-    msgpack_sbuffer_destroy(&f->enc);
-    msgpack_zone_destroy(&f->zone);
-    free(f);
+    ef_destroy(*state);
     return 0;
 }
 
@@ -143,23 +115,6 @@ static void one_pcf_per_session(void **state)
     bsf_command_free(a);
 }
 
-static size_t apply_remote(fx_t *f, bsf_event_t ev)
-{
-    msgpack_packer pk;
-    msgpack_sbuffer_clear(&f->enc);
-    msgpack_packer_init(&pk, &f->enc, msgpack_sbuffer_write);
-    assert_int_equal(bsf_event_encode(&ev, &pk), 0);
-    bsf_apply_event_t a = {.raw = f->enc.data, .len = f->enc.size, .ev = ev};
-    bsf_apply_batch_t batch = {.events = &a, .n_events = 1};
-    bsf_command_t *cmd = bsf_command_new(BSF_CMD_APPLY);
-    cmd->apply = &batch;
-    tu_engine_run(f->engine, cmd);
-    assert_int_equal(cmd->status, BSF_CMD_OK);
-    assert_int_equal(batch.applied, 1);
-    bsf_command_free(cmd);
-    return batch.replaced;
-}
-
 static void cross_site_earlier_stays(void **state)
 {
     fx_t *f = *state;
@@ -175,18 +130,18 @@ static void cross_site_earlier_stays(void **state)
     bsf_binding_id_make(2, 2, rnd, &earlier_id);
     uint64_t later = BSF_HLC_FROM_MS(bsf_clock_wall_ms() + 60000);
     /* created after ours: ours stays (site 2 removes its own) */
-    assert_int_equal(apply_remote(f, (bsf_event_t){.type = BSF_EVENT_MBS_BINDING_REGISTERED,
-                                                   .site = 2, .seq = 1, .hlc = later,
-                                                   .created_hlc = later, .binding_id = later_id,
-                                                   .mbs_binding = &remote}),
+    assert_int_equal(ef_apply_remote(f, (bsf_event_t){.type = BSF_EVENT_MBS_BINDING_REGISTERED,
+                                                      .site = 2, .seq = 1, .hlc = later,
+                                                      .created_hlc = later, .binding_id = later_id,
+                                                      .mbs_binding = &remote}),
                      0);
     assert_int_equal(discover(f, TMGI, fqdn, sizeof fqdn), 2);
     assert_string_equal(fqdn, "own.example.com"); /* oldest first */
     /* created before ours: ours goes */
-    assert_int_equal(apply_remote(f, (bsf_event_t){.type = BSF_EVENT_MBS_BINDING_REGISTERED,
-                                                   .site = 2, .seq = 2, .hlc = later + 1,
-                                                   .created_hlc = 5, .binding_id = earlier_id,
-                                                   .mbs_binding = &remote}),
+    assert_int_equal(ef_apply_remote(f, (bsf_event_t){.type = BSF_EVENT_MBS_BINDING_REGISTERED,
+                                                      .site = 2, .seq = 2, .hlc = later + 1,
+                                                      .created_hlc = 5, .binding_id = earlier_id,
+                                                      .mbs_binding = &remote}),
                      1);
     assert_int_equal(discover(f, TMGI, NULL, 0), 2); /* site 2's two, until it cleans up */
     bsf_read_t *r;

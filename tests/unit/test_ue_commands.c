@@ -20,59 +20,20 @@
 #include "engine/store.h"
 #include "migrations/schema.h"
 #include "projections/ue_projection.h"
+#include "tests/unit/engine_fixtures.h"
 #include "tests/unit/test_util.h"
 
-typedef struct {
-    char dir[64];
-    bsf_store_t store;
-    bsf_engine_t *engine;
-    msgpack_sbuffer json, enc;
-    msgpack_zone zone;
-} fx_t;
-
-static void open_all(fx_t *f)
-{
-    char err[256];
-    bsf_store_options_t so = {f->dir, 64, false, 16};
-    if (bsf_store_open(&f->store, &so, err, sizeof err))
-        fail_msg("%s", err);
-    bsf_engine_config_t ec = {.site_id = 1, .collision_detection = true, .max_batch = 64,
-                              .queue_capacity = 64};
-    if (bsf_engine_create(&f->store, &ec, &f->engine, err, sizeof err) ||
-        bsf_engine_start(f->engine))
-        fail_msg("%s", err);
-}
-
-static void close_all(fx_t *f)
-{
-    bsf_engine_destroy(f->engine);
-    bsf_store_close(&f->store);
-}
+typedef ef_store_t fx_t;
 
 static int setup(void **state)
 {
-    fx_t *f = calloc(1, sizeof *f);
-    snprintf(f->dir, sizeof f->dir, "/tmp/bsf-test-ue-XXXXXX");
-    assert_non_null(mkdtemp(f->dir));
-    msgpack_sbuffer_init(&f->json);
-    msgpack_sbuffer_init(&f->enc);
-    msgpack_zone_init(&f->zone, 8192);
-    open_all(f);
-    *state = f;
+    *state = ef_create("/tmp/bsf-test-ue-XXXXXX", true);
     return 0;
 }
 
 static int teardown(void **state)
 {
-    fx_t *f = *state;
-    close_all(f);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
-    assert_int_equal(system(cmd), 0);
-    msgpack_sbuffer_destroy(&f->json);
-    msgpack_sbuffer_destroy(&f->enc);
-    msgpack_zone_destroy(&f->zone);
-    free(f);
+    ef_destroy(*state);
     return 0;
 }
 
@@ -175,25 +136,6 @@ static void register_replace_update_deregister(void **state)
     bsf_command_free(b);
 }
 
-/* Applies one event of site 2 through BSF_CMD_APPLY; returns how many of this site's
- * bindings it replaced. */
-static size_t apply_remote(fx_t *f, bsf_event_t ev)
-{
-    msgpack_packer pk;
-    msgpack_sbuffer_clear(&f->enc);
-    msgpack_packer_init(&pk, &f->enc, msgpack_sbuffer_write);
-    assert_int_equal(bsf_event_encode(&ev, &pk), 0);
-    bsf_apply_event_t a = {.raw = f->enc.data, .len = f->enc.size, .ev = ev};
-    bsf_apply_batch_t batch = {.events = &a, .n_events = 1};
-    bsf_command_t *cmd = bsf_command_new(BSF_CMD_APPLY);
-    cmd->apply = &batch;
-    tu_engine_run(f->engine, cmd);
-    assert_int_equal(cmd->status, BSF_CMD_OK);
-    assert_int_equal(batch.applied, 1);
-    bsf_command_free(cmd);
-    return batch.replaced;
-}
-
 static void other_sites_events(void **state)
 {
     fx_t *f = *state;
@@ -208,25 +150,25 @@ static void other_sites_events(void **state)
     bsf_binding_id_make(2, 1, rnd, &old_id);
     bsf_binding_id_make(2, 2, rnd, &new_id);
     /* created long ago: the own binding stays, both are live */
-    assert_int_equal(apply_remote(f, (bsf_event_t){.type = BSF_EVENT_UE_BINDING_REGISTERED,
-                                                   .site = 2, .seq = 1, .hlc = 5,
-                                                   .created_hlc = 5, .binding_id = old_id,
-                                                   .ue_binding = &remote}),
+    assert_int_equal(ef_apply_remote(f, (bsf_event_t){.type = BSF_EVENT_UE_BINDING_REGISTERED,
+                                                      .site = 2, .seq = 1, .hlc = 5,
+                                                      .created_hlc = 5, .binding_id = old_id,
+                                                      .ue_binding = &remote}),
                      0);
     assert_int_equal(discover(f, "imsi-001010000000002", NULL, NULL, 0), 2);
     /* created later than the own one: this site deregisters its own */
     uint64_t later = BSF_HLC_FROM_MS(bsf_clock_wall_ms() + 60000);
-    assert_int_equal(apply_remote(f, (bsf_event_t){.type = BSF_EVENT_UE_BINDING_REGISTERED,
-                                                   .site = 2, .seq = 2, .hlc = later,
-                                                   .created_hlc = later, .binding_id = new_id,
-                                                   .ue_binding = &remote}),
+    assert_int_equal(ef_apply_remote(f, (bsf_event_t){.type = BSF_EVENT_UE_BINDING_REGISTERED,
+                                                      .site = 2, .seq = 2, .hlc = later,
+                                                      .created_hlc = later, .binding_id = new_id,
+                                                      .ue_binding = &remote}),
                      1);
     assert_int_equal(discover(f, "imsi-001010000000002", NULL, fqdn, sizeof fqdn), 2);
     assert_string_equal(fqdn, "remote.example.com");
     /* the remote site's deregistration of its old binding applies too */
-    apply_remote(f, (bsf_event_t){.type = BSF_EVENT_UE_BINDING_DEREGISTERED, .site = 2,
-                                  .seq = 3, .hlc = later + 1, .binding_id = old_id,
-                                  .reason = BSF_REASON_PCF_REQUEST});
+    ef_apply_remote(f, (bsf_event_t){.type = BSF_EVENT_UE_BINDING_DEREGISTERED, .site = 2,
+                                     .seq = 3, .hlc = later + 1, .binding_id = old_id,
+                                     .reason = BSF_REASON_PCF_REQUEST});
     assert_int_equal(discover(f, "imsi-001010000000002", NULL, NULL, 0), 1);
     assert_int_equal(ue_count(f), 1);
     bsf_command_free(own);
@@ -237,7 +179,7 @@ static void schema_1_store_is_migrated(void **state)
     fx_t *f = *state;
     bsf_command_free(ue_register(f, "imsi-001010000000003", "a.example.com"));
     /* Make it a schema-1 store: no UE sub-databases, version 1. */
-    close_all(f);
+    ef_close(f);
     MDB_env *env;
     MDB_txn *txn;
     MDB_dbi dbi, meta;
@@ -258,7 +200,7 @@ static void schema_1_store_is_migrated(void **state)
     assert_int_equal(mdb_put(txn, meta, &k, &v, 0), 0);
     assert_int_equal(mdb_txn_commit(txn), 0);
     mdb_env_close(env);
-    open_all(f);
+    ef_open(f);
     assert_int_equal(mdb_txn_begin(f->store.env, NULL, MDB_RDONLY, &txn), 0);
     assert_int_equal(mdb_get(txn, f->store.meta, &k, &v), 0);
     assert_int_equal(*(unsigned char *)v.mv_data, BSF_SCHEMA_VERSION);

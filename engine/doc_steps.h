@@ -1,0 +1,46 @@
+/* The command steps the document-style binding kinds (PCF for a UE, PCF for an MBS session;
+ * engine/ue_commands.c, engine/mbs_commands.c) share: update and deregister of a live
+ * binding, and emitting a deregistration. Engine thread only, inside its write transaction. */
+#ifndef BSF_ENGINE_DOC_STEPS_H
+#define BSF_ENGINE_DOC_STEPS_H
+
+#include <stdbool.h>
+
+#include "engine/engine_internal.h"
+
+/* A projection's record lookup (bsf_ue_projection_get, bsf_mbs_projection_get). */
+typedef int (*bsf_engine_record_get_fn)(const bsf_projection_t *p, MDB_txn *txn,
+                                        const bsf_binding_id_t *id, bsf_record_t *out);
+
+/* What the update and deregister commands of one binding kind need. The `void *` bindings
+ * are of the kind's type (bsf_pcf_ue_binding_t, bsf_pcf_mbs_binding_t). Static data. */
+typedef struct {
+    bsf_engine_record_get_fn get;
+    const char *what; /* the 404 detail before " with id <id>" */
+    bsf_event_type_t updated;
+    bsf_event_type_t deregistered;
+    /* 0, or non-zero when the record does not parse */
+    int (*decode)(const bsf_record_t *rec, msgpack_zone *zone, void *out);
+    bool (*patch_is_empty)(const bsf_command_t *cmd);
+    void (*patch_apply)(const void *current, const bsf_command_t *cmd, void *updated);
+    void (*set_binding)(bsf_event_t *ev, const void *binding);
+    /* the canonical msgpack of the binding into `out`: 0 or -ENOMEM */
+    int (*encode)(const void *binding, msgpack_sbuffer *out);
+} bsf_engine_doc_kind_t;
+
+/* The update (merge patch) and deregister commands on the live binding cmd->id: 0 with the
+ * outcome in cmd (the binding in cmd->body after an update; 404 RESOURCE_CONTEXT_NOT_FOUND,
+ * detail "<what> with id <id>", when there is none or it is deregistered), or a store error
+ * (MDB_CORRUPTED for a record that does not parse). */
+int bsf_engine_doc_update(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,
+                          const bsf_engine_doc_kind_t *k);
+int bsf_engine_doc_deregister(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,
+                              const bsf_engine_doc_kind_t *k);
+
+/* Emits the deregistration event `type` of `id` for `reason`, replaced by `by` (or NULL);
+ * its log position into *pos (when not NULL). Returns what bsf_engine_emit returns. */
+int bsf_engine_emit_deregistered(bsf_engine_t *e, MDB_txn *txn, bsf_event_type_t type,
+                                 const bsf_binding_id_t *id, bsf_dereg_reason_t reason,
+                                 const bsf_binding_id_t *by, uint64_t *pos);
+
+#endif

@@ -1,0 +1,232 @@
+/* The routing, write answers and discovery rendering shared by /pcf-ue-bindings and
+ * /pcf-mbs-bindings (TS 29.521 API 1.5.0). */
+#include "gateways/sbi/nbsf_doc_resource.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/diag.h"
+#include "common/error.h"
+#include "core/features.h"
+#include "gateways/sbi/json_codec.h"
+#include "gateways/sbi/nbsf_exchange.h"
+
+/* ---- writes ------------------------------------------------------------------------ */
+
+void bsf_nbsf_doc_answer_ok(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                            const bsf_command_t *cmd, const msgpack_object *body)
+{
+    if (cmd->kind == d->deregister_kind) {
+        bsf_nbsf_respond_empty(rq, 204);
+        return;
+    }
+    msgpack_sbuffer *json = &rq->w->json;
+    msgpack_sbuffer_clear(json);
+    if (!body || bsf_json_write(body, json, NULL, NULL)) {
+        bsf_problem_t p;
+        bsf_problem_set(&p, BSF_CAUSE_SYSTEM_FAILURE, "cannot render the binding");
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return;
+    }
+    if (cmd->kind == d->update_kind) {
+        bsf_nbsf_respond_json(rq, 200, NULL, 0, json);
+        return;
+    }
+    char id[BSF_BINDING_ID_TEXT_LEN + 1], location[512];
+    bsf_binding_id_format(&cmd->id, id);
+    snprintf(location, sizeof location, "%s/nbsf-management/v1/%s/%s", rq->w->svc->api_root,
+             d->name, id);
+    bsf_h2_header_t h = {"location", location};
+    bsf_nbsf_respond_json(rq, 201, &h, 1, json);
+}
+
+void bsf_nbsf_doc_agree_features(msgpack_zone *zone, const char **supp_feat)
+{
+    if (!*supp_feat)
+        return;
+    char *agreed = msgpack_zone_malloc(zone, 72);
+    if (agreed) {
+        bsf_features_intersect(*supp_feat, BSF_SUPPORTED_FEATURES, agreed, 72);
+        *supp_feat = agreed;
+    }
+}
+
+void bsf_nbsf_doc_deregister(bsf_nbsf_request_t *rq, bsf_command_kind_t kind,
+                             const bsf_binding_id_t *id, bsf_nbsf_answer_fn answer)
+{
+    bsf_command_t *cmd = bsf_nbsf_new_command(rq, kind);
+    if (!cmd)
+        return;
+    cmd->id = *id;
+    cmd->reason = BSF_REASON_PCF_REQUEST;
+    bsf_nbsf_submit(rq, cmd, answer);
+}
+
+/* Parses the body of media type `media` into *doc and makes a command of `kind`: the command,
+ * or NULL after answering (415, 400 or 500). */
+static bsf_command_t *new_command(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
+                                  const char *media, bsf_command_kind_t kind,
+                                  msgpack_object *doc)
+{
+    if (bsf_nbsf_parse_body(rq, r, media, doc))
+        return NULL;
+    return bsf_nbsf_new_command(rq, kind);
+}
+
+static void doc_register(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                         const bsf_h2_request_t *r)
+{
+    msgpack_object doc;
+    bsf_command_t *cmd = new_command(rq, r, "application/json", d->register_kind, &doc);
+    if (!cmd)
+        return;
+    bsf_problem_t p;
+    const char **supp_feat;
+    if (d->decode_binding(&doc, cmd, &supp_feat, &p)) {
+        bsf_command_free(cmd);
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return;
+    }
+    bsf_nbsf_doc_agree_features(&cmd->zone, supp_feat);
+    bsf_nbsf_submit(rq, cmd, d->answer);
+}
+
+static void doc_update(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                       const bsf_h2_request_t *r, const bsf_binding_id_t *id)
+{
+    msgpack_object doc;
+    bsf_command_t *cmd =
+        new_command(rq, r, "application/merge-patch+json", d->update_kind, &doc);
+    if (!cmd)
+        return;
+    bsf_problem_t p;
+    if (d->decode_patch(&doc, cmd, &p)) {
+        bsf_command_free(cmd);
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return;
+    }
+    cmd->id = *id;
+    bsf_nbsf_submit(rq, cmd, d->answer);
+}
+
+/* ---- discovery --------------------------------------------------------------------- */
+
+/* Writes the JSON array of the records to the worker's json buffer: 0, or -1. */
+static int render(bsf_nbsf_request_t *rq, const char *q_supp_feat, const bsf_record_t *first,
+                  size_t stride, size_t n)
+{
+    msgpack_sbuffer *json = &rq->w->json;
+    char agreed[72];
+    const char *supp_feat = NULL;
+    if (q_supp_feat) {
+        bsf_features_intersect(q_supp_feat, BSF_SUPPORTED_FEATURES, agreed, sizeof agreed);
+        supp_feat = agreed;
+    }
+    msgpack_sbuffer_clear(json);
+    msgpack_sbuffer_write(json, "[", 1);
+    for (size_t i = 0; i < n; i++) {
+        const bsf_record_t *rec = (const bsf_record_t *)((const char *)first + i * stride);
+        msgpack_object obj;
+        size_t off = 0, len;
+        const char *mp;
+        if (bsf_record_binding_msgpack(rec, &rq->w->zone, &mp, &len) ||
+            msgpack_unpack(mp, len, &off, &rq->w->zone, &obj) != MSGPACK_UNPACK_SUCCESS ||
+            (i && msgpack_sbuffer_write(json, ",", 1)) ||
+            bsf_json_write(&obj, json, NULL, supp_feat))
+            return -1;
+    }
+    return msgpack_sbuffer_write(json, "]", 1);
+}
+
+void bsf_nbsf_doc_answer_discovery(bsf_nbsf_request_t *rq, int rc, const char *supp_feat,
+                                   const bsf_record_t *first, size_t stride, size_t n,
+                                   const char *what)
+{
+    bsf_nbsf_worker_t *w = rq->w;
+    /* The records live in the snapshot's pages: render before ending it. */
+    if (!rc && render(rq, supp_feat, first, stride, n))
+        rc = -1;
+    bsf_read_end(w->reader);
+    if (rc) {
+        BSF_ERROR("sbi", "%s binding discovery failed: %s", what,
+                  rc == -1 ? "render" : bsf_strerror(rc));
+        bsf_problem_t p;
+        bsf_problem_set(&p, BSF_CAUSE_SYSTEM_FAILURE, "the binding store failed");
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return;
+    }
+    /* The spec answers 200 with an array (minItems 0): a miss is [] rather than 204. */
+    bsf_nbsf_respond_json(rq, 200, NULL, 0, &w->json);
+}
+
+/* ---- routing ----------------------------------------------------------------------- */
+
+static void refuse_method(bsf_nbsf_request_t *rq, const char *method, const char *allow)
+{
+    bsf_h2_header_t h = {"allow", allow};
+    if (strcmp(method, "HEAD") == 0) {
+        bsf_nbsf_respond_headers(rq, 405, &h, 1);
+        return;
+    }
+    bsf_problem_t p;
+    bsf_problem_set(&p, BSF_CAUSE_METHOD_NOT_ALLOWED, "%s is not allowed on %s (allowed: %s)",
+                    method, rq->instance, allow);
+    bsf_nbsf_respond_problem_with(rq, &p, NULL, &h, 1);
+}
+
+/* A member request past the method and query checks: the id, then update or deregister. */
+static void member(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                   const bsf_h2_request_t *r, const char *id_text, size_t id_len)
+{
+    bsf_binding_id_t id;
+    rq->op = r->method[0] == 'D' ? BSF_SBI_OP_DEREGISTER : BSF_SBI_OP_UPDATE;
+    if (!bsf_binding_id_parse(id_text, id_len, &id)) {
+        bsf_problem_t p;
+        bsf_problem_set(&p, BSF_CAUSE_RESOURCE_CONTEXT_NOT_FOUND, "%s", d->not_found);
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return;
+    }
+    if (rq->op == BSF_SBI_OP_DEREGISTER)
+        bsf_nbsf_doc_deregister(rq, d->deregister_kind, &id, d->answer);
+    else
+        doc_update(d, rq, r, &id);
+}
+
+bool bsf_nbsf_doc_route(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                        const bsf_h2_request_t *r, const char *res, size_t res_len,
+                        const char *query, size_t query_len)
+{
+    const size_t nlen = strlen(d->name);
+    if (res_len < nlen || memcmp(res, d->name, nlen) != 0 ||
+        (res_len > nlen && res[nlen] != '/'))
+        return false;
+    bool collection = res_len == nlen;
+    const char *id_text = res + nlen + 1;
+    size_t id_len = collection ? 0 : res_len - nlen - 1;
+    if (!collection && (id_len == 0 || memchr(id_text, '/', id_len)))
+        return false;
+    const char *m = r->method;
+    if (collection && strcmp(m, "GET") == 0) {
+        rq->op = BSF_SBI_OP_DISCOVER;
+        d->discover(rq, query ? query : "", query_len);
+        return true;
+    }
+    if (collection ? strcmp(m, "POST") != 0 : strcmp(m, "DELETE") && strcmp(m, "PATCH")) {
+        refuse_method(rq, m, collection ? "GET, POST" : "DELETE, PATCH");
+        return true;
+    }
+    if (query) {
+        bsf_problem_t p;
+        bsf_problem_set(&p, BSF_CAUSE_INVALID_QUERY_PARAM, "%s takes no query parameters", m);
+        bsf_problem_add_param(&p, "query", "is not a parameter of this operation");
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return true;
+    }
+    if (collection) {
+        rq->op = BSF_SBI_OP_REGISTER;
+        doc_register(d, rq, r);
+        return true;
+    }
+    member(d, rq, r, id_text, id_len);
+    return true;
+}

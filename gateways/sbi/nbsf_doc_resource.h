@@ -1,0 +1,62 @@
+/* What the document-style binding collections (/pcf-ue-bindings, /pcf-mbs-bindings) share:
+ * the routing of collection and member requests, the answers to their writes and the JSON
+ * array a discovery renders. Each collection describes itself with a bsf_nbsf_doc_resource_t
+ * and keeps its own body decoding and query parsing. Worker thread of the request only. */
+#ifndef BSF_GATEWAYS_SBI_NBSF_DOC_RESOURCE_H
+#define BSF_GATEWAYS_SBI_NBSF_DOC_RESOURCE_H
+
+#include <stdbool.h>
+
+#include "gateways/sbi/nbsf_internal.h"
+#include "gateways/sbi/nbsf_write.h"
+
+/* A collection: its name (the path segment), the detail of the 404 for a member id that does
+ * not parse, its command kinds, its discovery, the decoders of a registration's body (with
+ * the rules; a pointer to the binding's supportedFeatures slot in *supp_feat) and of a
+ * patch into the command (each 0, or -1 with the problem set), and the answer of its writes.
+ * Static data; not owned by the calls. */
+typedef struct {
+    const char *name;
+    const char *not_found;
+    bsf_command_kind_t register_kind, update_kind, deregister_kind;
+    void (*discover)(bsf_nbsf_request_t *rq, const char *query, size_t query_len);
+    int (*decode_binding)(const msgpack_object *doc, bsf_command_t *cmd,
+                          const char ***supp_feat, bsf_problem_t *p);
+    int (*decode_patch)(const msgpack_object *doc, bsf_command_t *cmd, bsf_problem_t *p);
+    bsf_nbsf_answer_fn answer;
+} bsf_nbsf_doc_resource_t;
+
+/* Handles the request when `res` (the path after /nbsf-management/v1/, without the query)
+ * names the collection or one of its members: true when it did (answered or pending), false
+ * when the resource is not ours. `query` is after the '?', or NULL. GET on the collection
+ * discovers, POST registers (the features agreed), PATCH / DELETE on a member update /
+ * deregister (by the PCF), each write answered by d->answer; other methods
+ * get 405 with Allow, a query on a write 400 INVALID_QUERY_PARAM, a bad id 404. */
+bool bsf_nbsf_doc_route(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                        const bsf_h2_request_t *r, const char *res, size_t res_len,
+                        const char *query, size_t query_len);
+
+/* Answers a write the engine did without error: 204 for a deregistration, else the binding
+ * `body` (NULL when there is none: 500) as JSON, 200 for an update, 201 with Location for a
+ * registration. Reads only the name and the kinds of `d` (pcf_bindings.c answers through it
+ * too). */
+void bsf_nbsf_doc_answer_ok(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                            const bsf_command_t *cmd, const msgpack_object *body);
+
+/* Replaces *supp_feat (when set) by the features both sides support (TS 29.500 6.6), copied
+ * into `zone`; left as it is when the zone has no memory. */
+void bsf_nbsf_doc_agree_features(msgpack_zone *zone, const char **supp_feat);
+
+/* Submits a deregistration of `id` by the PCF (command kind `kind`), answered by `answer`. */
+void bsf_nbsf_doc_deregister(bsf_nbsf_request_t *rq, bsf_command_kind_t kind,
+                             const bsf_binding_id_t *id, bsf_nbsf_answer_fn answer);
+
+/* Ends a discovery whose read (inside the worker's snapshot, begun by the caller) returned
+ * `rc`: renders the `n` records (the first at `first`, the next every `stride` bytes, as in
+ * an array of match structs) as a JSON array with the features of `supp_feat` agreed, ends
+ * the snapshot, and answers 200 with the array ([] on a miss) or 500 (logged with `what`). */
+void bsf_nbsf_doc_answer_discovery(bsf_nbsf_request_t *rq, int rc, const char *supp_feat,
+                                   const bsf_record_t *first, size_t stride, size_t n,
+                                   const char *what);
+
+#endif
