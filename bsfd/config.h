@@ -79,6 +79,15 @@ typedef struct {
     bsf_feed_settings_t feed;               /* message feed */
     bsf_nrf_settings_t nrf;                 /* NRF client and NF profile (nrf.*, nf.*) */
 
+    /* NF scoring (nf_scoring.*, seed 3.41; gateways/ops/nf_score.h) */
+    bool nf_scoring_enabled;
+    uint64_t nf_scoring_interval_ms;
+    unsigned nf_scoring_max_tps, nf_scoring_tps_score, nf_scoring_service_score,
+        nf_scoring_connection_score, nf_scoring_expected_connections,
+        nf_scoring_replication_score, nf_scoring_locality_preference,
+        nf_scoring_critical_alert_score, nf_scoring_major_alert_score,
+        nf_scoring_minor_alert_score;
+
     /* Keys set by the file or --set (not by the defaults), for aliases' checks. */
     const void *explicit_keys[BSF_CFG_MAX_EXPLICIT];
     unsigned n_explicit;
@@ -195,6 +204,7 @@ extern const bsf_config_section_t bsf_config_replication_section;
 extern const bsf_config_section_t bsf_config_diameter_section;
 extern const bsf_config_section_t bsf_config_feed_section;
 extern const bsf_config_section_t bsf_config_nrf_section;
+extern const bsf_config_section_t bsf_config_scoring_section;
 
 /* Sets every key to its default. */
 void bsf_config_defaults(bsf_config_t *cfg);

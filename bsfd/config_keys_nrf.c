@@ -33,7 +33,8 @@ static const bsf_config_key_t keys[] = {
     BSF_CFG_UINT_KEY("nrf.deregister_timeout_ms", nrf.deregister_timeout_ms, "2000", 0, 30000,
         "At shutdown (SIGTERM), how long NFDeregister may take before bsfd goes on stopping."),
     BSF_CFG_UINT_KEY("nrf.load", nrf.load, "0", 0, 100,
-        "The load (0..100) published in the profile and in heartbeats."),
+        "The load (0..100) published in the profile and in heartbeats while NF scoring is off "
+        "(with nf_scoring.enabled, heartbeats carry the measured TPS share)."),
     BSF_CFG_STRING_KEY("nf.instance_id", nrf.instance_id, "", 36,
         "The NF instance id (UUID). Empty: generated at the first start and kept in the store, "
         "so it survives restarts (each site has its own)."),

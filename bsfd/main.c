@@ -2,6 +2,7 @@
  * HTTP/2 service and the ops endpoint, then waits for SIGTERM or SIGINT and shuts down in
  * order: stop accepting, finish every accepted write, answer, close. */
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,9 +10,10 @@
 
 #include "bsfd/config.h"
 #include "bsfd/fd_limit.h"
+#include "bsfd/nf_scoring_inputs.h"
 #include "common/diag.h"
+#include "common/error.h"
 #include "engine/engine.h"
-#include "engine/log_retention.h"
 #include "engine/log_retention.h"
 #include "engine/store.h"
 #include "engine/warmup.h"
@@ -21,7 +23,6 @@
 #include "gateways/nrf/nrf_service.h"
 #include "gateways/ops/ops_server.h"
 #include "gateways/sbi/nbsf_service.h"
-#include "gateways/sbi/sbi_oauth2.h"
 #include "gateways/sbi/sbi_oauth2.h"
 #include "replication/replication.h"
 
@@ -85,8 +86,19 @@ typedef struct {
     bsf_nrf_service_t *nrf;
     bsf_warmup_t *warmup;
     bsf_oauth2_t *oauth2;    /* sbi.oauth2.required: the access-token checks */
+    bsfd_score_inputs_t score_inputs;
+    /* nf_scoring.enabled: started after the gateways; the NRF heartbeat (SBI client thread)
+     * reads it, so it is published atomically */
+    _Atomic(bsf_nf_scoring_t *) scoring;
     char instance_id[64];    /* nf.instance_id, or the one kept in the store */
 } bsfd_t;
+
+/* The NRF heartbeat's load: the NF score's measured TPS, or nrf.load (SBI client thread). */
+static unsigned heartbeat_load(void *ctx, unsigned fallback)
+{
+    bsfd_t *d = ctx;
+    return bsf_nf_scoring_load(atomic_load(&d->scoring), fallback);
+}
 
 /* The access-token checks (keys read once, here). Returns 0, or -1 with the reason logged
  * (a configuration error: exit 2). */
@@ -222,8 +234,43 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
     bsf_nrf_service_config_t nrfc = {&cfg->nrf, &d->store, cfg->sbi_host,
                                      bsf_nbsf_service_port(d->sbi), cfg->sbi_api_root,
                                      d->rx ? cfg->diameter.identity : NULL,
-                                     d->rx ? cfg->diameter.realm : NULL};
+                                     d->rx ? cfg->diameter.realm : NULL, heartbeat_load, d};
     return bsf_nrf_service_start(&nrfc, &d->nrf, err, cap);
+}
+
+static json_t *nf_score_route(void *ctx, const char *method, const char *body, size_t len,
+                              int *status)
+{
+    (void)body;
+    (void)len;
+    if (strcmp(method, "GET") != 0) {
+        *status = 405;
+        return json_pack("{s:s,s:i,s:s}", "title", "Method Not Allowed", "status", 405,
+                         "detail", "only GET");
+    }
+    *status = 200;
+    return bsf_nf_scoring_json(atomic_load(&((bsfd_t *)ctx)->scoring), true); /* on demand */
+}
+
+/* NF scoring (seed 3.41), once every source it reads is running. Returns 0 or -1 (logged). */
+static int start_scoring(bsfd_t *d)
+{
+    d->score_inputs = (bsfd_score_inputs_t){.cfg = &d->cfg, .sbi = d->sbi, .rx = d->rx,
+                                            .nrf = d->nrf, .repl = d->repl,
+                                            .engine = d->engine};
+    bsf_nf_scoring_config_t sc = {.enabled = d->cfg.nf_scoring_enabled,
+                                  .interval_ms = d->cfg.nf_scoring_interval_ms,
+                                  .weights = bsfd_score_weights(&d->cfg),
+                                  .gather = bsfd_score_gather,
+                                  .ctx = &d->score_inputs};
+    bsf_nf_scoring_t *s;
+    int rc = bsf_nf_scoring_start(&sc, &s);
+    if (rc) {
+        BSF_ERROR("bsfd", "NF scoring: %s", bsf_strerror(rc));
+        return -1;
+    }
+    atomic_store(&d->scoring, s);
+    return 0;
 }
 
 /* Every module's metrics and routes on the ops endpoint, then readiness. */
@@ -252,6 +299,8 @@ static void attach_ops(bsfd_t *d)
     if (d->feed)
         bsf_ops_server_add_metrics(ops, bsf_feed_write_metrics, d->feed);
     bsf_ops_server_add_metrics(ops, bsf_log_retention_write_metrics, d->retention);
+    bsf_ops_server_add_metrics(ops, bsf_nf_scoring_write_metrics, atomic_load(&d->scoring));
+    bsf_ops_server_add_route(ops, BSF_NF_SCORE_PATH, nf_score_route, d);
     bsf_ops_server_set_ready(ops, true);
 }
 
@@ -265,6 +314,8 @@ static int bsfd_start(bsfd_t *d)
             BSF_ERROR("bsfd", "%s", err);
         return -1;
     }
+    if (start_scoring(d))
+        return -1;
     attach_ops(d);
     d->warmup = d->cfg.store_warmup ? bsf_warmup_start(&d->store) : NULL;
     BSF_INFO("bsfd", "site %u serving Nbsf_Management on h2c %s:%u (%u workers), store %s, "
@@ -293,6 +344,9 @@ static void bsfd_stop(bsfd_t *d)
     /* The ops endpoint's metrics and routes read the gateways: it stops before they go. */
     if (d->ops)
         bsf_ops_server_stop(d->ops);
+    /* After the ops endpoint (its metrics read the score) and the NRF deregistration (no
+     * heartbeat asks for the load any more); before the gateways it reads go. */
+    bsf_nf_scoring_stop(atomic_exchange(&d->scoring, NULL));
     bsf_nrf_service_stop(d->nrf);
     if (d->rx)
         bsf_rx_gateway_stop(d->rx);

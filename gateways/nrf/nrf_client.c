@@ -28,6 +28,8 @@ struct bsf_nrf_client {
     char instance_id[64];
     bsf_sbi_client_t *sbi;
     char *profile;            /* the NFProfile JSON, built once */
+    unsigned (*load_fn)(void *ctx, unsigned fallback);
+    void *load_ctx;
     /* client thread */
     unsigned gen;             /* timers of an older generation are ignored */
     uint32_t tried;           /* NRFs tried in this registration round */
@@ -320,7 +322,8 @@ static void heartbeat(bsf_nrf_client_t *n)
         begin_register(n);
         return;
     }
-    json_t *patch = bsf_nrf_heartbeat_patch("REGISTERED", n->s.load);
+    unsigned load = n->load_fn ? n->load_fn(n->load_ctx, n->s.load) : n->s.load;
+    json_t *patch = bsf_nrf_heartbeat_patch("REGISTERED", load);
     char *body = json_dumps(patch, JSON_COMPACT);
     json_decref(patch);
     unsigned retries = current == 0 ? n->s.primary_retries : 0;
@@ -417,6 +420,8 @@ int bsf_nrf_client_start(const bsf_nrf_client_config_t *cfg, bsf_sbi_client_t *s
     n->current = -1;
     n->heartbeat_s = n->s.heartbeat_s;
     n->backoff_ms = n->s.retry_min_ms;
+    n->load_fn = cfg->load_fn;
+    n->load_ctx = cfg->load_ctx;
     pthread_mutex_init(&n->mu, NULL);
     pthread_cond_init(&n->cv, NULL);
     if (bsf_nrf_select_init(&n->sel, n->s.uri) == 0) {
@@ -439,6 +444,14 @@ int bsf_nrf_client_start(const bsf_nrf_client_config_t *cfg, bsf_sbi_client_t *s
     schedule(n, 0, TICK_REGISTER);
     *out = n;
     return 0;
+}
+
+bool bsf_nrf_client_registered(bsf_nrf_client_t *n)
+{
+    pthread_mutex_lock(&n->mu);
+    bool r = n->state == NRF_REGISTERED;
+    pthread_mutex_unlock(&n->mu);
+    return r;
 }
 
 void bsf_nrf_client_free(bsf_nrf_client_t *n)

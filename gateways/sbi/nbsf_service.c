@@ -306,6 +306,11 @@ void bsf_nbsf_service_write_metrics(void *svc, bsf_text_t *out)
     bsf_sbi_metrics_write_h2(&st, out);
 }
 
+uint64_t bsf_nbsf_service_answers(const bsf_nbsf_service_t *svc)
+{
+    return bsf_sbi_metrics_answers(svc->metrics, svc->n_workers);
+}
+
 void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *out)
 {
     bsf_h2_server_stats(svc->server, out);

@@ -38,6 +38,8 @@ uint16_t bsf_nbsf_service_port(const bsf_nbsf_service_t *svc);
  * bsf_ops_metrics_fn, registered with bsf_ops_server_add_metrics(ops, this, svc). Any thread. */
 void bsf_nbsf_service_write_metrics(void *svc, bsf_text_t *out);
 /* The HTTP/2 server's timeouts, refusals and memory, summed over the workers. Any thread. */
+/* Requests answered since start (every operation and status). Any thread. */
+uint64_t bsf_nbsf_service_answers(const bsf_nbsf_service_t *svc);
 void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *out);
 
 #endif
