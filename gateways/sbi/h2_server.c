@@ -20,6 +20,7 @@
 
 #include "gateways/sbi/h2_budget.h"
 #include "gateways/sbi/h2_server_testing.h"
+#include "gateways/sbi/sbi_headers.h"
 
 #define READ_CHUNK 16384           /* one read(), into the worker's buffer */
 #define READ_QUANTUM 65536         /* per connection and loop iteration, then the others */
@@ -68,6 +69,8 @@ struct bsf_h2_worker {
     size_t scratch_cap;
     uint64_t last_warn_ns;
     unsigned warns_suppressed;
+    int64_t date_secs; /* second `date` was written for (RFC 9110 §6.6.1 Date of answers) */
+    char date[BSF_SBI_TIME_HEADER_MAX];
     atomic_uint_fast64_t timeouts[BSF_H2_TIMEOUT_COUNT];
     atomic_uint_fast64_t refused_streams, refused_connections, headers_too_large;
     atomic_uint_fast64_t protocol_errors, accept_errors, open_conns;
@@ -378,6 +381,18 @@ static ssize_t resp_read(nghttp2_session *session, int32_t stream_id, uint8_t *b
     return (ssize_t)n;
 }
 
+/* The Date of an answer, written once per second per worker. */
+static const char *http_date(bsf_h2_worker_t *w)
+{
+    int64_t now = (int64_t)(bsf_clock_wall_ms() / 1000);
+    if (now != w->date_secs || !w->date[0]) {
+        if (!bsf_sbi_http_date(now, w->date))
+            w->date[0] = '\0';
+        w->date_secs = now;
+    }
+    return w->date;
+}
+
 void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
                     const bsf_h2_header_t *headers, size_t n_headers, const void *body,
                     size_t body_len)
@@ -390,12 +405,15 @@ void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
     s->conn->last_active_ns = s->responded_ns;
     char status_text[4];
     snprintf(status_text, sizeof status_text, "%03d", status);
-    nghttp2_nv nva[BSF_H2_MAX_HEADERS + 3];
+    nghttp2_nv nva[BSF_H2_MAX_HEADERS + 4];
     size_t n = 0;
+    const char *date = http_date(s->conn->w);
 #define NV(nm, val)                                                                            \
     nva[n++] = (nghttp2_nv){(uint8_t *)(nm), (uint8_t *)(val), strlen(nm), strlen(val),       \
                             NGHTTP2_NV_FLAG_NONE}
     NV(":status", status_text);
+    if (date[0])
+        NV("date", date);
     if (content_type && body_len)
         NV("content-type", content_type);
     for (size_t i = 0; i < n_headers && n < sizeof nva / sizeof nva[0]; i++)
