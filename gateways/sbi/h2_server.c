@@ -31,6 +31,12 @@
 #define LINGER_NS 1000000000ull    /* after the last frame: read and discard this long */
 #define LINGER_BYTES 65536         /* ... or this much */
 #define WARN_INTERVAL_NS 10000000000ull /* at most one protocol warning per worker per 10 s */
+#define CLIENT_PREFACE "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+#define CLIENT_PREFACE_LEN 24
+
+/* What the client's first bytes say. Until they match the HTTP/2 client preface the server
+ * sends nothing, so that an HTTP/1.1 client can get an HTTP/1.1 answer instead of frames. */
+typedef enum { PREFACE_PENDING, PREFACE_H2, PREFACE_HTTP1 } preface_t;
 
 typedef struct post_item {
     void (*fn)(void *arg);
@@ -103,6 +109,8 @@ struct conn {
     bool yielded; /* read its quantum this iteration; resumed by the prepare handle */
     bool closing;
     bool got_settings;  /* the client preface and SETTINGS arrived */
+    preface_t preface;
+    unsigned preface_off; /* bytes of CLIENT_PREFACE matched so far */
     bool finishing;     /* nothing more to say: shut down writing once the output is out */
     bool lingering;     /* write side shut down: discarding what the peer still sends */
     bool in_recv; /* inside nghttp2_session_mem_recv: output is flushed after it returns */
@@ -289,6 +297,16 @@ static void conn_flush(conn_t *c)
 {
     if (c->closing || c->in_recv || c->lingering)
         return;
+    if (c->preface == PREFACE_PENDING) { /* nothing is said before the client spoke */
+        update_reading(c);
+        return;
+    }
+    if (c->preface == PREFACE_HTTP1) { /* the HTTP/1.1 answer, then a clean close */
+        start_write(c);
+        if (!c->closing)
+            conn_finish(c);
+        return;
+    }
     while (c->out.len < OUTPUT_HIGH_WATER) {
         const uint8_t *data;
         ssize_t n = nghttp2_session_mem_send(c->session, &data);
@@ -833,6 +851,64 @@ static void conn_fail(conn_t *c, int rv)
     conn_flush(c);
 }
 
+/* RFC 9113 §3.3 leaves an HTTP/1.1 request on an h2c port unanswered in HTTP/2 terms; it gets
+ * an HTTP/1.1 505 and the connection closes (this server does not upgrade, RFC 9113 §3.1). */
+static void answer_http1(conn_t *c)
+{
+    static const char body[] = "This server speaks HTTP/2 only (prior knowledge, RFC 9113 §3.3).\n";
+    char head[256];
+    int n = snprintf(head, sizeof head,
+                     "HTTP/1.1 505 HTTP Version Not Supported\r\ndate: %s\r\n"
+                     "content-type: text/plain; charset=utf-8\r\ncontent-length: %zu\r\n"
+                     "connection: close\r\n\r\n",
+                     http_date(c->w), sizeof body - 1);
+    c->preface = PREFACE_HTTP1;
+    if (n < 0 || (size_t)n >= sizeof head ||
+        outbuf_append(&c->w->budget, &c->out, (const uint8_t *)head, (size_t)n) ||
+        outbuf_append(&c->w->budget, &c->out, (const uint8_t *)body, sizeof body - 1)) {
+        conn_close(c);
+        return;
+    }
+    conn_flush(c);
+}
+
+/* An HTTP/1.x request line: a method token, a space, and " HTTP/1." before the line's end. */
+static bool looks_like_http1(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && i < 16 && p[i] >= 'A' && p[i] <= 'Z')
+        i++;
+    if (i == 0 || i >= n || p[i] != ' ')
+        return false;
+    const char *eol = memchr(p, '\n', n);
+    size_t line = eol ? (size_t)(eol - p) : n;
+    static const char version[] = " HTTP/1.";
+    for (size_t k = i; k + sizeof version - 1 <= line; k++)
+        if (memcmp(p + k, version, sizeof version - 1) == 0)
+            return true;
+    return false;
+}
+
+/* Checks the client's first bytes against the HTTP/2 preface. Returns false when they were
+ * an HTTP/1.1 request (answered) instead. Anything else goes to nghttp2, which ends the
+ * connection with a GOAWAY when it is not HTTP/2. */
+static bool check_preface(conn_t *c, const char *p, size_t n)
+{
+    size_t want = CLIENT_PREFACE_LEN - c->preface_off, k = n < want ? n : want;
+    if (memcmp(p, CLIENT_PREFACE + c->preface_off, k) == 0) {
+        c->preface_off += (unsigned)k;
+        if (c->preface_off == CLIENT_PREFACE_LEN)
+            c->preface = PREFACE_H2;
+        return true;
+    }
+    if (c->preface_off == 0 && looks_like_http1(p, n)) {
+        answer_http1(c);
+        return false;
+    }
+    c->preface = PREFACE_H2;
+    return true;
+}
+
 static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
 {
     conn_t *c = stream->data;
@@ -842,12 +918,14 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     }
     if (nread == 0)
         return;
-    if (c->lingering) {
+    if (c->lingering || c->preface == PREFACE_HTTP1) {
         c->linger_bytes += (size_t)nread;
         if (c->linger_bytes > LINGER_BYTES)
             conn_close(c);
         return;
     }
+    if (c->preface == PREFACE_PENDING && !check_preface(c, buf->base, (size_t)nread))
+        return;
     bsf_h2_worker_t *w = c->w;
     c->last_byte_ns = bsf_clock_mono_ns();
     c->in_recv = true;
@@ -1026,8 +1104,9 @@ static void run_posts(bsf_h2_worker_t *w)
 static bool has_pending_output(bsf_h2_worker_t *w)
 {
     for (conn_t *c = w->conns; c; c = c->next)
-        if (!c->lingering && (c->write_in_flight || c->out.len ||
-                              (c->session && nghttp2_session_want_write(c->session))))
+        if (!c->lingering && c->preface != PREFACE_PENDING &&
+            (c->write_in_flight || c->out.len ||
+             (c->session && nghttp2_session_want_write(c->session))))
             return true;
     return false;
 }

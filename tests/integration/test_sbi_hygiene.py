@@ -103,3 +103,91 @@ def test_415_to_a_patch_names_the_accepted_patch_type(client):
     post = client.post("/pcfBindings", content=b"{}", headers={"content-type": "text/plain"})
     assert_problem(post, 415, "INVALID_MSG_FORMAT")
     assert "accept-patch" not in post.headers, describe(post)
+
+
+# --- HTTP/1.1 on the h2c port ---------------------------------------------------------------
+
+PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+
+
+def exchange(port, data, timeout=5.0):
+    """Sends `data` on a new connection and reads until the server closes it. Returns
+    (bytes received, closed cleanly: FIN rather than a reset or the timeout)."""
+    received = b""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(data)
+        deadline = time.monotonic() + timeout
+        try:
+            while (chunk := recv_before(sock, deadline)) is not None:
+                if not chunk:
+                    return received, True
+                received += chunk
+        except ConnectionResetError:
+            return received, False
+    return received, False
+
+
+def parse_http1(data):
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return lines[0], {k.lower(): v for k, v in headers.items()}, body
+
+
+@pytest.mark.parametrize("request_text", [
+    "GET /nbsf-management/v1/pcfBindings?ipv4Addr=10.0.0.1 HTTP/1.1\r\nHost: bsf\r\n\r\n",
+    "POST /nbsf-management/v1/pcfBindings HTTP/1.1\r\nHost: bsf\r\ncontent-type: application/json"
+    "\r\ncontent-length: 2\r\n\r\n{}",
+    # an h2c upgrade (RFC 7540 §3.2) is not taken up: the same answer
+    "GET / HTTP/1.1\r\nHost: bsf\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+    "HTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n",
+    "OPTIONS * HTTP/1.0\r\n\r\n",
+], ids=["get", "post", "h2c-upgrade", "http1.0"])
+def test_http1_request_gets_an_http1_505_and_a_clean_close(bsfd, client, request_text):
+    data, clean = exchange(bsfd.sbi_port, request_text.encode())
+    status, headers, body = parse_http1(data)
+    assert status == "HTTP/1.1 505 HTTP Version Not Supported", data
+    assert int(headers["content-length"]) == len(body) and b"HTTP/2" in body, data
+    assert headers["connection"] == "close", data
+    assert_date(headers)
+    assert clean, "the connection was reset instead of closed"
+    # the server still speaks HTTP/2
+    assert client.get("/pcfBindings", params={"ipv4Addr": "10.0.0.1"}).status_code in (200, 204)
+
+
+def test_not_http_at_all_gets_no_http1_answer(bsfd):
+    """Bytes that are neither HTTP/2 nor an HTTP/1 request line: nghttp2 ends the connection
+    (a GOAWAY frame, type 7), no HTTP/1.1 text."""
+    data, _ = exchange(bsfd.sbi_port, b"INVALID CONNECTION PREFACE\r\n\r\n")
+    assert not data.startswith(b"HTTP/1"), data
+    frames, off = [], 0
+    while off + 9 <= len(data):
+        length = int.from_bytes(data[off:off + 3], "big")
+        frames.append(data[off + 3])
+        off += 9 + length
+    assert 7 in frames, data
+
+
+def test_http2_preface_in_pieces_is_still_http2(bsfd):
+    """The preface split over several reads is recognised byte by byte."""
+    import h2.config
+    import h2.connection
+    import h2.events
+    conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    conn.initiate_connection()
+    conn.send_headers(1, [(":method", "GET"), (":scheme", "http"), (":authority", "bsf"),
+                          (":path", API + "/pcfBindings?ipv4Addr=10.0.0.1")], end_stream=True)
+    data = conn.data_to_send()
+    assert data.startswith(PREFACE)
+    with socket.create_connection(("127.0.0.1", bsfd.sbi_port), timeout=5) as sock:
+        for piece in (data[:1], data[1:3], data[3:20], data[20:]):
+            sock.sendall(piece)
+            time.sleep(0.05)
+        deadline, status = time.monotonic() + 5, None
+        while status is None and (chunk := recv_before(sock, deadline)):
+            for event in conn.receive_data(chunk):
+                if isinstance(event, h2.events.ResponseReceived):
+                    status = dict(event.headers)[b":status"]
+            sock.sendall(conn.data_to_send())
+    assert status in (b"200", b"204"), status
+
