@@ -33,6 +33,7 @@
 #define WARN_INTERVAL_NS 10000000000ull /* at most one protocol warning per worker per 10 s */
 #define CLIENT_PREFACE "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 #define CLIENT_PREFACE_LEN 24
+#define OPENED_WINDOW 64 /* client stream ids below the highest whose opening is remembered */
 
 /* What the client's first bytes say. Until they match the HTTP/2 client preface the server
  * sends nothing, so that an HTTP/1.1 client can get an HTTP/1.1 answer instead of frames. */
@@ -111,6 +112,8 @@ struct conn {
     bool got_settings;  /* the client preface and SETTINGS arrived */
     preface_t preface;
     unsigned preface_off; /* bytes of CLIENT_PREFACE matched so far */
+    int32_t max_stream_id; /* highest client stream id begun */
+    uint64_t opened;       /* bit i: stream max_stream_id - 2 i was begun (OPENED_WINDOW) */
     bool finishing;     /* nothing more to say: shut down writing once the output is out */
     bool lingering;     /* write side shut down: discarding what the peer still sends */
     bool in_recv; /* inside nghttp2_session_mem_recv: output is flushed after it returns */
@@ -562,12 +565,38 @@ static void warn_protocol(conn_t *c, const char *what, const char *detail)
 
 /* ---- nghttp2 callbacks ------------------------------------------------------------- */
 
+/* RFC 9113 §5.1.1: a client's new stream id must exceed every one it used; a HEADERS for a
+ * lower id that never began a stream is a connection error PROTOCOL_ERROR. nghttp2 ignores
+ * such a block (it keeps no record of the ids it saw), so the ids opened lately are kept
+ * here; a lower id outside that window, or one that was opened (trailers, or a HEADERS after
+ * a reset that RFC 9113 §5.1 says to ignore), is left to nghttp2. Returns false when the
+ * connection is ended. */
+static bool stream_id_in_order(conn_t *c, nghttp2_session *session, int32_t id)
+{
+    if (id > c->max_stream_id) {
+        uint32_t steps = (uint32_t)(id - c->max_stream_id) / 2;
+        c->opened = c->max_stream_id && steps < OPENED_WINDOW ? c->opened << steps | 1 : 1;
+        c->max_stream_id = id;
+        return true;
+    }
+    uint32_t back = (uint32_t)(c->max_stream_id - id) / 2;
+    if (back >= OPENED_WINDOW || (c->opened >> back & 1) ||
+        nghttp2_session_find_stream(session, id))
+        return true;
+    char detail[64];
+    snprintf(detail, sizeof detail, "stream %d after stream %d", (int)id, (int)c->max_stream_id);
+    warn_protocol(c, "stream id not increasing", detail);
+    c->finishing = true;
+    nghttp2_session_terminate_session(session, NGHTTP2_PROTOCOL_ERROR);
+    return false;
+}
+
 static int on_begin_frame(nghttp2_session *session, const nghttp2_frame_hd *hd, void *user)
 {
-    (void)session;
-    (void)hd;
     conn_t *c = user;
     c->last_progress_ns = bsf_clock_mono_ns();
+    if (hd->type == NGHTTP2_HEADERS && (hd->stream_id & 1) && !c->finishing)
+        stream_id_in_order(c, session, hd->stream_id);
     return 0;
 }
 

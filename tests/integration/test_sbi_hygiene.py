@@ -191,3 +191,33 @@ def test_http2_preface_in_pieces_is_still_http2(bsfd):
             sock.sendall(conn.data_to_send())
     assert status in (b"200", b"204"), status
 
+
+def test_stream_id_lower_than_a_previous_one_is_a_protocol_error(bsfd):
+    """RFC 9113 §5.1.1: a new stream's id must be above every id the client used."""
+    import h2.config
+    import h2.connection
+    import h2.events
+    import h2.settings
+    conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    conn.initiate_connection()
+    headers = [(":method", "GET"), (":scheme", "http"), (":authority", "bsf"),
+               (":path", API + "/pcfBindings?ipv4Addr=10.0.0.1")]
+    conn.send_headers(5, headers, end_stream=True)
+    first = conn.data_to_send()
+    # stream 3 after 5: h2 refuses to build it, so a second client encodes it
+    other = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    other.initiate_connection()
+    other.data_to_send()
+    other.send_headers(3, headers, end_stream=True)
+    late = other.data_to_send()
+    with socket.create_connection(("127.0.0.1", bsfd.sbi_port), timeout=5) as sock:
+        sock.sendall(first + late)
+        deadline, goaway = time.monotonic() + 5, None
+        try:
+            while goaway is None and (chunk := recv_before(sock, deadline)):
+                for event in conn.receive_data(chunk):
+                    if isinstance(event, h2.events.ConnectionTerminated):
+                        goaway = event
+        except ConnectionResetError:
+            pass
+    assert goaway is not None and goaway.error_code == 1, goaway  # PROTOCOL_ERROR
