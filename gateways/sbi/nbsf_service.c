@@ -183,6 +183,11 @@ static void on_reject(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s, bsf_h2
                              "", NULL};
     if (svc->cfg.feed)
         rq.feed = bsf_sbi_feed_refused(svc->cfg.feed, s);
+    bsf_h2_stream_info_t info;
+    bsf_h2_stream_info(s, &info);
+    if (info.path) /* the instance is the path without its query; none when not received */
+        snprintf(rq.instance, sizeof rq.instance, "%.*s", (int)strcspn(info.path, "?"),
+                 info.path);
     switch (why) {
     case BSF_H2_REJECT_BODY_TOO_LARGE: {
         bsf_problem_t p;

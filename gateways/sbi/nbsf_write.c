@@ -24,10 +24,19 @@ int bsf_nbsf_parse_body(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r, const
                         msgpack_object *obj)
 {
     bsf_problem_t p;
+    if (r->body_len == 0) { /* no body at all: the request is malformed, whatever its type */
+        bsf_problem_set(&p, BSF_CAUSE_INVALID_MSG_FORMAT, "the %s request has no body (%s)",
+                        r->method, media);
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return -1;
+    }
     if (!media_type_is(r->content_type, media)) {
         bsf_problem_set(&p, BSF_CAUSE_UNSUPPORTED_MEDIA_TYPE, "the body must be %s, not %s",
                         media, r->content_type ? r->content_type : "untyped");
-        bsf_nbsf_respond_problem(rq, &p, NULL);
+        /* RFC 5789 §2.2: a 415 to a PATCH says which patch documents are accepted */
+        bsf_h2_header_t h = {"accept-patch", media};
+        bool is_patch = strcmp(r->method, "PATCH") == 0;
+        bsf_nbsf_respond_problem_with(rq, &p, NULL, is_patch ? &h : NULL, is_patch);
         return -1;
     }
     msgpack_zone_clear(&rq->w->zone);

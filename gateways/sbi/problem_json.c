@@ -62,7 +62,7 @@ static int render(const bsf_problem_t *p, const char *instance, const msgpack_ob
              json_object_set_new(root, "detail", safe_string(p->detail)) ||
              (bsf_cause_name(p->cause)[0] &&
               json_object_set_new(root, "cause", json_string(bsf_cause_name(p->cause))));
-    if (!rc && instance)
+    if (!rc && instance && instance[0]) /* a URI reference: "" says nothing (RFC 9457 §3.1.5) */
         rc = json_object_set_new(root, "instance", json_string(instance));
     if (!rc && p->n_params) {
         json_t *params = json_array();

@@ -6,7 +6,8 @@
 
 #include "core/problem.h"
 
-/* Renders the problem as JSON into `out` (cleared first). `instance` is the request path;
+/* Renders the problem as JSON into `out` (cleared first). `instance` is the request path
+ * (NULL or empty: no instance member);
  * `binding` (may be NULL) is a PcfBinding whose pcfSmFqdn / pcfSmIpEndPoints are added
  * (ExtProblemDetails). Returns 0 or -1. */
 int bsf_problem_render(const bsf_problem_t *p, const char *instance,
