@@ -924,7 +924,7 @@ static bool looks_like_http1(const char *p, size_t n)
 static bool check_preface(conn_t *c, const char *p, size_t n)
 {
     size_t want = CLIENT_PREFACE_LEN - c->preface_off, k = n < want ? n : want;
-    if (memcmp(p, CLIENT_PREFACE + c->preface_off, k) == 0) {
+    if (memcmp(p, &CLIENT_PREFACE[c->preface_off], k) == 0) {
         c->preface_off += (unsigned)k;
         if (c->preface_off == CLIENT_PREFACE_LEN)
             c->preface = PREFACE_H2;
