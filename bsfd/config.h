@@ -17,6 +17,8 @@
 #include "gateways/diameter/rx_settings.h"
 #include "feed/feed_settings.h"
 #include "gateways/nrf/nrf_settings.h"
+#include "gateways/sbi/user_agent_check.h"
+#include "gateways/sbi/xfcc.h"
 #include "replication/replication_settings.h"
 #include "core/discovery.h"
 
@@ -78,6 +80,8 @@ typedef struct {
     bsf_diameter_settings_t diameter;       /* Rx gateway */
     bsf_feed_settings_t feed;               /* message feed */
     bsf_nrf_settings_t nrf;                 /* NRF client and NF profile (nrf.*, nf.*) */
+    bsf_xfcc_settings_t sbi_xfcc;            /* sbi.xfcc.* (config_keys_hygiene.c) */
+    bsf_user_agent_settings_t sbi_user_agent; /* sbi.user_agent.* */
 
     /* Keys set by the file or --set (not by the defaults), for aliases' checks. */
     const void *explicit_keys[BSF_CFG_MAX_EXPLICIT];
@@ -195,6 +199,7 @@ extern const bsf_config_section_t bsf_config_replication_section;
 extern const bsf_config_section_t bsf_config_diameter_section;
 extern const bsf_config_section_t bsf_config_feed_section;
 extern const bsf_config_section_t bsf_config_nrf_section;
+extern const bsf_config_section_t bsf_config_hygiene_section;
 
 /* Sets every key to its default. */
 void bsf_config_defaults(bsf_config_t *cfg);

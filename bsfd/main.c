@@ -209,6 +209,8 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
         return -1;
     bsf_nbsf_config_t nc = {.api_root = cfg->sbi_api_root,
                             .oauth2 = d->oauth2,
+                            .xfcc = &cfg->sbi_xfcc,
+                            .user_agent = &cfg->sbi_user_agent,
                             .multiple_match = cfg->discovery_multiple_match,
                             .late_arrival = cfg->sbi_late_arrival,
                             .pcf_cookie = cfg->bindings_pcf_cookie,

@@ -85,6 +85,67 @@ static bool authorized(bsf_nbsf_request_t *rq, const bsf_oauth2_t *o, const bsf_
     return false;
 }
 
+#define EDGE_MAX_VALUES 8 /* header fields of one name looked at; more are refused */
+
+/* The values of every field named `name`, in order. Returns their count, or
+ * EDGE_MAX_VALUES + 1 when there are more. */
+static size_t header_values(const bsf_h2_request_t *r, const char *name,
+                            const char *values[EDGE_MAX_VALUES])
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_headers; i++)
+        if (strcmp(r->headers[i].name, name) == 0) {
+            if (n == EDGE_MAX_VALUES)
+                return n + 1;
+            values[n++] = r->headers[i].value;
+        }
+    return n;
+}
+
+static void set_instance(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
+{
+    const char *q = memchr(r->path, '?', r->path_len);
+    snprintf(rq->instance, sizeof rq->instance, "%.*s",
+             (int)(q ? (size_t)(q - r->path) : r->path_len), r->path);
+}
+
+/* Seed §3.24: the request must come through a configured SCP. Answers the configured error
+ * and returns false when it does not. */
+static bool xfcc_accepted(bsf_nbsf_request_t *rq, const bsf_xfcc_settings_t *x,
+                          const bsf_h2_request_t *r)
+{
+    const char *values[EDGE_MAX_VALUES];
+    size_t n = header_values(r, "x-forwarded-client-cert", values);
+    char why[BSF_PROBLEM_TEXT_MAX];
+    bsf_xfcc_verdict_t v = n > EDGE_MAX_VALUES ? BSF_XFCC_INVALID
+                                               : bsf_xfcc_check(x, values, n, why, sizeof why);
+    if (v == BSF_XFCC_OK)
+        return true;
+    if (n > EDGE_MAX_VALUES)
+        snprintf(why, sizeof why, "more than %d xfcc header fields", EDGE_MAX_VALUES);
+    char detail[BSF_PROBLEM_TEXT_MAX + 64];
+    snprintf(detail, sizeof detail, "%s: %s", bsf_xfcc_verdict_name(v), why);
+    set_instance(rq, r);
+    bsf_nbsf_respond_custom_problem(rq, strcmp(r->method, "HEAD") == 0, (int)x->error_status,
+                                    "XFCC validation failed", x->error_cause, detail);
+    return false;
+}
+
+/* Seed §3.37: the consumer's NF type in User-Agent must be allowed. */
+static bool user_agent_accepted(bsf_nbsf_request_t *rq, const bsf_user_agent_settings_t *u,
+                                const bsf_h2_request_t *r)
+{
+    const char *values[EDGE_MAX_VALUES];
+    size_t n = header_values(r, "user-agent", values);
+    char why[BSF_PROBLEM_TEXT_MAX];
+    if (bsf_user_agent_check(u, values, n, why, sizeof why) == BSF_UA_OK)
+        return true;
+    set_instance(rq, r);
+    bsf_nbsf_respond_custom_problem(rq, strcmp(r->method, "HEAD") == 0, (int)u->error_status,
+                                    "User-Agent validation failed", u->error_cause, why);
+    return false;
+}
+
 static void route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
 {
     const char *q = memchr(r->path, '?', r->path_len);
@@ -165,6 +226,13 @@ static void on_request(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s,
                              NULL};
     if (svc->cfg.feed)
         rq.feed = bsf_sbi_feed_request(svc->cfg.feed, s, r);
+    /* who forwarded and who sent it first, then what the token grants; nothing is parsed
+     * or stored for a refused request */
+    if (svc->cfg.xfcc && svc->cfg.xfcc->enabled && !xfcc_accepted(&rq, svc->cfg.xfcc, r))
+        return;
+    if (svc->cfg.user_agent && svc->cfg.user_agent->enabled &&
+        !user_agent_accepted(&rq, svc->cfg.user_agent, r))
+        return;
     if (svc->cfg.oauth2 && !authorized(&rq, svc->cfg.oauth2, r))
         return;
     if (svc->cfg.late_arrival && arrived_too_late(r)) {

@@ -11,6 +11,8 @@
 #include "gateways/sbi/h2_server.h"
 #include "gateways/sbi/sbi_oauth2.h"
 #include "gateways/sbi/sbi_metrics.h"
+#include "gateways/sbi/user_agent_check.h"
+#include "gateways/sbi/xfcc.h"
 
 typedef struct {
     const char *api_root; /* e.g. "http://127.0.0.1:8080", for Location headers */
@@ -21,6 +23,10 @@ typedef struct {
     unsigned ipv6_min_prefix_len; /* shortest IPv6 prefix accepted in a binding (1..128) */
     const bsf_oauth2_t *oauth2; /* access tokens required when set (not owned; outlives the
                                  * service); NULL: none */
+    /* Who may call (issue 13 §4; not owned, outlive the service; NULL or not enabled: no
+     * check): the SCP named in x-forwarded-client-cert, the consumer's User-Agent. */
+    const bsf_xfcc_settings_t *xfcc;
+    const bsf_user_agent_settings_t *user_agent;
 } bsf_nbsf_config_t;
 
 typedef struct bsf_nbsf_service bsf_nbsf_service_t;
