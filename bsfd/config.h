@@ -82,6 +82,10 @@ typedef struct {
     bsf_nrf_settings_t nrf;                 /* NRF client and NF profile (nrf.*, nf.*) */
     bsf_xfcc_settings_t sbi_xfcc;            /* sbi.xfcc.* (config_keys_hygiene.c) */
     bsf_user_agent_settings_t sbi_user_agent; /* sbi.user_agent.* */
+    char sbi_listen_also[256];               /* more SBI listeners (dual stack), '\n'-joined */
+    char sbi_also_host[3][64];               /* ... split */
+    uint16_t sbi_also_port[3];
+    unsigned sbi_n_also;
 
     /* Keys set by the file or --set (not by the defaults), for aliases' checks. */
     const void *explicit_keys[BSF_CFG_MAX_EXPLICIT];

@@ -1,7 +1,8 @@
-/* Configuration keys of who may call the SBI (issue 13 §4): the SCP named in
- * x-forwarded-client-cert (seed §3.24, sbi.xfcc.*) and the consumer's User-Agent (seed §3.37,
- * sbi.user_agent.*). */
+/* Configuration keys of SBI transport hygiene (issue 13 §4, §6): who may call (the SCP named in
+ * x-forwarded-client-cert, seed §3.24, sbi.xfcc.*; the consumer's User-Agent, seed §3.37,
+ * sbi.user_agent.*) and more listeners for dual stack (seed §3.8, sbi.listen_also). */
 #include <stdio.h>
+#include <string.h>
 
 #include "bsfd/config.h"
 
@@ -9,6 +10,10 @@ static const char *const xfcc_fields[] = {"DNS", "URI", "By", NULL};
 static const char *const ua_modes[] = {"relaxed", "strict", NULL};
 
 static const bsf_config_key_t keys[] = {
+    BSF_CFG_LIST_KEY("sbi.listen_also", sbi_listen_also, "", 255,
+        "Up to 3 more `host:port` / `[v6]:port` addresses the SBI listens on with the same "
+        "settings, e.g. `[::]:8080` beside `sbi.listen: 0.0.0.0:8080` for dual stack (seed "
+        "3.8); each has `sbi.workers` workers of its own. Location headers keep `sbi.api_root`."),
     BSF_CFG_BOOL_KEY("sbi.xfcc.enabled", sbi_xfcc.enabled, "false",
         "Accept Nbsf_Management requests only when their `x-forwarded-client-cert` names a "
         "configured SCP (seed 3.24); for deployments where every request comes through SCPs."),
@@ -41,8 +46,36 @@ static const bsf_config_key_t keys[] = {
         "INVALID_MSG_FORMAT", 63, "ProblemDetails.cause of a refused request."),
 };
 
+/* sbi.listen_also into hosts and ports. */
+static int split_also(bsf_config_t *cfg, char *err, size_t err_cap)
+{
+    cfg->sbi_n_also = 0;
+    for (const char *p = cfg->sbi_listen_also; *p;) {
+        size_t len = strcspn(p, "\n");
+        char item[128];
+        snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), p);
+        unsigned i = cfg->sbi_n_also;
+        if (i == sizeof cfg->sbi_also_port / sizeof cfg->sbi_also_port[0]) {
+            snprintf(err, err_cap, "sbi.listen_also: at most 3 addresses");
+            return -1;
+        }
+        if (bsf_config_split_listen(item, cfg->sbi_also_host[i], sizeof cfg->sbi_also_host[i],
+                                    &cfg->sbi_also_port[i])) {
+            snprintf(err, err_cap, "sbi.listen_also: '%s' is not host:port", item);
+            return -1;
+        }
+        cfg->sbi_n_also++;
+        p += len;
+        if (*p)
+            p++;
+    }
+    return 0;
+}
+
 static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
 {
+    if (split_also(cfg, err, err_cap))
+        return -1;
     if (bsf_xfcc_settings_check(&cfg->sbi_xfcc, err, err_cap) ||
         bsf_user_agent_settings_check(&cfg->sbi_user_agent, err, err_cap))
         return -1;
