@@ -17,6 +17,8 @@
 #include "gateways/diameter/rx_settings.h"
 #include "feed/feed_settings.h"
 #include "gateways/nrf/nrf_settings.h"
+#include "gateways/sbi/user_agent_check.h"
+#include "gateways/sbi/xfcc.h"
 #include "replication/replication_settings.h"
 #include "core/discovery.h"
 
@@ -78,6 +80,12 @@ typedef struct {
     bsf_diameter_settings_t diameter;       /* Rx gateway */
     bsf_feed_settings_t feed;               /* message feed */
     bsf_nrf_settings_t nrf;                 /* NRF client and NF profile (nrf.*, nf.*) */
+    bsf_xfcc_settings_t sbi_xfcc;            /* sbi.xfcc.* (config_keys_hygiene.c) */
+    bsf_user_agent_settings_t sbi_user_agent; /* sbi.user_agent.* */
+    char sbi_listen_also[256];               /* more SBI listeners (dual stack), '\n'-joined */
+    char sbi_also_host[3][64];               /* ... split */
+    uint16_t sbi_also_port[3];
+    unsigned sbi_n_also;
 
     /* NF scoring (nf_scoring.*, seed 3.41; gateways/ops/nf_score.h) */
     bool nf_scoring_enabled;
@@ -205,6 +213,7 @@ extern const bsf_config_section_t bsf_config_diameter_section;
 extern const bsf_config_section_t bsf_config_feed_section;
 extern const bsf_config_section_t bsf_config_nrf_section;
 extern const bsf_config_section_t bsf_config_scoring_section;
+extern const bsf_config_section_t bsf_config_hygiene_section;
 
 /* Sets every key to its default. */
 void bsf_config_defaults(bsf_config_t *cfg);

@@ -193,7 +193,9 @@ static void fill_h2_config(bsfd_t *d)
         .worker_memory_bytes = (size_t)cfg->sbi_worker_memory_mb << 20,
         .max_header_list_bytes = cfg->sbi_max_header_list_bytes,
     };
-    d->h2.max_connections = bsf_fd_limit_connections(d->h2.max_connections, d->h2.workers);
+    /* every listener of sbi.listen_also has workers of its own */
+    d->h2.max_connections = bsf_fd_limit_connections(d->h2.max_connections,
+                                                     d->h2.workers * (1 + cfg->sbi_n_also));
 }
 
 /* The ops endpoint, the feed, the SBI service, the Rx gateway and the outbound side (SBI
@@ -221,11 +223,16 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
         return -1;
     bsf_nbsf_config_t nc = {.api_root = cfg->sbi_api_root,
                             .oauth2 = d->oauth2,
+                            .xfcc = &cfg->sbi_xfcc,
+                            .user_agent = &cfg->sbi_user_agent,
                             .multiple_match = cfg->discovery_multiple_match,
                             .late_arrival = cfg->sbi_late_arrival,
                             .pcf_cookie = cfg->bindings_pcf_cookie,
                             .feed = d->feed,
-                            .ipv6_min_prefix_len = cfg->bindings_ipv6_min_prefix_len};
+                            .ipv6_min_prefix_len = cfg->bindings_ipv6_min_prefix_len,
+                            .n_also = cfg->sbi_n_also};
+    for (unsigned i = 0; i < cfg->sbi_n_also; i++)
+        nc.also[i] = (bsf_nbsf_listen_t){cfg->sbi_also_host[i], cfg->sbi_also_port[i]};
     if (bsf_nbsf_service_start(&nc, &d->h2, &d->store, d->engine, &d->sbi, err, cap))
         return -1;
     if (cfg->diameter.enabled && bsf_rx_gateway_start(&cfg->diameter, &d->store, d->engine,
@@ -322,6 +329,11 @@ static int bsfd_start(bsfd_t *d)
              "log position %llu",
              d->cfg.site_id, d->cfg.sbi_host, bsf_nbsf_service_port(d->sbi), d->h2.workers,
              d->cfg.store_path, (unsigned long long)d->store.log.last);
+    for (unsigned i = 0; i < d->cfg.sbi_n_also; i++)
+        BSF_INFO("bsfd", "Nbsf_Management also on h2c %s%s%s:%u (sbi.listen_also)",
+                 strchr(d->cfg.sbi_also_host[i], ':') ? "[" : "", d->cfg.sbi_also_host[i],
+                 strchr(d->cfg.sbi_also_host[i], ':') ? "]" : "",
+                 bsf_nbsf_service_port_of(d->sbi, i + 1));
     return 0;
 }
 

@@ -924,7 +924,7 @@ static bool looks_like_http1(const char *p, size_t n)
 static bool check_preface(conn_t *c, const char *p, size_t n)
 {
     size_t want = CLIENT_PREFACE_LEN - c->preface_off, k = n < want ? n : want;
-    if (memcmp(p, CLIENT_PREFACE + c->preface_off, k) == 0) {
+    if (memcmp(p, &CLIENT_PREFACE[c->preface_off], k) == 0) {
         c->preface_off += (unsigned)k;
         if (c->preface_off == CLIENT_PREFACE_LEN)
             c->preface = PREFACE_H2;
@@ -1018,7 +1018,7 @@ static int conn_session_new(conn_t *c)
     return nghttp2_submit_settings(c->session, NGHTTP2_FLAG_NONE, iv, sizeof iv / sizeof iv[0]);
 }
 
-static int bind_socket(const char *host, uint16_t port, int *fd_out, uint16_t *bound,
+static int bind_socket(const bsf_h2_config_t *cfg, uint16_t port, int *fd_out, uint16_t *bound,
                        char *err, size_t cap);
 static void on_connection(uv_stream_t *listener, int status);
 
@@ -1038,7 +1038,7 @@ static void relisten(uv_timer_t *t)
     uint16_t port = w->srv->port;
     char err[160];
     if (!w->listener_closed ||
-        bind_socket(w->srv->cfg.host, port, &fd, &port, err, sizeof err)) {
+        bind_socket(&w->srv->cfg, port, &fd, &port, err, sizeof err)) {
         uv_timer_start(&w->relisten_timer, relisten, 1000, 0);
         return;
     }
@@ -1374,9 +1374,10 @@ unsigned bsf_h2_worker_index(const bsf_h2_worker_t *w)
 
 /* ---- server ------------------------------------------------------------------------ */
 
-static int bind_socket(const char *host, uint16_t port, int *fd_out, uint16_t *bound,
+static int bind_socket(const bsf_h2_config_t *cfg, uint16_t port, int *fd_out, uint16_t *bound,
                        char *err, size_t cap)
 {
+    const char *host = cfg->host;
     struct sockaddr_storage ss;
     socklen_t sl;
     memset(&ss, 0, sizeof ss);
@@ -1396,6 +1397,11 @@ static int bind_socket(const char *host, uint16_t port, int *fd_out, uint16_t *b
     }
     int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     int one = 1;
+    if (fd >= 0 && ss.ss_family == AF_INET6 && cfg->v6only &&
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one)) {
+        close(fd);
+        fd = -1;
+    }
     if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) ||
         setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) ||
         bind(fd, (struct sockaddr *)&ss, sl) || listen(fd, 1024)) {
@@ -1431,10 +1437,10 @@ int bsf_h2_server_start(const bsf_h2_config_t *cfg, const bsf_h2_handler_t *hand
     for (unsigned i = 0; i < srv->n_workers; i++) {
         bsf_h2_worker_t *w = &srv->workers[i];
         w->srv = srv;
-        w->index = i;
+        w->index = cfg->worker_index_base + i;
         w->fd = -1;
         /* The first socket fixes the port (cfg->port may be 0); the others share it. */
-        if (bind_socket(cfg->host, port, &w->fd, &port, err, err_cap)) {
+        if (bind_socket(cfg, port, &w->fd, &port, err, err_cap)) {
             for (unsigned k = 0; k < i; k++)
                 close(srv->workers[k].fd);
             free(srv->workers);

@@ -85,6 +85,10 @@ typedef struct {
     unsigned preface_timeout_ms, header_timeout_ms, body_timeout_ms, send_timeout_ms;
     size_t worker_memory_bytes;   /* per worker budget for connections and streams; 0: none */
     size_t max_header_list_bytes; /* advertised and enforced (RFC 9113 §6.5.2 size); 0: 16 KiB */
+    unsigned worker_index_base; /* bsf_h2_worker_index of the first worker (several servers
+                                 * of one service number their workers apart) */
+    bool v6only; /* an IPv6 address takes IPv6 only (IPV6_V6ONLY): another server of the
+                  * service listens on IPv4 */
 } bsf_h2_config_t;
 
 /* Why connections or streams were cut short, and what the workers hold. */

@@ -78,6 +78,19 @@ void bsf_nbsf_respond_problem_ext(bsf_nbsf_request_t *rq, const bsf_problem_t *p
     answer(rq, status, "application/problem+json", NULL, 0, out->data, out->size);
 }
 
+void bsf_nbsf_respond_custom_problem(bsf_nbsf_request_t *rq, bool head, int status,
+                                     const char *title, const char *cause, const char *detail)
+{
+    record(rq, status);
+    msgpack_sbuffer *out = &rq->w->json;
+    if (head || !rq->stream ||
+        bsf_problem_render_custom(status, title, cause, detail, rq->instance, out)) {
+        answer(rq, status, NULL, NULL, 0, NULL, 0);
+        return;
+    }
+    answer(rq, status, "application/problem+json", NULL, 0, out->data, out->size);
+}
+
 void bsf_nbsf_respond_problem(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
                               const msgpack_object *binding)
 {

@@ -16,6 +16,10 @@ void bsf_nbsf_respond_problem(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
 void bsf_nbsf_respond_problem_with(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
                                    const msgpack_object *binding, const bsf_h2_header_t *headers,
                                    size_t n_headers);
+/* Answers with a ProblemDetails of a configured status and cause (bsf_problem_render_custom);
+ * a HEAD request gets the status alone. */
+void bsf_nbsf_respond_custom_problem(bsf_nbsf_request_t *rq, bool head, int status,
+                                     const char *title, const char *cause, const char *detail);
 /* Answers with ProblemDetails plus every member of the map `ext` (MbsExtProblemDetails). */
 void bsf_nbsf_respond_problem_ext(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
                                   const msgpack_object *ext);

@@ -14,8 +14,9 @@ struct bsf_nbsf_service {
     char api_root[256];
     bsf_store_t *store;
     bsf_engine_t *engine;
-    bsf_h2_server_t *server;
-    unsigned n_workers;
+    bsf_h2_server_t *servers[BSF_NBSF_MAX_LISTENERS]; /* [0]: the h2 config's address */
+    unsigned n_servers;
+    unsigned n_workers; /* over all servers */
     size_t max_body_bytes;
     bsf_sbi_metrics_t *metrics; /* one per worker */
 };

@@ -221,3 +221,51 @@ def test_stream_id_lower_than_a_previous_one_is_a_protocol_error(bsfd):
         except ConnectionResetError:
             pass
     assert goaway is not None and goaway.error_code == 1, goaway  # PROTOCOL_ERROR
+
+
+# --- dual stack ------------------------------------------------------------------------------
+
+def ipv6_loopback():
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+def test_ipv4_and_ipv6_listeners_at_once(bsfd_factory):
+    """sbi.listen on 127.0.0.1 and sbi.listen_also on [::1]: one service, one store."""
+    if not ipv6_loopback():
+        pytest.skip("no IPv6 loopback on this machine")
+    from conftest import free_ports
+    import httpx
+    (v6_port,) = free_ports(1)
+    server = bsfd_factory({"sbi.listen_also": f"[::1]:{v6_port}"})
+    ue = Ue()
+    created = server.client.post("/pcfBindings", json=binding(ipv4Addr=ue.ipv4))
+    assert created.status_code == 201, describe(created)
+    with httpx.Client(http1=False, http2=True, timeout=10,
+                      base_url=f"http://[::1]:{v6_port}{API}") as v6:
+        found = v6.get("/pcfBindings", params={"ipv4Addr": ue.ipv4})
+        assert found.status_code == 200, describe(found)
+        assert found.json()["ipv4Addr"] == ue.ipv4
+        other = Ue()
+        assert v6.post("/pcfBindings", json=binding(ipv4Addr=other.ipv4)).status_code == 201
+    assert server.client.get("/pcfBindings",
+                             params={"ipv4Addr": other.ipv4}).status_code == 200
+    assert f"also on h2c [::1]:{v6_port}" in server.stderr_text()
+    # the answers of both listeners' workers are counted in one set of metrics
+    from support import metrics
+    created = sum(v for k, v in metrics(server).items()
+                  if k.startswith("bsf_sbi_responses_total{") and 'status="201"' in k)
+    assert created == 2, metrics(server)
+
+
+def test_listen_also_must_be_host_port(tmp_path):
+    import subprocess
+    from conftest import BSFD
+    done = subprocess.run([str(BSFD), "--set", f"store.path={tmp_path}", "--set",
+                           "sbi.listen_also=[::1]", "--set", "ops.listen=", "--set",
+                           "ops.admin_listen="], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "sbi.listen_also" in done.stderr, done.stderr[-2000:]
