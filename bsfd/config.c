@@ -17,6 +17,7 @@ static const bsf_config_section_t *const sections[] = {
     &bsf_config_diameter_section,
     &bsf_config_feed_section,
     &bsf_config_nrf_section,
+    &bsf_config_ops_section,
 };
 #define N_SECTIONS (sizeof sections / sizeof sections[0])
 
@@ -27,6 +28,21 @@ static const bsf_config_key_t *find_key(const char *name)
             if (strcmp(sections[s]->keys[i].key, name) == 0)
                 return &sections[s]->keys[i];
     return NULL;
+}
+
+const bsf_config_key_t *bsf_config_key_at(size_t i)
+{
+    for (size_t s = 0; s < N_SECTIONS; s++) {
+        if (i < sections[s]->n_keys)
+            return &sections[s]->keys[i];
+        i -= sections[s]->n_keys;
+    }
+    return NULL;
+}
+
+const bsf_config_key_t *bsf_config_find_key(const char *name)
+{
+    return find_key(name);
 }
 
 static int set_uint_field(void *field, size_t size, uint64_t v)

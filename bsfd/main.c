@@ -9,9 +9,10 @@
 
 #include "bsfd/config.h"
 #include "bsfd/fd_limit.h"
+#include "bsfd/grace_timer.h"
 #include "common/diag.h"
+#include "common/operational_state.h"
 #include "engine/engine.h"
-#include "engine/log_retention.h"
 #include "engine/log_retention.h"
 #include "engine/store.h"
 #include "engine/warmup.h"
@@ -19,9 +20,9 @@
 #include "gateways/diameter/rx_repaving_api.h"
 #include "feed/feed.h"
 #include "gateways/nrf/nrf_service.h"
+#include "gateways/ops/ops_opstate.h"
 #include "gateways/ops/ops_server.h"
 #include "gateways/sbi/nbsf_service.h"
-#include "gateways/sbi/sbi_oauth2.h"
 #include "gateways/sbi/sbi_oauth2.h"
 #include "replication/replication.h"
 
@@ -128,6 +129,9 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
         return -1;
     if (d->oauth2)
         bsf_oauth2_set_instance_id(d->oauth2, d->instance_id);
+    /* The operational state a PUT kept (seed §3.39), before anything serves. */
+    if (bsf_ops_opstate_restore(&d->store, err, cap))
+        return -1;
     d->ec = (bsf_engine_config_t){
         .site_id = cfg->site_id,
         .collision_detection = cfg->bindings_collision_detection,
@@ -233,6 +237,9 @@ static void attach_ops(bsfd_t *d)
     if (!ops)
         return;
     bsf_ops_server_add_metrics(ops, bsf_nbsf_service_write_metrics, d->sbi);
+    bsf_ops_server_add_metrics(ops, bsf_ops_opstate_write_metrics, NULL);
+    if (d->cfg.ops_admin_listen[0])
+        bsf_ops_server_add_admin_route(ops, BSF_OPSTATE_PATH, bsf_ops_opstate_route, &d->store);
     bsf_nrf_service_attach_ops(d->nrf, ops);
     if (d->repl)
         bsf_ops_server_add_metrics(ops, bsf_replication_write_metrics, d->repl);
@@ -330,12 +337,15 @@ int main(int argc, char **argv)
     if (create_oauth2(&d))
         return EXIT_CONFIG;
 
+    bsf_opstate_set_codes(d.cfg.cs_sbi_status, d.cfg.cs_sbi_cause, d.cfg.cs_diameter_result);
+
     /* Signals are taken by sigwait in this thread; every thread inherits the mask. */
-    sigset_t stop_signals;
-    sigemptyset(&stop_signals);
-    sigaddset(&stop_signals, SIGTERM);
-    sigaddset(&stop_signals, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGTERM);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &signals, NULL);
     signal(SIGPIPE, SIG_IGN);
 
     if (bsfd_start(&d)) {
@@ -343,8 +353,14 @@ int main(int argc, char **argv)
         return 1;
     }
     int sig = 0;
-    sigwait(&stop_signals, &sig);
-    BSF_INFO("bsfd", "signal %d: shutting down", sig);
+    while (sigwait(&signals, &sig) == 0 && sig == SIGHUP)
+        BSF_INFO("bsfd", "SIGHUP: nothing to reload");
+    /* Seed §3.40: from here every new request is refused as "stopping", what was read
+     * finishes, and the whole stop is bounded by shutdown.grace_period. */
+    bsf_opstate_begin_termination();
+    bsf_grace_timer_arm(d.cfg.shutdown_grace_ms);
+    BSF_INFO("bsfd", "signal %d: shutting down (grace period %llu ms)", sig,
+             (unsigned long long)d.cfg.shutdown_grace_ms);
     bsfd_stop(&d);
     BSF_INFO("bsfd", "stopped");
     return 0;

@@ -8,6 +8,7 @@
 #include "core/sbi_time.h"
 #include "gateways/sbi/nbsf_exchange.h"
 #include "gateways/sbi/nbsf_internal.h"
+#include "gateways/sbi/nbsf_opstate.h"
 #include "gateways/sbi/pcf_bindings.h"
 #include "gateways/sbi/pcf_mbs_bindings.h"
 #include "gateways/sbi/pcf_ue_bindings.h"
@@ -166,6 +167,8 @@ static void on_request(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s,
     if (svc->cfg.feed)
         rq.feed = bsf_sbi_feed_request(svc->cfg.feed, s, r);
     if (svc->cfg.oauth2 && !authorized(&rq, svc->cfg.oauth2, r))
+        return;
+    if (bsf_nbsf_opstate_refused(&rq, r)) /* controlled shutdown, stopping */
         return;
     if (svc->cfg.late_arrival && arrived_too_late(r)) {
         snprintf(rq.instance, sizeof rq.instance, "%.*s", (int)r->path_len, r->path);

@@ -5,8 +5,10 @@
 #include <strings.h>
 
 #include "common/diag.h"
+#include "common/error.h"
 #include "gateways/sbi/json_codec.h"
 #include "gateways/sbi/nbsf_exchange.h"
+#include "gateways/sbi/nbsf_opstate.h"
 
 /* True when the content-type names `type`, with or without parameters. */
 static bool media_type_is(const char *content_type, const char *type)
@@ -99,7 +101,14 @@ void bsf_nbsf_submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd, bsf_nbsf_answer
     pw->answer = answer;
     cmd->owner = pw;
     cmd->done = on_command_done;
-    if (bsf_engine_submit(rq->w->svc->engine, cmd)) {
+    int rc = bsf_engine_submit(rq->w->svc->engine, cmd);
+    if (rc == BSF_ESTOPPED) { /* read before SIGTERM, reached the engine after its stop */
+        bsf_command_free(cmd);
+        free(pw);
+        bsf_nbsf_opstate_refuse(rq, BSF_OPVERDICT_STOPPING);
+        return;
+    }
+    if (rc) {
         atomic_fetch_add_explicit(&rq->w->metrics->rejected_queue_full, 1,
                                   memory_order_relaxed);
         bsf_command_free(cmd);
