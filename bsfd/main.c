@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bsfd/config.h"
@@ -27,6 +28,7 @@
 #include "replication/replication.h"
 
 #define EXIT_CONFIG 2
+#define SETTLE_MS 200 /* between the last write answered and GOAWAY */
 
 static void usage(FILE *out)
 {
@@ -289,6 +291,14 @@ static void bsfd_stop(bsfd_t *d)
     bsf_warmup_stop(d->warmup);
     if (d->ops)
         bsf_ops_server_set_ready(d->ops, false);
+    /* New requests are refused as stopping since SIGTERM: what the engine took is answered
+     * before GOAWAY (bounded by shutdown.grace_period anyway). */
+    if (d->sbi && bsf_nbsf_service_wait_answered(d->sbi, 10000))
+        BSF_WARN("bsfd", "writes still unanswered after 10 s: draining anyway");
+    /* Some clients (httpcore) fail every stream in flight when a GOAWAY comes, even one whose
+     * answer came with it: the last answers get a moment to be read first. */
+    if (d->sbi)
+        nanosleep(&(struct timespec){0, SETTLE_MS * 1000000L}, NULL);
     if (d->rx)
         bsf_rx_gateway_drain(d->rx);
     if (d->sbi)

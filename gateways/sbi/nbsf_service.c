@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "common/clock.h"
 #include "common/diag.h"
@@ -274,6 +275,17 @@ int bsf_nbsf_service_start(const bsf_nbsf_config_t *cfg, const bsf_h2_config_t *
     }
     *out = svc;
     return 0;
+}
+
+unsigned bsf_nbsf_service_wait_answered(bsf_nbsf_service_t *svc, unsigned timeout_ms)
+{
+    uint64_t end = bsf_clock_mono_ns() + (uint64_t)timeout_ms * 1000000u;
+    unsigned left;
+    while ((left = atomic_load(&svc->writes_in_flight)) && bsf_clock_mono_ns() < end) {
+        struct timespec ts = {0, 5 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    return left;
 }
 
 void bsf_nbsf_service_drain(bsf_nbsf_service_t *svc)

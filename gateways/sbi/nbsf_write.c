@@ -69,9 +69,11 @@ typedef struct {
 static void on_write_answered(void *arg)
 {
     pending_write_t *pw = arg;
+    bsf_nbsf_service_t *svc = pw->rq.w->svc;
     pw->answer(&pw->rq, pw->cmd);
     bsf_command_free(pw->cmd);
     free(pw);
+    atomic_fetch_sub(&svc->writes_in_flight, 1);
 }
 
 /* Runs on the engine thread. */
@@ -80,6 +82,7 @@ static void on_command_done(bsf_command_t *cmd)
     pending_write_t *pw = cmd->owner;
     if (bsf_h2_worker_post(pw->rq.w->worker, on_write_answered, pw)) {
         BSF_WARN("sbi", "worker gone before an answer could be sent");
+        atomic_fetch_sub(&pw->rq.w->svc->writes_in_flight, 1);
         bsf_sbi_feed_txn_free(pw->rq.feed);
         bsf_command_free(cmd);
         free(pw);
@@ -101,7 +104,11 @@ void bsf_nbsf_submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd, bsf_nbsf_answer
     pw->answer = answer;
     cmd->owner = pw;
     cmd->done = on_command_done;
+    /* Counted before the engine may answer it (bsf_nbsf_service_wait_answered). */
+    atomic_fetch_add(&rq->w->svc->writes_in_flight, 1);
     int rc = bsf_engine_submit(rq->w->svc->engine, cmd);
+    if (rc)
+        atomic_fetch_sub(&rq->w->svc->writes_in_flight, 1);
     if (rc == BSF_ESTOPPED) { /* read before SIGTERM, reached the engine after its stop */
         bsf_command_free(cmd);
         free(pw);
