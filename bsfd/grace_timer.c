@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,8 +21,21 @@ static void *grace_main(void *arg)
     _exit(1); /* no atexit handlers: the other threads are still running */
 }
 
-int bsf_grace_timer_arm(uint64_t ms)
+static _Atomic uint64_t period_ms = 30000;
+
+void bsf_grace_timer_set_period(uint64_t ms)
 {
+    atomic_store(&period_ms, ms);
+}
+
+uint64_t bsf_grace_timer_period(void)
+{
+    return atomic_load(&period_ms);
+}
+
+int bsf_grace_timer_arm(void)
+{
+    uint64_t ms = atomic_load(&period_ms);
     pthread_t t;
     pthread_attr_t a;
     pthread_attr_init(&a);

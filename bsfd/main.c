@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bsfd/config.h"
+#include "bsfd/config_api.h"
 #include "bsfd/fd_limit.h"
 #include "bsfd/grace_timer.h"
 #include "common/diag.h"
@@ -33,41 +34,45 @@
 static void usage(FILE *out)
 {
     fprintf(out, "usage: bsfd [-c FILE] [--set section.key=value]...\n"
+                 "       bsfd --check-config [-c FILE] [--set section.key=value]...\n"
                  "       bsfd --config-reference\n"
                  "Runs the Binding Support Function. Without options it serves Nbsf_Management "
                  "on h2c 127.0.0.1:8080 with its store in ./data.\n");
 }
 
-static int load_config(int argc, char **argv, bsf_config_t *cfg)
+/* Defaults, the file, then every --set over it, whatever their order on the line; finished.
+ * `--check-config` is skipped. Returns 0, or -1 with a message naming the key (or the
+ * argument). */
+static int read_config(int argc, char **argv, bsf_config_t *cfg, char *err, size_t cap)
 {
-    char err[512];
     bsf_config_defaults(cfg);
-    /* The file first, then every --set over it, whatever their order on the line. */
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "-c") == 0 && i + 1 < argc &&
-            bsf_config_load_file(cfg, argv[++i], err, sizeof err)) {
-            fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
+            bsf_config_load_file(cfg, argv[++i], err, cap))
             return -1;
-        }
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
             i++;
         } else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
-            if (bsf_config_set(cfg, argv[++i], err, sizeof err)) {
-                fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
+            if (bsf_config_set(cfg, argv[++i], err, cap))
                 return -1;
-            }
-        } else {
-            fprintf(stderr, "bsfd: unknown argument %s\n", argv[i]);
-            usage(stderr);
+        } else if (strcmp(argv[i], "--check-config") != 0) {
+            snprintf(err, cap, "unknown argument %s", argv[i]);
             return -1;
         }
     }
-    if (bsf_config_finish(cfg, err, sizeof err)) {
-        fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
-        return -1;
-    }
-    return 0;
+    return bsf_config_finish(cfg, err, cap);
+}
+
+static int load_config(int argc, char **argv, bsf_config_t *cfg)
+{
+    char err[512];
+    if (read_config(argc, argv, cfg, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
+    if (strncmp(err, "unknown argument", 16) == 0)
+        usage(stderr);
+    return -1;
 }
 
 /* Everything bsfd runs, started in this order by bsfd_start and stopped in the reverse
@@ -89,7 +94,17 @@ typedef struct {
     bsf_warmup_t *warmup;
     bsf_oauth2_t *oauth2;    /* sbi.oauth2.required: the access-token checks */
     char instance_id[64];    /* nf.instance_id, or the one kept in the store */
+    bsf_config_api_t *cfgapi; /* runtime configuration, SIGHUP */
+    int argc;                /* the command line, read again on SIGHUP */
+    char **argv;
 } bsfd_t;
+
+/* SIGHUP's reading of the configuration: the same command line again. */
+static int reload_config(void *ctx, bsf_config_t *out, char *err, size_t cap)
+{
+    bsfd_t *d = ctx;
+    return read_config(d->argc, d->argv, out, err, cap);
+}
 
 /* The access-token checks (keys read once, here). Returns 0, or -1 with the reason logged
  * (a configuration error: exit 2). */
@@ -134,6 +149,10 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
     /* The operational state a PUT kept (seed §3.39), before anything serves. */
     if (bsf_ops_opstate_restore(&d->store, err, cap))
         return -1;
+    /* The runtime keys set through the management API win over the file (config_api.h). */
+    if (bsf_config_api_create(&d->cfg, &d->store, reload_config, d, &d->cfgapi, err, cap))
+        return -1;
+    bsf_config_api_effective(d->cfgapi, &d->cfg);
     d->ec = (bsf_engine_config_t){
         .site_id = cfg->site_id,
         .collision_detection = cfg->bindings_collision_detection,
@@ -240,8 +259,11 @@ static void attach_ops(bsfd_t *d)
         return;
     bsf_ops_server_add_metrics(ops, bsf_nbsf_service_write_metrics, d->sbi);
     bsf_ops_server_add_metrics(ops, bsf_ops_opstate_write_metrics, NULL);
-    if (d->cfg.ops_admin_listen[0])
+    if (d->cfg.ops_admin_listen[0]) {
         bsf_ops_server_add_admin_route(ops, BSF_OPSTATE_PATH, bsf_ops_opstate_route, &d->store);
+        bsf_ops_server_add_admin_route(ops, BSF_CONFIG_API_PATH, bsf_config_api_route,
+                                       d->cfgapi);
+    }
     bsf_nrf_service_attach_ops(d->nrf, ops);
     if (d->repl)
         bsf_ops_server_add_metrics(ops, bsf_replication_write_metrics, d->repl);
@@ -323,6 +345,7 @@ static void bsfd_stop(bsfd_t *d)
     if (d->engine)
         bsf_engine_destroy(d->engine);
     bsf_replication_destroy(d->repl);
+    bsf_config_api_free(d->cfgapi);
     if (d->store_open)
         bsf_store_close(&d->store);
 }
@@ -338,16 +361,26 @@ int main(int argc, char **argv)
         return 0;
     }
     static bsfd_t d; /* large (the configuration): not on the stack */
+    bool check_only = false;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--check-config") == 0)
+            check_only = true;
+        else if ((strcmp(argv[i], "-c") == 0 || strcmp(argv[i], "--set") == 0) && i + 1 < argc)
+            i++;
     if (load_config(argc, argv, &d.cfg))
         return EXIT_CONFIG;
+    if (check_only) { /* seed §3.20: validated, nothing started */
+        printf("bsfd: configuration valid\n");
+        return 0;
+    }
+    d.argc = argc;
+    d.argv = argv;
     bsf_log_level_t level;
     if (bsf_log_level_parse(d.cfg.log_level, &level) == 0)
         bsf_log_set_level(level);
     bsf_fd_limit_raise();
     if (create_oauth2(&d))
         return EXIT_CONFIG;
-
-    bsf_opstate_set_codes(d.cfg.cs_sbi_status, d.cfg.cs_sbi_cause, d.cfg.cs_diameter_result);
 
     /* Signals are taken by sigwait in this thread; every thread inherits the mask. */
     sigset_t signals;
@@ -364,13 +397,13 @@ int main(int argc, char **argv)
     }
     int sig = 0;
     while (sigwait(&signals, &sig) == 0 && sig == SIGHUP)
-        BSF_INFO("bsfd", "SIGHUP: nothing to reload");
+        bsf_config_api_reload(d.cfgapi); /* the file again: what can change at run time */
     /* Seed §3.40: from here every new request is refused as "stopping", what was read
      * finishes, and the whole stop is bounded by shutdown.grace_period. */
     bsf_opstate_begin_termination();
-    bsf_grace_timer_arm(d.cfg.shutdown_grace_ms);
+    bsf_grace_timer_arm();
     BSF_INFO("bsfd", "signal %d: shutting down (grace period %llu ms)", sig,
-             (unsigned long long)d.cfg.shutdown_grace_ms);
+             (unsigned long long)bsf_grace_timer_period());
     bsfd_stop(&d);
     BSF_INFO("bsfd", "stopped");
     return 0;
