@@ -323,7 +323,7 @@ static void reload_into(bsf_config_api_t *api, const bsf_config_t *fresh, bsf_co
     for (size_t i = 0; (k = bsf_config_key_at(i)); i++)
         if (k->runtime)
             bsf_config_runtime_copy(&api->base, fresh, k);
-    BSF_INFO("config", "SIGHUP: configuration reloaded (%u applied, %u need a restart)",
+    BSF_WARN("config", "SIGHUP: configuration reloaded (%u applied, %u need a restart)",
              applied, pending);
 }
 
