@@ -460,7 +460,7 @@ void bsf_config_print_reference(void)
                 snprintf(range, sizeof range, "%s – %s", k->min_text, k->max_text);
             else if (k->type == BSF_CFG_STRING || k->type == BSF_CFG_LIST)
                 snprintf(range, sizeof range, "up to %llu characters", (unsigned long long)k->max);
-            printf("| `%s` | %s | `%s` | %s | %s |\n", k->key, type_names[k->type], k->def,
-                   range, k->doc);
+            printf("| `%s` | %s%s | `%s` | %s | %s |\n", k->key, type_names[k->type],
+                   k->runtime ? " (runtime)" : "", k->def, range, k->doc);
         }
 }
