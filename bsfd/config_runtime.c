@@ -8,6 +8,9 @@
 #include "bsfd/grace_timer.h"
 #include "common/diag.h"
 #include "common/operational_state.h"
+#include "gateways/nrf/nrf_service.h"
+
+#include <stdatomic.h>
 
 typedef void (*applier_fn)(const bsf_config_t *cfg);
 
@@ -28,6 +31,18 @@ static void apply_grace(const bsf_config_t *cfg)
     bsf_grace_timer_set_period(cfg->shutdown_grace_ms);
 }
 
+static _Atomic(bsf_nrf_service_t *) nrf_target;
+
+void bsf_config_runtime_attach_nrf(bsf_nrf_service_t *nrf)
+{
+    atomic_store(&nrf_target, nrf);
+}
+
+static void apply_nrf_timers(const bsf_config_t *cfg)
+{
+    bsf_nrf_service_set_timers(atomic_load(&nrf_target), &cfg->nrf);
+}
+
 static const struct {
     const char *key;
     applier_fn fn;
@@ -37,6 +52,9 @@ static const struct {
     {"controlled_shutdown.sbi_cause", apply_codes},
     {"controlled_shutdown.diameter_result_code", apply_codes},
     {"shutdown.grace_period", apply_grace},
+    {"nrf.timeout_ms", apply_nrf_timers},
+    {"nrf.retry_min_ms", apply_nrf_timers},
+    {"nrf.retry_max_ms", apply_nrf_timers},
 };
 #define N_APPLIERS (sizeof appliers / sizeof appliers[0])
 

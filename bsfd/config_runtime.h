@@ -19,6 +19,10 @@ bool bsf_config_runtime_differs(const bsf_config_t *a, const bsf_config_t *b,
 void bsf_config_runtime_apply(const bsf_config_t *cfg, const bsf_config_key_t *k);
 /* Applies every runtime key of cfg (at start-up, after the overrides). */
 void bsf_config_runtime_apply_all(const bsf_config_t *cfg);
+/* The running NRF service the nrf.* runtime keys change (NULL: none; set once it started,
+ * cleared before it stops). */
+typedef struct bsf_nrf_service bsf_nrf_service_t;
+void bsf_config_runtime_attach_nrf(bsf_nrf_service_t *nrf);
 /* Copies key k's field from `from` into `to` (both finished configurations). */
 void bsf_config_runtime_copy(bsf_config_t *to, const bsf_config_t *from,
                              const bsf_config_key_t *k);

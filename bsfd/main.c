@@ -10,6 +10,7 @@
 
 #include "bsfd/config.h"
 #include "bsfd/config_api.h"
+#include "bsfd/config_runtime.h"
 #include "bsfd/fd_limit.h"
 #include "bsfd/grace_timer.h"
 #include "common/diag.h"
@@ -248,7 +249,10 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
                                      bsf_nbsf_service_port(d->sbi), cfg->sbi_api_root,
                                      d->rx ? cfg->diameter.identity : NULL,
                                      d->rx ? cfg->diameter.realm : NULL};
-    return bsf_nrf_service_start(&nrfc, &d->nrf, err, cap);
+    if (bsf_nrf_service_start(&nrfc, &d->nrf, err, cap))
+        return -1;
+    bsf_config_runtime_attach_nrf(d->nrf); /* nrf.timeout_ms and the back-off change live */
+    return 0;
 }
 
 /* Every module's metrics and routes on the ops endpoint, then readiness. */
@@ -332,6 +336,7 @@ static void bsfd_stop(bsfd_t *d)
     /* The ops endpoint's metrics and routes read the gateways: it stops before they go. */
     if (d->ops)
         bsf_ops_server_stop(d->ops);
+    bsf_config_runtime_attach_nrf(NULL);
     bsf_nrf_service_stop(d->nrf);
     if (d->rx)
         bsf_rx_gateway_stop(d->rx);

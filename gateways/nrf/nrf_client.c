@@ -509,6 +509,42 @@ void bsf_nrf_client_free(bsf_nrf_client_t *n)
     free(n);
 }
 
+typedef struct {
+    bsf_nrf_client_t *n;
+    unsigned timeout_ms, retry_min_ms, retry_max_ms;
+} timers_t;
+
+static void on_timers(void *arg, bool stopped)
+{
+    timers_t *t = arg;
+    bsf_nrf_client_t *n = t->n;
+    if (!stopped) {
+        n->s.timeout_ms = t->timeout_ms;
+        n->s.retry_min_ms = t->retry_min_ms;
+        n->s.retry_max_ms = t->retry_max_ms;
+        if (n->backoff_ms < n->s.retry_min_ms)
+            n->backoff_ms = n->s.retry_min_ms;
+        if (n->backoff_ms > n->s.retry_max_ms)
+            n->backoff_ms = n->s.retry_max_ms;
+    }
+    free(t);
+}
+
+void bsf_nrf_client_set_timers(bsf_nrf_client_t *n, unsigned timeout_ms, unsigned retry_min_ms,
+                               unsigned retry_max_ms)
+{
+    timers_t *t = malloc(sizeof *t);
+    if (!t) {
+        BSF_ERROR("nrf", "out of memory: NRF timers not changed");
+        return;
+    }
+    *t = (timers_t){n, timeout_ms, retry_min_ms, retry_max_ms};
+    if (bsf_sbi_client_post(n->sbi, 0, on_timers, t)) {
+        BSF_WARN("nrf", "the SBI client is stopping: NRF timers not changed");
+        free(t);
+    }
+}
+
 /* ---- status and metrics ------------------------------------------------------------ */
 
 json_t *bsf_nrf_client_status_route(void *ctx, const char *method, const char *body, size_t len,

@@ -122,6 +122,13 @@ bsf_sbi_client_t *bsf_nrf_service_client(bsf_nrf_service_t *s)
     return s->sbi;
 }
 
+void bsf_nrf_service_set_timers(bsf_nrf_service_t *s, const bsf_nrf_settings_t *settings)
+{
+    if (s && s->nrf)
+        bsf_nrf_client_set_timers(s->nrf, settings->timeout_ms, settings->retry_min_ms,
+                                  settings->retry_max_ms);
+}
+
 void bsf_nrf_service_deregister(bsf_nrf_service_t *s)
 {
     if (s && s->nrf)

@@ -216,3 +216,37 @@ def test_check_config_names_the_key_of_a_bad_file(tmp_path):
     assert done.returncode == 2 and "store.max_batch" in done.stderr, done.stderr
     done = check("-c", str(tmp_path / "missing.yaml"))
     assert done.returncode == 2 and "missing.yaml" in done.stderr, done.stderr
+
+
+# ---- NRF timers -------------------------------------------------------------------------------
+
+def test_nrf_timeout_changes_at_run_time(bsfd_factory):
+    """A slow NRF (0.8 s): heartbeats succeed under nrf.timeout_ms 3000; PATCHed to 200 ms
+    the next ones time out; back to 3000 they succeed again."""
+    import pathlib
+    import sys
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "peers"))
+    import nrf_sim
+    from rx_support import metric
+    sim = nrf_sim.NrfSim(heartbeat_s=1).start()
+    try:
+        server = bsfd_factory({"nrf.uri": sim.uri, "nrf.timeout_ms": "3000",
+                               "nrf.primary_retries": "0", "nrf.retry_min_ms": "100",
+                               "nrf.unhealthy_s": "1"})
+        sim.delay_ms = 800
+        wait_until(lambda: metric(server, "bsf_nrf_heartbeats_total", result="ok") >= 1,
+                   what="a slow heartbeat that succeeds")
+        assert metric(server, "bsf_nrf_heartbeats_total", result="failed") == 0
+        doc = patch(server, {"nrf": {"timeout_ms": 200}})
+        assert doc["nrf"]["timeout_ms"] == 200
+        wait_until(lambda: metric(server, "bsf_nrf_heartbeats_total", result="failed") >= 1,
+                   what="a heartbeat that times out")
+        patch(server, {"nrf": {"timeout_ms": 3000}})
+        sim.delay_ms = 0
+        wait_until(lambda: server.ops.get("/oc-bsf-configuration/v1/nrfStatus").json()["state"]
+                   == "REGISTERED", what="registered again")
+        # the back-off's range is checked as a whole, as in the file
+        body = patch(server, {"nrf": {"retry_min_ms": 5000, "retry_max_ms": 1000}}, status=400)
+        assert "nrf.retry_min_ms" in body["detail"], body
+    finally:
+        sim.close()
