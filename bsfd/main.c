@@ -6,13 +6,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bsfd/config.h"
+#include "bsfd/config_api.h"
+#include "bsfd/config_runtime.h"
 #include "bsfd/fd_limit.h"
+#include "bsfd/grace_timer.h"
 #include "bsfd/nf_scoring_inputs.h"
 #include "common/diag.h"
 #include "common/error.h"
+#include "common/operational_state.h"
 #include "engine/engine.h"
 #include "engine/log_retention.h"
 #include "engine/store.h"
@@ -21,51 +26,57 @@
 #include "gateways/diameter/rx_repaving_api.h"
 #include "feed/feed.h"
 #include "gateways/nrf/nrf_service.h"
+#include "gateways/ops/ops_opstate.h"
 #include "gateways/ops/ops_server.h"
 #include "gateways/sbi/nbsf_service.h"
 #include "gateways/sbi/sbi_oauth2.h"
 #include "replication/replication.h"
 
 #define EXIT_CONFIG 2
+#define SETTLE_MS 200 /* between the last write answered and GOAWAY */
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: bsfd [-c FILE] [--set section.key=value]...\n"
+                 "       bsfd --check-config [-c FILE] [--set section.key=value]...\n"
                  "       bsfd --config-reference\n"
                  "Runs the Binding Support Function. Without options it serves Nbsf_Management "
                  "on h2c 127.0.0.1:8080 with its store in ./data.\n");
 }
 
-static int load_config(int argc, char **argv, bsf_config_t *cfg)
+/* Defaults, the file, then every --set over it, whatever their order on the line; finished.
+ * `--check-config` is skipped. Returns 0, or -1 with a message naming the key (or the
+ * argument). */
+static int read_config(int argc, char **argv, bsf_config_t *cfg, char *err, size_t cap)
 {
-    char err[512];
     bsf_config_defaults(cfg);
-    /* The file first, then every --set over it, whatever their order on the line. */
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "-c") == 0 && i + 1 < argc &&
-            bsf_config_load_file(cfg, argv[++i], err, sizeof err)) {
-            fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
+            bsf_config_load_file(cfg, argv[++i], err, cap))
             return -1;
-        }
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
             i++;
         } else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
-            if (bsf_config_set(cfg, argv[++i], err, sizeof err)) {
-                fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
+            if (bsf_config_set(cfg, argv[++i], err, cap))
                 return -1;
-            }
-        } else {
-            fprintf(stderr, "bsfd: unknown argument %s\n", argv[i]);
-            usage(stderr);
+        } else if (strcmp(argv[i], "--check-config") != 0) {
+            snprintf(err, cap, "unknown argument %s", argv[i]);
             return -1;
         }
     }
-    if (bsf_config_finish(cfg, err, sizeof err)) {
-        fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
-        return -1;
-    }
-    return 0;
+    return bsf_config_finish(cfg, err, cap);
+}
+
+static int load_config(int argc, char **argv, bsf_config_t *cfg)
+{
+    char err[512];
+    if (read_config(argc, argv, cfg, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
+    if (strncmp(err, "unknown argument", 16) == 0)
+        usage(stderr);
+    return -1;
 }
 
 /* Everything bsfd runs, started in this order by bsfd_start and stopped in the reverse
@@ -91,6 +102,9 @@ typedef struct {
      * reads it, so it is published atomically */
     _Atomic(bsf_nf_scoring_t *) scoring;
     char instance_id[64];    /* nf.instance_id, or the one kept in the store */
+    bsf_config_api_t *cfgapi; /* runtime configuration, SIGHUP */
+    int argc;                /* the command line, read again on SIGHUP */
+    char **argv;
 } bsfd_t;
 
 /* The NRF heartbeat's load: the NF score's measured TPS, or nrf.load (SBI client thread). */
@@ -98,6 +112,13 @@ static unsigned heartbeat_load(void *ctx, unsigned fallback)
 {
     bsfd_t *d = ctx;
     return bsf_nf_scoring_load(atomic_load(&d->scoring), fallback);
+}
+
+/* SIGHUP's reading of the configuration: the same command line again. */
+static int reload_config(void *ctx, bsf_config_t *out, char *err, size_t cap)
+{
+    bsfd_t *d = ctx;
+    return read_config(d->argc, d->argv, out, err, cap);
 }
 
 /* The access-token checks (keys read once, here). Returns 0, or -1 with the reason logged
@@ -140,6 +161,13 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
         return -1;
     if (d->oauth2)
         bsf_oauth2_set_instance_id(d->oauth2, d->instance_id);
+    /* The operational state a PUT kept (seed §3.39), before anything serves. */
+    if (bsf_ops_opstate_restore(&d->store, err, cap))
+        return -1;
+    /* The runtime keys set through the management API win over the file (config_api.h). */
+    if (bsf_config_api_create(&d->cfg, &d->store, reload_config, d, &d->cfgapi, err, cap))
+        return -1;
+    bsf_config_api_effective(d->cfgapi, &d->cfg);
     d->ec = (bsf_engine_config_t){
         .site_id = cfg->site_id,
         .collision_detection = cfg->bindings_collision_detection,
@@ -242,7 +270,10 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
                                      bsf_nbsf_service_port(d->sbi), cfg->sbi_api_root,
                                      d->rx ? cfg->diameter.identity : NULL,
                                      d->rx ? cfg->diameter.realm : NULL, heartbeat_load, d};
-    return bsf_nrf_service_start(&nrfc, &d->nrf, err, cap);
+    if (bsf_nrf_service_start(&nrfc, &d->nrf, err, cap))
+        return -1;
+    bsf_config_runtime_attach_nrf(d->nrf); /* nrf.timeout_ms and the back-off change live */
+    return 0;
 }
 
 static json_t *nf_score_route(void *ctx, const char *method, const char *body, size_t len,
@@ -287,6 +318,12 @@ static void attach_ops(bsfd_t *d)
     if (!ops)
         return;
     bsf_ops_server_add_metrics(ops, bsf_nbsf_service_write_metrics, d->sbi);
+    bsf_ops_server_add_metrics(ops, bsf_ops_opstate_write_metrics, NULL);
+    if (d->cfg.ops_admin_listen[0]) {
+        bsf_ops_server_add_admin_route(ops, BSF_OPSTATE_PATH, bsf_ops_opstate_route, &d->store);
+        bsf_ops_server_add_admin_route(ops, BSF_CONFIG_API_PATH, bsf_config_api_route,
+                                       d->cfgapi);
+    }
     bsf_nrf_service_attach_ops(d->nrf, ops);
     if (d->repl)
         bsf_ops_server_add_metrics(ops, bsf_replication_write_metrics, d->repl);
@@ -345,6 +382,14 @@ static void bsfd_stop(bsfd_t *d)
     bsf_warmup_stop(d->warmup);
     if (d->ops)
         bsf_ops_server_set_ready(d->ops, false);
+    /* New requests are refused as stopping since SIGTERM: what the engine took is answered
+     * before GOAWAY (bounded by shutdown.grace_period anyway). */
+    if (d->sbi && bsf_nbsf_service_wait_answered(d->sbi, 10000))
+        BSF_WARN("bsfd", "writes still unanswered after 10 s: draining anyway");
+    /* Some clients (httpcore) fail every stream in flight when a GOAWAY comes, even one whose
+     * answer came with it: the last answers get a moment to be read first. */
+    if (d->sbi)
+        nanosleep(&(struct timespec){0, SETTLE_MS * 1000000L}, NULL);
     if (d->rx)
         bsf_rx_gateway_drain(d->rx);
     if (d->sbi)
@@ -359,6 +404,7 @@ static void bsfd_stop(bsfd_t *d)
     /* After the ops endpoint (its metrics read the score) and the NRF deregistration (no
      * heartbeat asks for the load any more); before the gateways it reads go. */
     bsf_nf_scoring_stop(atomic_exchange(&d->scoring, NULL));
+    bsf_config_runtime_attach_nrf(NULL);
     bsf_nrf_service_stop(d->nrf);
     if (d->rx)
         bsf_rx_gateway_stop(d->rx);
@@ -372,6 +418,7 @@ static void bsfd_stop(bsfd_t *d)
     if (d->engine)
         bsf_engine_destroy(d->engine);
     bsf_replication_destroy(d->repl);
+    bsf_config_api_free(d->cfgapi);
     if (d->store_open)
         bsf_store_close(&d->store);
 }
@@ -387,8 +434,20 @@ int main(int argc, char **argv)
         return 0;
     }
     static bsfd_t d; /* large (the configuration): not on the stack */
+    bool check_only = false;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--check-config") == 0)
+            check_only = true;
+        else if ((strcmp(argv[i], "-c") == 0 || strcmp(argv[i], "--set") == 0) && i + 1 < argc)
+            i++;
     if (load_config(argc, argv, &d.cfg))
         return EXIT_CONFIG;
+    if (check_only) { /* seed §3.20: validated, nothing started */
+        printf("bsfd: configuration valid\n");
+        return 0;
+    }
+    d.argc = argc;
+    d.argv = argv;
     bsf_log_level_t level;
     if (bsf_log_level_parse(d.cfg.log_level, &level) == 0)
         bsf_log_set_level(level);
@@ -397,11 +456,12 @@ int main(int argc, char **argv)
         return EXIT_CONFIG;
 
     /* Signals are taken by sigwait in this thread; every thread inherits the mask. */
-    sigset_t stop_signals;
-    sigemptyset(&stop_signals);
-    sigaddset(&stop_signals, SIGTERM);
-    sigaddset(&stop_signals, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGTERM);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &signals, NULL);
     signal(SIGPIPE, SIG_IGN);
 
     if (bsfd_start(&d)) {
@@ -409,8 +469,14 @@ int main(int argc, char **argv)
         return 1;
     }
     int sig = 0;
-    sigwait(&stop_signals, &sig);
-    BSF_INFO("bsfd", "signal %d: shutting down", sig);
+    while (sigwait(&signals, &sig) == 0 && sig == SIGHUP)
+        bsf_config_api_reload(d.cfgapi); /* the file again: what can change at run time */
+    /* Seed §3.40: from here every new request is refused as "stopping", what was read
+     * finishes, and the whole stop is bounded by shutdown.grace_period. */
+    bsf_opstate_begin_termination();
+    bsf_grace_timer_arm();
+    BSF_INFO("bsfd", "signal %d: shutting down (grace period %llu ms)", sig,
+             (unsigned long long)bsf_grace_timer_period());
     bsfd_stop(&d);
     BSF_INFO("bsfd", "stopped");
     return 0;

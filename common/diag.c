@@ -1,5 +1,7 @@
 #include "common/diag.h"
 
+#include <stdatomic.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,17 +10,17 @@
 #include "common/error.h"
 #include "common/time_text.h"
 
-/* Written once before any thread starts, read-only afterwards. */
-static bsf_log_level_t current_level = BSF_LOG_INFO;
+/* Set at start-up and again by a configuration change at run time (log.level). */
+static _Atomic int current_level = BSF_LOG_INFO;
 
 void bsf_log_set_level(bsf_log_level_t level)
 {
-    current_level = level;
+    atomic_store_explicit(&current_level, (int)level, memory_order_relaxed);
 }
 
 bsf_log_level_t bsf_log_get_level(void)
 {
-    return current_level;
+    return (bsf_log_level_t)atomic_load_explicit(&current_level, memory_order_relaxed);
 }
 
 int bsf_log_level_parse(const char *s, bsf_log_level_t *out)
@@ -35,7 +37,7 @@ int bsf_log_level_parse(const char *s, bsf_log_level_t *out)
 void bsf_log(bsf_log_level_t level, const char *module, const char *fmt, ...)
 {
     static const char *const tags[] = {"ERROR", "WARN", "INFO", "DEBUG"};
-    if (level > current_level)
+    if ((int)level > atomic_load_explicit(&current_level, memory_order_relaxed))
         return;
     char line[1024], ts[32];
     bsf_time_format_rfc3339((int64_t)bsf_clock_wall_ms(), ts);

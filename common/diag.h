@@ -1,5 +1,5 @@
 /* Diagnostics: leveled log lines on stderr ("2026-11-30T03:35:54.123Z INFO sbi: ...").
- * The level is process-wide and set once at start-up before threads run. */
+ * The level is process-wide: set at start-up and by a run-time change of log.level. */
 #ifndef BSF_COMMON_DIAG_H
 #define BSF_COMMON_DIAG_H
 

@@ -51,6 +51,11 @@ int bsf_nrf_client_api_root(void *n, char *out, size_t cap);
 
 /* True while registered with an NRF (heartbeats answered). Any thread. */
 bool bsf_nrf_client_registered(bsf_nrf_client_t *n);
+/* New request timeout and registration back-off (nrf.timeout_ms, nrf.retry_min_ms,
+ * nrf.retry_max_ms; retry_min <= retry_max), taken by the client thread for the requests and
+ * retries after this call. Any thread. */
+void bsf_nrf_client_set_timers(bsf_nrf_client_t *n, unsigned timeout_ms, unsigned retry_min_ms,
+                               unsigned retry_max_ms);
 
 /* Frees the client: after bsf_sbi_client_stop (no callback may come any more). NULL: no-op. */
 void bsf_nrf_client_free(bsf_nrf_client_t *n);

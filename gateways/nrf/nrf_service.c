@@ -130,6 +130,13 @@ bool bsf_nrf_service_registered(bsf_nrf_service_t *s, bool *registered)
     return true;
 }
 
+void bsf_nrf_service_set_timers(bsf_nrf_service_t *s, const bsf_nrf_settings_t *settings)
+{
+    if (s && s->nrf)
+        bsf_nrf_client_set_timers(s->nrf, settings->timeout_ms, settings->retry_min_ms,
+                                  settings->retry_max_ms);
+}
+
 void bsf_nrf_service_deregister(bsf_nrf_service_t *s)
 {
     if (s && s->nrf)

@@ -45,6 +45,9 @@ bsf_sbi_client_t *bsf_nrf_service_client(bsf_nrf_service_t *s);
 /* True when an NRF is configured; *registered then says whether it is registered with one.
  * Any thread; NULL: false. */
 bool bsf_nrf_service_registered(bsf_nrf_service_t *s, bool *registered);
+/* Passes the run-time changes of nrf.timeout_ms, nrf.retry_min_ms and nrf.retry_max_ms to the
+ * NRF client (NULL s or no NRF: nothing). Any thread. */
+void bsf_nrf_service_set_timers(bsf_nrf_service_t *s, const bsf_nrf_settings_t *settings);
 /* NFDeregister (bounded by nrf.deregister_timeout_ms); first thing at shutdown. */
 void bsf_nrf_service_deregister(bsf_nrf_service_t *s);
 /* Stops the SBI client and frees everything (after the ops endpoint stopped). NULL: no-op. */

@@ -2,12 +2,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "common/clock.h"
 #include "common/diag.h"
 #include "core/sbi_time.h"
 #include "gateways/sbi/nbsf_exchange.h"
 #include "gateways/sbi/nbsf_internal.h"
+#include "gateways/sbi/nbsf_opstate.h"
 #include "gateways/sbi/pcf_bindings.h"
 #include "gateways/sbi/pcf_mbs_bindings.h"
 #include "gateways/sbi/pcf_ue_bindings.h"
@@ -235,6 +237,8 @@ static void on_request(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s,
         return;
     if (svc->cfg.oauth2 && !authorized(&rq, svc->cfg.oauth2, r))
         return;
+    if (bsf_nbsf_opstate_refused(&rq, r)) /* controlled shutdown, stopping */
+        return;
     if (svc->cfg.late_arrival && arrived_too_late(r)) {
         snprintf(rq.instance, sizeof rq.instance, "%.*s", (int)r->path_len, r->path);
         problem(&rq, BSF_CAUSE_TIMED_OUT_REQUEST,
@@ -376,6 +380,17 @@ int bsf_nbsf_service_start(const bsf_nbsf_config_t *cfg, const bsf_h2_config_t *
     }
     *out = svc;
     return 0;
+}
+
+unsigned bsf_nbsf_service_wait_answered(bsf_nbsf_service_t *svc, unsigned timeout_ms)
+{
+    uint64_t end = bsf_clock_mono_ns() + (uint64_t)timeout_ms * 1000000u;
+    unsigned left;
+    while ((left = atomic_load(&svc->writes_in_flight)) && bsf_clock_mono_ns() < end) {
+        struct timespec ts = {0, 5 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    return left;
 }
 
 void bsf_nbsf_service_drain(bsf_nbsf_service_t *svc)
