@@ -7,11 +7,11 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libnghttp2-dev libuv1-dev liblmdb-dev lmdb-utils libmsgpack-dev libzstd-dev
   libjansson-dev libyaml-dev libmicrohttpd-dev libgnutls28-dev libssl-dev uuid-dev
-  libmimalloc-dev
+  libmimalloc-dev libsystemd-dev
   librdkafka-dev kcat
   libfreediameter-dev freediameterd freediameter-extensions
   libcmocka-dev clang libclang-rt-14-dev
-  nghttp2-client nghttp2-server curl tshark
+  nghttp2-client nghttp2-server curl tshark prometheus
   python3 python3-pytest python3-httpx python3-h2 python3-jsonschema python3-yaml python3-cryptography
   maven default-jre-headless
 )
