@@ -345,8 +345,12 @@ int main(int argc, char **argv)
     if (load_config(argc, argv, &d.cfg))
         return EXIT_CONFIG;
     bsf_log_level_t level;
+    bsf_log_format_t format;
     if (bsf_log_level_parse(d.cfg.log_level, &level) == 0)
         bsf_log_set_level(level);
+    if (bsf_log_format_parse(d.cfg.log_format, &format) == 0)
+        bsf_log_set_format(format);
+    bsf_log_set_module_levels(d.cfg.log_modules, NULL, 0); /* checked by the configuration */
     BSF_INFO("bsfd", "bsfd %s starting", bsf_version());
     bsf_fd_limit_raise();
     if (create_oauth2(&d))
