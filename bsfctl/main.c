@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bsfctl/bsfctl.h"
+#include "common/version.h"
 
 static void usage(FILE *out)
 {
@@ -38,6 +39,10 @@ int main(int argc, char **argv)
 {
     bsfctl_options_t o = {0};
     const char *command = NULL;
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        printf("bsfctl %s\n", bsf_version());
+        return 0;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char **slot = strcmp(a, "--store") == 0     ? &o.store
