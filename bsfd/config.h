@@ -27,6 +27,8 @@
 typedef struct {
     uint16_t site_id;
     char log_level[16];
+    char log_format[8];    /* log.format: text or json */
+    char log_modules[512]; /* log.modules: module=level items joined with '\n' */
 
     char sbi_listen[128]; /* host:port as configured */
     char sbi_host[64];
@@ -235,6 +237,7 @@ extern const bsf_config_section_t bsf_config_nrf_section;
 extern const bsf_config_section_t bsf_config_scoring_section;
 extern const bsf_config_section_t bsf_config_hygiene_section;
 extern const bsf_config_section_t bsf_config_ops_section;
+extern const bsf_config_section_t bsf_config_observe_section;
 
 /* Sets every key to its default. */
 void bsf_config_defaults(bsf_config_t *cfg);

@@ -15,9 +15,11 @@
 #include "bsfd/fd_limit.h"
 #include "bsfd/grace_timer.h"
 #include "bsfd/nf_scoring_inputs.h"
+#include "bsfd/service_notify.h"
 #include "common/diag.h"
 #include "common/error.h"
 #include "common/operational_state.h"
+#include "common/version.h"
 #include "engine/engine.h"
 #include "engine/log_retention.h"
 #include "engine/store.h"
@@ -39,7 +41,7 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: bsfd [-c FILE] [--set section.key=value]...\n"
                  "       bsfd --check-config [-c FILE] [--set section.key=value]...\n"
-                 "       bsfd --config-reference\n"
+                 "       bsfd --config-reference | --version | --help\n"
                  "Runs the Binding Support Function. Without options it serves Nbsf_Management "
                  "on h2c 127.0.0.1:8080 with its store in ./data.\n");
 }
@@ -144,7 +146,34 @@ static int create_oauth2(bsfd_t *d)
     return 0;
 }
 
-/* The store, the engine (the single writer) and the log backend. Returns 0 or -1 (logged). */
+/* The ops endpoint, before the log backend catches up: liveness answers and readiness says
+ * 503 while a Kafka site applies the other sites' events, which may take minutes. Returns 0
+ * or -1. */
+static int start_ops(bsfd_t *d, char *err, size_t cap)
+{
+    const bsf_config_t *cfg = &d->cfg;
+    if (!cfg->ops_listen[0] && !cfg->ops_admin_listen[0])
+        return 0;
+    bsf_ops_config_t oc = {.host = cfg->ops_listen[0] ? cfg->ops_host : NULL,
+                           .port = cfg->ops_port,
+                           .admin_host = cfg->ops_admin_listen[0] ? cfg->ops_admin_host : NULL,
+                           .admin_port = cfg->ops_admin_port,
+                           .admin_tls_cert = cfg->ops_admin_tls_cert,
+                           .admin_tls_key = cfg->ops_admin_tls_key,
+                           .admin_tls_ca = cfg->ops_admin_tls_ca,
+                           .admin_token_file = cfg->ops_admin_token_file,
+                           .site_id = cfg->site_id,
+                           .store = &d->store,
+                           .engine = d->engine};
+    if (bsf_ops_server_start(&oc, &d->ops, err, cap))
+        return -1;
+    if (d->repl) /* the catch-up's progress (lag per site) is visible meanwhile */
+        bsf_ops_server_add_metrics(d->ops, bsf_replication_write_metrics, d->repl);
+    return 0;
+}
+
+/* The store, the engine (the single writer), the ops endpoint and the log backend. Returns 0
+ * or -1 (logged). */
 static int start_store(bsfd_t *d, char *err, size_t cap)
 {
     const bsf_config_t *cfg = &d->cfg;
@@ -185,6 +214,9 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
         BSF_ERROR("bsfd", "cannot start the engine");
         return -1;
     }
+    if (start_ops(d, err, cap))
+        return -1;
+    bsf_service_notify_status("catching up with the log");
     /* e.g. a new store that cannot bootstrap: nothing is served yet */
     if (bsf_replication_start(d->repl, d->engine, err, cap))
         return -1;
@@ -231,21 +263,6 @@ static void fill_h2_config(bsfd_t *d)
 static int start_gateways(bsfd_t *d, char *err, size_t cap)
 {
     const bsf_config_t *cfg = &d->cfg;
-    if (cfg->ops_listen[0] || cfg->ops_admin_listen[0]) {
-        bsf_ops_config_t oc = {.host = cfg->ops_listen[0] ? cfg->ops_host : NULL,
-                               .port = cfg->ops_port,
-                               .admin_host = cfg->ops_admin_listen[0] ? cfg->ops_admin_host : NULL,
-                               .admin_port = cfg->ops_admin_port,
-                               .admin_tls_cert = cfg->ops_admin_tls_cert,
-                               .admin_tls_key = cfg->ops_admin_tls_key,
-                               .admin_tls_ca = cfg->ops_admin_tls_ca,
-                               .admin_token_file = cfg->ops_admin_token_file,
-                               .site_id = cfg->site_id,
-                               .store = &d->store,
-                               .engine = d->engine};
-        if (bsf_ops_server_start(&oc, &d->ops, err, cap))
-            return -1;
-    }
     fill_h2_config(d);
     if (cfg->feed.enabled && bsf_feed_create(&cfg->feed, cfg->site_id, &d->feed, err, cap))
         return -1;
@@ -325,8 +342,6 @@ static void attach_ops(bsfd_t *d)
                                        d->cfgapi);
     }
     bsf_nrf_service_attach_ops(d->nrf, ops);
-    if (d->repl)
-        bsf_ops_server_add_metrics(ops, bsf_replication_write_metrics, d->repl);
     if (d->rx) {
         bsf_rx_repaving_t *repaving = bsf_rx_gateway_repaving(d->rx);
         bsf_ops_server_add_metrics(ops, bsf_rx_gateway_write_metrics, d->rx);
@@ -371,6 +386,7 @@ static int bsfd_start(bsfd_t *d)
                  strchr(d->cfg.sbi_also_host[i], ':') ? "[" : "", d->cfg.sbi_also_host[i],
                  strchr(d->cfg.sbi_also_host[i], ':') ? "]" : "",
                  bsf_nbsf_service_port_of(d->sbi, i + 1));
+    bsf_service_notify_ready();
     return 0;
 }
 
@@ -378,6 +394,7 @@ static int bsfd_start(bsfd_t *d)
  * Every step skips what was never started. */
 static void bsfd_stop(bsfd_t *d)
 {
+    bsf_service_notify_stopping();
     bsf_nrf_service_deregister(d->nrf); /* consumers stop finding us first */
     bsf_warmup_stop(d->warmup);
     if (d->ops)
@@ -433,6 +450,10 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        printf("bsfd %s\n", bsf_version());
+        return 0;
+    }
     static bsfd_t d; /* large (the configuration): not on the stack */
     bool check_only = false;
     for (int i = 1; i < argc; i++)
@@ -449,8 +470,13 @@ int main(int argc, char **argv)
     d.argc = argc;
     d.argv = argv;
     bsf_log_level_t level;
+    bsf_log_format_t format;
     if (bsf_log_level_parse(d.cfg.log_level, &level) == 0)
         bsf_log_set_level(level);
+    if (bsf_log_format_parse(d.cfg.log_format, &format) == 0)
+        bsf_log_set_format(format);
+    bsf_log_set_module_levels(d.cfg.log_modules, NULL, 0); /* checked by the configuration */
+    BSF_INFO("bsfd", "bsfd %s starting", bsf_version());
     bsf_fd_limit_raise();
     if (create_oauth2(&d))
         return EXIT_CONFIG;
@@ -468,8 +494,8 @@ int main(int argc, char **argv)
         bsfd_stop(&d);
         return 1;
     }
-    int sig = 0;
-    while (sigwait(&signals, &sig) == 0 && sig == SIGHUP)
+    int sig;
+    while ((sig = bsf_service_notify_wait(&signals)) == SIGHUP)
         bsf_config_api_reload(d.cfgapi); /* the file again: what can change at run time */
     /* Seed §3.40: from here every new request is refused as "stopping", what was read
      * finishes, and the whole stop is bounded by shutdown.grace_period. */

@@ -220,6 +220,14 @@ static void route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
 
 /* ---- h2 server callbacks ----------------------------------------------------------- */
 
+static const char *correlation_info(const bsf_h2_request_t *r)
+{
+    for (size_t i = 0; i < r->n_headers; i++)
+        if (strcmp(r->headers[i].name, "3gpp-sbi-correlation-info") == 0)
+            return r->headers[i].value;
+    return NULL;
+}
+
 static void on_request(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s,
                        const bsf_h2_request_t *r)
 {
@@ -239,13 +247,17 @@ static void on_request(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s,
         return;
     if (bsf_nbsf_opstate_refused(&rq, r)) /* controlled shutdown, stopping */
         return;
+    /* The lines written while the request is handled here name it (TS 29.500's
+     * 3gpp-Sbi-Correlation-Info, e.g. "imsi-001010000000001"). */
+    bsf_log_set_correlation(correlation_info(r));
     if (svc->cfg.late_arrival && arrived_too_late(r)) {
         snprintf(rq.instance, sizeof rq.instance, "%.*s", (int)r->path_len, r->path);
         problem(&rq, BSF_CAUSE_TIMED_OUT_REQUEST,
                 "the request arrived after its maximum response time");
-        return;
+    } else {
+        route(&rq, r);
     }
-    route(&rq, r);
+    bsf_log_set_correlation(NULL);
 }
 
 static void on_reject(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s, bsf_h2_reject_t why)
