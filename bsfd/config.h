@@ -19,6 +19,7 @@
 #include "gateways/nrf/nrf_settings.h"
 #include "replication/replication_settings.h"
 #include "core/discovery.h"
+#include "gateways/admission/admission_settings.h"
 
 #define BSF_CFG_MAX_EXPLICIT 512
 
@@ -78,6 +79,7 @@ typedef struct {
     bsf_diameter_settings_t diameter;       /* Rx gateway */
     bsf_feed_settings_t feed;               /* message feed */
     bsf_nrf_settings_t nrf;                 /* NRF client and NF profile (nrf.*, nf.*) */
+    bsf_admission_settings_t admission;     /* admission.*, congestion.*, overload.*, ... */
 
     /* Keys set by the file or --set (not by the defaults), for aliases' checks. */
     const void *explicit_keys[BSF_CFG_MAX_EXPLICIT];
@@ -195,6 +197,7 @@ extern const bsf_config_section_t bsf_config_replication_section;
 extern const bsf_config_section_t bsf_config_diameter_section;
 extern const bsf_config_section_t bsf_config_feed_section;
 extern const bsf_config_section_t bsf_config_nrf_section;
+extern const bsf_config_section_t bsf_config_admission_section;
 
 /* Sets every key to its default. */
 void bsf_config_defaults(bsf_config_t *cfg);

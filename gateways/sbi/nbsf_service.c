@@ -204,6 +204,18 @@ static void on_reject(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s, bsf_h2
     }
 }
 
+/* Admission control (issue 14) at header completion, before anything is parsed. */
+static bool on_admit(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s, const bsf_h2_request_t *r)
+{
+    (void)hw;
+    return bsf_sbi_admission_check(((bsf_nbsf_service_t *)ctx)->cfg.admission, s, r);
+}
+
+static size_t on_response_headers(void *ctx, bsf_h2_header_t *out, size_t cap)
+{
+    return bsf_sbi_admission_headers(((bsf_nbsf_service_t *)ctx)->cfg.admission, out, cap);
+}
+
 static void on_abandon(void *ctx, void *pending)
 {
     (void)ctx;
@@ -262,8 +274,16 @@ int bsf_nbsf_service_start(const bsf_nbsf_config_t *cfg, const bsf_h2_config_t *
     svc->n_workers = workers;
     svc->metrics = metrics;
     svc->max_body_bytes = h2->max_body_bytes;
-    bsf_h2_handler_t handler = {on_request, on_reject, on_abandon, on_worker_init, on_worker_fini,
-                                svc};
+    bsf_h2_handler_t handler = {.handle = on_request,
+                                .reject = on_reject,
+                                .abandon = on_abandon,
+                                .worker_init = on_worker_init,
+                                .worker_fini = on_worker_fini,
+                                .ctx = svc};
+    if (cfg->admission) {
+        handler.admit = on_admit;
+        handler.response_headers = on_response_headers;
+    }
     if (bsf_h2_server_start(h2, &handler, &svc->server, err, err_cap)) {
         free(metrics);
         free(svc);
@@ -309,4 +329,9 @@ void bsf_nbsf_service_write_metrics(void *svc, bsf_text_t *out)
 void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *out)
 {
     bsf_h2_server_stats(svc->server, out);
+}
+
+size_t bsf_nbsf_service_in_flight(void *svc)
+{
+    return (size_t)bsf_h2_server_in_flight(((bsf_nbsf_service_t *)svc)->server);
 }

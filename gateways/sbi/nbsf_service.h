@@ -9,6 +9,7 @@
 #include "engine/engine.h"
 #include "feed/feed.h"
 #include "gateways/sbi/h2_server.h"
+#include "gateways/sbi/sbi_admission.h"
 #include "gateways/sbi/sbi_oauth2.h"
 #include "gateways/sbi/sbi_metrics.h"
 
@@ -21,6 +22,8 @@ typedef struct {
     unsigned ipv6_min_prefix_len; /* shortest IPv6 prefix accepted in a binding (1..128) */
     const bsf_oauth2_t *oauth2; /* access tokens required when set (not owned; outlives the
                                  * service); NULL: none */
+    bsf_sbi_admission_t *admission; /* admission control and the headers of every answer
+                                     * (not owned; outlives the service); NULL: none */
 } bsf_nbsf_config_t;
 
 typedef struct bsf_nbsf_service bsf_nbsf_service_t;
@@ -39,5 +42,7 @@ uint16_t bsf_nbsf_service_port(const bsf_nbsf_service_t *svc);
 void bsf_nbsf_service_write_metrics(void *svc, bsf_text_t *out);
 /* The HTTP/2 server's timeouts, refusals and memory, summed over the workers. Any thread. */
 void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *out);
+/* Requests admitted and not answered yet (a bsf_admission_count_fn; ctx: the service). */
+size_t bsf_nbsf_service_in_flight(void *svc);
 
 #endif

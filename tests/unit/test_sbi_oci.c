@@ -1,0 +1,70 @@
+/* gateways/sbi/sbi_oci: the 3gpp-Sbi-Oci and 3gpp-Sbi-Lci values (TS 29.500 §5.2.3.3.9,
+ * §5.2.3.3.10): what the BSF writes parses back, and malformed OCIs are refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gateways/sbi/sbi_oci.h"
+
+#define ID "54804518-4191-46b3-955c-ac631f953ed8"
+
+static void format_and_parse(void **state)
+{
+    (void)state;
+    char v[BSF_SBI_OCI_MAX];
+    size_t n = bsf_sbi_oci_format(1580806177845ull, 60, 20, ID, v, sizeof v);
+    assert_string_equal(v, "Timestamp: \"Tue, 04 Feb 2020 08:49:37.845 GMT\"; Validity: 60; "
+                           "Metric: 20%; NFInst: " ID);
+    assert_int_equal(n, strlen(v));
+    bsf_sbi_oci_t o;
+    assert_int_equal(bsf_sbi_oci_parse(v, n, &o), 0);
+    assert_int_equal(o.ts_ms, 1580806177845ll);
+    assert_int_equal(o.validity_s, 60);
+    assert_int_equal(o.metric, 20);
+    assert_string_equal(o.scope_kind, "NFInst");
+    assert_string_equal(o.scope, ID);
+    n = bsf_sbi_lci_format(1580806177845ull, 25, ID, v, sizeof v);
+    assert_string_equal(v, "Timestamp: \"Tue, 04 Feb 2020 08:49:37.845 GMT\"; Metric: 25%; "
+                           "NFInst: " ID);
+    assert_int_equal(bsf_sbi_oci_format(1, 1, 1, ID, v, 20), 0); /* does not fit */
+}
+
+static void parse_others(void **state)
+{
+    (void)state;
+    bsf_sbi_oci_t o;
+    const char *set = "Timestamp: \"Tue, 04 Feb 2020 08:49:37.845 GMT\"; Validity: 5; "
+                      "Metric: 0%; NFSet: set1.pcfset.5gc.mnc012.mcc345; S-NSSAI: 1";
+    assert_int_equal(bsf_sbi_oci_parse(set, strlen(set), &o), 0);
+    assert_string_equal(o.scope_kind, "NFSet");
+    assert_string_equal(o.scope, "set1.pcfset.5gc.mnc012.mcc345");
+    assert_int_equal(o.metric, 0);
+    const char *bad[] = {
+        "Validity: 5; Metric: 10%; NFInst: x",                                /* no timestamp */
+        "Timestamp: \"Tue, 04 Feb 2020 08:49:37.845 GMT\"; Metric: 10%; NFInst: x",
+        "Timestamp: \"Tue, 04 Feb 2020 08:49:37.845 GMT\"; Validity: 5; Metric: 101%; NFInst: x",
+        "Timestamp: \"Tue, 04 Feb 2020 08:49:37.845 GMT\"; Validity: 5; Metric: 10; NFInst: x",
+        "Timestamp: \"Tue, 04 Feb 2020 08:49:37.845 GMT\"; Validity: 5; Metric: 10%",
+        "Timestamp: Tue, 04 Feb 2020; Validity: 5; Metric: 10%; NFInst: x",
+        "Timestamp: \"not a date\"; Validity: 5; Metric: 10%; NFInst: x",
+        "Timestamp: \"Tue, 04 Feb 2020 08:49:37.845 GMT\"; Validity: -5; Metric: 10%; NFInst: x",
+        "",
+        ";;;",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (bsf_sbi_oci_parse(bad[i], strlen(bad[i]), &o) != -1)
+            fail_msg("accepted: %s", bad[i]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(format_and_parse),
+        cmocka_unit_test(parse_others),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
