@@ -292,7 +292,8 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
     bsf_nrf_service_config_t nrfc = {&cfg->nrf, &d->store, cfg->sbi_host,
                                      bsf_nbsf_service_port(d->sbi), cfg->sbi_api_root,
                                      d->rx ? cfg->diameter.identity : NULL,
-                                     d->rx ? cfg->diameter.realm : NULL};
+                                     d->rx ? cfg->diameter.realm : NULL,
+                                     !cfg->admission.client_oci};
     return bsf_nrf_service_start(&nrfc, &d->nrf, err, cap);
 }
 

@@ -23,6 +23,7 @@ typedef struct {
     uint16_t listen_port;
     const char *api_root;           /* sbi.api_root */
     const char *rx_host, *rx_realm; /* NULL when the Rx gateway is off */
+    bool ignore_oci;                /* the SBI client ignores producers' OCI (overload.honour_oci) */
 } bsf_nrf_service_config_t;
 
 /* The NF instance id: nf.instance_id, or the one kept in the store, or a new one (UUID)

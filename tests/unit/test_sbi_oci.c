@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "gateways/sbi/sbi_client_oci.h"
 #include "gateways/sbi/sbi_oci.h"
 
 #define ID "54804518-4191-46b3-955c-ac631f953ed8"
@@ -60,11 +61,40 @@ static void parse_others(void **state)
             fail_msg("accepted: %s", bad[i]);
 }
 
+/* The table: newer timestamps replace, older are discarded, validity ends it, Loss is exact. */
+static void table(void **state)
+{
+    (void)state;
+    static bsf_sbi_oci_table_t t;
+    bsf_sbi_oci_t o = {.ts_ms = 1000, .validity_s = 2, .metric = 30};
+    assert_true(bsf_sbi_oci_table_update(&t, "pcf1:80", &o, 5000));
+    int dropped = 0;
+    for (int i = 0; i < 100; i++)
+        dropped += bsf_sbi_oci_table_throttle(&t, "pcf1:80", 5000);
+    assert_int_equal(dropped, 30);
+    assert_false(bsf_sbi_oci_table_throttle(&t, "pcf2:80", 5000)); /* another producer */
+    bsf_sbi_oci_t older = {.ts_ms = 1000, .validity_s = 2, .metric = 0};
+    assert_false(bsf_sbi_oci_table_update(&t, "pcf1:80", &older, 5100));
+    for (int i = 0; i < 100; i++)
+        assert_false(bsf_sbi_oci_table_throttle(&t, "pcf1:80", 7000)); /* expired */
+    o.metric = 100;
+    o.ts_ms = 2000;
+    assert_true(bsf_sbi_oci_table_update(&t, "pcf1:80", &o, 8000));
+    assert_true(bsf_sbi_oci_table_throttle(&t, "pcf1:80", 8001));
+    assert_int_equal(t.throttled, 31);
+    for (int i = 0; i < BSF_SBI_OCI_PEERS + 5; i++) { /* more producers than slots */
+        char a[32];
+        snprintf(a, sizeof a, "p%d:80", i);
+        assert_true(bsf_sbi_oci_table_update(&t, a, &o, 9000 + (uint64_t)i));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(format_and_parse),
         cmocka_unit_test(parse_others),
+        cmocka_unit_test(table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
