@@ -21,6 +21,7 @@
 #include "gateways/sbi/xfcc.h"
 #include "replication/replication_settings.h"
 #include "core/discovery.h"
+#include "gateways/admission/admission_settings.h"
 
 #define BSF_CFG_MAX_EXPLICIT 512
 
@@ -103,6 +104,7 @@ typedef struct {
     char cs_sbi_cause[64];         /* controlled_shutdown.sbi_cause */
     unsigned cs_diameter_result;   /* controlled_shutdown.diameter_result_code */
     uint64_t shutdown_grace_ms;    /* shutdown.grace_period */
+    bsf_admission_settings_t admission;     /* admission.*, congestion.*, overload.*, ... */
 
     /* Keys set by the file or --set (not by the defaults), for aliases' checks. */
     const void *explicit_keys[BSF_CFG_MAX_EXPLICIT];
@@ -238,6 +240,7 @@ extern const bsf_config_section_t bsf_config_scoring_section;
 extern const bsf_config_section_t bsf_config_hygiene_section;
 extern const bsf_config_section_t bsf_config_ops_section;
 extern const bsf_config_section_t bsf_config_observe_section;
+extern const bsf_config_section_t bsf_config_admission_section;
 
 /* Sets every key to its default. */
 void bsf_config_defaults(bsf_config_t *cfg);

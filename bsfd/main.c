@@ -30,7 +30,9 @@
 #include "gateways/nrf/nrf_service.h"
 #include "gateways/ops/ops_opstate.h"
 #include "gateways/ops/ops_server.h"
+#include "gateways/admission/admission.h"
 #include "gateways/sbi/nbsf_service.h"
+#include "gateways/sbi/sbi_admission.h"
 #include "gateways/sbi/sbi_oauth2.h"
 #include "replication/replication.h"
 
@@ -103,6 +105,8 @@ typedef struct {
     /* nf_scoring.enabled: started after the gateways; the NRF heartbeat (SBI client thread)
      * reads it, so it is published atomically */
     _Atomic(bsf_nf_scoring_t *) scoring;
+    bsf_admission_t *admission;         /* the congestion state shared by the SBI and Rx */
+    bsf_sbi_admission_t *sbi_admission; /* its SBI side: decisions, answer headers */
     char instance_id[64];    /* nf.instance_id, or the one kept in the store */
     bsf_config_api_t *cfgapi; /* runtime configuration, SIGHUP */
     int argc;                /* the command line, read again on SIGHUP */
@@ -258,6 +262,64 @@ static void fill_h2_config(bsfd_t *d)
                                                      d->h2.workers * (1 + cfg->sbi_n_also));
 }
 
+/* The SBI's pending requests; the service starts before the sampling thread does. */
+static size_t sbi_pending(void *ctx)
+{
+    bsf_nbsf_service_t *const *sbi = ctx;
+    return *sbi ? bsf_nbsf_service_in_flight(*sbi) : 0;
+}
+
+static void admission_metrics(void *ctx, bsf_text_t *out)
+{
+    bsf_admission_write_metrics(ctx, out);
+}
+
+static void sbi_admission_metrics(void *ctx, bsf_text_t *out)
+{
+    bsf_sbi_admission_write_metrics(ctx, out);
+}
+
+/* The admission controller and its SBI side (issue 14), before the front ends that use them.
+ * The sampling interval and count of the Diameter keys apply when only they are set (they
+ * came first). Returns 0 or -1. */
+static int create_admission(bsfd_t *d, char *err, size_t cap)
+{
+    const bsf_config_t *cfg = &d->cfg;
+    bsf_admission_config_t ac;
+    if (bsf_admission_settings_apply(&cfg->admission, &ac, err, cap))
+        return -1;
+    if (!bsf_config_is_set(cfg, "congestion.interval_ms") &&
+        bsf_config_is_set(cfg, "diameter.congestion.interval_ms"))
+        ac.interval_ms = cfg->diameter.congestion_interval_ms;
+    if (!bsf_config_is_set(cfg, "congestion.sample_count") &&
+        bsf_config_is_set(cfg, "diameter.congestion.sample_count"))
+        ac.sample_count = cfg->diameter.congestion_samples;
+    bsf_sbi_admission_config_t sc = {.nf_instance_id = d->instance_id,
+                                     .server_header = cfg->admission.server_header,
+                                     .lci = cfg->admission.lci,
+                                     .status = cfg->admission.status,
+                                     .cause = cfg->admission.cause,
+                                     .retry_after_s = cfg->admission.retry_after_s,
+                                     .consumer_rate = cfg->admission.rate_per_consumer,
+                                     .burst = cfg->admission.rate_burst,
+                                     .rate_priority_cutoff = cfg->admission.rate_priority};
+    memcpy(sc.route_rate, ac.route_rate, sizeof sc.route_rate);
+    if (!(d->admission = bsf_admission_new(&ac)) ||
+        (ac.sbi_enabled &&
+         (bsf_admission_add_resource(d->admission, "cpu", ac.cpu, NULL, NULL) < 0 ||
+          bsf_admission_add_resource(d->admission, "pending", ac.pending, sbi_pending,
+                                     &d->sbi) < 0))) {
+        snprintf(err, cap, "admission: out of memory");
+        return -1;
+    }
+    sc.adm = ac.sbi_enabled ? d->admission : NULL;
+    if (!(d->sbi_admission = bsf_sbi_admission_new(&sc))) {
+        snprintf(err, cap, "admission: out of memory");
+        return -1;
+    }
+    return 0;
+}
+
 /* The ops endpoint, the feed, the SBI service, the Rx gateway and the outbound side (SBI
  * client, NRF). Returns 0 or -1. */
 static int start_gateways(bsfd_t *d, char *err, size_t cap)
@@ -278,15 +340,24 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
                             .n_also = cfg->sbi_n_also};
     for (unsigned i = 0; i < cfg->sbi_n_also; i++)
         nc.also[i] = (bsf_nbsf_listen_t){cfg->sbi_also_host[i], cfg->sbi_also_port[i]};
+    if (create_admission(d, err, cap))
+        return -1;
+    nc.admission = d->sbi_admission;
     if (bsf_nbsf_service_start(&nc, &d->h2, &d->store, d->engine, &d->sbi, err, cap))
         return -1;
-    if (cfg->diameter.enabled && bsf_rx_gateway_start(&cfg->diameter, &d->store, d->engine,
-                                                      d->feed, &d->rx, err, cap))
+    if (cfg->diameter.enabled &&
+        bsf_rx_gateway_start(&cfg->diameter, &d->store, d->engine, d->feed, d->admission, &d->rx,
+                             err, cap))
         return -1;
+    if (bsf_admission_start(d->admission)) {
+        snprintf(err, cap, "admission: cannot start its thread");
+        return -1;
+    }
     bsf_nrf_service_config_t nrfc = {&cfg->nrf, &d->store, cfg->sbi_host,
                                      bsf_nbsf_service_port(d->sbi), cfg->sbi_api_root,
                                      d->rx ? cfg->diameter.identity : NULL,
-                                     d->rx ? cfg->diameter.realm : NULL, heartbeat_load, d};
+                                     d->rx ? cfg->diameter.realm : NULL, heartbeat_load, d,
+                                     !cfg->admission.client_oci};
     if (bsf_nrf_service_start(&nrfc, &d->nrf, err, cap))
         return -1;
     bsf_config_runtime_attach_nrf(d->nrf); /* nrf.timeout_ms and the back-off change live */
@@ -340,6 +411,10 @@ static void attach_ops(bsfd_t *d)
         bsf_ops_server_add_admin_route(ops, BSF_OPSTATE_PATH, bsf_ops_opstate_route, &d->store);
         bsf_ops_server_add_admin_route(ops, BSF_CONFIG_API_PATH, bsf_config_api_route,
                                        d->cfgapi);
+    }
+    if (d->cfg.admission.enabled) {
+        bsf_ops_server_add_metrics(ops, admission_metrics, d->admission);
+        bsf_ops_server_add_metrics(ops, sbi_admission_metrics, d->sbi_admission);
     }
     bsf_nrf_service_attach_ops(d->nrf, ops);
     if (d->rx) {
@@ -423,12 +498,15 @@ static void bsfd_stop(bsfd_t *d)
     bsf_nf_scoring_stop(atomic_exchange(&d->scoring, NULL));
     bsf_config_runtime_attach_nrf(NULL);
     bsf_nrf_service_stop(d->nrf);
+    bsf_admission_stop(d->admission); /* its thread reads the front ends' counts */
     if (d->rx)
         bsf_rx_gateway_stop(d->rx);
     if (d->sbi) {
         bsf_nbsf_service_stop(d->sbi, 2000);
         bsf_nbsf_service_free(d->sbi);
     }
+    bsf_sbi_admission_free(d->sbi_admission);
+    bsf_admission_free(d->admission);
     bsf_oauth2_free(d->oauth2);
     bsf_feed_destroy(d->feed); /* after every gateway that offers records stopped */
     bsf_log_retention_destroy(d->retention);

@@ -48,8 +48,8 @@ static int pin_threads(const char *cpus, cpu_set_t *saved, bool *pinned, char *e
 }
 
 int bsf_rx_gateway_start(const bsf_diameter_settings_t *settings, bsf_store_t *store,
-                         bsf_engine_t *engine, bsf_feed_t *feed, bsf_rx_gateway_t **out,
-                         char *err, size_t err_cap)
+                         bsf_engine_t *engine, bsf_feed_t *feed, bsf_admission_t *admission,
+                         bsf_rx_gateway_t **out, char *err, size_t err_cap)
 {
     *out = NULL;
     bsf_rx_gateway_t *gw = calloc(1, sizeof *gw);
@@ -65,8 +65,8 @@ int bsf_rx_gateway_start(const bsf_diameter_settings_t *settings, bsf_store_t *s
     int rc = pin_threads(settings->cpus, &saved, &pinned, err, err_cap) ||
              bsf_rx_node_init(settings, &gw->dict, err, err_cap) ||
              bsf_rx_connections_start(&gw->connections, err, err_cap) ||
-             bsf_rx_proxy_create(settings, &gw->dict, store, engine, gw->connections, &gw->proxy,
-                                 err, err_cap) ||
+             bsf_rx_proxy_create(settings, &gw->dict, store, engine, gw->connections, admission,
+                                 &gw->proxy, err, err_cap) ||
              bsf_rx_proxy_start(gw->proxy, err, err_cap) ||
              (feed && bsf_rx_feed_start(feed, &gw->dict, bsf_rx_proxy_request_binding, gw->proxy,
                                         &gw->feed, err, err_cap)) ||

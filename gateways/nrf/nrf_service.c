@@ -66,7 +66,8 @@ int bsf_nrf_service_start(const bsf_nrf_service_config_t *cfg, bsf_nrf_service_t
                                   .scp_health_interval_ms = st->scp_health_interval_ms,
                                   .scp_health_path = st->scp_health_path,
                                   .scp_health_failures = st->scp_health_failures,
-                                  .scp_health_successes = st->scp_health_successes};
+                                  .scp_health_successes = st->scp_health_successes,
+                                  .ignore_oci = cfg->ignore_oci};
     if (bsf_sbi_client_start(&cc, &s->sbi, err, err_cap)) {
         free(s);
         return -1;

@@ -26,6 +26,7 @@ typedef struct {
     const char *rx_host, *rx_realm; /* NULL when the Rx gateway is off */
     unsigned (*load_fn)(void *ctx, unsigned fallback); /* see bsf_nrf_client_config_t */
     void *load_ctx;
+    bool ignore_oci;                /* the SBI client ignores producers' OCI (overload.honour_oci) */
 } bsf_nrf_service_config_t;
 
 /* The NF instance id: nf.instance_id, or the one kept in the store, or a new one (UUID)

@@ -81,6 +81,7 @@ struct bsf_h2_worker {
     atomic_uint_fast64_t timeouts[BSF_H2_TIMEOUT_COUNT];
     atomic_uint_fast64_t refused_streams, refused_connections, headers_too_large;
     atomic_uint_fast64_t protocol_errors, accept_errors, open_conns;
+    atomic_uint_fast64_t in_flight; /* admitted requests not answered yet */
     char read_buf[READ_CHUNK]; /* one connection reads at a time; nghttp2 copies what it keeps */
 };
 
@@ -145,6 +146,7 @@ struct bsf_h2_stream {
     size_t n_extra, extra_cap;
     int *extra; /* name and value offsets of other headers, in pairs */
     bool uri_too_long, headers_too_large, headers_done, dispatched;
+    bool in_flight; /* counted in the worker's in_flight */
     uint64_t begin_ns, headers_ns, responded_ns;
     char *body;
     size_t body_len, body_cap;
@@ -364,10 +366,19 @@ static int hstore(bsf_h2_stream_t *s, const uint8_t *v, size_t n)
 }
 
 /* Unlinks and frees; tells the handler when an answer was still pending. */
+static void settle(bsf_h2_stream_t *s)
+{
+    if (s->in_flight) {
+        s->in_flight = false;
+        atomic_fetch_sub_explicit(&s->conn->w->in_flight, 1, memory_order_relaxed);
+    }
+}
+
 static void stream_free(bsf_h2_stream_t *s)
 {
     conn_t *c = s->conn;
     bsf_h2_budget_t *bud = &c->w->budget;
+    settle(s);
     if (s->prev)
         s->prev->next = s->next;
     else
@@ -422,11 +433,12 @@ void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
         return;
     s->responded = true;
     s->pending = NULL;
+    settle(s);
     s->responded_ns = bsf_clock_mono_ns();
     s->conn->last_active_ns = s->responded_ns;
     char status_text[4];
     snprintf(status_text, sizeof status_text, "%03d", status);
-    nghttp2_nv nva[BSF_H2_MAX_HEADERS + 4];
+    nghttp2_nv nva[BSF_H2_MAX_HEADERS + 8]; /* status, date, server, OCI, LCI and the rest */
     size_t n = 0;
     const char *date = http_date(s->conn->w);
 #define NV(nm, val)                                                                            \
@@ -439,6 +451,11 @@ void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
         NV("content-type", content_type);
     for (size_t i = 0; i < n_headers && n < sizeof nva / sizeof nva[0]; i++)
         NV(headers[i].name, headers[i].value);
+    const bsf_h2_handler_t *hd = &s->conn->w->srv->handler;
+    bsf_h2_header_t added[4];
+    size_t n_added = hd->response_headers ? hd->response_headers(hd->ctx, added, 4) : 0;
+    for (size_t i = 0; i < n_added && n < sizeof nva / sizeof nva[0]; i++)
+        NV(added[i].name, added[i].value);
 #undef NV
     nghttp2_data_provider prd = {.source.ptr = s, .read_callback = resp_read};
     if (body_len) {
@@ -483,6 +500,32 @@ static void refuse(bsf_h2_stream_t *s, bsf_h2_reject_t why)
     srv->handler.reject(srv->handler.ctx, s->conn->w, s, why);
 }
 
+static const bsf_h2_header_t *extra_headers(bsf_h2_stream_t *s);
+
+/* Admission control before the body is read: a refused request is answered by `admit`. */
+static void admit(bsf_h2_stream_t *s)
+{
+    bsf_h2_worker_t *w = s->conn->w;
+    const bsf_h2_handler_t *hd = &w->srv->handler;
+    if (hd->admit) {
+        bsf_h2_request_t r = {.method = hstr(s, s->method),
+                              .path = hstr(s, s->path),
+                              .path_len = s->path_len,
+                              .authority = hstr(s, s->authority),
+                              .content_type = hstr(s, s->content_type),
+                              .content_length = s->content_length,
+                              .n_headers = s->n_extra,
+                              .headers = extra_headers(s),
+                              .received_ns = s->headers_ns};
+        if (r.method && r.path && (!s->n_extra || r.headers) && !hd->admit(hd->ctx, w, s, &r)) {
+            s->refused = true;
+            return;
+        }
+    }
+    s->in_flight = true;
+    atomic_fetch_add_explicit(&w->in_flight, 1, memory_order_relaxed);
+}
+
 /* Headers complete: refuse what can be refused before any body byte is read. A body of
  * unknown length (no content-length) is legal HTTP/2 and is read until END_STREAM. */
 static void headers_complete(bsf_h2_stream_t *s)
@@ -497,6 +540,8 @@ static void headers_complete(bsf_h2_stream_t *s)
         refuse(s, BSF_H2_REJECT_URI_TOO_LONG);
     else if (s->content_length > (int64_t)cfg->max_body_bytes)
         refuse(s, BSF_H2_REJECT_BODY_TOO_LARGE);
+    else
+        admit(s);
 }
 
 /* The handler's view of the other headers, in the worker's scratch array. */
@@ -1549,8 +1594,17 @@ void bsf_h2_server_stats(const bsf_h2_server_t *srv, bsf_h2_stats_t *out)
         out->protocol_errors += load(&w->protocol_errors);
         out->accept_errors += load(&w->accept_errors);
         out->connections += load(&w->open_conns);
+        out->in_flight += load(&w->in_flight);
         out->memory_bytes += bsf_h2_budget_used(&w->budget);
     }
+}
+
+uint64_t bsf_h2_server_in_flight(const bsf_h2_server_t *srv)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < srv->n_workers; i++)
+        n += load(&srv->workers[i].in_flight);
+    return n;
 }
 
 /* ---- testing ----------------------------------------------------------------------- */

@@ -293,6 +293,18 @@ static void on_reject(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s, bsf_h2
     }
 }
 
+/* Admission control (issue 14) at header completion, before anything is parsed. */
+static bool on_admit(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s, const bsf_h2_request_t *r)
+{
+    (void)hw;
+    return bsf_sbi_admission_check(((bsf_nbsf_service_t *)ctx)->cfg.admission, s, r);
+}
+
+static size_t on_response_headers(void *ctx, bsf_h2_header_t *out, size_t cap)
+{
+    return bsf_sbi_admission_headers(((bsf_nbsf_service_t *)ctx)->cfg.admission, out, cap);
+}
+
 static void on_abandon(void *ctx, void *pending)
 {
     (void)ctx;
@@ -383,8 +395,16 @@ int bsf_nbsf_service_start(const bsf_nbsf_config_t *cfg, const bsf_h2_config_t *
     svc->n_workers = workers;
     svc->metrics = metrics;
     svc->max_body_bytes = h2->max_body_bytes;
-    bsf_h2_handler_t handler = {on_request, on_reject, on_abandon, on_worker_init, on_worker_fini,
-                                svc};
+    bsf_h2_handler_t handler = {.handle = on_request,
+                                .reject = on_reject,
+                                .abandon = on_abandon,
+                                .worker_init = on_worker_init,
+                                .worker_fini = on_worker_fini,
+                                .ctx = svc};
+    if (cfg->admission) {
+        handler.admit = on_admit;
+        handler.response_headers = on_response_headers;
+    }
     if (start_servers(svc, h2, &handler, per_server, err, err_cap)) {
         free(metrics);
         free(svc);
@@ -469,4 +489,13 @@ void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *ou
         out->connections += st.connections;
         out->memory_bytes += st.memory_bytes;
     }
+}
+
+size_t bsf_nbsf_service_in_flight(void *svc)
+{
+    const bsf_nbsf_service_t *s = svc;
+    size_t n = 0;
+    for (unsigned i = 0; i < s->n_servers; i++) /* every listener's server */
+        n += (size_t)bsf_h2_server_in_flight(s->servers[i]);
+    return n;
 }

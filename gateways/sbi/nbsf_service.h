@@ -9,6 +9,7 @@
 #include "engine/engine.h"
 #include "feed/feed.h"
 #include "gateways/sbi/h2_server.h"
+#include "gateways/sbi/sbi_admission.h"
 #include "gateways/sbi/sbi_oauth2.h"
 #include "gateways/sbi/sbi_metrics.h"
 #include "gateways/sbi/user_agent_check.h"
@@ -39,6 +40,8 @@ typedef struct {
      * Copied at start. */
     bsf_nbsf_listen_t also[BSF_NBSF_MAX_LISTENERS - 1];
     unsigned n_also;
+    bsf_sbi_admission_t *admission; /* admission control and the headers of every answer
+                                     * (not owned; outlives the service); NULL: none */
 } bsf_nbsf_config_t;
 
 typedef struct bsf_nbsf_service bsf_nbsf_service_t;
@@ -67,5 +70,7 @@ void bsf_nbsf_service_write_metrics(void *svc, bsf_text_t *out);
 /* Requests answered since start (every operation and status). Any thread. */
 uint64_t bsf_nbsf_service_answers(const bsf_nbsf_service_t *svc);
 void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *out);
+/* Requests admitted and not answered yet (a bsf_admission_count_fn; ctx: the service). */
+size_t bsf_nbsf_service_in_flight(void *svc);
 
 #endif
