@@ -2,6 +2,7 @@
 #include "bsfd/config_json.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,14 +23,35 @@ static uint64_t uint_field(const void *field, size_t size)
     }
 }
 
-/* A list field: items separated by '\n'. */
+/* A `name=value` client property whose name says it is a credential (sasl.password,
+ * ssl.key.password, ...): its value never leaves bsfd. */
+static bool secret_item(const char *item, size_t n)
+{
+    const char *eq = memchr(item, '=', n);
+    char name[128];
+    if (!eq || (size_t)(eq - item) >= sizeof name)
+        return false;
+    for (size_t i = 0; i < (size_t)(eq - item); i++)
+        name[i] = (char)(item[i] >= 'A' && item[i] <= 'Z' ? item[i] + 32 : item[i]);
+    name[eq - item] = '\0';
+    return strstr(name, "password") || strstr(name, "secret");
+}
+
+/* A list field: items separated by '\n'; credentials hidden. */
 static json_t *list_json(const char *text)
 {
     json_t *a = json_array();
     for (const char *p = text; a && *p;) {
         const char *end = strchr(p, '\n');
         size_t n = end ? (size_t)(end - p) : strlen(p);
-        json_array_append_new(a, json_stringn(p, n));
+        if (secret_item(p, n)) {
+            char hidden[160];
+            snprintf(hidden, sizeof hidden, "%.*s=" BSF_CONFIG_HIDDEN,
+                     (int)((const char *)memchr(p, '=', n) - p), p);
+            json_array_append_new(a, json_string(hidden));
+        } else {
+            json_array_append_new(a, json_stringn(p, n));
+        }
         p = end ? end + 1 : p + n;
     }
     return a;

@@ -2,13 +2,18 @@
  * ("diameter.congestion.enabled" is {"diameter": {"congestion": {"enabled": …}}}), with the
  * value's JSON type: integers, booleans, strings (host:port, enums, durations as `30s`), lists
  * as arrays of strings. The same JSON goes back in through bsf_config_set, so it is validated
- * exactly as the file. Pure functions on the configuration; any thread. */
+ * exactly as the file. A list item `name=value` whose name holds "password" or "secret"
+ * (librdkafka credentials) is rendered `name=(hidden)`: compared with what runs it is no change,
+ * so an export goes back in unchanged, and a credential changes only in the file. Pure
+ * functions on the configuration; any thread. */
 #ifndef BSF_BSFD_CONFIG_JSON_H
 #define BSF_BSFD_CONFIG_JSON_H
 
 #include <jansson.h>
 
 #include "bsfd/config.h"
+
+#define BSF_CONFIG_HIDDEN "(hidden)"
 
 /* The value of one key (a new reference; NULL when out of memory). */
 json_t *bsf_config_key_json(const bsf_config_t *cfg, const bsf_config_key_t *k);

@@ -72,6 +72,15 @@ def test_a_patch_is_applied_at_once_logged_and_kept_across_restarts(server):
     assert get(server)["log"]["level"] == "debug"
 
 
+def test_the_log_level_applies_at_once(server):
+    patch(server, {"log": {"level": "error"}})
+    assert server.admin.put(STATE, json={"operationalState": "PARTIAL_SHUTDOWN"}).status_code == 200
+    assert "-> PARTIAL_SHUTDOWN" not in server.stderr_text()  # a WARN line: not at error
+    patch(server, {"log": {"level": "warn"}})
+    assert server.admin.put(STATE, json={"operationalState": "NORMAL"}).status_code == 200
+    assert "operational state PARTIAL_SHUTDOWN -> NORMAL" in server.stderr_text()
+
+
 def test_keys_that_need_a_restart_are_refused_and_nothing_changes(server):
     before = get(server)
     resp = server.admin.patch(PATH, json={"sbi": {"max_body_bytes": 2048},

@@ -90,6 +90,22 @@ static void test_the_document_goes_back_to_the_same_configuration(void **state)
     json_decref(again);
 }
 
+static void test_credentials_are_hidden(void **state)
+{
+    (void)state;
+    bsf_config_defaults(&a);
+    assert_int_equal(bsf_config_set(&a, "kafka.client_properties=sasl.password=hunter2;"
+                                        "linger.ms=5;SSL.Key.Password=k",
+                                    err, sizeof err),
+                     0);
+    json_t *v = bsf_config_key_json(&a, bsf_config_find_key("kafka.client_properties"));
+    char *text = json_dumps(v, JSON_COMPACT);
+    assert_string_equal(text, "[\"sasl.password=(hidden)\",\"linger.ms=5\","
+                              "\"SSL.Key.Password=(hidden)\"]");
+    free(text);
+    json_decref(v);
+}
+
 static void refused(const char *name, json_t *value, const char *why)
 {
     bsf_config_defaults(&a);
@@ -120,6 +136,7 @@ int main(void)
         cmocka_unit_test(test_every_key_nests_once),
         cmocka_unit_test(test_the_document_goes_back_to_the_same_configuration),
         cmocka_unit_test(test_bad_values_name_the_key),
+        cmocka_unit_test(test_credentials_are_hidden),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
