@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "audit/audit_settings.h"
 #include "gateways/diameter/rx_settings.h"
 #include "feed/feed_settings.h"
 #include "gateways/nrf/nrf_settings.h"
@@ -78,6 +79,7 @@ typedef struct {
     bsf_diameter_settings_t diameter;       /* Rx gateway */
     bsf_feed_settings_t feed;               /* message feed */
     bsf_nrf_settings_t nrf;                 /* NRF client and NF profile (nrf.*, nf.*) */
+    bsf_audit_settings_t audit;             /* binding audit, deletion log (audit.*) */
 
     /* Keys set by the file or --set (not by the defaults), for aliases' checks. */
     const void *explicit_keys[BSF_CFG_MAX_EXPLICIT];
@@ -195,6 +197,7 @@ extern const bsf_config_section_t bsf_config_replication_section;
 extern const bsf_config_section_t bsf_config_diameter_section;
 extern const bsf_config_section_t bsf_config_feed_section;
 extern const bsf_config_section_t bsf_config_nrf_section;
+extern const bsf_config_section_t bsf_config_audit_section;
 
 /* Sets every key to its default. */
 void bsf_config_defaults(bsf_config_t *cfg);

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "audit/audit.h"
+#include "audit/deletion_log.h"
 #include "bsfd/config.h"
 #include "bsfd/fd_limit.h"
 #include "common/diag.h"
@@ -19,6 +21,7 @@
 #include "gateways/diameter/rx_repaving_api.h"
 #include "feed/feed.h"
 #include "gateways/nrf/nrf_service.h"
+#include "gateways/sbi/audit_pcf_client.h"
 #include "gateways/ops/ops_server.h"
 #include "gateways/sbi/nbsf_service.h"
 #include "gateways/sbi/sbi_oauth2.h"
@@ -84,6 +87,9 @@ typedef struct {
     bsf_rx_gateway_t *rx;
     bsf_nrf_service_t *nrf;
     bsf_warmup_t *warmup;
+    bsf_deletion_log_t *deletion_log; /* the engine's on_removal (audit, Rx 5012, operator) */
+    bsf_audit_pcf_client_t *audit_pcf;
+    bsf_audit_t *audit;               /* NULL: audit.enabled false */
     bsf_oauth2_t *oauth2;    /* sbi.oauth2.required: the access-token checks */
     char instance_id[64];    /* nf.instance_id, or the one kept in the store */
 } bsfd_t;
@@ -136,7 +142,15 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
         .hooks = {0}, /* set by bsf_replication_create when the log is Kafka */
         .tombstone_horizon_ms = cfg->store_tombstone_horizon_ms,
         .reserve_percent = cfg->store_reserve_percent,
+        .on_removal = bsf_deletion_log_removal,
     };
+    d->deletion_log = bsf_deletion_log_create(cfg->audit.deletion_log_level,
+                                              cfg->audit.deletion_log_ue_ids);
+    if (!d->deletion_log) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    d->ec.removal_ctx = d->deletion_log;
     if (bsf_replication_create(&cfg->replication, cfg->site_id, &d->store, &d->ec, &d->repl, err,
                                cap))
         return -1;
@@ -226,6 +240,28 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
     return bsf_nrf_service_start(&nrfc, &d->nrf, err, cap);
 }
 
+/* The binding audit, over the SBI client (after the gateways). Returns 0 or -1. */
+static int start_audit(bsfd_t *d, char *err, size_t cap)
+{
+    const bsf_config_t *cfg = &d->cfg;
+    if (!cfg->audit.enabled)
+        return 0;
+    d->audit_pcf = bsf_audit_pcf_client_create(bsf_nrf_service_client(d->nrf), cfg->nrf.uri);
+    if (!d->audit_pcf) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    bsf_audit_config_t ac = {.settings = cfg->audit, .site_id = cfg->site_id};
+    bsf_audit_pcf_client_bind(d->audit_pcf, &ac.pcf);
+    if (bsf_audit_create(&d->store, d->engine, &ac, &d->audit, err, cap))
+        return -1;
+    if (bsf_audit_start(d->audit)) {
+        snprintf(err, cap, "cannot start the audit thread");
+        return -1;
+    }
+    return 0;
+}
+
 /* Every module's metrics and routes on the ops endpoint, then readiness. */
 static void attach_ops(bsfd_t *d)
 {
@@ -252,6 +288,9 @@ static void attach_ops(bsfd_t *d)
     if (d->feed)
         bsf_ops_server_add_metrics(ops, bsf_feed_write_metrics, d->feed);
     bsf_ops_server_add_metrics(ops, bsf_log_retention_write_metrics, d->retention);
+    bsf_ops_server_add_metrics(ops, bsf_deletion_log_write_metrics, d->deletion_log);
+    if (d->audit)
+        bsf_ops_server_add_metrics(ops, bsf_audit_write_metrics, d->audit);
     bsf_ops_server_set_ready(ops, true);
 }
 
@@ -260,7 +299,8 @@ static void attach_ops(bsfd_t *d)
 static int bsfd_start(bsfd_t *d)
 {
     char err[512] = "";
-    if (start_store(d, err, sizeof err) || start_gateways(d, err, sizeof err)) {
+    if (start_store(d, err, sizeof err) || start_gateways(d, err, sizeof err) ||
+        start_audit(d, err, sizeof err)) {
         if (err[0])
             BSF_ERROR("bsfd", "%s", err);
         return -1;
@@ -286,6 +326,7 @@ static void bsfd_stop(bsfd_t *d)
         bsf_rx_gateway_drain(d->rx);
     if (d->sbi)
         bsf_nbsf_service_drain(d->sbi);
+    bsf_audit_stop(d->audit); /* its queries answered, before the SBI client and engine go */
     bsf_log_retention_stop(d->retention);
     if (d->engine)
         bsf_engine_stop(d->engine); /* every accepted write is committed and answered */
@@ -303,8 +344,11 @@ static void bsfd_stop(bsfd_t *d)
     bsf_oauth2_free(d->oauth2);
     bsf_feed_destroy(d->feed); /* after every gateway that offers records stopped */
     bsf_log_retention_destroy(d->retention);
+    bsf_audit_destroy(d->audit); /* the engine answered its commands */
+    bsf_audit_pcf_client_free(d->audit_pcf);
     if (d->engine)
         bsf_engine_destroy(d->engine);
+    bsf_deletion_log_free(d->deletion_log);
     bsf_replication_destroy(d->repl);
     if (d->store_open)
         bsf_store_close(&d->store);
