@@ -8,8 +8,9 @@
  * attempts it is removed; otherwise, with audit.query_pcf, its PCF is queried at the
  * notificationUrl of the registration (GET, through bsf_audit_pcf_t): 2xx confirms it, 404s
  * remove it once audit.total_404 came (from different PCFs of its set with
- * audit.require_different_pcf), a failure counts an attempt. Queries go out at most
- * audit.max_queries_per_s (a token bucket) and at most BSF_AUDIT_MAX_INFLIGHT at once, so
+ * audit.require_different_pcf), a failure counts an attempt. Queries (and the audit's
+ * writes that need no query) go out at most audit.max_queries_per_s (a token bucket) and at
+ * most BSF_AUDIT_MAX_INFLIGHT queries at once, so
  * an audit of millions of bindings neither floods the PCFs nor starves traffic. Every
  * outcome is an event (AuditConfirmed / Suspected / Failed, or BindingDeregistered with
  * reason audit_not_found / audit_max_ttl). */

@@ -49,7 +49,7 @@ struct bsf_audit {
     bool started;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    bool stopping;
+    atomic_bool stopping;
     audit_job_t *done_head, *done_tail; /* answered jobs, under mu */
     /* audit thread */
     audit_job_t *ready;                 /* jobs waiting for a token to ask again */

@@ -191,7 +191,7 @@ static void note_not_found(audit_job_t *j)
 void bsf_audit_job_answered(audit_job_t *j)
 {
     struct bsf_audit *a = j->a;
-    if (a->stopping) {
+    if (atomic_load(&a->stopping)) {
         finish(j);
         return;
     }
@@ -241,6 +241,11 @@ uint64_t bsf_audit_take_item(struct bsf_audit *a, const bsf_audit_item_t *it, in
                                                b->notification_url != NULL);
     if (due == BSF_AUDIT_SKIP)
         return 0;
+    /* Every action takes a token, writes too: bindings without a query must not flood the
+     * engine's queue either. */
+    uint64_t wait = 0;
+    if (!bsf_token_bucket_take(&a->bucket, bsf_clock_mono_ns(), &wait))
+        return wait;
     if (due == BSF_AUDIT_REMOVE_MAX_TTL) {
         submit_removal(a, &it->id, it->hlc, it->audit_hlc, BSF_REASON_AUDIT_MAX_TTL);
         return 0;
@@ -250,9 +255,6 @@ uint64_t bsf_audit_take_item(struct bsf_audit *a, const bsf_audit_item_t *it, in
         submit_outcome(a, &it->id, it->hlc, it->audit_hlc, BSF_EVENT_AUDIT_SUSPECTED, &st);
         return 0;
     }
-    uint64_t wait = 0;
-    if (!bsf_token_bucket_take(&a->bucket, bsf_clock_mono_ns(), &wait))
-        return wait;
     audit_job_t *j = calloc(1, sizeof *j);
     if (!j) {
         audit_count(a, C_DROPPED);

@@ -42,7 +42,8 @@ pcf_port=$(cat "$work/pcf.port")
 
 start_bsfd() { # $1: audit.enabled
   "$BSFD" --set store.path="$work/store" --set sbi.listen=127.0.0.1:$port \
-    --set ops.listen=127.0.0.1:$ops --set log.level=warn --set audit.enabled="$1" \
+    --set ops.listen=127.0.0.1:$ops --set ops.admin_listen= --set log.level=warn \
+    --set audit.enabled="$1" \
     --set audit.min_ttl=1s --set audit.interval=1h --set audit.max_queries_per_s="$RATE" \
     --set audit.query_timeout=2s >>"$work/bsfd.log" 2>&1 &
   bsfd=$!

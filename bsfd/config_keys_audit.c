@@ -37,8 +37,9 @@ static const bsf_config_key_t keys[] = {
         "another PCF of the binding's pcfSetId is found through NF discovery; without one the "
         "404 quorum is not met and the audit counts an attempt."),
     BSF_CFG_UINT_KEY("audit.max_queries_per_s", audit.max_queries_per_s, "100", 1, 1000000,
-        "Most audit queries sent to PCFs per second (a token bucket), so that an audit of "
-        "millions of bindings never floods the PCFs or starves traffic."),
+        "Most audit queries sent to PCFs per second (a token bucket; audit outcomes that need no "
+        "query count too), so that an audit of millions of bindings never floods the PCFs or "
+        "starves traffic."),
     BSF_CFG_DURATION_KEY("audit.query_timeout", audit.query_timeout_ms, "2s", "100ms", "60s",
         "Deadline of one audit query (retries included); no answer by then counts an attempt."),
     BSF_CFG_ENUM_KEY("audit.deletion_log_level", audit.deletion_log_level, "info",
