@@ -326,3 +326,19 @@ def test_kill9_during_an_audit_loses_nothing_and_the_next_run_audits_again(bsfd_
     server.start()
     wait_until(lambda: all(removal(server, i) for i in ids), 20, "the audit after restart")
     assert all(removal(server, i)["reason"] == "audit_not_found" for i in ids)
+
+
+def test_reregistration_starts_a_fresh_audit_state(bsfd_factory, pcf):
+    """Seed §3.6: the PCF registers the session again; the new binding replaces the old one
+    (reason reregistered) and its audit starts from nothing."""
+    pcf.mode = "unavailable"
+    server = bsfd_factory(settings(audit__min_ttl="2s", bindings__collision_detection="true"))
+    ue = Ue()
+    body = audited_binding(pcf, "again", ue=ue)
+    old, _ = register(server.client, body)
+    wait_until(lambda: len(events(server, old, "AuditFailed")) >= 2, 15, "two attempts")
+    new, _ = register(server.client, body)
+    assert new != old
+    assert removal(server, old)["reason"] == "reregistered"
+    wait_until(lambda: events(server, new, "AuditFailed"), 15, "the new binding's first audit")
+    assert events(server, new, "AuditFailed")[0]["audit"]["attempts"] == 1
