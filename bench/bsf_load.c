@@ -494,7 +494,7 @@ static void report(load_t *l, double cpu_us, uint64_t ok)
 
 int main(int argc, char **argv)
 {
-    load_t l = {.o = {"127.0.0.1", 8080, MODE_REGISTER, 100000, 0, 0, 4, 64, 0, 0, 0, 16, 0},
+    load_t l = {.o = {"127.0.0.1", 8080, MODE_REGISTER, 100000, 0, 0, 4, 64, 0, 0, 0, 16, 0, NULL},
                 .rng = 2463534242u};
     char host[64] = "127.0.0.1";
     parse_args(&l, argc, argv, host, sizeof host);
