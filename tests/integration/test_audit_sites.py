@@ -44,7 +44,7 @@ def test_one_site_audits_each_binding_and_all_converge(site_factory):
         wait_for(lambda: gone_everywhere([a, b, c], ues["from-a"]), TIMEOUT,
                  "the audited binding gone everywhere")
         assert found_everywhere([a, b, c], ues["from-b"])
-        digest = wait_converged([a, b, c])
+        wait_converged([a, b, c])  # every digest equal (the audit goes on writing after)
         history = c.history(binding=ids["from-a"])
         kinds = {(e["type"], e["site"]) for e in history}
         assert ("AuditConfirmed", 1) in kinds and ("BindingDeregistered", 1) in kinds, history
@@ -52,7 +52,6 @@ def test_one_site_audits_each_binding_and_all_converge(site_factory):
         dereg = [e for e in history if e["type"] == "BindingDeregistered"]
         assert [e["reason"] for e in dereg] == ["audit_not_found"], dereg
         assert all(e["site"] == 2 for e in a.history(binding=ids["from-b"])), "B audits its own"
-        assert a.digest() == b.digest() == digest
         assert not pcf.violations, pcf.violations
     finally:
         pcf.close()
