@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "audit/audit_settings.h"
 #include "gateways/diameter/rx_settings.h"
 #include "feed/feed_settings.h"
 #include "gateways/nrf/nrf_settings.h"
@@ -105,6 +106,7 @@ typedef struct {
     unsigned cs_diameter_result;   /* controlled_shutdown.diameter_result_code */
     uint64_t shutdown_grace_ms;    /* shutdown.grace_period */
     bsf_admission_settings_t admission;     /* admission.*, congestion.*, overload.*, ... */
+    bsf_audit_settings_t audit;             /* binding audit, deletion log (audit.*) */
 
     /* Keys set by the file or --set (not by the defaults), for aliases' checks. */
     const void *explicit_keys[BSF_CFG_MAX_EXPLICIT];
@@ -241,6 +243,7 @@ extern const bsf_config_section_t bsf_config_hygiene_section;
 extern const bsf_config_section_t bsf_config_ops_section;
 extern const bsf_config_section_t bsf_config_observe_section;
 extern const bsf_config_section_t bsf_config_admission_section;
+extern const bsf_config_section_t bsf_config_audit_section;
 
 /* Sets every key to its default. */
 void bsf_config_defaults(bsf_config_t *cfg);

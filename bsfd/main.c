@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "audit/audit.h"
+#include "audit/deletion_log.h"
 #include "bsfd/config.h"
 #include "bsfd/config_api.h"
 #include "bsfd/config_runtime.h"
@@ -29,6 +31,7 @@
 #include "feed/feed.h"
 #include "gateways/nrf/nrf_service.h"
 #include "gateways/ops/ops_opstate.h"
+#include "gateways/sbi/audit_pcf_client.h"
 #include "gateways/ops/ops_server.h"
 #include "gateways/admission/admission.h"
 #include "gateways/sbi/nbsf_service.h"
@@ -100,6 +103,9 @@ typedef struct {
     bsf_rx_gateway_t *rx;
     bsf_nrf_service_t *nrf;
     bsf_warmup_t *warmup;
+    bsf_deletion_log_t *deletion_log; /* the engine's on_removal (audit, Rx 5012, operator) */
+    bsf_audit_pcf_client_t *audit_pcf;
+    bsf_audit_t *audit;               /* NULL: audit.enabled false */
     bsf_oauth2_t *oauth2;    /* sbi.oauth2.required: the access-token checks */
     bsfd_score_inputs_t score_inputs;
     /* nf_scoring.enabled: started after the gateways; the NRF heartbeat (SBI client thread)
@@ -209,7 +215,15 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
         .hooks = {0}, /* set by bsf_replication_create when the log is Kafka */
         .tombstone_horizon_ms = cfg->store_tombstone_horizon_ms,
         .reserve_percent = cfg->store_reserve_percent,
+        .on_removal = bsf_deletion_log_removal,
     };
+    d->deletion_log = bsf_deletion_log_create(cfg->audit.deletion_log_level,
+                                              cfg->audit.deletion_log_ue_ids);
+    if (!d->deletion_log) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    d->ec.removal_ctx = d->deletion_log;
     if (bsf_replication_create(&cfg->replication, cfg->site_id, &d->store, &d->ec, &d->repl, err,
                                cap))
         return -1;
@@ -399,6 +413,28 @@ static int start_scoring(bsfd_t *d)
     return 0;
 }
 
+/* The binding audit, over the SBI client (after the gateways). Returns 0 or -1. */
+static int start_audit(bsfd_t *d, char *err, size_t cap)
+{
+    const bsf_config_t *cfg = &d->cfg;
+    if (!cfg->audit.enabled)
+        return 0;
+    d->audit_pcf = bsf_audit_pcf_client_create(bsf_nrf_service_client(d->nrf), cfg->nrf.uri);
+    if (!d->audit_pcf) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    bsf_audit_config_t ac = {.settings = cfg->audit, .site_id = cfg->site_id};
+    bsf_audit_pcf_client_bind(d->audit_pcf, &ac.pcf);
+    if (bsf_audit_create(&d->store, d->engine, &ac, &d->audit, err, cap))
+        return -1;
+    if (bsf_audit_start(d->audit)) {
+        snprintf(err, cap, "cannot start the audit thread");
+        return -1;
+    }
+    return 0;
+}
+
 /* Every module's metrics and routes on the ops endpoint, then readiness. */
 static void attach_ops(bsfd_t *d)
 {
@@ -435,6 +471,9 @@ static void attach_ops(bsfd_t *d)
     bsf_ops_server_add_metrics(ops, bsf_log_retention_write_metrics, d->retention);
     bsf_ops_server_add_metrics(ops, bsf_nf_scoring_write_metrics, atomic_load(&d->scoring));
     bsf_ops_server_add_route(ops, BSF_NF_SCORE_PATH, nf_score_route, d);
+    bsf_ops_server_add_metrics(ops, bsf_deletion_log_write_metrics, d->deletion_log);
+    if (d->audit)
+        bsf_ops_server_add_metrics(ops, bsf_audit_write_metrics, d->audit);
     bsf_ops_server_set_ready(ops, true);
 }
 
@@ -443,7 +482,8 @@ static void attach_ops(bsfd_t *d)
 static int bsfd_start(bsfd_t *d)
 {
     char err[512] = "";
-    if (start_store(d, err, sizeof err) || start_gateways(d, err, sizeof err)) {
+    if (start_store(d, err, sizeof err) || start_gateways(d, err, sizeof err) ||
+        start_audit(d, err, sizeof err)) {
         if (err[0])
             BSF_ERROR("bsfd", "%s", err);
         return -1;
@@ -486,6 +526,7 @@ static void bsfd_stop(bsfd_t *d)
         bsf_rx_gateway_drain(d->rx);
     if (d->sbi)
         bsf_nbsf_service_drain(d->sbi);
+    bsf_audit_stop(d->audit); /* its queries answered, before the SBI client and engine go */
     bsf_log_retention_stop(d->retention);
     if (d->engine)
         bsf_engine_stop(d->engine); /* every accepted write is committed and answered */
@@ -510,8 +551,11 @@ static void bsfd_stop(bsfd_t *d)
     bsf_oauth2_free(d->oauth2);
     bsf_feed_destroy(d->feed); /* after every gateway that offers records stopped */
     bsf_log_retention_destroy(d->retention);
+    bsf_audit_destroy(d->audit); /* the engine answered its commands */
+    bsf_audit_pcf_client_free(d->audit_pcf);
     if (d->engine)
         bsf_engine_destroy(d->engine);
+    bsf_deletion_log_free(d->deletion_log);
     bsf_replication_destroy(d->repl);
     bsf_config_api_free(d->cfgapi);
     if (d->store_open)
