@@ -342,3 +342,18 @@ def test_reregistration_starts_a_fresh_audit_state(bsfd_factory, pcf):
     assert removal(server, old)["reason"] == "reregistered"
     wait_until(lambda: events(server, new, "AuditFailed"), 15, "the new binding's first audit")
     assert events(server, new, "AuditFailed")[0]["audit"]["attempts"] == 1
+
+
+def test_complete_shutdown_pauses_the_audit_and_normal_resumes_it(bsfd_factory, pcf):
+    """Seed 3.39: in COMPLETE_SHUTDOWN no PCF is queried and nothing is removed."""
+    pcf.mode = "not_found"
+    server = bsfd_factory(settings())
+    state = "/oc-bsf-configuration/v1/operationalState"
+    binding_id, _ = register(server.client, audited_binding(pcf, "paused"))
+    resp = server.admin.put(state, json={"operationalState": "COMPLETE_SHUTDOWN"})
+    assert resp.status_code == 200, resp.text
+    time.sleep(3.5)  # past audit.min_ttl and three audit intervals
+    assert pcf.queries_of("paused") == []
+    assert live(server, binding_id)
+    assert server.admin.put(state, json={"operationalState": "NORMAL"}).status_code == 200
+    wait_until(lambda: removal(server, binding_id), 15, "the audit resuming and removing it")
