@@ -2,16 +2,25 @@
  * HTTP/2 service and the ops endpoint, then waits for SIGTERM or SIGINT and shuts down in
  * order: stop accepting, finish every accepted write, answer, close. */
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bsfd/config.h"
+#include "bsfd/config_api.h"
+#include "bsfd/config_runtime.h"
 #include "bsfd/fd_limit.h"
+#include "bsfd/grace_timer.h"
+#include "bsfd/nf_scoring_inputs.h"
+#include "bsfd/service_notify.h"
 #include "common/diag.h"
+#include "common/error.h"
+#include "common/operational_state.h"
+#include "common/version.h"
 #include "engine/engine.h"
-#include "engine/log_retention.h"
 #include "engine/log_retention.h"
 #include "engine/store.h"
 #include "engine/warmup.h"
@@ -19,52 +28,57 @@
 #include "gateways/diameter/rx_repaving_api.h"
 #include "feed/feed.h"
 #include "gateways/nrf/nrf_service.h"
+#include "gateways/ops/ops_opstate.h"
 #include "gateways/ops/ops_server.h"
 #include "gateways/sbi/nbsf_service.h"
-#include "gateways/sbi/sbi_oauth2.h"
 #include "gateways/sbi/sbi_oauth2.h"
 #include "replication/replication.h"
 
 #define EXIT_CONFIG 2
+#define SETTLE_MS 200 /* between the last write answered and GOAWAY */
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: bsfd [-c FILE] [--set section.key=value]...\n"
-                 "       bsfd --config-reference\n"
+                 "       bsfd --check-config [-c FILE] [--set section.key=value]...\n"
+                 "       bsfd --config-reference | --version | --help\n"
                  "Runs the Binding Support Function. Without options it serves Nbsf_Management "
                  "on h2c 127.0.0.1:8080 with its store in ./data.\n");
+}
+
+/* Defaults, the file, then every --set over it, whatever their order on the line; finished.
+ * `--check-config` is skipped. Returns 0, or -1 with a message naming the key (or the
+ * argument). */
+static int read_config(int argc, char **argv, bsf_config_t *cfg, char *err, size_t cap)
+{
+    bsf_config_defaults(cfg);
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "-c") == 0 && i + 1 < argc &&
+            bsf_config_load_file(cfg, argv[++i], err, cap))
+            return -1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
+            i++;
+        } else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
+            if (bsf_config_set(cfg, argv[++i], err, cap))
+                return -1;
+        } else if (strcmp(argv[i], "--check-config") != 0) {
+            snprintf(err, cap, "unknown argument %s", argv[i]);
+            return -1;
+        }
+    }
+    return bsf_config_finish(cfg, err, cap);
 }
 
 static int load_config(int argc, char **argv, bsf_config_t *cfg)
 {
     char err[512];
-    bsf_config_defaults(cfg);
-    /* The file first, then every --set over it, whatever their order on the line. */
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "-c") == 0 && i + 1 < argc &&
-            bsf_config_load_file(cfg, argv[++i], err, sizeof err)) {
-            fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
-            return -1;
-        }
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
-            i++;
-        } else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
-            if (bsf_config_set(cfg, argv[++i], err, sizeof err)) {
-                fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
-                return -1;
-            }
-        } else {
-            fprintf(stderr, "bsfd: unknown argument %s\n", argv[i]);
-            usage(stderr);
-            return -1;
-        }
-    }
-    if (bsf_config_finish(cfg, err, sizeof err)) {
-        fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
-        return -1;
-    }
-    return 0;
+    if (read_config(argc, argv, cfg, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
+    if (strncmp(err, "unknown argument", 16) == 0)
+        usage(stderr);
+    return -1;
 }
 
 /* Everything bsfd runs, started in this order by bsfd_start and stopped in the reverse
@@ -85,8 +99,29 @@ typedef struct {
     bsf_nrf_service_t *nrf;
     bsf_warmup_t *warmup;
     bsf_oauth2_t *oauth2;    /* sbi.oauth2.required: the access-token checks */
+    bsfd_score_inputs_t score_inputs;
+    /* nf_scoring.enabled: started after the gateways; the NRF heartbeat (SBI client thread)
+     * reads it, so it is published atomically */
+    _Atomic(bsf_nf_scoring_t *) scoring;
     char instance_id[64];    /* nf.instance_id, or the one kept in the store */
+    bsf_config_api_t *cfgapi; /* runtime configuration, SIGHUP */
+    int argc;                /* the command line, read again on SIGHUP */
+    char **argv;
 } bsfd_t;
+
+/* The NRF heartbeat's load: the NF score's measured TPS, or nrf.load (SBI client thread). */
+static unsigned heartbeat_load(void *ctx, unsigned fallback)
+{
+    bsfd_t *d = ctx;
+    return bsf_nf_scoring_load(atomic_load(&d->scoring), fallback);
+}
+
+/* SIGHUP's reading of the configuration: the same command line again. */
+static int reload_config(void *ctx, bsf_config_t *out, char *err, size_t cap)
+{
+    bsfd_t *d = ctx;
+    return read_config(d->argc, d->argv, out, err, cap);
+}
 
 /* The access-token checks (keys read once, here). Returns 0, or -1 with the reason logged
  * (a configuration error: exit 2). */
@@ -111,7 +146,34 @@ static int create_oauth2(bsfd_t *d)
     return 0;
 }
 
-/* The store, the engine (the single writer) and the log backend. Returns 0 or -1 (logged). */
+/* The ops endpoint, before the log backend catches up: liveness answers and readiness says
+ * 503 while a Kafka site applies the other sites' events, which may take minutes. Returns 0
+ * or -1. */
+static int start_ops(bsfd_t *d, char *err, size_t cap)
+{
+    const bsf_config_t *cfg = &d->cfg;
+    if (!cfg->ops_listen[0] && !cfg->ops_admin_listen[0])
+        return 0;
+    bsf_ops_config_t oc = {.host = cfg->ops_listen[0] ? cfg->ops_host : NULL,
+                           .port = cfg->ops_port,
+                           .admin_host = cfg->ops_admin_listen[0] ? cfg->ops_admin_host : NULL,
+                           .admin_port = cfg->ops_admin_port,
+                           .admin_tls_cert = cfg->ops_admin_tls_cert,
+                           .admin_tls_key = cfg->ops_admin_tls_key,
+                           .admin_tls_ca = cfg->ops_admin_tls_ca,
+                           .admin_token_file = cfg->ops_admin_token_file,
+                           .site_id = cfg->site_id,
+                           .store = &d->store,
+                           .engine = d->engine};
+    if (bsf_ops_server_start(&oc, &d->ops, err, cap))
+        return -1;
+    if (d->repl) /* the catch-up's progress (lag per site) is visible meanwhile */
+        bsf_ops_server_add_metrics(d->ops, bsf_replication_write_metrics, d->repl);
+    return 0;
+}
+
+/* The store, the engine (the single writer), the ops endpoint and the log backend. Returns 0
+ * or -1 (logged). */
 static int start_store(bsfd_t *d, char *err, size_t cap)
 {
     const bsf_config_t *cfg = &d->cfg;
@@ -128,6 +190,13 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
         return -1;
     if (d->oauth2)
         bsf_oauth2_set_instance_id(d->oauth2, d->instance_id);
+    /* The operational state a PUT kept (seed §3.39), before anything serves. */
+    if (bsf_ops_opstate_restore(&d->store, err, cap))
+        return -1;
+    /* The runtime keys set through the management API win over the file (config_api.h). */
+    if (bsf_config_api_create(&d->cfg, &d->store, reload_config, d, &d->cfgapi, err, cap))
+        return -1;
+    bsf_config_api_effective(d->cfgapi, &d->cfg);
     d->ec = (bsf_engine_config_t){
         .site_id = cfg->site_id,
         .collision_detection = cfg->bindings_collision_detection,
@@ -145,6 +214,9 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
         BSF_ERROR("bsfd", "cannot start the engine");
         return -1;
     }
+    if (start_ops(d, err, cap))
+        return -1;
+    bsf_service_notify_status("catching up with the log");
     /* e.g. a new store that cannot bootstrap: nothing is served yet */
     if (bsf_replication_start(d->repl, d->engine, err, cap))
         return -1;
@@ -191,21 +263,6 @@ static void fill_h2_config(bsfd_t *d)
 static int start_gateways(bsfd_t *d, char *err, size_t cap)
 {
     const bsf_config_t *cfg = &d->cfg;
-    if (cfg->ops_listen[0] || cfg->ops_admin_listen[0]) {
-        bsf_ops_config_t oc = {.host = cfg->ops_listen[0] ? cfg->ops_host : NULL,
-                               .port = cfg->ops_port,
-                               .admin_host = cfg->ops_admin_listen[0] ? cfg->ops_admin_host : NULL,
-                               .admin_port = cfg->ops_admin_port,
-                               .admin_tls_cert = cfg->ops_admin_tls_cert,
-                               .admin_tls_key = cfg->ops_admin_tls_key,
-                               .admin_tls_ca = cfg->ops_admin_tls_ca,
-                               .admin_token_file = cfg->ops_admin_token_file,
-                               .site_id = cfg->site_id,
-                               .store = &d->store,
-                               .engine = d->engine};
-        if (bsf_ops_server_start(&oc, &d->ops, err, cap))
-            return -1;
-    }
     fill_h2_config(d);
     if (cfg->feed.enabled && bsf_feed_create(&cfg->feed, cfg->site_id, &d->feed, err, cap))
         return -1;
@@ -229,8 +286,46 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
     bsf_nrf_service_config_t nrfc = {&cfg->nrf, &d->store, cfg->sbi_host,
                                      bsf_nbsf_service_port(d->sbi), cfg->sbi_api_root,
                                      d->rx ? cfg->diameter.identity : NULL,
-                                     d->rx ? cfg->diameter.realm : NULL};
-    return bsf_nrf_service_start(&nrfc, &d->nrf, err, cap);
+                                     d->rx ? cfg->diameter.realm : NULL, heartbeat_load, d};
+    if (bsf_nrf_service_start(&nrfc, &d->nrf, err, cap))
+        return -1;
+    bsf_config_runtime_attach_nrf(d->nrf); /* nrf.timeout_ms and the back-off change live */
+    return 0;
+}
+
+static json_t *nf_score_route(void *ctx, const char *method, const char *body, size_t len,
+                              int *status)
+{
+    (void)body;
+    (void)len;
+    if (strcmp(method, "GET") != 0) {
+        *status = 405;
+        return json_pack("{s:s,s:i,s:s}", "title", "Method Not Allowed", "status", 405,
+                         "detail", "only GET");
+    }
+    *status = 200;
+    return bsf_nf_scoring_json(atomic_load(&((bsfd_t *)ctx)->scoring), true); /* on demand */
+}
+
+/* NF scoring (seed 3.41), once every source it reads is running. Returns 0 or -1 (logged). */
+static int start_scoring(bsfd_t *d)
+{
+    d->score_inputs = (bsfd_score_inputs_t){.cfg = &d->cfg, .sbi = d->sbi, .rx = d->rx,
+                                            .nrf = d->nrf, .repl = d->repl,
+                                            .engine = d->engine};
+    bsf_nf_scoring_config_t sc = {.enabled = d->cfg.nf_scoring_enabled,
+                                  .interval_ms = d->cfg.nf_scoring_interval_ms,
+                                  .weights = bsfd_score_weights(&d->cfg),
+                                  .gather = bsfd_score_gather,
+                                  .ctx = &d->score_inputs};
+    bsf_nf_scoring_t *s;
+    int rc = bsf_nf_scoring_start(&sc, &s);
+    if (rc) {
+        BSF_ERROR("bsfd", "NF scoring: %s", bsf_strerror(rc));
+        return -1;
+    }
+    atomic_store(&d->scoring, s);
+    return 0;
 }
 
 /* Every module's metrics and routes on the ops endpoint, then readiness. */
@@ -240,9 +335,13 @@ static void attach_ops(bsfd_t *d)
     if (!ops)
         return;
     bsf_ops_server_add_metrics(ops, bsf_nbsf_service_write_metrics, d->sbi);
+    bsf_ops_server_add_metrics(ops, bsf_ops_opstate_write_metrics, NULL);
+    if (d->cfg.ops_admin_listen[0]) {
+        bsf_ops_server_add_admin_route(ops, BSF_OPSTATE_PATH, bsf_ops_opstate_route, &d->store);
+        bsf_ops_server_add_admin_route(ops, BSF_CONFIG_API_PATH, bsf_config_api_route,
+                                       d->cfgapi);
+    }
     bsf_nrf_service_attach_ops(d->nrf, ops);
-    if (d->repl)
-        bsf_ops_server_add_metrics(ops, bsf_replication_write_metrics, d->repl);
     if (d->rx) {
         bsf_rx_repaving_t *repaving = bsf_rx_gateway_repaving(d->rx);
         bsf_ops_server_add_metrics(ops, bsf_rx_gateway_write_metrics, d->rx);
@@ -259,6 +358,8 @@ static void attach_ops(bsfd_t *d)
     if (d->feed)
         bsf_ops_server_add_metrics(ops, bsf_feed_write_metrics, d->feed);
     bsf_ops_server_add_metrics(ops, bsf_log_retention_write_metrics, d->retention);
+    bsf_ops_server_add_metrics(ops, bsf_nf_scoring_write_metrics, atomic_load(&d->scoring));
+    bsf_ops_server_add_route(ops, BSF_NF_SCORE_PATH, nf_score_route, d);
     bsf_ops_server_set_ready(ops, true);
 }
 
@@ -272,6 +373,8 @@ static int bsfd_start(bsfd_t *d)
             BSF_ERROR("bsfd", "%s", err);
         return -1;
     }
+    if (start_scoring(d))
+        return -1;
     attach_ops(d);
     d->warmup = d->cfg.store_warmup ? bsf_warmup_start(&d->store) : NULL;
     BSF_INFO("bsfd", "site %u serving Nbsf_Management on h2c %s:%u (%u workers), store %s, "
@@ -283,6 +386,7 @@ static int bsfd_start(bsfd_t *d)
                  strchr(d->cfg.sbi_also_host[i], ':') ? "[" : "", d->cfg.sbi_also_host[i],
                  strchr(d->cfg.sbi_also_host[i], ':') ? "]" : "",
                  bsf_nbsf_service_port_of(d->sbi, i + 1));
+    bsf_service_notify_ready();
     return 0;
 }
 
@@ -290,10 +394,19 @@ static int bsfd_start(bsfd_t *d)
  * Every step skips what was never started. */
 static void bsfd_stop(bsfd_t *d)
 {
+    bsf_service_notify_stopping();
     bsf_nrf_service_deregister(d->nrf); /* consumers stop finding us first */
     bsf_warmup_stop(d->warmup);
     if (d->ops)
         bsf_ops_server_set_ready(d->ops, false);
+    /* New requests are refused as stopping since SIGTERM: what the engine took is answered
+     * before GOAWAY (bounded by shutdown.grace_period anyway). */
+    if (d->sbi && bsf_nbsf_service_wait_answered(d->sbi, 10000))
+        BSF_WARN("bsfd", "writes still unanswered after 10 s: draining anyway");
+    /* Some clients (httpcore) fail every stream in flight when a GOAWAY comes, even one whose
+     * answer came with it: the last answers get a moment to be read first. */
+    if (d->sbi)
+        nanosleep(&(struct timespec){0, SETTLE_MS * 1000000L}, NULL);
     if (d->rx)
         bsf_rx_gateway_drain(d->rx);
     if (d->sbi)
@@ -305,6 +418,10 @@ static void bsfd_stop(bsfd_t *d)
     /* The ops endpoint's metrics and routes read the gateways: it stops before they go. */
     if (d->ops)
         bsf_ops_server_stop(d->ops);
+    /* After the ops endpoint (its metrics read the score) and the NRF deregistration (no
+     * heartbeat asks for the load any more); before the gateways it reads go. */
+    bsf_nf_scoring_stop(atomic_exchange(&d->scoring, NULL));
+    bsf_config_runtime_attach_nrf(NULL);
     bsf_nrf_service_stop(d->nrf);
     if (d->rx)
         bsf_rx_gateway_stop(d->rx);
@@ -318,6 +435,7 @@ static void bsfd_stop(bsfd_t *d)
     if (d->engine)
         bsf_engine_destroy(d->engine);
     bsf_replication_destroy(d->repl);
+    bsf_config_api_free(d->cfgapi);
     if (d->store_open)
         bsf_store_close(&d->store);
 }
@@ -332,31 +450,59 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        printf("bsfd %s\n", bsf_version());
+        return 0;
+    }
     static bsfd_t d; /* large (the configuration): not on the stack */
+    bool check_only = false;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--check-config") == 0)
+            check_only = true;
+        else if ((strcmp(argv[i], "-c") == 0 || strcmp(argv[i], "--set") == 0) && i + 1 < argc)
+            i++;
     if (load_config(argc, argv, &d.cfg))
         return EXIT_CONFIG;
+    if (check_only) { /* seed §3.20: validated, nothing started */
+        printf("bsfd: configuration valid\n");
+        return 0;
+    }
+    d.argc = argc;
+    d.argv = argv;
     bsf_log_level_t level;
+    bsf_log_format_t format;
     if (bsf_log_level_parse(d.cfg.log_level, &level) == 0)
         bsf_log_set_level(level);
+    if (bsf_log_format_parse(d.cfg.log_format, &format) == 0)
+        bsf_log_set_format(format);
+    bsf_log_set_module_levels(d.cfg.log_modules, NULL, 0); /* checked by the configuration */
+    BSF_INFO("bsfd", "bsfd %s starting", bsf_version());
     bsf_fd_limit_raise();
     if (create_oauth2(&d))
         return EXIT_CONFIG;
 
     /* Signals are taken by sigwait in this thread; every thread inherits the mask. */
-    sigset_t stop_signals;
-    sigemptyset(&stop_signals);
-    sigaddset(&stop_signals, SIGTERM);
-    sigaddset(&stop_signals, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGTERM);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &signals, NULL);
     signal(SIGPIPE, SIG_IGN);
 
     if (bsfd_start(&d)) {
         bsfd_stop(&d);
         return 1;
     }
-    int sig = 0;
-    sigwait(&stop_signals, &sig);
-    BSF_INFO("bsfd", "signal %d: shutting down", sig);
+    int sig;
+    while ((sig = bsf_service_notify_wait(&signals)) == SIGHUP)
+        bsf_config_api_reload(d.cfgapi); /* the file again: what can change at run time */
+    /* Seed §3.40: from here every new request is refused as "stopping", what was read
+     * finishes, and the whole stop is bounded by shutdown.grace_period. */
+    bsf_opstate_begin_termination();
+    bsf_grace_timer_arm();
+    BSF_INFO("bsfd", "signal %d: shutting down (grace period %llu ms)", sig,
+             (unsigned long long)bsf_grace_timer_period());
     bsfd_stop(&d);
     BSF_INFO("bsfd", "stopped");
     return 0;

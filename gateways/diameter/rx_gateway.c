@@ -107,6 +107,18 @@ void bsf_rx_gateway_stop(bsf_rx_gateway_t *gw)
     free(gw);
 }
 
+void bsf_rx_gateway_load(bsf_rx_gateway_t *gw, uint64_t *messages, unsigned *connections)
+{
+    *messages = gw->proxy ? bsf_rx_proxy_messages(gw->proxy) : 0;
+    size_t n = 0;
+    bsf_rx_connection_t *snap =
+        gw->connections ? bsf_rx_connections_snapshot(gw->connections, &n) : NULL;
+    *connections = 0;
+    for (size_t i = 0; i < n; i++)
+        *connections += bsf_rx_node_peer_open(snap[i].id) == 1;
+    bsf_rx_connections_snapshot_free(snap, n);
+}
+
 void bsf_rx_gateway_write_metrics(void *gw, bsf_text_t *out)
 {
     bsf_rx_gateway_t *g = gw;

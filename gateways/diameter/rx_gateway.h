@@ -22,6 +22,9 @@ void bsf_rx_gateway_drain(bsf_rx_gateway_t *gw);
 void bsf_rx_gateway_stop(bsf_rx_gateway_t *gw);
 /* Prometheus text of the gateway's counters. */
 void bsf_rx_gateway_write_metrics(void *gw, bsf_text_t *out);
+/* Diameter messages handled since start (requests in, requests relayed) and the Diameter
+ * connections up now: inputs of the NF score. Any thread. */
+void bsf_rx_gateway_load(bsf_rx_gateway_t *gw, uint64_t *messages, unsigned *connections);
 /* Connection repaving (seed §3.45), for its management resources (rx_repaving_api.h). */
 bsf_rx_repaving_t *bsf_rx_gateway_repaving(bsf_rx_gateway_t *gw);
 

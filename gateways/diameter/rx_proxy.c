@@ -237,6 +237,11 @@ void bsf_rx_proxy_free(bsf_rx_proxy_t *px)
     free(px);
 }
 
+uint64_t bsf_rx_proxy_messages(const bsf_rx_proxy_t *px)
+{
+    return bsf_rx_metrics_messages(px->metrics);
+}
+
 void bsf_rx_proxy_write_metrics(bsf_rx_proxy_t *px, bsf_text_t *out)
 {
     bsf_rx_metrics_write(px->metrics, bsf_rx_pending_count(&px->pending), px->s.max_pending,

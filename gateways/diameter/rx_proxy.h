@@ -42,6 +42,8 @@ void bsf_rx_proxy_stop(bsf_rx_proxy_t *px);
 void bsf_rx_proxy_free(bsf_rx_proxy_t *px);
 
 void bsf_rx_proxy_write_metrics(bsf_rx_proxy_t *px, bsf_text_t *out);
+/* bsf_rx_metrics_messages of the proxy. Any thread. */
+uint64_t bsf_rx_proxy_messages(const bsf_rx_proxy_t *px);
 
 /* For the message feed (bsf_rx_feed_binding_fn): the binding that routed `request`, a
  * request the proxy is forwarding. Any thread. */

@@ -39,6 +39,14 @@ void bsf_nbsf_respond_json(bsf_nbsf_request_t *rq, int status, const bsf_h2_head
     answer(rq, status, "application/json", headers, n_headers, body->data, body->size);
 }
 
+void bsf_nbsf_respond_body(bsf_nbsf_request_t *rq, int status, const char *content_type,
+                           const bsf_h2_header_t *headers, size_t n_headers, const void *body,
+                           size_t len)
+{
+    record(rq, status);
+    answer(rq, status, content_type, headers, n_headers, body, len);
+}
+
 void bsf_nbsf_respond_empty(bsf_nbsf_request_t *rq, int status)
 {
     bsf_nbsf_respond_headers(rq, status, NULL, 0);

@@ -4,6 +4,7 @@
 #define BSF_GATEWAYS_SBI_NBSF_INTERNAL_H
 
 #include <msgpack.h>
+#include <stdatomic.h>
 
 #include "engine/read.h"
 #include "gateways/sbi/nbsf_service.h"
@@ -19,6 +20,7 @@ struct bsf_nbsf_service {
     unsigned n_workers; /* over all servers */
     size_t max_body_bytes;
     bsf_sbi_metrics_t *metrics; /* one per worker */
+    atomic_uint writes_in_flight; /* taken by the engine, not yet answered */
 };
 
 /* Per worker thread: its read handle (kept for the worker's life) and reusable buffers. */

@@ -2,12 +2,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "common/clock.h"
 #include "common/diag.h"
 #include "core/sbi_time.h"
 #include "gateways/sbi/nbsf_exchange.h"
 #include "gateways/sbi/nbsf_internal.h"
+#include "gateways/sbi/nbsf_opstate.h"
 #include "gateways/sbi/pcf_bindings.h"
 #include "gateways/sbi/pcf_mbs_bindings.h"
 #include "gateways/sbi/pcf_ue_bindings.h"
@@ -218,6 +220,14 @@ static void route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
 
 /* ---- h2 server callbacks ----------------------------------------------------------- */
 
+static const char *correlation_info(const bsf_h2_request_t *r)
+{
+    for (size_t i = 0; i < r->n_headers; i++)
+        if (strcmp(r->headers[i].name, "3gpp-sbi-correlation-info") == 0)
+            return r->headers[i].value;
+    return NULL;
+}
+
 static void on_request(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s,
                        const bsf_h2_request_t *r)
 {
@@ -235,13 +245,19 @@ static void on_request(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s,
         return;
     if (svc->cfg.oauth2 && !authorized(&rq, svc->cfg.oauth2, r))
         return;
+    if (bsf_nbsf_opstate_refused(&rq, r)) /* controlled shutdown, stopping */
+        return;
+    /* The lines written while the request is handled here name it (TS 29.500's
+     * 3gpp-Sbi-Correlation-Info, e.g. "imsi-001010000000001"). */
+    bsf_log_set_correlation(correlation_info(r));
     if (svc->cfg.late_arrival && arrived_too_late(r)) {
         snprintf(rq.instance, sizeof rq.instance, "%.*s", (int)r->path_len, r->path);
         problem(&rq, BSF_CAUSE_TIMED_OUT_REQUEST,
                 "the request arrived after its maximum response time");
-        return;
+    } else {
+        route(&rq, r);
     }
-    route(&rq, r);
+    bsf_log_set_correlation(NULL);
 }
 
 static void on_reject(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s, bsf_h2_reject_t why)
@@ -378,6 +394,17 @@ int bsf_nbsf_service_start(const bsf_nbsf_config_t *cfg, const bsf_h2_config_t *
     return 0;
 }
 
+unsigned bsf_nbsf_service_wait_answered(bsf_nbsf_service_t *svc, unsigned timeout_ms)
+{
+    uint64_t end = bsf_clock_mono_ns() + (uint64_t)timeout_ms * 1000000u;
+    unsigned left;
+    while ((left = atomic_load(&svc->writes_in_flight)) && bsf_clock_mono_ns() < end) {
+        struct timespec ts = {0, 5 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    return left;
+}
+
 void bsf_nbsf_service_drain(bsf_nbsf_service_t *svc)
 {
     for (unsigned i = 0; i < svc->n_servers; i++)
@@ -419,6 +446,11 @@ void bsf_nbsf_service_write_metrics(void *svc, bsf_text_t *out)
     bsf_h2_stats_t st;
     bsf_nbsf_service_h2_stats(s, &st);
     bsf_sbi_metrics_write_h2(&st, out);
+}
+
+uint64_t bsf_nbsf_service_answers(const bsf_nbsf_service_t *svc)
+{
+    return bsf_sbi_metrics_answers(svc->metrics, svc->n_workers);
 }
 
 void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *out)

@@ -47,6 +47,11 @@ typedef struct bsf_nbsf_service bsf_nbsf_service_t;
 int bsf_nbsf_service_start(const bsf_nbsf_config_t *cfg, const bsf_h2_config_t *h2,
                            bsf_store_t *store, bsf_engine_t *engine, bsf_nbsf_service_t **out,
                            char *err, size_t err_cap);
+/* Waits until every write the engine took has been answered, or `timeout_ms` passed. Returns
+ * the writes still unanswered (0: all). For a stop: call after bsf_opstate_begin_termination
+ * (no new write is taken then) and before bsf_nbsf_service_drain, whose GOAWAY some clients
+ * take as the end of every stream in flight. Main thread. */
+unsigned bsf_nbsf_service_wait_answered(bsf_nbsf_service_t *svc, unsigned timeout_ms);
 void bsf_nbsf_service_drain(bsf_nbsf_service_t *svc);
 void bsf_nbsf_service_stop(bsf_nbsf_service_t *svc, unsigned timeout_ms);
 void bsf_nbsf_service_free(bsf_nbsf_service_t *svc);
@@ -59,6 +64,8 @@ uint16_t bsf_nbsf_service_port_of(const bsf_nbsf_service_t *svc, unsigned i);
  * bsf_ops_metrics_fn, registered with bsf_ops_server_add_metrics(ops, this, svc). Any thread. */
 void bsf_nbsf_service_write_metrics(void *svc, bsf_text_t *out);
 /* The HTTP/2 server's timeouts, refusals and memory, summed over the workers. Any thread. */
+/* Requests answered since start (every operation and status). Any thread. */
+uint64_t bsf_nbsf_service_answers(const bsf_nbsf_service_t *svc);
 void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *out);
 
 #endif
