@@ -5,11 +5,19 @@
 #include <string.h>
 
 #include "bsfd/config.h"
+#include "gateways/sbi/addr_select.h"
 
 static const char *const xfcc_fields[] = {"DNS", "URI", "By", NULL};
 static const char *const ua_modes[] = {"relaxed", "strict", NULL};
 
 static const bsf_config_key_t keys[] = {
+    BSF_CFG_ENUM_KEY("sbi_client.preferred_family", nrf.client_family, "any",
+        bsf_family_pref_names,
+        "Which address of a peer, SCP or NRF named by FQDN the SBI client connects to (seed "
+        "3.8 egressRoutingMode): `ipv4` or `ipv6` only (a name without one is not connected), "
+        "`ipv4_ipv6` / `ipv6_ipv4` the preferred family when the name has it, else the other; "
+        "`any` the resolver's first. No fallback to the other family when the chosen one is "
+        "unreachable: the peer is unavailable."),
     BSF_CFG_LIST_KEY("sbi.listen_also", sbi_listen_also, "", 255,
         "Up to 3 more `host:port` / `[v6]:port` addresses the SBI listens on with the same "
         "settings, e.g. `[::]:8080` beside `sbi.listen: 0.0.0.0:8080` for dual stack (seed "

@@ -61,6 +61,7 @@ int bsf_nrf_service_start(const bsf_nrf_service_config_t *cfg, bsf_nrf_service_t
                                   .max_connections = st->client_max_connections,
                                   .max_streams = st->client_max_streams,
                                   .connect_timeout_ms = st->client_connect_timeout_ms,
+                                  .family = (bsf_family_pref_t)st->client_family,
                                   .scp_uris = st->scp_uris,
                                   .scp_temp_unavailable_ms = st->scp_temp_unavailable_s * 1000,
                                   .scp_health_interval_ms = st->scp_health_interval_ms,

@@ -236,6 +236,7 @@ static int init_loop(bsf_sbi_client_t *c, char *err, size_t err_cap)
     bsf_sbi_pool_config_t pc = {.max_connections = c->cfg.max_connections,
                                 .max_streams = c->cfg.max_streams,
                                 .connect_timeout_ms = c->cfg.connect_timeout_ms,
+                                .family = c->cfg.family,
                                 .idle_timeout_ms = c->cfg.idle_timeout_ms,
                                 .max_body_bytes = c->cfg.max_body_bytes};
     if (uv_loop_init(&c->loop)) {

@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "common/text.h"
+#include "gateways/sbi/addr_select.h"
 #include "gateways/sbi/problem_decode.h"
 #include "gateways/sbi/sbi_headers.h"
 #include "gateways/sbi/sbi_retry.h"
@@ -33,6 +34,7 @@ typedef struct {
     uint32_t max_streams;           /* per connection; default 128 */
     unsigned max_pending;           /* requests accepted and not completed; default 100000 */
     unsigned connect_timeout_ms;    /* default 2000 */
+    bsf_family_pref_t family;       /* of the addresses connected to; default any */
     unsigned idle_timeout_ms;       /* default 60000 */
     unsigned max_redirects;         /* default 3 */
     size_t max_body_bytes;          /* of an answer; default 1 MiB */
