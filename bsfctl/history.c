@@ -1,7 +1,12 @@
 /* bsfctl history: the events of one binding, subscriber or UE address, from the store's log
- * (which holds every site's events) or from the replicated log's topics, in HLC order. Two
- * passes: the first finds the bindings that match, the second prints their events (a
- * deregistration carries no address and may be stored before the registration it ends). */
+ * (which holds every site's events) or from the replicated log's topics, in HLC order, in one
+ * pass. A binding matches from its first event that names the subscriber or the address on;
+ * its later events (updates, the deregistration, which names neither) follow it. One case
+ * needs care: a deregistration from another site may be read before the registration it ends
+ * (the sites' events interleave). Such a deregistration is kept aside until the registration
+ * is read: a binding id holds its creating site and the sequence number of its registration,
+ * and each site's events are read in sequence order, so once that site's reading passed the
+ * number the registration has been read (or has left the log): nothing else is kept. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +42,12 @@ typedef struct {
     size_t n_matches, cap_matches;
     char topics[16][256]; /* the topic names (the reader's own go away with it) */
     size_t n_topics;
+    /* Deregistrations read before their registration (see above), and the highest sequence
+     * number read of each site. */
+    struct match *pending;
+    size_t n_pending, cap_pending;
+    uint64_t *site_seq;      /* 65536 entries */
+    uint32_t *pending_sites; /* per creating site, the deregistrations kept aside */
 } history_t;
 
 typedef struct match {
@@ -45,6 +56,7 @@ typedef struct match {
     const char *topic;
     char *raw;
     size_t len;
+    bsf_binding_id_t id;
 } match_t;
 
 static const char *intern(history_t *h, const char *topic);
@@ -156,6 +168,89 @@ static void print_event(history_t *h, uint64_t position, const bsf_event_t *ev, 
     h->printed++;
 }
 
+/* Appends a copy of the event to `list`. Returns 0 or 1 (no memory). */
+static int keep(history_t *h, match_t **list, size_t *n, size_t *cap, const bsf_event_t *ev,
+                uint64_t position, const void *data, size_t len)
+{
+    if (*n == *cap) {
+        size_t grown = *cap ? *cap * 2 : 64;
+        match_t *m = realloc(*list, grown * sizeof *m);
+        if (!m)
+            return 1;
+        *list = m;
+        *cap = grown;
+    }
+    char *raw = malloc(len);
+    if (!raw)
+        return 1;
+    memcpy(raw, data, len);
+    (*list)[(*n)++] = (match_t){ev->hlc,
+                                position,
+                                ev->site,
+                                h->topic ? intern(h, h->topic) : NULL,
+                                raw,
+                                len,
+                                ev->binding_id};
+    return 0;
+}
+
+/* The sequence number of a binding's registration, from its id (core/binding_id.h). */
+static uint64_t registration_seq(const bsf_binding_id_t *id)
+{
+    uint64_t seq = 0;
+    for (int i = 2; i < 8; i++)
+        seq = seq << 8 | id->b[i];
+    return seq;
+}
+
+static bool in_window(const history_t *h, const bsf_event_t *ev)
+{
+    int64_t ms = (int64_t)BSF_HLC_MS(ev->hlc);
+    return !((h->since_ms >= 0 && ms < h->since_ms) || (h->until_ms >= 0 && ms > h->until_ms));
+}
+
+/* The binding `id` just matched: its deregistrations kept aside join the matches. */
+static int promote_pending(history_t *h, const bsf_binding_id_t *id)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < h->n_pending; i++) {
+        match_t *p = &h->pending[i];
+        if (memcmp(p->id.b, id->b, 16) != 0) {
+            h->pending[kept++] = *p;
+            continue;
+        }
+        h->pending_sites[bsf_binding_id_site(&p->id)]--;
+        if (h->n_matches == h->cap_matches) {
+            size_t grown = h->cap_matches ? h->cap_matches * 2 : 64;
+            match_t *m = realloc(h->matches, grown * sizeof *m);
+            if (!m)
+                return 1;
+            h->matches = m;
+            h->cap_matches = grown;
+        }
+        h->matches[h->n_matches++] = *p;
+    }
+    h->n_pending = kept;
+    return 0;
+}
+
+/* Drops the deregistrations kept aside whose registration has now been read (it did not
+ * match, or they would have been promoted). */
+static void expire_pending(history_t *h)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < h->n_pending; i++) {
+        match_t *p = &h->pending[i];
+        uint16_t site = bsf_binding_id_site(&p->id);
+        if (h->site_seq[site] >= registration_seq(&p->id)) {
+            free(p->raw);
+            h->pending_sites[site]--;
+        } else
+            h->pending[kept++] = *p;
+    }
+    h->n_pending = kept;
+}
+
 static int visit(void *ctx, uint64_t position, const void *data, size_t len)
 {
     history_t *h = ctx;
@@ -168,26 +263,27 @@ static int visit(void *ctx, uint64_t position, const void *data, size_t len)
                 (unsigned long long)position, err);
         return 0;
     }
-    if (!event_matches(h, &ev))
+    if (ev.seq > h->site_seq[ev.site])
+        h->site_seq[ev.site] = ev.seq;
+    bool was_tracked = h->kind != BY_BINDING && tracked(h, &ev.binding_id);
+    if (!event_matches(h, &ev)) {
+        bool content = ev.binding || ev.ue_binding || ev.mbs_binding;
+        uint16_t site = bsf_binding_id_site(&ev.binding_id);
+        if (h->kind != BY_BINDING && !content &&
+            h->site_seq[site] < registration_seq(&ev.binding_id) && in_window(h, &ev)) {
+            h->pending_sites[site]++;
+            return keep(h, &h->pending, &h->n_pending, &h->cap_pending, &ev, position, data,
+                        len);
+        }
+        if (h->pending_sites[ev.site]) /* that site's reading moved on */
+            expire_pending(h);
         return 0;
-    int64_t ms = (int64_t)BSF_HLC_MS(ev.hlc);
-    if ((h->since_ms >= 0 && ms < h->since_ms) || (h->until_ms >= 0 && ms > h->until_ms))
-        return 0;
-    if (h->n_matches == h->cap_matches) {
-        size_t cap = h->cap_matches ? h->cap_matches * 2 : 64;
-        match_t *m = realloc(h->matches, cap * sizeof *m);
-        if (!m)
-            return 1;
-        h->matches = m;
-        h->cap_matches = cap;
     }
-    char *raw = malloc(len);
-    if (!raw)
+    if (!was_tracked && h->kind != BY_BINDING && promote_pending(h, &ev.binding_id))
         return 1;
-    memcpy(raw, data, len);
-    h->matches[h->n_matches++] = (match_t){ev.hlc, position, ev.site,
-                                           h->topic ? intern(h, h->topic) : NULL, raw, len};
-    return 0;
+    if (!in_window(h, &ev))
+        return 0;
+    return keep(h, &h->matches, &h->n_matches, &h->cap_matches, &ev, position, data, len);
 }
 
 static const char *intern(history_t *h, const char *topic)
@@ -229,28 +325,6 @@ static void print_matches(history_t *h)
     free(h->matches);
     h->matches = NULL;
     h->n_matches = h->cap_matches = 0;
-}
-
-/* First pass over the topics: the ids of the bindings that match (a site's deregistration
- * may come before the registration from another topic). */
-static int track_kafka(void *ctx, const char *topic, int64_t offset, const void *data,
-                       size_t len)
-{
-    (void)topic;
-    (void)offset;
-    history_t *h = ctx;
-    bsf_event_t ev;
-    bsf_pcf_binding_t binding;
-    char err[256];
-    msgpack_zone_clear(&h->zone);
-    if (bsf_event_decode(data, len, &h->zone, &ev, &binding, err, sizeof err) == 0)
-        event_matches(h, &ev);
-    return 0;
-}
-
-static int track_local(void *ctx, uint64_t position, const void *data, size_t len)
-{
-    return track_kafka(ctx, NULL, (int64_t)position, data, len);
 }
 
 static int visit_kafka(void *ctx, const char *topic, int64_t offset, const void *data,
@@ -313,15 +387,19 @@ int bsfctl_history(const bsfctl_options_t *o)
         goto out;
     }
     int lrc;
+    h->site_seq = calloc(65536, sizeof *h->site_seq);
+    h->pending_sites = calloc(65536, sizeof *h->pending_sites);
+    if (!h->site_seq || !h->pending_sites) {
+        rc = 1;
+        goto out;
+    }
     msgpack_zone_init(&h->zone, 8192);
     msgpack_sbuffer_init(&h->text);
     if (o->kafka) {
         /* Every site's topic; the events of one binding may be in several. */
         /* From the beginning: a deregistration is matched through its registration. */
         bsfctl_kafka_read_t how = {.start = BSFCTL_FROM_BEGINNING};
-        lrc = h->kind == BY_BINDING ? 0 : bsfctl_kafka_read(o, &how, track_kafka, h);
-        if (!lrc)
-            lrc = bsfctl_kafka_read(o, &how, visit_kafka, h);
+        lrc = bsfctl_kafka_read(o, &how, visit_kafka, h);
         print_matches(h);
     } else {
         bsf_store_t store;
@@ -332,9 +410,7 @@ int bsfctl_history(const bsfctl_options_t *o)
             rc = 1;
             goto out;
         }
-        lrc = h->kind == BY_BINDING ? 0 : bsfctl_scan_history(o, &store, txn, track_local, h);
-        if (!lrc)
-            lrc = bsfctl_scan_history(o, &store, txn, visit, h);
+        lrc = bsfctl_scan_history(o, &store, txn, visit, h);
         print_matches(h);
         mdb_txn_abort(txn);
         bsf_store_close(&store);
@@ -349,6 +425,11 @@ int bsfctl_history(const bsfctl_options_t *o)
             fprintf(stderr, "%zu event(s)\n", h->printed);
     }
 out:
+    for (size_t i = 0; i < h->n_pending; i++)
+        free(h->pending[i].raw);
+    free(h->pending);
+    free(h->site_seq);
+    free(h->pending_sites);
     free(h);
     return rc;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/diag.h"
 #include "common/operational_state.h"
 #include "gateways/diameter/rx_proxy_internal.h"
 
@@ -178,6 +179,8 @@ void bsf_rx_proxy_handle_request(bsf_rx_proxy_t *px, struct msg **pmsg)
         tx->arrived_ns = arrived;
         source_trusted(px, *pmsg, tx);
         request_read(px, *pmsg, hdr, tx, &view);
+        /* The lines written while this thread handles the request name its session. */
+        bsf_log_set_correlation(view.sid);
         bsf_rx_metrics_count_inbound(px->metrics, tx->kind);
         verdict = request_check(px, *pmsg, tx, &view, &r);
         if (verdict == 0)
@@ -187,9 +190,11 @@ void bsf_rx_proxy_handle_request(bsf_rx_proxy_t *px, struct msg **pmsg)
             struct msg *m = *pmsg;
             *pmsg = NULL;
             bsf_rx_proxy_send_attempt(px, tx, m, first, false);
+            bsf_log_set_correlation(NULL);
             return;
         }
     }
     bsf_rx_proxy_answer(px, tx ? tx->kind : BSF_RX_OTHER, pmsg, NULL, &r, arrived);
     bsf_rx_proxy_tx_free(tx);
+    bsf_log_set_correlation(NULL);
 }
