@@ -33,6 +33,11 @@ static const bsf_config_key_t keys[] = {
     BSF_CFG_LIST_KEY("congestion.pending_thresholds", admission.pending, "175;200;225;250", 127,
         "SBI requests admitted and not yet answered from which DOC, L1, L2 and CONGESTED hold; "
         "strictly increasing; empty: not watched."),
+    BSF_CFG_LIST_KEY("congestion.receiving_thresholds", admission.receiving, "", 127,
+        "SBI requests admitted whose body is still coming from which DOC, L1, L2 and CONGESTED "
+        "hold; empty (the default): not watched, since stalled bodies are bounded by "
+        "sbi.body_timeout_s and sbi.worker_memory_mb and must not let a peer make bsfd shed "
+        "others' requests."),
     BSF_CFG_LIST_KEY("congestion.memory_thresholds", admission.memory, "80;85;90;95", 63,
         "bsfd's resident memory (% of the cgroup's memory.max, else of the RAM) from which DOC, "
         "L1, L2 and CONGESTED hold; empty: not watched."),

@@ -195,6 +195,12 @@ static size_t sbi_pending(void *ctx)
     return *sbi ? bsf_nbsf_service_in_flight(*sbi) : 0;
 }
 
+static size_t sbi_receiving(void *ctx)
+{
+    bsf_nbsf_service_t *const *sbi = ctx;
+    return *sbi ? bsf_nbsf_service_receiving(*sbi) : 0;
+}
+
 static void admission_metrics(void *ctx, bsf_text_t *out)
 {
     bsf_admission_write_metrics(ctx, out);
@@ -234,6 +240,8 @@ static int create_admission(bsfd_t *d, char *err, size_t cap)
         (ac.sbi_enabled &&
          (bsf_admission_add_resource(d->admission, "cpu", ac.cpu, NULL, NULL) < 0 ||
           bsf_admission_add_resource(d->admission, "pending", ac.pending, sbi_pending,
+                                     &d->sbi) < 0 ||
+          bsf_admission_add_resource(d->admission, "receiving", ac.receiving, sbi_receiving,
                                      &d->sbi) < 0))) {
         snprintf(err, cap, "admission: out of memory");
         return -1;

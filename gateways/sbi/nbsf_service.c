@@ -333,5 +333,10 @@ void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *ou
 
 size_t bsf_nbsf_service_in_flight(void *svc)
 {
-    return (size_t)bsf_h2_server_in_flight(((bsf_nbsf_service_t *)svc)->server);
+    return (size_t)bsf_h2_server_in_flight(((bsf_nbsf_service_t *)svc)->server, false);
+}
+
+size_t bsf_nbsf_service_receiving(void *svc)
+{
+    return (size_t)bsf_h2_server_in_flight(((bsf_nbsf_service_t *)svc)->server, true);
 }
