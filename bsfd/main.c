@@ -10,6 +10,7 @@
 #include "bsfd/config.h"
 #include "bsfd/fd_limit.h"
 #include "common/diag.h"
+#include "core/problem.h"
 #include "engine/engine.h"
 #include "engine/log_retention.h"
 #include "engine/log_retention.h"
@@ -220,6 +221,10 @@ static int create_admission(bsfd_t *d, char *err, size_t cap)
     bsf_admission_config_t ac;
     if (bsf_admission_settings_apply(&cfg->admission, &ac, err, cap))
         return -1;
+    static bsf_cause_overrides_t errors; /* seed §3.33; checked by the configuration */
+    if (bsf_cause_overrides_parse(cfg->admission.errors, &errors, err, cap))
+        return -1;
+    bsf_cause_overrides_install(&errors);
     if (!bsf_config_is_set(cfg, "congestion.interval_ms") &&
         bsf_config_is_set(cfg, "diameter.congestion.interval_ms"))
         ac.interval_ms = cfg->diameter.congestion_interval_ms;

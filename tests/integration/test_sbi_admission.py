@@ -241,6 +241,24 @@ def test_oci_while_overloaded_and_lci(bsfd_factory):
     assert len(set(seen.values())) == 3  # a new timestamp with each new metric
 
 
+def test_error_status_and_cause_configurable(bsfd_factory):
+    """Seed 3.33: an error condition's status and cause come from sbi.errors."""
+    server = bsfd_factory({**ADMISSION, "sbi.errors":
+                           "resource_uri_structure_not_found=400:NoSuchResource;"
+                           "mandatory_ie_missing=422"})
+    resp = server.client.get("/nowhere")
+    assert resp.status_code == 400 and resp.json()["cause"] == "NoSuchResource", resp.text
+    assert resp.json()["status"] == 400
+    resp = server.client.post("/pcfBindings", json=binding(pcfId=new_pcf_id()))  # no address
+    assert resp.status_code == 422 and resp.json()["cause"] == "MANDATORY_IE_MISSING", resp.text
+    assert server.client.get("/pcfBindings/x").status_code == 405  # others keep theirs
+    from rx_support import refused_at_start
+    server.stop()
+    bad = server.workdir / "bad"
+    bad.mkdir()
+    assert "sbi.errors" in refused_at_start(bad, {"sbi.errors": "no_such_condition=400"})
+
+
 def test_rate_limit_per_operation(bsfd_factory):
     """Seed 3.28: over the route's rate, requests above the cut-off priority get 429; the
     limit on register does not touch discovery."""
