@@ -22,6 +22,7 @@
 #include "common/error.h"
 #include "common/operational_state.h"
 #include "common/version.h"
+#include "core/problem.h"
 #include "engine/engine.h"
 #include "engine/log_retention.h"
 #include "engine/store.h"
@@ -283,6 +284,12 @@ static size_t sbi_pending(void *ctx)
     return *sbi ? bsf_nbsf_service_in_flight(*sbi) : 0;
 }
 
+static size_t sbi_receiving(void *ctx)
+{
+    bsf_nbsf_service_t *const *sbi = ctx;
+    return *sbi ? bsf_nbsf_service_receiving(*sbi) : 0;
+}
+
 static void admission_metrics(void *ctx, bsf_text_t *out)
 {
     bsf_admission_write_metrics(ctx, out);
@@ -302,6 +309,10 @@ static int create_admission(bsfd_t *d, char *err, size_t cap)
     bsf_admission_config_t ac;
     if (bsf_admission_settings_apply(&cfg->admission, &ac, err, cap))
         return -1;
+    static bsf_cause_overrides_t errors; /* seed §3.33; checked by the configuration */
+    if (bsf_cause_overrides_parse(cfg->admission.errors, &errors, err, cap))
+        return -1;
+    bsf_cause_overrides_install(&errors);
     if (!bsf_config_is_set(cfg, "congestion.interval_ms") &&
         bsf_config_is_set(cfg, "diameter.congestion.interval_ms"))
         ac.interval_ms = cfg->diameter.congestion_interval_ms;
@@ -322,6 +333,8 @@ static int create_admission(bsfd_t *d, char *err, size_t cap)
         (ac.sbi_enabled &&
          (bsf_admission_add_resource(d->admission, "cpu", ac.cpu, NULL, NULL) < 0 ||
           bsf_admission_add_resource(d->admission, "pending", ac.pending, sbi_pending,
+                                     &d->sbi) < 0 ||
+          bsf_admission_add_resource(d->admission, "receiving", ac.receiving, sbi_receiving,
                                      &d->sbi) < 0))) {
         snprintf(err, cap, "admission: out of memory");
         return -1;

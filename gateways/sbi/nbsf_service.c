@@ -491,11 +491,22 @@ void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *ou
     }
 }
 
-size_t bsf_nbsf_service_in_flight(void *svc)
+/* Streams in flight over every listener's server (`receiving`: those still being read). */
+static size_t in_flight_of(void *svc, bool receiving)
 {
     const bsf_nbsf_service_t *s = svc;
     size_t n = 0;
-    for (unsigned i = 0; i < s->n_servers; i++) /* every listener's server */
-        n += (size_t)bsf_h2_server_in_flight(s->servers[i]);
+    for (unsigned i = 0; i < s->n_servers; i++)
+        n += (size_t)bsf_h2_server_in_flight(s->servers[i], receiving);
     return n;
+}
+
+size_t bsf_nbsf_service_in_flight(void *svc)
+{
+    return in_flight_of(svc, false);
+}
+
+size_t bsf_nbsf_service_receiving(void *svc)
+{
+    return in_flight_of(svc, true);
 }

@@ -70,7 +70,9 @@ void bsf_nbsf_service_write_metrics(void *svc, bsf_text_t *out);
 /* Requests answered since start (every operation and status). Any thread. */
 uint64_t bsf_nbsf_service_answers(const bsf_nbsf_service_t *svc);
 void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *out);
-/* Requests admitted and not answered yet (a bsf_admission_count_fn; ctx: the service). */
+/* Complete requests not answered yet, and admitted requests whose body is still coming
+ * (bsf_admission_count_fn; ctx: the service). Any thread. */
 size_t bsf_nbsf_service_in_flight(void *svc);
+size_t bsf_nbsf_service_receiving(void *svc);
 
 #endif
