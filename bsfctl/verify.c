@@ -53,7 +53,9 @@ int bsfctl_stats(const bsfctl_options_t *o)
                          {"counters", p->counters}, {"log", store.log.dbi}, {"meta", store.meta},
                          {"ue_bindings", p->ue_bindings}, {"ix_ue_supi", p->ue_supi},
                          {"ix_ue_gpsi", p->ue_gpsi}, {"mbs_bindings", p->mbs_bindings},
-                         {"ix_mbs_session", p->mbs_session}};
+                         {"ix_mbs_session", p->mbs_session},
+                         {"subscriptions", p->subscriptions}, {"ix_sub_supi", p->sub_supi},
+                         {"ix_sub_gpsi", p->sub_gpsi}, {"ix_sub_expiry", p->sub_expiry}};
     size_t n = sizeof dbs / sizeof dbs[0];
     enum { LOG = 10 }; /* index of "log" above */
     uint64_t live = bsf_projection_counter(p, txn, "total");

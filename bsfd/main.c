@@ -19,6 +19,7 @@
 #include "gateways/diameter/rx_repaving_api.h"
 #include "feed/feed.h"
 #include "gateways/nrf/nrf_service.h"
+#include "gateways/sbi/notifier.h"
 #include "gateways/ops/ops_server.h"
 #include "gateways/sbi/nbsf_service.h"
 #include "gateways/sbi/sbi_oauth2.h"
@@ -83,6 +84,7 @@ typedef struct {
     bsf_nbsf_service_t *sbi;
     bsf_rx_gateway_t *rx;
     bsf_nrf_service_t *nrf;
+    bsf_notifier_t *notifier; /* notifications of subscriptions, sent by the SBI client */
     bsf_warmup_t *warmup;
     bsf_oauth2_t *oauth2;    /* sbi.oauth2.required: the access-token checks */
     char instance_id[64];    /* nf.instance_id, or the one kept in the store */
@@ -128,6 +130,17 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
         return -1;
     if (d->oauth2)
         bsf_oauth2_set_instance_id(d->oauth2, d->instance_id);
+    bsf_notifier_config_t ncfg = {.queue_per_subscriber = cfg->notify_queue_per_subscriber,
+                                  .max_subscribers = cfg->notify_max_subscribers,
+                                  .retries = cfg->notify_retries,
+                                  .timeout_ms = cfg->notify_timeout_ms,
+                                  .backoff_ms = cfg->notify_backoff_ms,
+                                  .backoff_max_ms = cfg->notify_backoff_max_ms,
+                                  .priority = (int)cfg->notify_priority};
+    if (!(d->notifier = bsf_notifier_create(&ncfg))) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
     d->ec = (bsf_engine_config_t){
         .site_id = cfg->site_id,
         .collision_detection = cfg->bindings_collision_detection,
@@ -136,6 +149,7 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
         .hooks = {0}, /* set by bsf_replication_create when the log is Kafka */
         .tombstone_horizon_ms = cfg->store_tombstone_horizon_ms,
         .reserve_percent = cfg->store_reserve_percent,
+        .notify = {d->notifier, d->notifier ? bsf_notifier_deliver : NULL},
     };
     if (bsf_replication_create(&cfg->replication, cfg->site_id, &d->store, &d->ec, &d->repl, err,
                                cap))
@@ -213,7 +227,8 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
                             .late_arrival = cfg->sbi_late_arrival,
                             .pcf_cookie = cfg->bindings_pcf_cookie,
                             .feed = d->feed,
-                            .ipv6_min_prefix_len = cfg->bindings_ipv6_min_prefix_len};
+                            .ipv6_min_prefix_len = cfg->bindings_ipv6_min_prefix_len,
+                            .sub_max_expiry_ms = cfg->sub_max_expiry_ms};
     if (bsf_nbsf_service_start(&nc, &d->h2, &d->store, d->engine, &d->sbi, err, cap))
         return -1;
     if (cfg->diameter.enabled && bsf_rx_gateway_start(&cfg->diameter, &d->store, d->engine,
@@ -223,7 +238,10 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
                                      bsf_nbsf_service_port(d->sbi), cfg->sbi_api_root,
                                      d->rx ? cfg->diameter.identity : NULL,
                                      d->rx ? cfg->diameter.realm : NULL};
-    return bsf_nrf_service_start(&nrfc, &d->nrf, err, cap);
+    if (bsf_nrf_service_start(&nrfc, &d->nrf, err, cap))
+        return -1;
+    bsf_notifier_set_client(d->notifier, bsf_nrf_service_client(d->nrf));
+    return 0;
 }
 
 /* Every module's metrics and routes on the ops endpoint, then readiness. */
@@ -234,6 +252,7 @@ static void attach_ops(bsfd_t *d)
         return;
     bsf_ops_server_add_metrics(ops, bsf_nbsf_service_write_metrics, d->sbi);
     bsf_nrf_service_attach_ops(d->nrf, ops);
+    bsf_ops_server_add_metrics(ops, bsf_notifier_write_metrics, d->notifier);
     if (d->repl)
         bsf_ops_server_add_metrics(ops, bsf_replication_write_metrics, d->repl);
     if (d->rx) {
@@ -294,6 +313,7 @@ static void bsfd_stop(bsfd_t *d)
     if (d->ops)
         bsf_ops_server_stop(d->ops);
     bsf_nrf_service_stop(d->nrf);
+    bsf_notifier_destroy(d->notifier); /* after the engine and the client stopped */
     if (d->rx)
         bsf_rx_gateway_stop(d->rx);
     if (d->sbi) {

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "engine/command.h"
+#include "engine/notify.h"
 
 /* Kept opaque here so that gateways, which include this header, see no LMDB type: the store
  * is engine/store.h's, the transaction LMDB's (only the log backend's hooks use it). */
@@ -53,6 +54,9 @@ typedef struct {
      * other sites' events): registrations are refused (507) while less than this percentage
      * of the map is free, so that a full store can still shed bindings. 0: none. */
     unsigned reserve_percent;
+    /* Notifications of subscriptions (engine/notify.h): matched in each transaction against
+     * this site's subscriptions, handed over after the commit. deliver NULL: none. */
+    bsf_notify_sink_t notify;
 } bsf_engine_config_t;
 
 typedef struct {

@@ -38,7 +38,8 @@ int bsf_prepared_event_make(const char *raw, size_t len, bool binding_frame, msg
         return -1;
     }
     if (!binding_frame || bsf_event_is_deregistration(out->ev.type) ||
-        bsf_event_is_ue(out->ev.type) || bsf_event_is_mbs(out->ev.type))
+        bsf_event_is_ue(out->ev.type) || bsf_event_is_mbs(out->ev.type) ||
+        bsf_event_is_subscription(out->ev.type))
         return 0;
     msgpack_sbuffer_clear(tmp);
     if (bsf_projection_binding_frame(out->ev.binding, tmp) ||

@@ -9,7 +9,8 @@ static const MDB_dbi *projection_dbis(const bsf_projection_t *p, const char **na
     static const char *const n[BSF_PROJECTION_DBS] = {
         "bindings", "ix_ipv4", "ix_ipv4_route", "ix_ipv6", "ix_mac",
         "ix_supi",  "ix_gpsi", "ix_dnn",        "ix_tombstones", "counters",
-        "ue_bindings", "ix_ue_supi", "ix_ue_gpsi", "mbs_bindings", "ix_mbs_session"};
+        "ue_bindings", "ix_ue_supi", "ix_ue_gpsi", "mbs_bindings", "ix_mbs_session",
+        "subscriptions", "ix_sub_supi", "ix_sub_gpsi", "ix_sub_expiry"};
     memcpy(names, n, sizeof n);
     return &p->bindings; /* the members are consecutive MDB_dbi in that order */
 }

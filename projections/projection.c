@@ -7,6 +7,7 @@
 #include "core/bytes.h"
 #include "projections/index_keys.h"
 #include "projections/mbs_projection.h"
+#include "projections/sub_projection.h"
 #include "projections/ue_projection.h"
 #include "common/compress.h"
 
@@ -31,6 +32,10 @@ int bsf_projection_open(MDB_txn *txn, bsf_projection_t *p, bool create)
         {"ix_ue_gpsi", offsetof(bsf_projection_t, ue_gpsi)},
         {"mbs_bindings", offsetof(bsf_projection_t, mbs_bindings)},
         {"ix_mbs_session", offsetof(bsf_projection_t, mbs_session)},
+        {"subscriptions", offsetof(bsf_projection_t, subscriptions)},
+        {"ix_sub_supi", offsetof(bsf_projection_t, sub_supi)},
+        {"ix_sub_gpsi", offsetof(bsf_projection_t, sub_gpsi)},
+        {"ix_sub_expiry", offsetof(bsf_projection_t, sub_expiry)},
     };
     for (int i = 0; i < BSF_PROJECTION_DBS; i++) {
         int rc = mdb_dbi_open(txn, dbs[i].name, create ? MDB_CREATE : 0,
@@ -223,6 +228,8 @@ int bsf_projection_apply_framed(const bsf_projection_t *p, MDB_txn *txn, const b
         return bsf_ue_projection_apply(p, txn, ev, scratch);
     if (bsf_event_is_mbs(ev->type))
         return bsf_mbs_projection_apply(p, txn, ev, scratch);
+    if (bsf_event_is_subscription(ev->type))
+        return bsf_sub_projection_apply(p, txn, ev, scratch);
     bsf_record_t cur;
     int rc = bsf_projection_get(p, txn, &ev->binding_id, &cur);
     if (rc && rc != MDB_NOTFOUND)
@@ -263,12 +270,14 @@ int bsf_projection_gc_tombstones(const bsf_projection_t *p, MDB_txn *txn, uint64
         if (k.mv_size != 26 || bsf_get_be64(k.mv_data) >= before_hlc)
             break;
         MDB_val id = {16, (uint8_t *)k.mv_data + 10};
-        /* Ids are unique across kinds: the tombstone is in one of the two. */
+        /* Ids are unique across kinds: the tombstone is in one of them. */
         rc = mdb_del(txn, p->bindings, &id, NULL);
         if (rc == MDB_NOTFOUND)
             rc = mdb_del(txn, p->ue_bindings, &id, NULL);
         if (rc == MDB_NOTFOUND)
             rc = mdb_del(txn, p->mbs_bindings, &id, NULL);
+        if (rc == MDB_NOTFOUND)
+            rc = mdb_del(txn, p->subscriptions, &id, NULL);
         if ((rc && rc != MDB_NOTFOUND) || (rc = mdb_cursor_del(cur, 0)))
             break;
         (*removed)++;

@@ -34,9 +34,14 @@ typedef struct {
     /* PCF for an MBS session bindings (projections/mbs_projection.h) */
     MDB_dbi mbs_bindings; /* binding id -> record (a PcfMbsBinding) */
     MDB_dbi mbs_session;  /* "tmgi:..." or "ssm:..." | 0 | id -> "" */
+    /* Subscriptions to binding events (projections/sub_projection.h, schema 3) */
+    MDB_dbi subscriptions; /* subscription id -> record (a BsfSubscription) */
+    MDB_dbi sub_supi;      /* supi | 0 | id -> "" */
+    MDB_dbi sub_gpsi;      /* gpsi | 0 | id -> "" */
+    MDB_dbi sub_expiry;    /* expiry (16 hex digits of Unix ms) | 0 | id -> "" */
 } bsf_projection_t;
 
-#define BSF_PROJECTION_DBS 15
+#define BSF_PROJECTION_DBS 19
 
 /* Opens the sub-databases (creating them when `create`, which needs a write transaction).
  * Returns 0, MDB_NOTFOUND (missing and not `create`) or another LMDB code. */
