@@ -181,6 +181,9 @@ int bsf_notify_match(bsf_store_t *s, MDB_txn *txn, const bsf_event_t *ev, uint16
         ev->type != BSF_EVENT_UE_BINDING_REGISTERED &&
         ev->type != BSF_EVENT_UE_BINDING_DEREGISTERED)
         return 0;
+    /* No subscription anywhere (the usual case): one counter read, no binding decoded. */
+    if (bsf_projection_counter(&s->proj, txn, BSF_SUB_COUNTER_TOTAL) == 0)
+        return 0;
     msgpack_zone_clear(zone);
     bsf_binding_change_t c;
     bool found;
