@@ -3,8 +3,10 @@ the delay from the registration's commit to the receiver's answer (bsfd's
 bsf_notification_delay_seconds: commit to 2xx, so it bounds the receipt from above), bsfd's
 CPU per notification and the registration rate either way.
 
-One bsfd (release build, sbi.workers=1), a notification receiver of our own
-(tests/peers/notif_receiver.py, answering 204), bsf-load for the registrations.
+One bsfd (release build, sbi.workers=1), nghttpd (nghttp2's C server, h2c) as the receiver:
+it answers every POST to /ok with 200 and keeps up with any rate here (our Python receiver,
+which validates bodies in the tests, does not on a loaded machine), bsf-load for the
+registrations. Each subscription has its own notifUri (/ok?s=i), so its own queue.
 
     /usr/bin/python3 bench/notify.py [N] [RATE]   default N=5000 registrations, RATE=5000/s
 """
@@ -22,7 +24,6 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "peers"))
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_proc import cpu_seconds, free_ports  # noqa: E402
-from notif_receiver import NotifReceiver  # noqa: E402
 
 BSFD = os.environ.get("BSFD", str(ROOT / "build" / "bsfd" / "bsfd"))
 LOAD = str(ROOT / "build" / "bench" / "bsf-load")
@@ -61,8 +62,12 @@ def main():
     rate = int(sys.argv[2]) if len(sys.argv) > 2 else 5000
     store = pathlib.Path("/tmp/bsf-bench-notify")
     shutil.rmtree(store, ignore_errors=True)
-    sbi, ops = free_ports(2)
-    rx = NotifReceiver().start()
+    sbi, ops, rx_port = free_ports(3)
+    docroot = pathlib.Path(f"{store}.www")
+    docroot.mkdir(parents=True, exist_ok=True)
+    (docroot / "ok").write_bytes(b"")
+    rx = subprocess.Popen(["nghttpd", "--no-tls", "-d", str(docroot), str(rx_port)],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     log = open(f"{store}.log", "w")
     proc = subprocess.Popen([BSFD, "--set", f"store.path={store}",
                              "--set", f"sbi.listen=127.0.0.1:{sbi}",
@@ -83,7 +88,7 @@ def main():
                               base_url=f"http://127.0.0.1:{sbi}/nbsf-management/v1")
         for i in range(n):
             body = {"events": ["PCF_PDU_SESSION_BINDING_REGISTRATION"],
-                    "notifUri": rx.uri(f"/ok/s{i % 64}"), "notifCorreId": f"b{i}",
+                    "notifUri": f"http://127.0.0.1:{rx_port}/ok?s={i}", "notifCorreId": f"b{i}",
                     "supi": f"imsi-00101{i:010d}"}
             assert client.post("/subscriptions", json=body).status_code == 201
         cpu0 = cpu_seconds(proc.pid)
@@ -100,7 +105,8 @@ def main():
         print(f"registrations with {n} subscriptions:  {with_subs['rps']:.0f}/s, "
               f"CPU {with_subs['cpu_us_per_request']:.1f} us/registration, "
               f"p99 {with_subs['p99_ms']:.2f} ms")
-        print(f"notifications sent {sent:.0f} of {n}, received {len(rx.received())}, "
+        print(f"notifications sent {sent:.0f} of {n}, attempts "
+              f"{m.get('bsf_notification_attempts_total', 0):.0f}, "
               f"dropped {sum(v for k, v in m.items() if 'dropped' in k):.0f}")
         print(f"commit -> 2xx delay: p50 <= {quantile(m, 0.5):.0f} ms, "
               f"p99 <= {quantile(m, 0.99):.0f} ms "
@@ -108,11 +114,11 @@ def main():
         extra = with_subs["cpu_us_per_request"] - base["cpu_us_per_request"]
         print(f"bsfd CPU per notification: {extra:.1f} us (the registration's difference); "
               f"whole run incl. draining: {(cpu1 - cpu0) * 1e6 / n:.1f} us per registration")
-        assert rx.violations == [], rx.violations[:3]
     finally:
         proc.terminate()
         proc.wait(30)
-        rx.close()
+        rx.terminate()
+        rx.wait(10)
 
 
 if __name__ == "__main__":

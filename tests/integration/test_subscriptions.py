@@ -4,6 +4,7 @@ with precise causes and nothing stored on bad input, and the notifications they 
 to notifUri after the commit, for each subscribed event, filtered by SUPI/GPSI and
 (add)snssaiDnnPairs, every body valid against BsfNotification (the receiver checks)."""
 import datetime
+import json
 import time
 
 import pytest
@@ -74,7 +75,7 @@ def test_expiry_is_honoured_or_shortened(client, rx):
     assert abs((granted - now).total_seconds() - MAX_EXPIRY_S) < 30
 
 
-def test_replace_and_delete(client, rx):
+def test_replace_and_delete(bsfd, client, rx):
     ue = Ue()
     sub_id, _ = subscribe(client, subscription(ue, rx.uri("/ok/replace")))
     new = subscription(ue, rx.uri("/ok/replaced"), events=UE_EVENTS, notifCorreId="again",
@@ -84,6 +85,15 @@ def test_replace_and_delete(client, rx):
     assert_no_content(delete_sub(client, sub_id))
     assert_problem(delete_sub(client, sub_id), 404, "RESOURCE_CONTEXT_NOT_FOUND")
     assert_problem(put_sub(client, sub_id, new), 404, "RESOURCE_CONTEXT_NOT_FOUND")
+    # the log: history (by id and by SUPI) and export show the three events
+    events = bsfd.history(binding=sub_id)
+    assert [e["type"] for e in events] == ["SubscriptionCreated", "SubscriptionReplaced",
+                                           "SubscriptionRemoved"]
+    assert events[1]["subscription"] == new and events[2]["reason"] == "unsubscribed"
+    assert [e["bindingId"] for e in bsfd.history(supi=ue.supi)] == [sub_id] * 3
+    exported = [json.loads(line) for line in bsfd.bsfctl("export").stdout.splitlines()
+                if sub_id in line]
+    assert [e["type"] for e in exported] == [e["type"] for e in events]
     assert_problem(delete_sub(client, "not-an-id"), 404, "RESOURCE_CONTEXT_NOT_FOUND")
 
 
