@@ -87,6 +87,10 @@ static void write_subscription(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r
 static void refuse_method(bsf_nbsf_request_t *rq, const char *method, const char *allow)
 {
     bsf_h2_header_t h = {"allow", allow};
+    if (strcmp(method, "HEAD") == 0) { /* no body in an answer to HEAD */
+        bsf_nbsf_respond_headers(rq, 405, &h, 1);
+        return;
+    }
     bsf_problem_t p;
     bsf_problem_set(&p, BSF_CAUSE_METHOD_NOT_ALLOWED, "%s is not allowed on %s (allowed: %s)",
                     method, rq->instance, allow);

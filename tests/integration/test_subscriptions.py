@@ -104,6 +104,8 @@ def test_methods_and_queries(client, rx):
     resp = client.patch("/subscriptions/" + "0" * 32, json={})
     assert_problem(resp, 405, "UNSPECIFIED_MSG_FAILURE")
     assert allowed_methods(resp) == {"PUT", "DELETE"}
+    resp = client.head("/subscriptions")
+    assert resp.status_code == 405 and resp.content == b"" and allowed_methods(resp) == {"POST"}
     ue = Ue()
     resp = client.post("/subscriptions?x=1", json=subscription(ue, rx.uri("/ok/q")))
     assert_problem(resp, 400, "INVALID_QUERY_PARAM")
