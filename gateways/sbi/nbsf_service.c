@@ -13,6 +13,7 @@
 #include "gateways/sbi/pcf_bindings.h"
 #include "gateways/sbi/pcf_mbs_bindings.h"
 #include "gateways/sbi/pcf_ue_bindings.h"
+#include "gateways/sbi/subscriptions.h"
 
 #define API_PREFIX "/nbsf-management/v1/"
 
@@ -162,7 +163,8 @@ static void route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
     const char *res = r->path + plen;
     size_t res_len = path_len - plen;
     if (bsf_pcf_ue_bindings_route(rq, r, res, res_len, q ? q + 1 : NULL, query_len) ||
-        bsf_pcf_mbs_bindings_route(rq, r, res, res_len, q ? q + 1 : NULL, query_len))
+        bsf_pcf_mbs_bindings_route(rq, r, res, res_len, q ? q + 1 : NULL, query_len) ||
+        bsf_subscriptions_route(rq, r, res, res_len, q ? q + 1 : NULL, query_len))
         return;
     bool collection = res_len == 11 && memcmp(res, "pcfBindings", 11) == 0;
     bool individual = res_len > 12 && memcmp(res, "pcfBindings/", 12) == 0 &&

@@ -30,6 +30,7 @@ typedef struct {
     bool pcf_cookie; /* keep the ocnf-service-cookie header of registrations (seed §3.3) */
     bsf_feed_t *feed; /* copies of requests and responses (seed §3.43); NULL: none */
     unsigned ipv6_min_prefix_len; /* shortest IPv6 prefix accepted in a binding (1..128) */
+    uint64_t sub_max_expiry_ms; /* subscriptions.max_expiry: longest lifetime granted; 0: any */
     const bsf_oauth2_t *oauth2; /* access tokens required when set (not owned; outlives the
                                  * service); NULL: none */
     /* Who may call (issue 13 §4; not owned, outlive the service; NULL or not enabled: no
