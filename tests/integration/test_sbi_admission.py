@@ -132,6 +132,9 @@ def test_default_priorities_and_invalid_headers(server):
     assert post(server, priority=10).status_code == 201
     assert_shed(post(server, priority=45))
     assert_shed(post(server, headers={"3gpp-sbi-message-priority": "x"}))
+    head = server.client.head("/pcfBindings", params={"ipv4Addr": "10.9.9.9"},
+                              headers={"3gpp-sbi-message-priority": "31"})
+    assert head.status_code == 503 and head.content == b""
     assert get(server).status_code == 204  # discovery 15 < 18: no such binding
     # deregister (16) passes too: an unknown id gets its 404, not a 503
     assert server.client.delete("/pcfBindings/unknown").status_code == 404
