@@ -11,6 +11,7 @@
 #include "common/deadline.h"
 #include "common/diag.h"
 #include "common/error.h"
+#include "common/operational_state.h"
 
 #define IDLE_WAIT_MS 200u
 
@@ -56,6 +57,8 @@ static uint64_t send_ready(struct bsf_audit *a)
  * Returns the ns until there is more to do. */
 static uint64_t step_scan(struct bsf_audit *a)
 {
+    if (bsf_opstate_audits_paused()) /* COMPLETE_SHUTDOWN (seed 3.39): no query, no removal */
+        return 1000000000u;
     int64_t now_ms = (int64_t)bsf_clock_wall_ms();
     if (!a->in_cycle) {
         uint64_t due = a->cycle_start_ms + a->cfg.settings.interval_ms;

@@ -10,7 +10,7 @@ bsfd sites from the release build (scripts/build.sh release). Every figure comes
 time (utime + stime from /proc/PID/stat) of bsfd, of the other site and of the broker's JVM,
 per operation: on a 2-core machine shared with the load generator, rates alone mislead.
 
-Lag is bsfd's own histogram bsf_replication_apply_delay_ms at the receiving site: time from
+Lag is bsfd's own histogram bsf_replication_apply_delay_seconds at the receiving site: time from
 an event's HLC (taken at the writing site just before its local commit) to the commit of the
 apply transaction here. p50/p99 are interpolated inside the histogram's buckets.
 
@@ -164,15 +164,15 @@ def lag_run(work, bootstrap, broker_pid, rate, seconds):
     max_lag_ms = max_lag_events = 0
     while proc.poll() is None:
         m = b.metrics()
-        max_lag_ms = max(max_lag_ms, m.get('bsf_replication_lag_ms{source_site="1"}', 0))
+        max_lag_ms = max(max_lag_ms, m.get('bsf_replication_lag_seconds{source_site="1"}', 0) * 1e3)
         max_lag_events = max(max_lag_events, m.get('bsf_replication_lag_events{source_site="1"}', 0))
         time.sleep(0.2)
     result = json.loads(proc.stdout.read())
     wait_settled([a, b])
     after = b.metrics()
     cpu1 = (a.cpu(), b.cpu(), cpu_seconds(broker_pid))
-    h0 = histogram(before, "bsf_replication_apply_delay_ms")
-    h1 = histogram(after, "bsf_replication_apply_delay_ms")
+    h0 = histogram(before, "bsf_replication_apply_delay_seconds")
+    h1 = histogram(after, "bsf_replication_apply_delay_seconds")
     ma = a.metrics()
     digests = [subprocess.run([str(BSFCTL), "--store", s.settings["store.path"], "digest"],
                               capture_output=True, text=True).stdout.strip() for s in (a, b)]
@@ -182,8 +182,8 @@ def lag_run(work, bootstrap, broker_pid, rate, seconds):
         "offered_rate": rate, "registrations": result["requests"],
         "achieved_rate": round(result["rps"]), "register_p50_ms": result["p50_ms"],
         "register_p99_ms": result["p99_ms"], "status": result["status"],
-        "lag_p50_ms": round(quantile(h0, h1, 0.50), 1),
-        "lag_p99_ms": round(quantile(h0, h1, 0.99), 1),
+        "lag_p50_ms": round(quantile(h0, h1, 0.50) * 1e3, 1),
+        "lag_p99_ms": round(quantile(h0, h1, 0.99) * 1e3, 1),
         "lag_max_gauge_ms": max_lag_ms, "lag_max_gauge_events": max_lag_events,
         "kafka_transactions": ma['bsf_replication_kafka_transactions_total{result="committed"}'],
         "cpu_us_per_registration": {
@@ -220,7 +220,7 @@ def throughput_run(work, bootstrap, broker_pid, durability, count):
         txn = m['bsf_replication_kafka_transactions_total{result="committed"}']
         out["kafka_transactions"] = txn
         out["kafka_transaction_ms_mean"] = round(
-            m["bsf_replication_kafka_transaction_ms_sum"] / max(txn, 1), 2)
+            m["bsf_replication_kafka_transaction_seconds_sum"] * 1e3 / max(txn, 1), 2)
         b.stop()
     a.stop()
     return out

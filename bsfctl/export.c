@@ -79,6 +79,10 @@ int bsfctl_export(const bsfctl_options_t *o)
         return 2;
     }
     x.msgpack = o->format && strcmp(o->format, "msgpack") == 0;
+    if (x.msgpack && o->json) {
+        fprintf(stderr, "bsfctl: --json is --format jsonl, not msgpack\n");
+        return 2;
+    }
     if (bsfctl_parse_time(o->since, &x.since_ms) || bsfctl_parse_time(o->until, &x.until_ms)) {
         fprintf(stderr, "bsfctl: --since / --until need RFC 3339 or Unix milliseconds\n");
         return 2;

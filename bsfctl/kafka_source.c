@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bsfctl/progress.h"
 #include "common/clock.h"
 #include "replication/kafka_reader.h"
 
@@ -27,11 +28,24 @@ static size_t split_topics(const char *list, char names[][256], const char **out
     return n;
 }
 
-static void progress(bsf_kafka_reader_t *r, uint64_t events, uint64_t t0, bool last)
+/* Not on a terminal: one line a second (replay's log of its work). On a terminal: the bar,
+ * towards the topics' ends as last fetched. */
+static void progress(bsf_kafka_reader_t *r, bsfctl_progress_t *bar, uint64_t t0, bool last)
 {
+    if (bar->tty) {
+        uint64_t total = 0;
+        for (size_t t = 0; t < bsf_kafka_reader_topics(r); t++) {
+            int64_t hi = bsf_kafka_reader_high_watermark(r, t);
+            total += hi > 0 ? (uint64_t)hi : 0;
+        }
+        bar->total = total > bar->done ? total : 0;
+        if (last)
+            bsfctl_progress_end(bar);
+        return;
+    }
     double secs = (double)(bsf_clock_mono_ns() - t0) / 1e9;
-    fprintf(stderr, "%s%" PRIu64 " events in %.1f s (%.0f/s)", isatty(2) ? "\r" : "", events,
-            secs, secs > 0 ? (double)events / secs : 0.0);
+    fprintf(stderr, "%" PRIu64 " events in %.1f s (%.0f/s)", bar->done, secs,
+            secs > 0 ? (double)bar->done / secs : 0.0);
     for (size_t t = 0; t < bsf_kafka_reader_topics(r); t++) {
         int64_t hi = bsf_kafka_reader_high_watermark(r, t);
         fprintf(stderr, "  %s%s", bsf_kafka_reader_topic(r, t),
@@ -39,7 +53,7 @@ static void progress(bsf_kafka_reader_t *r, uint64_t events, uint64_t t0, bool l
         if (hi >= 0 && !bsf_kafka_reader_topic_at_end(r, t))
             fprintf(stderr, " (end %" PRId64 ")", hi);
     }
-    fprintf(stderr, "%s", last || !isatty(2) ? "\n" : "   ");
+    fprintf(stderr, "\n");
 }
 
 int bsfctl_kafka_read(const bsfctl_options_t *o, const bsfctl_kafka_read_t *how,
@@ -76,13 +90,14 @@ int bsfctl_kafka_read(const bsfctl_options_t *o, const bsfctl_kafka_read_t *how,
         rc = bsf_kafka_reader_assign(r, offsets, err, sizeof err);
     if (rc)
         fprintf(stderr, "bsfctl: %s\n", err);
-    uint64_t events = 0, t0 = bsf_clock_mono_ns(), last_progress = t0,
-             idle_since = bsf_clock_mono_ns();
+    uint64_t t0 = bsf_clock_mono_ns(), last_progress = t0, idle_since = bsf_clock_mono_ns();
+    bsfctl_progress_t bar;
+    bsfctl_progress_start(&bar, "reading", 0);
     while (!rc && !bsf_kafka_reader_at_end(r)) {
         rd_kafka_message_t *m = bsf_kafka_reader_next(r, 200);
         uint64_t now = bsf_clock_mono_ns();
-        if (how->progress && now - last_progress > 1000000000u) {
-            progress(r, events, t0, false);
+        if ((how->progress || bar.tty) && now - last_progress > 1000000000u) {
+            progress(r, &bar, t0, false);
             last_progress = now;
         }
         if (!m) {
@@ -99,13 +114,13 @@ int bsfctl_kafka_read(const bsfctl_options_t *o, const bsfctl_kafka_read_t *how,
                     rd_kafka_message_errstr(m));
             rc = -1;
         } else {
-            events++;
+            bsfctl_progress_add(&bar, 1);
             rc = visit(ctx, rd_kafka_topic_name(m->rkt), m->offset, m->payload, m->len);
         }
         rd_kafka_message_destroy(m);
     }
-    if (how->progress)
-        progress(r, events, t0, true);
+    if (how->progress || bar.tty)
+        progress(r, &bar, t0, true);
     bsf_kafka_reader_free(r);
     return rc;
 }

@@ -13,6 +13,7 @@
 #include "bsfctl/bsfctl.h"
 #include "bsfctl/kafka_source.h"
 #include "bsfctl/store_access.h"
+#include "common/error.h"
 #include "common/clock.h"
 #include "replication/kafka_reader.h"
 
@@ -192,7 +193,7 @@ int bsfctl_replay(const bsfctl_options_t *o)
     int rc = bsfctl_pipeline_finish(r->pl);
     msgpack_sbuffer_destroy(&r->tmp);
     if (rc)
-        fprintf(stderr, "bsfctl: writing the store failed: %s\n", mdb_strerror(rc));
+        fprintf(stderr, "bsfctl: writing the store failed: %s\n", bsf_strerror(rc));
     if (!rc && read == 0) {
         double secs = (double)(bsf_clock_mono_ns() - t0) / 1e9;
         fprintf(stderr,
@@ -200,7 +201,7 @@ int bsfctl_replay(const bsfctl_options_t *o)
                 " already present, %" PRIu64 " unreadable, in %.2f s (%.0f events/s)\n",
                 r->events, r->applied, r->skipped, r->bad, secs,
                 secs > 0 ? (double)r->events / secs : 0.0);
-        out = bsfctl_print_digest(&dst, NULL);
+        out = bsfctl_print_digest(&dst, NULL, o->json);
     }
 done:
     free(r);

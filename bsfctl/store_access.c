@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bsfctl/progress.h"
 #include "common/error.h"
 #include "core/member_parse.h"
 
@@ -18,7 +19,7 @@ int bsfctl_open_read(const char *path, bsf_store_t *store, MDB_txn **txn)
     }
     int rc = mdb_txn_begin(store->env, NULL, MDB_RDONLY, txn);
     if (rc) {
-        fprintf(stderr, "bsfctl: %s\n", mdb_strerror(rc));
+        fprintf(stderr, "bsfctl: %s\n", bsf_strerror(rc));
         bsf_store_close(store);
         return -1;
     }
@@ -72,7 +73,7 @@ void bsfctl_hex(const uint8_t *b, size_t n, char *out)
     out[2 * n] = '\0';
 }
 
-int bsfctl_print_digest(bsf_store_t *store, MDB_txn *txn)
+int bsfctl_print_digest(bsf_store_t *store, MDB_txn *txn, bool json)
 {
     uint8_t d[32];
     char hex[65];
@@ -83,19 +84,39 @@ int bsfctl_print_digest(bsf_store_t *store, MDB_txn *txn)
     if (own)
         mdb_txn_abort(own);
     if (rc) {
-        fprintf(stderr, "bsfctl: digest failed: %s\n", mdb_strerror(rc));
+        fprintf(stderr, "bsfctl: digest failed: %s\n", bsf_strerror(rc));
         return 1;
     }
     bsfctl_hex(d, 32, hex);
-    printf("%s\n", hex);
+    printf(json ? "{\"digest\":\"%s\"}\n" : "%s\n", hex);
     return 0;
+}
+
+typedef struct {
+    bsf_log_visit_fn visit;
+    void *ctx;
+    bsfctl_progress_t progress;
+} counted_t;
+
+static int counted_visit(void *ctx, uint64_t position, const void *event, size_t len)
+{
+    counted_t *c = ctx;
+    bsfctl_progress_add(&c->progress, 1);
+    return c->visit(c->ctx, position, event, len);
 }
 
 int bsfctl_scan_history(const bsfctl_options_t *o, bsf_store_t *store, MDB_txn *txn,
                         bsf_log_visit_fn visit, void *ctx)
 {
+    /* The events to read: the live log's, or every position with the archive before it. */
+    uint64_t events = 0, first = 0;
+    if (bsf_embedded_log_stat(&store->log, txn, &events, &first))
+        events = 0;
+    counted_t c = {visit, ctx, {0}};
+    bsfctl_progress_start(&c.progress, "reading", o->archive ? store->log.last : events);
     bsf_log_history_stat_t st;
-    int rc = bsf_log_history_scan(o->archive, &store->log, txn, visit, ctx, &st);
+    int rc = bsf_log_history_scan(o->archive, &store->log, txn, counted_visit, &c, &st);
+    bsfctl_progress_end(&c.progress);
     if (rc)
         fprintf(stderr, "bsfctl: reading the %s failed: %s\n",
                 o->archive && st.live == 0 ? "archive" : "log", bsf_strerror(rc));

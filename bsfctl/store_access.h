@@ -2,6 +2,7 @@
 #ifndef BSF_BSFCTL_STORE_ACCESS_H
 #define BSF_BSFCTL_STORE_ACCESS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bsfctl/bsfctl.h"
@@ -21,6 +22,6 @@ int bsfctl_scan_history(const bsfctl_options_t *o, bsf_store_t *store, MDB_txn *
 void bsfctl_hex(const uint8_t *b, size_t n, char *out);
 /* Prints the projections' digest (hex) on stdout, in `txn`, or NULL: in a read transaction
  * of its own. Returns 0, or 1 after printing why on stderr. */
-int bsfctl_print_digest(bsf_store_t *store, MDB_txn *txn);
+int bsfctl_print_digest(bsf_store_t *store, MDB_txn *txn, bool json);
 
 #endif

@@ -20,7 +20,7 @@ int bsfctl_digest(const bsfctl_options_t *o)
     MDB_txn *txn;
     if (bsfctl_open_read(o->store, &store, &txn))
         return 1;
-    int rc = bsfctl_print_digest(&store, txn);
+    int rc = bsfctl_print_digest(&store, txn, o->json);
     mdb_txn_abort(txn);
     bsf_store_close(&store);
     return rc;
@@ -245,7 +245,7 @@ int bsfctl_rebuild(const bsfctl_options_t *o)
     } else {
         fprintf(stderr, "%llu events replayed in %.2f s (%.0f events/s)\n",
                 (unsigned long long)r.events, secs, secs > 0 ? (double)r.events / secs : 0.0);
-        out = bsfctl_print_digest(&dst, NULL);
+        out = bsfctl_print_digest(&dst, NULL, o->json);
     }
     bsf_store_close(&dst);
     return out;

@@ -17,6 +17,11 @@ static const bsf_config_section_t *const sections[] = {
     &bsf_config_diameter_section,
     &bsf_config_feed_section,
     &bsf_config_nrf_section,
+    &bsf_config_scoring_section,
+    &bsf_config_hygiene_section,
+    &bsf_config_ops_section,
+    &bsf_config_observe_section,
+    &bsf_config_admission_section,
     &bsf_config_audit_section,
 };
 #define N_SECTIONS (sizeof sections / sizeof sections[0])
@@ -28,6 +33,21 @@ static const bsf_config_key_t *find_key(const char *name)
             if (strcmp(sections[s]->keys[i].key, name) == 0)
                 return &sections[s]->keys[i];
     return NULL;
+}
+
+const bsf_config_key_t *bsf_config_key_at(size_t i)
+{
+    for (size_t s = 0; s < N_SECTIONS; s++) {
+        if (i < sections[s]->n_keys)
+            return &sections[s]->keys[i];
+        i -= sections[s]->n_keys;
+    }
+    return NULL;
+}
+
+const bsf_config_key_t *bsf_config_find_key(const char *name)
+{
+    return find_key(name);
 }
 
 static int set_uint_field(void *field, size_t size, uint64_t v)
@@ -267,90 +287,170 @@ int bsf_config_set(bsf_config_t *cfg, const char *assignment, char *err, size_t 
     return set_key(cfg, name, eq + 1, err, err_cap);
 }
 
-/* The YAML file is a mapping of sections; each section maps keys to scalars or to sequences
- * of scalars (list keys). */
+/* The YAML file is a mapping whose keys join with '.' into configuration keys, at any depth:
+ * `sbi: {listen: …}`, `nf: {bsf_info: {dnn_list: […]}}` and `sbi.listen: …` all name
+ * sbi.listen. A value is a scalar, or a sequence of scalars for a list key. A key given twice
+ * (in one mapping, or spelled two ways) is refused, naming both lines. */
+#define YAML_MAX_DEPTH 8
+#define YAML_MAX_NAMES 1024
+
+typedef struct {
+    size_t prefix_len; /* of the path: the keys of the mappings around this one */
+    bool expect_key;
+    unsigned serial;   /* which mapping of the document */
+} yaml_frame_t;
+
 typedef struct {
     bsf_config_t *cfg;
-    const char *path;
-    char section[64], key[64];
-    int depth;         /* mapping depth: 1 = sections, 2 = keys */
-    bool expect_key;
-    bool in_sequence;  /* inside a list value */
+    char path[160]; /* the key being read, dotted */
+    yaml_frame_t frames[YAML_MAX_DEPTH];
+    int depth;      /* frames in use: 0 before the document's mapping */
+    bool in_sequence;
     const bsf_config_key_t *list_key;
+    size_t key_line; /* of the key whose value comes next */
+    size_t err_line; /* where the error is, when not at the event's start */
+    struct {
+        char *name;
+        size_t line;
+        unsigned mapping; /* serial of the mapping holding it */
+        bool leaf;        /* its value is a scalar or a list */
+    } seen[YAML_MAX_NAMES]; /* every key read so far, for duplicates */
+    size_t n_seen;
+    unsigned mappings;
     char *err;
     size_t err_cap;
 } yaml_state_t;
 
-static int on_scalar(yaml_state_t *y, const char *v)
+static void mark_explicit(bsf_config_t *cfg, const bsf_config_key_t *k)
 {
-    char name[160];
+    if (!bsf_config_is_set(cfg, k->key) && cfg->n_explicit < BSF_CFG_MAX_EXPLICIT)
+        cfg->explicit_keys[cfg->n_explicit++] = k;
+}
+
+/* A mapping key at `line`: the path becomes the mapping's prefix plus it. Returns 0 or -1. */
+static int on_key(yaml_state_t *y, const char *key, size_t line)
+{
+    yaml_frame_t *f = &y->frames[y->depth - 1];
+    if (!key[0] || f->prefix_len + 1 + strlen(key) >= sizeof y->path) {
+        snprintf(y->err, y->err_cap, "%s: %s", key[0] ? key : "''",
+                 key[0] ? "key too long" : "empty key");
+        return -1;
+    }
+    y->path[f->prefix_len] = '\0';
+    if (f->prefix_len)
+        strcat(y->path, ".");
+    strcat(y->path, key);
+    y->key_line = line;
+    f->expect_key = false;
+    return 0;
+}
+
+/* The key just read gets its value: a leaf (scalar, list) must not be given twice however
+ * spelled; a mapping key must not repeat in its mapping (YAML's rule; the same prefix in two
+ * mappings is fine: `diameter.congestion: {…}` beside `diameter: {congestion: {…}}`).
+ * Returns 0 or -1. */
+static int check_duplicate(yaml_state_t *y, bool leaf)
+{
+    unsigned mapping = y->frames[y->depth - 1].serial;
+    for (size_t i = 0; i < y->n_seen; i++)
+        if (strcmp(y->seen[i].name, y->path) == 0 &&
+            (leaf ? y->seen[i].leaf : y->seen[i].mapping == mapping)) {
+            snprintf(y->err, y->err_cap, "%s: given twice (first at line %zu)", y->path,
+                     y->seen[i].line);
+            y->err_line = y->key_line;
+            return -1;
+        }
+    char *copy = y->n_seen < YAML_MAX_NAMES ? strdup(y->path) : NULL;
+    if (!copy) {
+        snprintf(y->err, y->err_cap, "%s: too many keys", y->path);
+        return -1;
+    }
+    y->seen[y->n_seen].name = copy;
+    y->seen[y->n_seen].line = y->key_line;
+    y->seen[y->n_seen].mapping = mapping;
+    y->seen[y->n_seen++].leaf = leaf;
+    return 0;
+}
+
+static int on_scalar(yaml_state_t *y, const char *v, size_t line)
+{
     if (y->in_sequence)
         return set_list(y->list_key, (char *)y->cfg + y->list_key->offset, v, true, y->err,
                         y->err_cap);
-    if (y->depth == 1) {
-        if (!y->expect_key) {
-            snprintf(y->err, y->err_cap, "%s: section '%s' must be a mapping of keys", y->path,
-                     y->section);
-            return -1;
-        }
-        snprintf(y->section, sizeof y->section, "%s", v);
-        y->expect_key = false;
-        return 0;
+    if (!y->depth) {
+        snprintf(y->err, y->err_cap, "the document must be a mapping of keys");
+        return -1;
     }
-    if (y->depth == 2 && y->expect_key) {
-        snprintf(y->key, sizeof y->key, "%s", v);
-        y->expect_key = false;
-        return 0;
+    if (y->frames[y->depth - 1].expect_key)
+        return on_key(y, v, line);
+    y->frames[y->depth - 1].expect_key = true;
+    if (check_duplicate(y, true))
+        return -1;
+    return set_key(y->cfg, y->path, v, y->err, y->err_cap);
+}
+
+static int on_mapping_start(yaml_state_t *y)
+{
+    if (y->in_sequence || (y->depth && y->frames[y->depth - 1].expect_key)) {
+        snprintf(y->err, y->err_cap, "%s: %s", y->depth ? y->path : "document",
+                 y->in_sequence ? "a list holds scalars only" : "a key must be a scalar");
+        return -1;
     }
-    if (y->depth == 2) {
-        snprintf(name, sizeof name, "%s.%s", y->section, y->key);
-        y->expect_key = true;
-        return set_key(y->cfg, name, v, y->err, y->err_cap);
+    if (y->depth == YAML_MAX_DEPTH) {
+        snprintf(y->err, y->err_cap, "%s: nested deeper than %d mappings", y->path,
+                 YAML_MAX_DEPTH);
+        return -1;
     }
-    snprintf(y->err, y->err_cap, "%s: the document must be a mapping of sections", y->path);
-    return -1;
+    if (y->depth && check_duplicate(y, false))
+        return -1;
+    size_t prefix_len = y->depth ? strlen(y->path) : 0;
+    y->frames[y->depth++] =
+        (yaml_frame_t){.prefix_len = prefix_len, .expect_key = true, .serial = ++y->mappings};
+    return 0;
 }
 
 static int on_sequence_start(yaml_state_t *y)
 {
-    char name[160];
-    snprintf(name, sizeof name, "%s.%s", y->section, y->key);
-    const bsf_config_key_t *k = y->depth == 2 && !y->expect_key ? find_key(name) : NULL;
-    if (!k || k->type != BSF_CFG_LIST || y->in_sequence) {
-        snprintf(y->err, y->err_cap, "%s: %s", name,
-                 k ? "this key does not take a list" : "unknown configuration key or misplaced list");
+    const bsf_config_key_t *k =
+        y->depth && !y->frames[y->depth - 1].expect_key && !y->in_sequence ? find_key(y->path)
+                                                                            : NULL;
+    if (!k || k->type != BSF_CFG_LIST) {
+        snprintf(y->err, y->err_cap, "%s: %s", y->depth ? y->path : "document",
+                 k ? "this key does not take a list"
+                   : "unknown configuration key or misplaced list");
         return -1;
     }
+    if (check_duplicate(y, true))
+        return -1;
     y->in_sequence = true;
     y->list_key = k;
     ((char *)y->cfg + k->offset)[0] = '\0';
+    mark_explicit(y->cfg, k);
     return 0;
 }
 
 /* One YAML event into the state. Returns 0, -1 with a message, or 1 at the stream's end. */
 static int on_event(yaml_state_t *y, const yaml_event_t *ev)
 {
+    size_t line = ev->start_mark.line + 1;
     switch (ev->type) {
     case YAML_MAPPING_START_EVENT:
-        y->expect_key = true;
-        if (y->in_sequence || ++y->depth > 2) {
-            snprintf(y->err, y->err_cap, "%s.%s: nested mappings are not supported", y->section,
-                     y->key);
-            return -1;
-        }
-        return 0;
+        return on_mapping_start(y);
     case YAML_MAPPING_END_EVENT:
-        y->depth--;
-        y->expect_key = true;
+        if (--y->depth > 0)
+            y->frames[y->depth - 1].expect_key = true;
         return 0;
     case YAML_SEQUENCE_START_EVENT:
         return on_sequence_start(y);
     case YAML_SEQUENCE_END_EVENT:
         y->in_sequence = false;
-        y->expect_key = true;
+        y->frames[y->depth - 1].expect_key = true;
         return 0;
     case YAML_SCALAR_EVENT:
-        return on_scalar(y, (const char *)ev->data.scalar.value);
+        return on_scalar(y, (const char *)ev->data.scalar.value, line);
+    case YAML_ALIAS_EVENT:
+        snprintf(y->err, y->err_cap, "aliases (*name) are not supported");
+        return -1;
     case YAML_STREAM_END_EVENT:
         return 1;
     default:
@@ -358,23 +458,36 @@ static int on_event(yaml_state_t *y, const yaml_event_t *ev)
     }
 }
 
-/* Runs a parser whose input is set up to the end of the stream or the first error. */
+/* Runs a parser whose input is set up to the end of the stream or the first error; errors
+ * name the file and the line. */
 static int parse(yaml_parser_t *parser, bsf_config_t *cfg, const char *name, char *err,
                  size_t err_cap)
 {
-    yaml_state_t y = {.cfg = cfg, .path = name, .expect_key = true, .err = err,
-                      .err_cap = err_cap};
+    yaml_state_t *y = calloc(1, sizeof *y);
+    char why[512] = "";
+    if (!y) {
+        snprintf(err, err_cap, "%s: out of memory", name);
+        return -1;
+    }
+    *y = (yaml_state_t){.cfg = cfg, .err = why, .err_cap = sizeof why};
     int rc = 0;
     while (rc == 0) {
         yaml_event_t ev;
         if (!yaml_parser_parse(parser, &ev)) {
             snprintf(err, err_cap, "%s:%zu: %s", name, parser->problem_mark.line + 1,
                      parser->problem ? parser->problem : "YAML syntax error");
-            return -1;
+            rc = -1;
+            break;
         }
-        rc = on_event(&y, &ev);
+        rc = on_event(y, &ev);
+        if (rc < 0)
+            snprintf(err, err_cap, "%s:%zu: %s", name,
+                     y->err_line ? y->err_line : ev.start_mark.line + 1, why);
         yaml_event_delete(&ev);
     }
+    for (size_t i = 0; i < y->n_seen; i++)
+        free(y->seen[i].name);
+    free(y);
     return rc < 0 ? -1 : 0;
 }
 
@@ -445,7 +558,7 @@ void bsf_config_print_reference(void)
                 snprintf(range, sizeof range, "%s – %s", k->min_text, k->max_text);
             else if (k->type == BSF_CFG_STRING || k->type == BSF_CFG_LIST)
                 snprintf(range, sizeof range, "up to %llu characters", (unsigned long long)k->max);
-            printf("| `%s` | %s | `%s` | %s | %s |\n", k->key, type_names[k->type], k->def,
-                   range, k->doc);
+            printf("| `%s` | %s%s | `%s` | %s | %s |\n", k->key, type_names[k->type],
+                   k->runtime ? " (runtime)" : "", k->def, range, k->doc);
         }
 }

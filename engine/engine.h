@@ -73,6 +73,11 @@ typedef struct {
     void *removal_ctx;
 } bsf_engine_config_t;
 
+/* Upper bounds (seconds) of the write-transaction histogram; the last slot is +Inf. */
+#define BSF_ENGINE_TXN_BOUNDS                                                                 \
+    {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0}
+#define BSF_ENGINE_TXN_BUCKETS 14
+
 typedef struct {
     uint64_t commands;
     uint64_t batches;
@@ -89,6 +94,10 @@ typedef struct {
     uint64_t hook_refusals;   /* batches refused by before_commit */
     uint64_t reserve_refusals; /* registrations refused because the reserve was reached */
     bool at_reserve;           /* registrations are being refused for lack of space */
+    /* Write transactions, begin to commit (data_repository_invocations_seconds): per bucket
+     * (not cumulative), their count and total time. */
+    uint64_t txn_buckets[BSF_ENGINE_TXN_BUCKETS];
+    uint64_t txn_count, txn_ns_total;
 } bsf_engine_stats_t;
 
 typedef struct bsf_engine bsf_engine_t;

@@ -21,6 +21,10 @@ bsf_store_t *bsf_engine_store(bsf_engine_t *e);
 const bsf_engine_config_t *bsf_engine_config(const bsf_engine_t *e);
 /* True (and the command refused with INSUFFICIENT_STORAGE) when the store is at its reserve. */
 bool bsf_engine_refuse_at_reserve(bsf_engine_t *e, bsf_command_t *cmd);
+/* A binding of `kind` ("binding", "UE binding") replaced by the registration `by`: a DEBUG
+ * line, and counted for the INFO summary the engine writes at most once a minute. */
+void bsf_engine_note_replaced(bsf_engine_t *e, const char *kind, const bsf_binding_id_t *old,
+                              const bsf_binding_id_t *by, bsf_dereg_reason_t reason);
 /* True while this site's own events up to the floor are not all in the store. */
 bool bsf_engine_behind_own_log(bsf_engine_t *e);
 

@@ -271,21 +271,27 @@ void bsf_log_retention_write_metrics(void *ctx, bsf_text_t *out)
                     "# HELP bsf_log_oldest_age_seconds Age of the oldest event in the log (its "
                     "HLC time).\n# TYPE bsf_log_oldest_age_seconds gauge\n"
                     "bsf_log_oldest_age_seconds %.3f\n"
+                    "# HELP bsf_log_events Events in the live log.\n"
                     "# TYPE bsf_log_events gauge\nbsf_log_events %" PRIu64 "\n"
                     "# HELP bsf_log_bytes Pages of the log in the store.\n"
                     "# TYPE bsf_log_bytes gauge\nbsf_log_bytes %" PRIu64 "\n"
                     "# HELP bsf_log_trimmed_events_total Events that left the log "
                     "(log.retention).\n# TYPE bsf_log_trimmed_events_total counter\n"
                     "bsf_log_trimmed_events_total %" PRIu64 "\n"
+                    "# HELP bsf_log_retention_failures_total Retention rounds that could not "
+                    "archive or read (retried every second).\n"
                     "# TYPE bsf_log_retention_failures_total counter\n"
                     "bsf_log_retention_failures_total %" PRIu64 "\n",
                     st.oldest_position, age, st.log_events, st.log_bytes, es.log_trimmed,
                     st.failures);
     if (st.archiving)
         bsf_text_printf(out,
+                        "# HELP bsf_log_archive_bytes Size of the archive (log.archive_dir).\n"
                         "# TYPE bsf_log_archive_bytes gauge\nbsf_log_archive_bytes %" PRIu64 "\n"
+                        "# HELP bsf_log_archive_segments Segment files in the archive.\n"
                         "# TYPE bsf_log_archive_segments gauge\n"
                         "bsf_log_archive_segments %" PRIu64 "\n"
+                        "# HELP bsf_log_archive_last_position Last log position archived.\n"
                         "# TYPE bsf_log_archive_last_position gauge\n"
                         "bsf_log_archive_last_position %" PRIu64 "\n",
                         st.archive.bytes, st.archive.segments, st.archive.last);

@@ -78,8 +78,7 @@ static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
     bsf_decide_ue_register(&cmd->ue_binding, views, c.n, &d);
     bsf_engine_new_id(e, d.n_replaced, &cmd->id);
     for (size_t i = 0; i < d.n_replaced; i++) {
-        BSF_INFO("engine", "UE binding replaced (%s) by a newer registration",
-                 bsf_dereg_reason_name(d.reason[i]));
+        bsf_engine_note_replaced(e, "UE binding", &d.replaced[i]->id, &cmd->id, d.reason[i]);
         if ((rc = deregister(e, txn, &d.replaced[i]->id, d.reason[i], &cmd->id, NULL)))
             return rc;
     }

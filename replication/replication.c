@@ -219,17 +219,18 @@ static void write_site_lag(bsf_replication_t *r, const bsf_applier_stats_t *a, b
                         (unsigned)s->site, lag > 0 ? lag : 0);
     }
     bsf_text_printf(out,
-                    "# HELP bsf_replication_lag_ms Age of the last applied event of a source "
-                    "site while its topic has events not applied yet (0 when caught up).\n"
-                    "# TYPE bsf_replication_lag_ms gauge\n");
+                    "# HELP bsf_replication_lag_seconds Age of the last applied event of a "
+                    "source site while its topic has events not applied yet (0 when caught up).\n"
+                    "# TYPE bsf_replication_lag_seconds gauge\n");
     for (size_t i = 0; i < a->n_sites; i++) {
         const bsf_applier_site_t *s = &a->sites[i];
         if (s->site == r->site)
             continue;
         bool behind = s->topic < a->n_topics && !a->topics[s->topic].at_end;
         uint64_t at = BSF_HLC_MS(s->last_hlc);
-        bsf_text_printf(out, "bsf_replication_lag_ms{source_site=\"%u\"} %" PRIu64 "\n",
-                        (unsigned)s->site, behind && s->last_hlc && now > at ? now - at : 0);
+        uint64_t lag_ms = behind && s->last_hlc && now > at ? now - at : 0;
+        bsf_text_printf(out, "bsf_replication_lag_seconds{source_site=\"%u\"} %.3f\n",
+                        (unsigned)s->site, (double)lag_ms / 1e3);
     }
     bsf_text_printf(out, "# HELP bsf_replication_applied_events_total Events of other sites "
                          "applied here.\n# TYPE bsf_replication_applied_events_total counter\n");
@@ -259,22 +260,22 @@ static void write_topics(bsf_replication_t *r, const bsf_applier_stats_t *a, bsf
 static void write_delay(const bsf_applier_stats_t *a, bsf_text_t *out)
 {
     static const unsigned bounds[BSF_APPLIER_DELAY_BUCKETS] = BSF_APPLIER_DELAY_BUCKETS_MS;
-    bsf_text_printf(out, "# HELP bsf_replication_apply_delay_ms Time from an event's HLC at its "
-                         "site to its commit here.\n"
-                         "# TYPE bsf_replication_apply_delay_ms histogram\n");
+    bsf_text_printf(out, "# HELP bsf_replication_apply_delay_seconds Time from an event's HLC at "
+                         "its site to its commit here.\n"
+                         "# TYPE bsf_replication_apply_delay_seconds histogram\n");
     uint64_t cum = 0;
     for (size_t b = 0; b < BSF_APPLIER_DELAY_BUCKETS; b++) {
         cum += a->delay_buckets[b];
         if (bounds[b])
-            bsf_text_printf(out, "bsf_replication_apply_delay_ms_bucket{le=\"%u\"} %" PRIu64 "\n",
-                            bounds[b], cum);
+            bsf_text_printf(out, "bsf_replication_apply_delay_seconds_bucket{le=\"%g\"} %" PRIu64
+                            "\n", bounds[b] / 1e3, cum);
         else
-            bsf_text_printf(out, "bsf_replication_apply_delay_ms_bucket{le=\"+Inf\"} %" PRIu64
-                            "\n", cum);
+            bsf_text_printf(out, "bsf_replication_apply_delay_seconds_bucket{le=\"+Inf\"} %"
+                            PRIu64 "\n", cum);
     }
-    bsf_text_printf(out, "bsf_replication_apply_delay_ms_sum %" PRIu64 "\n"
-                         "bsf_replication_apply_delay_ms_count %" PRIu64 "\n",
-                    a->delay_sum_ms, a->delay_count);
+    bsf_text_printf(out, "bsf_replication_apply_delay_seconds_sum %.3f\n"
+                         "bsf_replication_apply_delay_seconds_count %" PRIu64 "\n",
+                    (double)a->delay_sum_ms / 1e3, a->delay_count);
 }
 
 static void write_shipper(bsf_replication_t *r, bsf_text_t *out)
@@ -296,8 +297,10 @@ static void write_shipper(bsf_replication_t *r, bsf_text_t *out)
         "# HELP bsf_replication_shipper_connected 1 when the producer is ready.\n"
         "# TYPE bsf_replication_shipper_connected gauge\n"
         "bsf_replication_shipper_connected %d\n"
+        "# HELP bsf_replication_shipped_events_total Events of this site Kafka acknowledged.\n"
         "# TYPE bsf_replication_shipped_events_total counter\n"
         "bsf_replication_shipped_events_total %" PRIu64 "\n"
+        "# HELP bsf_replication_kafka_transactions_total Shipping transactions, by result.\n"
         "# TYPE bsf_replication_kafka_transactions_total counter\n"
         "bsf_replication_kafka_transactions_total{result=\"committed\"} %" PRIu64 "\n"
         "bsf_replication_kafka_transactions_total{result=\"aborted\"} %" PRIu64 "\n"
@@ -315,7 +318,9 @@ static void write_shipper(bsf_replication_t *r, bsf_text_t *out)
         "# HELP bsf_replication_own_seq_floor Sequence number this site's store must reach "
         "before it writes again.\n# TYPE bsf_replication_own_seq_floor gauge\n"
         "bsf_replication_own_seq_floor %" PRIu64 "\n"
-        "# TYPE bsf_replication_kafka_transaction_ms histogram\n",
+        "# HELP bsf_replication_kafka_transaction_seconds Duration of a shipping transaction "
+        "(produce and commit).\n"
+        "# TYPE bsf_replication_kafka_transaction_seconds histogram\n",
         backlog, s.shipped_seq, s.connected ? 1 : 0, s.shipped_events, s.transactions,
         s.aborted_transactions, s.failures, s.connects, s.refused_batches,
         e.seq_floor);
@@ -323,15 +328,36 @@ static void write_shipper(bsf_replication_t *r, bsf_text_t *out)
     for (size_t b = 0; b < sizeof bounds / sizeof bounds[0]; b++) {
         cum += s.txn_buckets[b];
         if (bounds[b])
-            bsf_text_printf(out, "bsf_replication_kafka_transaction_ms_bucket{le=\"%u\"} %" PRIu64
-                            "\n", bounds[b], cum);
+            bsf_text_printf(out, "bsf_replication_kafka_transaction_seconds_bucket{le=\"%g\"} %"
+                            PRIu64 "\n", bounds[b] / 1e3, cum);
         else
-            bsf_text_printf(out, "bsf_replication_kafka_transaction_ms_bucket{le=\"+Inf\"} %"
+            bsf_text_printf(out, "bsf_replication_kafka_transaction_seconds_bucket{le=\"+Inf\"} %"
                             PRIu64 "\n", cum);
     }
-    bsf_text_printf(out, "bsf_replication_kafka_transaction_ms_sum %.3f\n"
-                         "bsf_replication_kafka_transaction_ms_count %" PRIu64 "\n",
-                    (double)s.txn_ns_total / 1e6, s.transactions);
+    bsf_text_printf(out, "bsf_replication_kafka_transaction_seconds_sum %.6f\n"
+                         "bsf_replication_kafka_transaction_seconds_count %" PRIu64 "\n",
+                    (double)s.txn_ns_total / 1e9, s.transactions);
+}
+
+void bsf_replication_health(bsf_replication_t *r, unsigned *healthy, unsigned *links)
+{
+    *healthy = *links = 0;
+    if (!r)
+        return;
+    if (r->shipper) {
+        bsf_shipper_stats_t ss;
+        bsf_shipper_stats(r->shipper, &ss);
+        *links += 1;
+        *healthy += ss.connected;
+    }
+    if (r->applier) {
+        bsf_applier_stats_t as;
+        bsf_applier_stats(r->applier, &as);
+        for (size_t t = 0; t < as.n_topics; t++) {
+            *links += 1;
+            *healthy += as.topics[t].high >= 0;
+        }
+    }
 }
 
 void bsf_replication_write_metrics(void *ctx, bsf_text_t *out)
@@ -348,21 +374,30 @@ void bsf_replication_write_metrics(void *ctx, bsf_text_t *out)
     write_topics(r, a, out);
     write_delay(a, out);
     bsf_text_printf(out,
+                    "# HELP bsf_replication_caught_up 1 when every topic is read to its end and "
+                    "applied.\n"
                     "# TYPE bsf_replication_caught_up gauge\nbsf_replication_caught_up %d\n"
+                    "# HELP bsf_replication_skipped_events_total Events read again (already "
+                    "applied) and skipped.\n"
                     "# TYPE bsf_replication_skipped_events_total counter\n"
                     "bsf_replication_skipped_events_total %" PRIu64 "\n"
                     "# HELP bsf_replication_bad_events_total Messages of the log that hold no "
                     "readable event (skipped).\n"
                     "# TYPE bsf_replication_bad_events_total counter\n"
                     "bsf_replication_bad_events_total %" PRIu64 "\n"
+                    "# HELP bsf_replication_consumer_errors_total Errors of the Kafka consumer.\n"
                     "# TYPE bsf_replication_consumer_errors_total counter\n"
                     "bsf_replication_consumer_errors_total %" PRIu64 "\n"
+                    "# HELP bsf_replication_apply_refused_total Events of other sites the store "
+                    "refused to apply.\n"
                     "# TYPE bsf_replication_apply_refused_total counter\n"
                     "bsf_replication_apply_refused_total %" PRIu64 "\n"
                     "# HELP bsf_replication_collisions_resolved_total Bindings of this site "
                     "deregistered because a newer colliding registration came from another site."
                     "\n# TYPE bsf_replication_collisions_resolved_total counter\n"
                     "bsf_replication_collisions_resolved_total %" PRIu64 "\n"
+                    "# HELP bsf_replication_collisions_held_total Colliding registrations of "
+                    "another site kept waiting for the older binding's events.\n"
                     "# TYPE bsf_replication_collisions_held_total counter\n"
                     "bsf_replication_collisions_held_total %" PRIu64 "\n",
                     a->caught_up ? 1 : 0, a->skipped, a->bad_events, a->consumer_errors,

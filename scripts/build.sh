@@ -5,6 +5,7 @@
 #   scripts/build.sh fuzz       libFuzzer targets (clang) in build-fuzz/
 #   scripts/build.sh plain      CMake's plain Release (-O3, gcc) in build-plain/, as packagers build
 #   scripts/build.sh clang      the default build type with clang in build-clang/
+#   scripts/build.sh run        bsfd and bsfctl only (no tests: no cmocka needed) in build-run/
 # Every flavour here treats warnings as errors (BSF_WERROR); a bare cmake build does not.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,7 +17,8 @@ case "$flavour" in
                                   -DCMAKE_C_COMPILER=clang) ;;
   plain)   dir=build-plain; opts=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=gcc) ;;
   clang)   dir=build-clang; opts=(-DCMAKE_C_COMPILER=clang) ;;
-  *) echo "usage: $0 [release|asan|fuzz|plain|clang]" >&2; exit 2 ;;
+  run)     dir=build-run;   opts=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DBSF_TESTS=OFF) ;;
+  *) echo "usage: $0 [release|asan|fuzz|plain|clang|run]" >&2; exit 2 ;;
 esac
 opts+=(-DBSF_WERROR=ON)
 # quiet when it works; the whole output (ninja prints errors on stdout) when it does not

@@ -1,20 +1,33 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the BSF needs to build, run and test. Idempotent: only what is
-# missing is installed. Uses sudo when not run as root.
+# Installs the Debian packages the BSF needs. Idempotent: only what is missing is installed.
+# Uses sudo when not run as root.
+#   scripts/install-deps.sh        build, run and test (compilers, test peers, Kafka, promtool)
+#   scripts/install-deps.sh run    build and run only (scripts/run.sh)
 set -euo pipefail
+profile=${1:-all}
 
+# What building and running bsfd needs.
 packages=(
   build-essential cmake ninja-build pkg-config
-  libnghttp2-dev libuv1-dev liblmdb-dev lmdb-utils libmsgpack-dev libzstd-dev
+  libnghttp2-dev libuv1-dev liblmdb-dev libmsgpack-dev libzstd-dev
   libjansson-dev libyaml-dev libmicrohttpd-dev libgnutls28-dev libssl-dev uuid-dev
-  libmimalloc-dev
-  librdkafka-dev kcat
-  libfreediameter-dev freediameterd freediameter-extensions
+  libmimalloc-dev libsystemd-dev
+  librdkafka-dev
+  libfreediameter-dev freediameter-extensions
+)
+# What the tests, the fuzzers and the benchmarks add.
+test_packages=(
+  lmdb-utils kcat freediameterd
   libcmocka-dev clang libclang-rt-14-dev
-  nghttp2-client nghttp2-server curl tshark
+  nghttp2-client nghttp2-server curl tshark prometheus
   python3 python3-pytest python3-httpx python3-h2 python3-jsonschema python3-yaml python3-cryptography
   maven default-jre-headless
 )
+case $profile in
+  all) packages+=("${test_packages[@]}") ;;
+  run) ;;
+  *) echo "usage: $0 [run]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

@@ -16,7 +16,7 @@
 #include "gateways/diameter/rx_node.h"
 #include "gateways/diameter/rx_tls.h"
 
-/* Why a connection failed, as diam_failed_conn_network's `reason`. */
+/* Why a connection failed, as diam_failed_conn_network_total's `reason`. */
 enum { FAIL_CONNECT, FAIL_CERTIFICATE, FAIL_REASONS };
 static const char *const fail_reasons[FAIL_REASONS] = {"connect", "certificate"};
 
@@ -275,15 +275,16 @@ void bsf_rx_connections_write_metrics(bsf_rx_connections_t *c, bsf_text_t *out)
                                 bsf_rx_node_peer_open(all[i].id));
     }
     bsf_rx_connections_snapshot_free(all, n);
-    bsf_text_printf(out, "# HELP diam_failed_conn_network Diameter connections that failed: "
-                         "connect (connection, TLS handshake or capabilities exchange), "
+    bsf_text_printf(out, "# HELP diam_failed_conn_network_total Diameter connections that "
+                         "failed: connect (connection, TLS handshake or capabilities exchange), "
                          "certificate (a TLS certificate not naming the peer).\n"
-                         "# TYPE diam_failed_conn_network counter\n");
+                         "# TYPE diam_failed_conn_network_total counter\n");
     pthread_mutex_lock(&c->lock);
     for (size_t i = 0; i < c->n_failures; i++)
         for (int r = 0; r < FAIL_REASONS; r++)
             if (c->failures[i].n[r])
-                bsf_text_printf(out, "diam_failed_conn_network{peer=\"%s\",reason=\"%s\"} %llu\n",
+                bsf_text_printf(out,
+                                "diam_failed_conn_network_total{peer=\"%s\",reason=\"%s\"} %llu\n",
                                 c->failures[i].id, fail_reasons[r],
                                 (unsigned long long)c->failures[i].n[r]);
     pthread_mutex_unlock(&c->lock);

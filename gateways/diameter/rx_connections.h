@@ -53,7 +53,8 @@ void bsf_rx_connections_snapshot_free(bsf_rx_connection_t *s, size_t n);
 /* ocbsf_diam_peer_tls{peer}: 1 when the neighbour's latest connection is TLS;
  * diam_conn_network{peer,tls} / diam_conn_network_responder{peer,tls}: 1 while the
  * neighbour's latest connection, opened by the BSF / by the neighbour, is open;
- * diam_failed_conn_network{peer,reason}: failed connections (seed 3.10.2's names). */
+ * diam_failed_conn_network_total{peer,reason}: failed connections (seed 3.10.2's name, with
+ * the _total of a counter). */
 void bsf_rx_connections_write_metrics(bsf_rx_connections_t *c, bsf_text_t *out);
 
 #endif

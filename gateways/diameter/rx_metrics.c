@@ -14,6 +14,15 @@ bsf_rx_metrics_t *bsf_rx_metrics_new(void)
     return calloc(1, sizeof(bsf_rx_metrics_t)); /* zero is a valid atomic initial state */
 }
 
+uint64_t bsf_rx_metrics_messages(const bsf_rx_metrics_t *m)
+{
+    uint64_t n = 0;
+    for (int k = 0; k < BSF_RX_KIND_COUNT; k++)
+        n += atomic_load_explicit(&m->inbound[k], memory_order_relaxed) +
+             atomic_load_explicit(&m->network[k], memory_order_relaxed);
+    return n;
+}
+
 void bsf_rx_metrics_free(bsf_rx_metrics_t *m)
 {
     free(m);
@@ -134,7 +143,7 @@ static void write_requests(bsf_rx_metrics_t *m, bsf_text_t *out)
     bsf_text_printf(out, "# HELP ocbsf_diam_request_inbound_total Rx requests received.\n"
                          "# TYPE ocbsf_diam_request_inbound_total counter\n");
     for (int k = 0; k < BSF_RX_KIND_COUNT; k++)
-        bsf_text_printf(out, "ocbsf_diam_request_inbound_total{msgType=\"%s\"} %llu\n",
+        bsf_text_printf(out, "ocbsf_diam_request_inbound_total{msg_type=\"%s\"} %llu\n",
                         bsf_rx_kind_name(k), (unsigned long long)get(&m->inbound[k]));
     bsf_text_printf(out,
                     "# HELP ocbsf_diam_request_network_total Requests forwarded to the next hop "
@@ -143,7 +152,7 @@ static void write_requests(bsf_rx_metrics_t *m, bsf_text_t *out)
     char code[16];
     for (int k = 0; k < BSF_RX_KIND_COUNT; k++) {
         bsf_text_printf(out,
-                        "ocbsf_diam_request_network_total{msgType=\"%s\",retry=\"false\"} %llu\n",
+                        "ocbsf_diam_request_network_total{msg_type=\"%s\",retry=\"false\"} %llu\n",
                         bsf_rx_kind_name(k), (unsigned long long)get(&m->network[k]));
         for (size_t c = 0; c < BSF_RX_CODE_SLOTS; c++) {
             uint64_t v = get(&m->retries[k][c]);
@@ -154,15 +163,15 @@ static void write_requests(bsf_rx_metrics_t *m, bsf_text_t *out)
             else
                 code_label(c, code, sizeof code);
             bsf_text_printf(out,
-                            "ocbsf_diam_request_network_total{msgType=\"%s\",retry=\"true\","
-                            "retryReason=\"%s\"} %llu\n",
+                            "ocbsf_diam_request_network_total{msg_type=\"%s\",retry=\"true\","
+                            "retry_reason=\"%s\"} %llu\n",
                             bsf_rx_kind_name(k), code, (unsigned long long)v);
         }
     }
 }
 
-/* A sample per non-zero Result-Code slot of one kind's `counters`, labelled msgType,
- * resultCode and then `more` (",name=\"value\"" pairs, or ""). */
+/* A sample per non-zero Result-Code slot of one kind's `counters`, labelled msg_type,
+ * result_code and then `more` (",name=\"value\"" pairs, or ""). */
 static void write_codes(bsf_text_t *out, const char *name, bsf_rx_kind_t k, const char *more,
                         atomic_uint_least64_t *counters)
 {
@@ -172,7 +181,7 @@ static void write_codes(bsf_text_t *out, const char *name, bsf_rx_kind_t k, cons
         if (!v)
             continue;
         code_label(c, code, sizeof code);
-        bsf_text_printf(out, "%s{msgType=\"%s\",resultCode=\"%s\"%s} %llu\n", name,
+        bsf_text_printf(out, "%s{msg_type=\"%s\",result_code=\"%s\"%s} %llu\n", name,
                         bsf_rx_kind_name(k), code, more, (unsigned long long)v);
     }
 }
@@ -194,30 +203,32 @@ static void write_answers(bsf_rx_metrics_t *m, bsf_text_t *out)
     bsf_text_printf(out, "# HELP ocbsf_diam_timeout_total Forwarded requests whose answer timer "
                          "expired.\n# TYPE ocbsf_diam_timeout_total counter\n");
     for (int k = 0; k < BSF_RX_KIND_COUNT; k++)
-        bsf_text_printf(out, "ocbsf_diam_timeout_total{msgType=\"%s\"} %llu\n",
+        bsf_text_printf(out, "ocbsf_diam_timeout_total{msg_type=\"%s\"} %llu\n",
                         bsf_rx_kind_name(k), (unsigned long long)get(&m->timeouts[k]));
 }
 
+#define LATENCY "ocbsf_diam_service_overall_processing_time_seconds"
+
+/* Seed 3.2's overall processing time, as a histogram per message type. */
 static void write_latency(bsf_rx_metrics_t *m, bsf_text_t *out)
 {
-    bsf_text_printf(out, "# HELP ocbsf_diam_latency_seconds From a request's arrival to the "
-                         "answer sent back.\n# TYPE ocbsf_diam_latency_seconds histogram\n");
+    bsf_text_printf(out, "# HELP " LATENCY " From a request's arrival to the answer sent back.\n"
+                         "# TYPE " LATENCY " histogram\n");
     for (int k = 0; k < BSF_RX_KIND_COUNT; k++) {
+        const char *kind = bsf_rx_kind_name(k);
         uint64_t cum = 0;
         for (int b = 0; b < BSF_RX_LATENCY_BUCKETS; b++) {
             cum += get(&m->latency[k][b]);
-            bsf_text_printf(out, "ocbsf_diam_latency_seconds_bucket{msgType=\"%s\",le=\"%g\"} "
-                                 "%llu\n",
-                            bsf_rx_kind_name(k), latency_bounds[b], (unsigned long long)cum);
+            bsf_text_printf(out, LATENCY "_bucket{msg_type=\"%s\",le=\"%g\"} %llu\n", kind,
+                            latency_bounds[b], (unsigned long long)cum);
         }
         cum += get(&m->latency[k][BSF_RX_LATENCY_BUCKETS]);
         bsf_text_printf(out,
-                        "ocbsf_diam_latency_seconds_bucket{msgType=\"%s\",le=\"+Inf\"} %llu\n"
-                        "ocbsf_diam_latency_seconds_sum{msgType=\"%s\"} %.6f\n"
-                        "ocbsf_diam_latency_seconds_count{msgType=\"%s\"} %llu\n",
-                        bsf_rx_kind_name(k), (unsigned long long)cum, bsf_rx_kind_name(k),
-                        (double)get(&m->latency_sum_ns[k]) / 1e9, bsf_rx_kind_name(k),
-                        (unsigned long long)cum);
+                        LATENCY "_bucket{msg_type=\"%s\",le=\"+Inf\"} %llu\n"
+                        LATENCY "_sum{msg_type=\"%s\"} %.6f\n"
+                        LATENCY "_count{msg_type=\"%s\"} %llu\n",
+                        kind, (unsigned long long)cum, kind,
+                        (double)get(&m->latency_sum_ns[k]) / 1e9, kind, (unsigned long long)cum);
     }
 }
 

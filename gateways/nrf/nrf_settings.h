@@ -21,7 +21,7 @@ typedef struct {
     unsigned retry_min_ms;        /* autonomous re-attempts: first delay, doubling... */
     unsigned retry_max_ms;        /* ...up to this */
     unsigned deregister_timeout_ms; /* NFDeregister at shutdown, at most */
-    unsigned load;                /* the load published (0..100) until NF scoring comes */
+    unsigned load;                /* the load published (0..100) when NF scoring is off */
 
     char instance_id[64];         /* nf.instance_id; empty: generated and kept in the store */
     char fqdn[256];

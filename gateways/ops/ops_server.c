@@ -15,6 +15,7 @@
 #include "common/time_text.h"
 #include "engine/read.h"
 #include "gateways/ops/ops_admin_auth.h"
+#include "gateways/ops/process_metrics.h"
 
 #define MAX_PROVIDERS 8
 #define MAX_ROUTES 8
@@ -99,6 +100,7 @@ static enum MHD_Result send_route_answer(struct MHD_Connection *conn, unsigned s
 
 /* ---- metrics ----------------------------------------------------------------------- */
 
+/* One sample of bsf_active_bindings_by_<dimension>; ctx is the text. */
 static void count_visit(void *ctx, const char *name, uint64_t value)
 {
     bsf_text_t *t = ctx;
@@ -107,8 +109,53 @@ static void count_visit(void *ctx, const char *name, uint64_t value)
         return;
     /* Label values are quoted; counter names never contain quotes or backslashes except
      * through PCF keys, which are validated FQDNs, UUIDs or addresses. */
-    bsf_text_printf(t, "bsf_active_bindings{%.*s=\"%s\"} %llu\n", (int)(slash - name), name,
-                slash + 1, (unsigned long long)value);
+    bsf_text_printf(t, "bsf_active_bindings_by_%.*s{%.*s=\"%s\"} %llu\n", (int)(slash - name),
+                    name, (int)(slash - name), name, slash + 1, (unsigned long long)value);
+}
+
+/* The breakdowns are separate metrics: one metric with a dnn, an snssai and a pcf label
+ * would count every binding three times when summed. */
+static void active_binding_metrics(bsf_text_t *t, bsf_read_t *r)
+{
+    static const char *const dims[][2] = {
+        {"dnn", "DNN"}, {"snssai", "S-NSSAI"}, {"pcf", "PCF (its FQDN, instance id or address)"}};
+    bsf_text_printf(t,
+                    "# HELP bsf_active_bindings Active PCF bindings for a PDU session (seed "
+                    "3.38's oc_db_active_session_count).\n"
+                    "# TYPE bsf_active_bindings gauge\nbsf_active_bindings %llu\n",
+                    (unsigned long long)bsf_read_counter(r, "total"));
+    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+        char prefix[16];
+        snprintf(prefix, sizeof prefix, "%s/", dims[i][0]);
+        bsf_text_printf(t,
+                        "# HELP bsf_active_bindings_by_%s Active PCF bindings for a PDU session "
+                        "by %s.\n# TYPE bsf_active_bindings_by_%s gauge\n",
+                        dims[i][0], dims[i][1], dims[i][0]);
+        bsf_read_counters_each(r, prefix, count_visit, t);
+    }
+}
+
+/* Seed 3.2's store-call latency: the engine's write transactions, begin to commit. */
+static void repository_metrics(bsf_text_t *t, const bsf_engine_stats_t *st)
+{
+    static const double bounds[] = BSF_ENGINE_TXN_BOUNDS;
+    bsf_text_printf(t, "# HELP data_repository_invocations_seconds Store calls: write "
+                       "transactions of the engine, from begin to commit.\n"
+                       "# TYPE data_repository_invocations_seconds histogram\n");
+    uint64_t cum = 0;
+    for (size_t b = 0; b < BSF_ENGINE_TXN_BUCKETS; b++) {
+        cum += st->txn_buckets[b];
+        if (b < sizeof bounds / sizeof bounds[0])
+            bsf_text_printf(t, "data_repository_invocations_seconds_bucket{le=\"%g\"} %llu\n",
+                            bounds[b], (unsigned long long)cum);
+        else
+            bsf_text_printf(t, "data_repository_invocations_seconds_bucket{le=\"+Inf\"} %llu\n",
+                            (unsigned long long)cum);
+    }
+    bsf_text_printf(t,
+                    "data_repository_invocations_seconds_sum %.9f\n"
+                    "data_repository_invocations_seconds_count %llu\n",
+                    (double)st->txn_ns_total / 1e9, (unsigned long long)st->txn_count);
 }
 
 static void store_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
@@ -116,17 +163,30 @@ static void store_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
     bsf_engine_stats_t st;
     bsf_engine_stats(ops->cfg.engine, &st);
     bsf_text_printf(t,
+                "# HELP bsf_store_commands_total Commands the engine executed.\n"
                 "# TYPE bsf_store_commands_total counter\nbsf_store_commands_total %llu\n"
+                "# HELP bsf_store_events_total Events the engine appended to the log.\n"
                 "# TYPE bsf_store_events_total counter\nbsf_store_events_total %llu\n"
+                "# HELP bsf_store_transactions_total Write transactions committed (commands / "
+                "transactions is the group-commit factor).\n"
                 "# TYPE bsf_store_transactions_total counter\nbsf_store_transactions_total %llu\n"
+                "# HELP bsf_store_failed_transactions_total Write transactions that failed (each "
+                "command then retried alone).\n"
                 "# TYPE bsf_store_failed_transactions_total counter\n"
                 "bsf_store_failed_transactions_total %llu\n"
+                "# HELP bsf_store_commit_seconds_total Time spent committing write transactions "
+                "(fsync included).\n"
                 "# TYPE bsf_store_commit_seconds_total counter\n"
                 "bsf_store_commit_seconds_total %.9f\n"
+                "# HELP bsf_store_tombstones_removed_total Tombstones collected after "
+                "store.tombstone_horizon.\n"
                 "# TYPE bsf_store_tombstones_removed_total counter\n"
                 "bsf_store_tombstones_removed_total %llu\n"
+                "# HELP bsf_store_queue_depth Commands waiting for the writer.\n"
                 "# TYPE bsf_store_queue_depth gauge\nbsf_store_queue_depth %llu\n"
+                "# HELP bsf_store_log_position Position of the last event in the local log.\n"
                 "# TYPE bsf_store_log_position gauge\nbsf_store_log_position %llu\n"
+                "# HELP bsf_store_file_bytes Size of the store's data file.\n"
                 "# TYPE bsf_store_file_bytes gauge\nbsf_store_file_bytes %llu\n"
                 "# HELP bsf_store_reserve_refusals_total Registrations refused (507) because "
                 "less than store.reserve_percent of the map was free.\n"
@@ -141,12 +201,15 @@ static void store_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
                 (unsigned long long)st.log_position,
                 (unsigned long long)bsf_read_file_bytes(ops->cfg.store),
                 (unsigned long long)st.reserve_refusals, st.at_reserve ? 1 : 0);
+    repository_metrics(t, &st);
     bsf_read_space_t space;
     if (bsf_read_space(ops->cfg.store, &space) == 0)
         bsf_text_printf(t, "# HELP bsf_store_free_bytes Bytes writes can still take: the map "
                            "past the data file, or the disk's free space when smaller, plus "
                            "the file's free pages.\n"
                            "# TYPE bsf_store_free_bytes gauge\nbsf_store_free_bytes %llu\n"
+                           "# HELP bsf_store_map_bytes Size of the store's memory map "
+                           "(store.map_size_mb).\n"
                            "# TYPE bsf_store_map_bytes gauge\nbsf_store_map_bytes %llu\n"
                            "# HELP bsf_store_fs_free_bytes Free space of the store's "
                            "filesystem (statvfs).\n"
@@ -160,10 +223,7 @@ static void store_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
         bsf_read_release(r);
         return;
     }
-    bsf_text_printf(t,
-                "# HELP oc_db_active_session_count Active PCF bindings (seed 3.38).\n"
-                "# TYPE oc_db_active_session_count gauge\noc_db_active_session_count %llu\n",
-                (unsigned long long)bsf_read_counter(r, "total"));
+    active_binding_metrics(t, r);
     bsf_text_printf(t,
                 "# HELP bsf_active_ue_bindings Active PCF for a UE bindings.\n"
                 "# TYPE bsf_active_ue_bindings gauge\nbsf_active_ue_bindings %llu\n",
@@ -172,17 +232,13 @@ static void store_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
                 "# HELP bsf_active_mbs_bindings Active PCF for an MBS session bindings.\n"
                 "# TYPE bsf_active_mbs_bindings gauge\nbsf_active_mbs_bindings %llu\n",
                 (unsigned long long)bsf_read_counter(r, "mbs/total"));
-    bsf_text_printf(t, "# HELP bsf_active_bindings Active PCF bindings by DNN, S-NSSAI and PCF.\n"
-                   "# TYPE bsf_active_bindings gauge\n");
-    bsf_read_counters_each(r, "dnn/", count_visit, t);
-    bsf_read_counters_each(r, "snssai/", count_visit, t);
-    bsf_read_counters_each(r, "pcf/", count_visit, t);
     bsf_read_release(r);
 }
 
 static enum MHD_Result serve_metrics(bsf_ops_server_t *ops, struct MHD_Connection *conn)
 {
     bsf_text_t t = {0};
+    bsf_process_metrics_write(&t);
     store_metrics(&t, ops);
     size_t n = atomic_load(&ops->n_providers);
     for (size_t i = 0; i < n; i++)

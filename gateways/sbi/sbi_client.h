@@ -48,6 +48,7 @@ typedef struct {
     const char *scp_health_path;      /* appended to the SCP's apiRoot; default "/" */
     unsigned scp_health_failures;     /* failed probes in a row: unhealthy; default 3 */
     unsigned scp_health_successes;    /* good probes in a row: healthy again; default 1 */
+    bool ignore_oci; /* do not honour the 3gpp-Sbi-Oci of producers (overload.honour_oci) */
 } bsf_sbi_client_config_t;
 
 #define BSF_SBI_MAX_EXTRA_HEADERS 8
@@ -85,6 +86,8 @@ typedef enum {
     BSF_SBI_ERR_REDIRECTS,    /* more redirects than max_redirects */
     BSF_SBI_ERR_STOPPED,      /* the client stopped first */
     BSF_SBI_ERR_TOKEN,        /* no access token could be had for the request's scope */
+    BSF_SBI_ERR_OVERLOAD,     /* dropped before sending: the producer's OCI asks for a
+                                 reduction (TS 29.500 §6.4.3.5, Loss); as if it refused */
 } bsf_sbi_result_t;
 
 #define BSF_SBI_MAX_RSP_HEADERS 32
@@ -152,6 +155,7 @@ const char *bsf_sbi_response_header(const bsf_sbi_response_t *rsp, const char *n
 /* Counters since start (any thread, approximate while running). */
 typedef struct {
     uint64_t submitted, completed, answers, timeouts, connect_errors, retries, redirects;
+    uint64_t throttled; /* dropped by a producer's OCI (BSF_SBI_ERR_OVERLOAD) */
     uint64_t connections_opened;
     unsigned pending;
 } bsf_sbi_client_stats_t;

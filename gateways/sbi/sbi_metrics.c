@@ -23,6 +23,16 @@ double bsf_sbi_latency_bound(unsigned bucket)
     return bucket < BSF_SBI_LATENCY_BUCKETS ? latency_bounds[bucket] : 0;
 }
 
+uint64_t bsf_sbi_metrics_answers(const bsf_sbi_metrics_t *blocks, unsigned workers)
+{
+    uint64_t n = 0;
+    for (unsigned w = 0; w < workers; w++)
+        for (int op = 0; op < BSF_SBI_OP_COUNT; op++)
+            for (int slot = 0; slot < BSF_SBI_STATUS_SLOTS; slot++)
+                n += atomic_load_explicit(&blocks[w].responses[op][slot], memory_order_relaxed);
+    return n;
+}
+
 void bsf_sbi_metrics_record(bsf_sbi_metrics_t *m, bsf_sbi_op_t op, int status, uint64_t ns)
 {
     unsigned slot = BSF_SBI_STATUS_SLOTS - 1;
@@ -92,8 +102,10 @@ void bsf_sbi_metrics_write(const bsf_sbi_metrics_t *blocks, unsigned workers, bs
     for (unsigned w = 0; w < workers; w++)
         full += atomic_load_explicit(&blocks[w].rejected_queue_full,
                                      memory_order_relaxed);
-    bsf_text_printf(t, "# TYPE bsf_sbi_rejected_queue_full_total counter\n"
-                   "bsf_sbi_rejected_queue_full_total %llu\n",
+    bsf_text_printf(t, "# HELP bsf_sbi_rejected_queue_full_total Writes refused with 503 "
+                       "because the write queue was full.\n"
+                       "# TYPE bsf_sbi_rejected_queue_full_total counter\n"
+                       "bsf_sbi_rejected_queue_full_total %llu\n",
                 (unsigned long long)full);
 }
 
@@ -105,18 +117,30 @@ void bsf_sbi_metrics_write_h2(const bsf_h2_stats_t *st, bsf_text_t *t)
         bsf_text_printf(t, "bsf_sbi_timeouts_total{phase=\"%s\"} %llu\n", bsf_h2_timeout_name(i),
                         (unsigned long long)st->timeouts[i]);
     bsf_text_printf(t,
+                    "# HELP bsf_sbi_refused_streams_total Streams refused (REFUSED_STREAM) for the"
+                    " worker memory budget.\n"
                     "# TYPE bsf_sbi_refused_streams_total counter\n"
                     "bsf_sbi_refused_streams_total %llu\n"
+                    "# HELP bsf_sbi_refused_connections_total Connections closed at accept (memory"
+                    " budget or sbi.max_connections).\n"
                     "# TYPE bsf_sbi_refused_connections_total counter\n"
                     "bsf_sbi_refused_connections_total %llu\n"
+                    "# HELP bsf_sbi_headers_too_large_total Requests answered 431 or reset for "
+                    "their header list.\n"
                     "# TYPE bsf_sbi_headers_too_large_total counter\n"
                     "bsf_sbi_headers_too_large_total %llu\n"
+                    "# HELP bsf_sbi_protocol_errors_total Connections ended with a GOAWAY error "
+                    "code.\n"
                     "# TYPE bsf_sbi_protocol_errors_total counter\n"
                     "bsf_sbi_protocol_errors_total %llu\n"
+                    "# HELP bsf_sbi_accept_errors_total accept() failures (EMFILE, ENFILE).\n"
                     "# TYPE bsf_sbi_accept_errors_total counter\n"
                     "bsf_sbi_accept_errors_total %llu\n"
+                    "# HELP bsf_sbi_connections Open SBI connections.\n"
                     "# TYPE bsf_sbi_connections gauge\n"
                     "bsf_sbi_connections %llu\n"
+                    "# HELP bsf_sbi_connection_memory_bytes Memory held by the open SBI "
+                    "connections.\n"
                     "# TYPE bsf_sbi_connection_memory_bytes gauge\n"
                     "bsf_sbi_connection_memory_bytes %llu\n",
                     (unsigned long long)st->refused_streams,

@@ -1,6 +1,6 @@
 """The ops port: GET /oc-bsf-configuration/v1/activeSessionCount/pcfBindings and the
-oc_db_active_session_count gauge of /metrics. Each test has its own server, so the counts
-are exact."""
+bsf_active_bindings gauge (the seed's oc_db_active_session_count) of /metrics. Each test has
+its own server, so the counts are exact."""
 
 import re
 
@@ -8,7 +8,7 @@ import openapi
 from support import (Ue, assert_binding, assert_no_content, binding, delete, new_pcf_id, patch,
                      post_binding, register)
 
-GAUGE = "oc_db_active_session_count"
+GAUGE = "bsf_active_bindings"  # seed 3.38 oc_db_active_session_count (docs/operations.md)
 
 
 def metric(server, name):

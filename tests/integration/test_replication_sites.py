@@ -48,8 +48,8 @@ def test_metrics_per_source_site(site_factory):
     m = metrics(b)
     assert m['bsf_replication_applied_events_total{source_site="1"}'] == 5
     assert m['bsf_replication_lag_events{source_site="1"}'] == 0
-    assert m['bsf_replication_lag_ms{source_site="1"}'] == 0
-    assert m["bsf_replication_apply_delay_ms_count"] == 5
+    assert m['bsf_replication_lag_seconds{source_site="1"}'] == 0
+    assert m["bsf_replication_apply_delay_seconds_count"] == 5
     ma = metrics(a)
     assert ma["bsf_replication_shipper_backlog_events"] == 0
     assert ma["bsf_replication_shipped_seq"] == 5

@@ -30,7 +30,7 @@ def test_af_fast_load_is_proxied_and_reported(rx_lab):
     assert 0 < report["latency_ms"]["p50"] <= report["latency_ms"]["p99"], report
     assert report["cpu"]["us_per_answer"] > 0, report
     for kind in ("AAR-I", "AAR-U", "STR"):
-        assert metric(lab.bsfd, "ocbsf_diam_request_inbound_total", msgType=kind) == 60, kind
+        assert metric(lab.bsfd, "ocbsf_diam_request_inbound_total", msg_type=kind) == 60, kind
     pcf = lab.pcf()
     wait_until(lambda: len(pcf.events(type="recv")) >= 180, what="the PCF to record 180 requests")
     # it left with DPR/DPA: bsfd no longer counts it as connected, and no session is pending

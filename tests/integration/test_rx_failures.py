@@ -28,8 +28,8 @@ def test_unanswered_requests_time_out_per_command(rx_lab):
     reply = lab.af.cmd(f"str session={sid}")
     assert reply["code"] == 3002, reply
     assert 3900 <= reply["latency_ms"] <= 6000, reply          # interface level: 4000 ms
-    assert metric(lab.bsfd, "ocbsf_diam_timeout_total", msgType="AAR-U") == 1
-    assert metric(lab.bsfd, "ocbsf_diam_timeout_total", msgType="STR") == 1
+    assert metric(lab.bsfd, "ocbsf_diam_timeout_total", msg_type="AAR-U") == 1
+    assert metric(lab.bsfd, "ocbsf_diam_timeout_total", msg_type="STR") == 1
     assert lab.pending() == 0                                 # nothing left pending
     wait_until(lambda: metric(lab.bsfd, "ocbsf_diam_sessions") == 0,
                what="the session to end")                    # STR ended it anyway
@@ -81,10 +81,10 @@ def test_retry_to_the_alternate_peer_on_a_configured_code(rx_lab):
     assert second["e2e"] == first["e2e"] == reply["e2e"]     # the same request
     assert second["destination_host"] == PCF2                 # UpdateDestinationHost
     assert "T" in second["flags"], second
-    assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msgType="AAR-I", retry="true",
-                  retryReason="3004") == 1
-    assert metric(lab.bsfd, "ocbsf_diam_response_network_total", msgType="AAR-I",
-                  resultCode="2001", retry="true") == 1
+    assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msg_type="AAR-I", retry="true",
+                  retry_reason="3004") == 1
+    assert metric(lab.bsfd, "ocbsf_diam_response_network_total", msg_type="AAR-I",
+                  result_code="2001", retry="true") == 1
     # the session now lives at PCF2
     assert lab.af.cmd(f"aar-u session={sid}")["record"]["origin_host"] == PCF2
 
@@ -112,8 +112,8 @@ def test_cycle_back_retries_the_first_peer_again(rx_lab):
     assert reply["code"] == 3004 and reply["record"]["origin_host"] == PCF1, reply
     assert len(lab.pcf(PCF1).received(reply["session_id"])) == 2
     assert len(lab.pcf(PCF2).received(reply["session_id"])) == 1
-    assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msgType="AAR-I", retry="true",
-                  retryReason="3004") == 2
+    assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msg_type="AAR-I", retry="true",
+                  retry_reason="3004") == 2
 
 
 def test_retry_on_timeout(rx_lab):
@@ -121,8 +121,8 @@ def test_retry_on_timeout(rx_lab):
                                **{"diameter.timeout_ms": "3000"})
     assert reply["code"] == 2001 and reply["record"]["origin_host"] == PCF2, reply
     assert reply["latency_ms"] >= 2900, reply
-    assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msgType="AAR-I", retry="true",
-                  retryReason="timeout") == 1
+    assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msg_type="AAR-I", retry="true",
+                  retry_reason="timeout") == 1
     assert lab.pending() == 0
 
 

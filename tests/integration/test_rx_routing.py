@@ -33,10 +33,10 @@ def test_aar_i_found_is_proxied_to_the_bindings_pcf(rx_lab):
     assert aar["destination_realm"] == lab.realm, aar
     assert aar["framed_ip"] == ue.ipv4 and aar["app"] == RX_APP and aar["flags"] == "RP", aar
     assert metric(lab.bsfd, "ocbsf_diam_binding_lookup_total", result="found") == 1
-    assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msgType="AAR-I",
+    assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msg_type="AAR-I",
                   retry="false") == 1
-    assert metric(lab.bsfd, "ocbsf_diam_response_network_total", msgType="AAR-I",
-                  resultCode="2001", retry="false") == 1
+    assert metric(lab.bsfd, "ocbsf_diam_response_network_total", msg_type="AAR-I",
+                  result_code="2001", retry="false") == 1
     assert metric(lab.bsfd, "ocbsf_diam_sessions") == 1
     assert lab.pending() == 0
 
@@ -51,8 +51,8 @@ def test_aar_i_not_found_gets_5065_without_reaching_a_pcf(rx_lab):
     assert "result_code" not in aaa and aaa["origin_host"] == BSF_ID, aaa
     assert aaa["auth_application_id"] == RX_APP and aaa["session_id"] == reply["session_id"], aaa
     assert lab.pcf().events(type="recv") == []
-    assert metric(lab.bsfd, "ocbsf_diam_response_local_total", msgType="AAR-I",
-                  resultCode="5065") == 1
+    assert metric(lab.bsfd, "ocbsf_diam_response_local_total", msg_type="AAR-I",
+                  result_code="5065") == 1
     assert metric(lab.bsfd, "ocbsf_diam_sessions") == 0
 
 

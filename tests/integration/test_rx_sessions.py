@@ -26,9 +26,9 @@ def test_aar_u_and_str_follow_the_session_to_the_same_pcf(rx_lab):
     assert lab.pcf(PCF1).received(sid) == []
     assert metric(lab.bsfd, "ocbsf_diam_sessions") == 0
     assert metric(lab.bsfd, "ocbsf_diam_sessions_total", event="closed") == 1
-    assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msgType="AAR-U",
+    assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msg_type="AAR-U",
                   retry="false") == 1
-    assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msgType="STR",
+    assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msg_type="STR",
                   retry="false") == 1
 
 
@@ -82,8 +82,8 @@ def test_rar_and_asr_from_the_pcf_reach_the_af(rx_lab):
     assert reply["code"] == 2001 and reply["record"]["origin_host"] == AF_ID, reply
     wait_until(lambda: pcf.received(sid, "str"), what="the AF's STR after the ASR")
     wait_until(lambda: metric(lab.bsfd, "ocbsf_diam_sessions") == 0, what="the session to end")
-    assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msgType="RAR", retry="false") == 2
-    assert metric(lab.bsfd, "ocbsf_diam_response_network_total", msgType="ASR", resultCode="2001",
+    assert metric(lab.bsfd, "ocbsf_diam_request_network_total", msg_type="RAR", retry="false") == 2
+    assert metric(lab.bsfd, "ocbsf_diam_response_network_total", msg_type="ASR", result_code="2001",
                   retry="false") == 1
 
 

@@ -238,11 +238,11 @@ def test_a_configured_peer_connecting_with_another_certificate_is_disconnected(b
     wait_until(lambda: impostor.closed_at, what="the impostor's connection to close")
     assert "its TLS certificate does not name it" in bsfd.stderr_text()
     assert not peer_up(bsfd, "pcf9.test.local")
-    failed = {reason: metric(bsfd, "diam_failed_conn_network", peer="pcf9.test.local",
+    failed = {reason: metric(bsfd, "diam_failed_conn_network_total", peer="pcf9.test.local",
                              reason=reason) for reason in ("certificate", "connect")}
     assert failed["certificate"] == 1, failed
     # and bsfd's own attempts to reach it, where nothing listens, fail every second
-    wait_until(lambda: metric(bsfd, "diam_failed_conn_network", peer="pcf9.test.local",
+    wait_until(lambda: metric(bsfd, "diam_failed_conn_network_total", peer="pcf9.test.local",
                               reason="connect") >= 1, what="a failed connection attempt")
 
 
@@ -261,7 +261,7 @@ def test_a_configured_peer_can_be_held_to_one_tls_version(bsfd_factory, tmp_path
                     "diameter.peers": f"pcf1.test.local=127.0.0.1:{pcf_tls_port} tls=1.2"}
         settings.update(pki.settings(tls_port))
         held = bsfd_factory(settings)
-        wait_until(lambda: metric(held, "diam_failed_conn_network", peer="pcf1.test.local",
+        wait_until(lambda: metric(held, "diam_failed_conn_network_total", peer="pcf1.test.local",
                                   reason="connect") >= 2, what="two failed attempts")
         assert not peer_up(held, "pcf1.test.local")
         held.stop()

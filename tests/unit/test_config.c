@@ -86,10 +86,65 @@ static void test_yaml_text(void **state)
     assert_int_equal(bsf_config_load_text(&cfg, "mem", cut, 14, err, sizeof err), 0);
     assert_int_equal(cfg.site_id, 9);
     assert_int_equal(bsf_config_load_text(&cfg, "mem", cut, strlen(cut), err, sizeof err), -1);
-    assert_non_null(strstr(err, "site.id: 'x'"));
+    assert_non_null(strstr(err, "mem:3: site: given twice (first at line 1)"));
     static const char bad[] = "site:\n  id: \"7\n";
     assert_int_equal(bsf_config_load_text(&cfg, "mem", bad, strlen(bad), err, sizeof err), -1);
     assert_non_null(strstr(err, "mem:"));
+}
+
+/* Keys join with '.' at any depth; dotted keys and nesting mix. */
+static void test_yaml_nesting(void **state)
+{
+    (void)state;
+    static const char yaml[] = "nf:\n"
+                               "  bsf_info:\n"
+                               "    dnn_list: [internet, ims]\n"
+                               "    group_id: g1\n"
+                               "diameter.congestion:\n"
+                               "  enabled: true\n"
+                               "diameter:\n"
+                               "  congestion: {interval_ms: 50}\n"
+                               "sbi.listen: 127.0.0.1:9999\n";
+    bsf_config_defaults(&cfg);
+    assert_int_equal(bsf_config_load_text(&cfg, "n.yaml", yaml, strlen(yaml), err, sizeof err), 0);
+    assert_string_equal(cfg.nrf.bsf_dnn_list, "internet\nims");
+    assert_string_equal(cfg.nrf.bsf_group_id, "g1");
+    assert_true(cfg.diameter.congestion);
+    assert_int_equal(cfg.diameter.congestion_interval_ms, 50);
+    assert_string_equal(cfg.sbi_listen, "127.0.0.1:9999");
+}
+
+/* Errors name the file and the line; a key given twice (one way or two) is refused. */
+static void test_yaml_errors_name_the_line(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *yaml, *want;
+    } cases[] = {
+        {"site:\n  id: 7\nsbi:\n  workers: 2\n  workers: 3\n",
+         "f.yaml:5: sbi.workers: given twice (first at line 4)"},
+        {"sbi:\n  listen: 127.0.0.1:1\nsbi.listen: 127.0.0.1:2\n",
+         "f.yaml:3: sbi.listen: given twice (first at line 2)"},
+        {"log:\n  level: loud\n", "f.yaml:2: log.level:"},
+        {"site:\n  id: 7\n  nosuch: 1\n", "f.yaml:3: site.nosuch: unknown configuration key"},
+        {"site:\n  id: [1, 2]\n", "f.yaml:2: site.id: this key does not take a list"},
+        {"nrf:\n  uri: [{a: b}]\n", "f.yaml:2: nrf.uri: a list holds scalars only"},
+        {"- a\n- b\n", "f.yaml:1: document: unknown configuration key or misplaced list"},
+        {"7\n", "f.yaml:1: the document must be a mapping of keys"},
+        {"site:\n  id: &x 1\nsbi:\n  workers: *x\n", "f.yaml:4: aliases (*name) are not supported"},
+        {"diameter.congestion:\n  enabled: true\ndiameter:\n  congestion:\n    enabled: false\n",
+         "f.yaml:5: diameter.congestion.enabled: given twice (first at line 2)"},
+        {"site:\n  id: \"7\n", "f.yaml:"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bsf_config_defaults(&cfg);
+        err[0] = '\0';
+        assert_int_equal(bsf_config_load_text(&cfg, "f.yaml", cases[i].yaml,
+                                              strlen(cases[i].yaml), err, sizeof err),
+                         -1);
+        if (!strstr(err, cases[i].want))
+            fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].want);
+    }
 }
 
 static void test_typed_writes(void **state)
@@ -203,6 +258,8 @@ int main(void)
         cmocka_unit_test(test_list_takes_semicolons_and_commas_inside_items),
         cmocka_unit_test(test_list_too_long_is_refused),
         cmocka_unit_test(test_yaml_text),
+        cmocka_unit_test(test_yaml_nesting),
+        cmocka_unit_test(test_yaml_errors_name_the_line),
         cmocka_unit_test(test_typed_writes),
         cmocka_unit_test(test_admin_listener_rules),
         cmocka_unit_test(test_durations),
