@@ -2,8 +2,8 @@
  * PCF asking (audit 404, audit max TTL, Diameter stale notification, operator), with the
  * reason and the binding's details; UE identifiers (supi, gpsi, UE addresses) masked as
  * "XXXX" unless configured otherwise; null members left out; written once the removal's
- * transaction committed. Its own level: the line is written at that level, so it appears only when log_level is as verbose or more. Also
- * counts the removals by reason (metrics). */
+ * transaction committed. Its own level: the line is written at that level, so it appears
+ * only when log.level is as verbose or more. Also counts the removals by reason (metrics). */
 #ifndef BSF_AUDIT_DELETION_LOG_H
 #define BSF_AUDIT_DELETION_LOG_H
 

@@ -17,7 +17,7 @@
 #include "gateways/ops/ops_admin_auth.h"
 #include "gateways/ops/process_metrics.h"
 
-#define MAX_PROVIDERS 8
+#define MAX_PROVIDERS 32 /* metrics writers: one per module (12 in bsfd with every module on) */
 #define MAX_ROUTES 8
 #define MAX_BODY 16384 /* bytes of a request body; management bodies are small */
 
