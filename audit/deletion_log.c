@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/diag.h"
 #include "common/time_text.h"
@@ -13,6 +14,9 @@ struct bsf_deletion_log {
     int level;
     bool ue_ids;
     _Atomic uint64_t removed[BSF_REASON_COUNT];
+    /* engine thread: the removals of the open transaction */
+    bsf_text_t pending;            /* their lines, '\n'-separated */
+    uint64_t pending_n[BSF_REASON_COUNT];
 };
 
 #define MASK "XXXX"
@@ -29,6 +33,8 @@ bsf_deletion_log_t *bsf_deletion_log_create(int level, bool ue_ids)
 
 void bsf_deletion_log_free(bsf_deletion_log_t *d)
 {
+    if (d)
+        bsf_text_free(&d->pending);
     free(d);
 }
 
@@ -131,13 +137,34 @@ void bsf_deletion_log_removal(void *ctx, const bsf_removal_t *r)
 {
     bsf_deletion_log_t *d = ctx;
     if ((unsigned)r->reason < BSF_REASON_COUNT)
-        atomic_fetch_add(&d->removed[r->reason], 1);
+        d->pending_n[r->reason]++;
     if (d->level < 0 || (int)bsf_log_get_level() < d->level)
         return;
     char *text = bsf_deletion_log_format(r, d->ue_ids);
     if (text)
-        bsf_log((bsf_log_level_t)d->level, "stale-binding-deletion", "%s", text);
+        bsf_text_printf(&d->pending, "%s\n", text);
     free(text);
+}
+
+void bsf_deletion_log_settled(void *ctx, bool committed)
+{
+    bsf_deletion_log_t *d = ctx;
+    for (int i = 0; i < BSF_REASON_COUNT; i++) {
+        if (committed && d->pending_n[i])
+            atomic_fetch_add(&d->removed[i], d->pending_n[i]);
+        d->pending_n[i] = 0;
+    }
+    for (char *line = d->pending.data; committed && line && *line;) {
+        char *end = strchr(line, '\n');
+        if (!end)
+            break;
+        bsf_log((bsf_log_level_t)d->level, "stale-binding-deletion", "%.*s", (int)(end - line),
+                line);
+        line = end + 1;
+    }
+    d->pending.len = 0;
+    if (d->pending.data)
+        d->pending.data[0] = '\0';
 }
 
 void bsf_deletion_log_write_metrics(void *ctx, bsf_text_t *out)

@@ -1,9 +1,9 @@
 /* Enhanced deletion logging (seed §3.34.1): one JSON line per PCF binding removed without its
  * PCF asking (audit 404, audit max TTL, Diameter stale notification, operator), with the
  * reason and the binding's details; UE identifiers (supi, gpsi, UE addresses) masked as
- * "XXXX" unless configured otherwise; null members left out. Its own level: the line is
- * written at that level, so it appears only when log_level is as verbose or more. Also
- * counts the removals by reason (metrics). */
+ * "XXXX" unless configured otherwise; null members left out; written once the removal's
+ * transaction committed. Its own level: the line is written at that level, so it appears
+ * only when log.level is as verbose or more. Also counts the removals by reason (metrics). */
 #ifndef BSF_AUDIT_DELETION_LOG_H
 #define BSF_AUDIT_DELETION_LOG_H
 
@@ -20,8 +20,12 @@ typedef struct bsf_deletion_log bsf_deletion_log_t;
 bsf_deletion_log_t *bsf_deletion_log_create(int level, bool ue_ids);
 void bsf_deletion_log_free(bsf_deletion_log_t *d);
 
-/* The engine's on_removal hook (ctx = the log). Engine thread. */
+/* The engine's on_removal hook (ctx = the log): the line is kept until the transaction
+ * settles. Engine thread. */
 void bsf_deletion_log_removal(void *ctx, const bsf_removal_t *r);
+/* The engine's removals_settled hook: committed, the kept lines are written and counted;
+ * not, they are dropped. Engine thread. */
+void bsf_deletion_log_settled(void *ctx, bool committed);
 
 /* The JSON object of a removal (caller frees), for the line and the tests. NULL: no memory. */
 char *bsf_deletion_log_format(const bsf_removal_t *r, bool ue_ids);

@@ -48,7 +48,8 @@ int bsf_read_audit_batch(bsf_read_t *r, const bsf_audit_scan_t *q, bsf_audit_cur
         return bsf_err_from_lmdb(rc);
     MDB_val k = {16, cursor->after.b}, v;
     rc = mdb_cursor_get(cur, &k, &v, cursor->started ? MDB_SET_RANGE : MDB_FIRST);
-    if (rc == 0 && cursor->started && k.mv_size == 16 && memcmp(k.mv_data, cursor->after.b, 16) == 0)
+    if (rc == 0 && cursor->started && k.mv_size == 16 &&
+        memcmp(k.mv_data, cursor->after.b, 16) == 0)
         rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT);
     size_t visited = 0;
     for (; rc == 0 && visited < q->max_scan && *n < cap;

@@ -612,6 +612,13 @@ static void fail_command(bsf_engine_t *e, bsf_command_t *cmd, int rc)
     msgpack_sbuffer_clear(&cmd->body);
 }
 
+/* The removals reported to on_removal in this transaction happened, or not. */
+static void settle_removals(bsf_engine_t *e, bool committed)
+{
+    if (e->cfg.removals_settled)
+        e->cfg.removals_settled(e->cfg.removal_ctx, committed);
+}
+
 /* Runs the commands in one transaction. On a store error the transaction is aborted and the
  * engine's counters restored; returns the LMDB error (no command took effect). When the log
  * backend refuses the batch, `*refused` is set (and `hook_problem` filled). */
@@ -643,6 +650,7 @@ static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *
         *commit_ns = bsf_clock_mono_ns() - t0;
         if (hooks->after_commit)
             hooks->after_commit(hooks->ctx, rc == 0);
+        settle_removals(e, rc == 0);
         if (!rc) {
             hand_over_notifications(e);
             return 0;
@@ -656,6 +664,7 @@ static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *
         }
     } else {
         mdb_txn_abort(txn);
+        settle_removals(e, false);
     }
     e->seq = seq;
     e->hlc.last = hlc;

@@ -65,10 +65,12 @@ typedef struct {
      * other sites' events): registrations are refused (507) while less than this percentage
      * of the map is free, so that a full store can still shed bindings. 0: none. */
     unsigned reserve_percent;
-    /* Called on the engine thread, inside the write transaction, for each bsf_removal_t
-     * (before the commit: a failed commit means a logged removal that did not happen, and
-     * the caller's command fails). Must not block. NULL: none. */
+    /* Called on the engine thread, inside the write transaction, for each bsf_removal_t;
+     * then removals_settled says whether that transaction committed (the removals
+     * happened) or not (they did not: a command retried alone reports them again). Neither
+     * may block. NULL: none. */
     void (*on_removal)(void *ctx, const bsf_removal_t *removal);
+    void (*removals_settled)(void *ctx, bool committed);
     void *removal_ctx;
     /* Notifications of subscriptions (engine/notify.h): matched in each transaction against
      * this site's subscriptions, handed over after the commit. deliver NULL: none. */

@@ -20,7 +20,7 @@
 
 /* Every module adds its own; a full table is a programming error, logged loudly (bsfd
  * registers a fixed set at start). */
-#define MAX_PROVIDERS 32
+#define MAX_PROVIDERS 32 /* metrics writers: one per module (more than 12 with every one on) */
 #define MAX_ROUTES 32
 #define MAX_BODY 16384 /* bytes of a request body; management bodies are small */
 

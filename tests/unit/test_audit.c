@@ -209,6 +209,33 @@ static void deletion_log_masks_and_omits(void **state)
     free(text);
 }
 
+/* A removal counts (and logs) only once its transaction committed. */
+static void deletion_log_waits_for_the_commit(void **state)
+{
+    (void)state;
+    bsf_deletion_log_t *d = bsf_deletion_log_create(-1, false);
+    assert_non_null(d);
+    bsf_pcf_binding_t *b = tu_bind("{\"ipv4Addr\":\"10.0.0.9\",\"dnn\":\"internet\","
+                                   "\"snssai\":{\"sst\":1},\"pcfFqdn\":\"pcf.example.com\"}");
+    bsf_binding_id_t id;
+    uint8_t rnd[8] = {3};
+    bsf_binding_id_make(1, 2, rnd, &id);
+    bsf_removal_t r = {&id, b, 1, BSF_REASON_AUDIT_MAX_TTL, 0, -1};
+    bsf_text_t m = {0};
+    bsf_deletion_log_removal(d, &r);
+    bsf_deletion_log_settled(d, false);
+    bsf_deletion_log_write_metrics(d, &m);
+    assert_non_null(strstr(m.data, "{reason=\"audit_max_ttl\"} 0\n"));
+    bsf_text_free(&m);
+    m = (bsf_text_t){0};
+    bsf_deletion_log_removal(d, &r);
+    bsf_deletion_log_settled(d, true);
+    bsf_deletion_log_write_metrics(d, &m);
+    assert_non_null(strstr(m.data, "{reason=\"audit_max_ttl\"} 1\n"));
+    bsf_text_free(&m);
+    bsf_deletion_log_free(d);
+}
+
 static void vendor_urls(void **state)
 {
     (void)state;
@@ -343,6 +370,8 @@ int main(void)
         cmocka_unit_test(audit_events_roundtrip),
         cmocka_unit_test(audit_event_without_payload_is_refused),
         cmocka_unit_test_setup_teardown(deletion_log_masks_and_omits, tu_scratch_setup,
+                                        tu_scratch_teardown),
+        cmocka_unit_test_setup_teardown(deletion_log_waits_for_the_commit, tu_scratch_setup,
                                         tu_scratch_teardown),
         cmocka_unit_test(vendor_urls),
         cmocka_unit_test_setup_teardown(command_and_scan, store_setup, store_teardown),
