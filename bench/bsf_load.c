@@ -2,7 +2,7 @@
  *
  *   bsf-load [--target HOST:PORT] [--mode register|discover] [--count N] [--start K]
  *            [--range R] [--connections C] [--streams S] [--rate R] [--pid PID]
- *            [--pcfs P] [--resource pcf|ue|mbs] [--json]
+ *            [--pcfs P] [--resource pcf|ue|mbs] [--notify URL] [--json]
  *
  * register: POSTs N bindings (IPv4 10.0.0.0 + index for index = K..K+N-1, SUPI, GPSI,
  *           unique unless --range R < N: then indexes K..K+R-1 again and again, each later
@@ -12,7 +12,9 @@
  * discover: N GETs ?ipv4Addr= for indexes drawn uniformly from K..K+R-1 (R defaults to N);
  * Keeps C connections with S streams in flight each (with --rate, at most R requests per
  * second are started, paced every millisecond), and reports requests/s, latency
- * percentiles, the status codes and, with --pid, the target's CPU time per request. */
+ * percentiles, the status codes and, with --pid, the target's CPU time per request.
+ * --notify URL: PDU-session registrations carry vendorSpecific-000111 with notificationUrl
+ * URL<index> (the audit's target, bench/audit.sh). */
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <nghttp2/nghttp2.h>
@@ -35,6 +37,7 @@ typedef struct {
     uint64_t rate; /* requests started per second; 0 = as fast as the streams allow */
     unsigned pcfs; /* register: bindings spread over this many PCFs */
     int resource;  /* 0 pcfBindings, 1 pcf-ue-bindings, 2 pcf-mbs-bindings (--resource) */
+    const char *notify; /* --notify: notificationUrl prefix, or NULL */
 } options_t;
 
 typedef struct load load_t;
@@ -177,7 +180,7 @@ static size_t register_body(const load_t *l, uint64_t index, const char *ip, cha
             (unsigned)(index & 0xFFFFFF), (unsigned)(index >> 24) % 1000, pcf, pcf, pcf);
     }
     snprintf(path, path_cap, "/nbsf-management/v1/pcfBindings");
-    return (size_t)snprintf(
+    size_t n = (size_t)snprintf(
                 body, cap,
                 "{\"supi\":\"imsi-00101%010" PRIu64 "\",\"gpsi\":\"msisdn-49%010" PRIu64 "\","
                 "\"ipv4Addr\":\"%s\",\"dnn\":\"internet\",\"snssai\":{\"sst\":1,\"sd\":\"000001\"},"
@@ -185,6 +188,12 @@ static size_t register_body(const load_t *l, uint64_t index, const char *ip, cha
                 "\"192.0.2.%u\",\"port\":8080}],\"pcfDiamHost\":\"pcf%u.diam.example.com\","
                 "\"pcfDiamRealm\":\"example.com\",\"pcfId\":\"5a1c6a4e-0000-4000-8000-0000000000%02u\"}",
                 index, index, ip, pcf, pcf, pcf, pcf);
+    if (l->o.notify && n < cap) /* the closing brace gives way to the vendor attribute */
+        n = n - 1 + (size_t)snprintf(body + n - 1, cap - n + 1,
+                                     ",\"vendorSpecific-000111\":{\"notificationUrl\":\"%s%" PRIu64
+                                     "\"}}",
+                                     l->o.notify, index);
+    return n < cap ? n : cap - 1;
 }
 
 /* The discovery path of `index` for the chosen resource. */
@@ -372,7 +381,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: bsf-load [--target HOST:PORT] [--mode register|discover] [--count N] "
                     "[--start K] [--range R] [--connections C] [--streams S] [--rate R] "
-                    "[--pid PID] [--pcfs P] [--resource pcf|ue|mbs] [--json]\n");
+                    "[--pid PID] [--pcfs P] [--resource pcf|ue|mbs] [--notify URL] [--json]\n");
     exit(2);
 }
 
@@ -415,6 +424,8 @@ static void parse_args(load_t *l, int argc, char **argv, char *host, size_t host
             l->o.resource = strcmp(v, "ue") == 0 ? 1 : strcmp(v, "mbs") == 0 ? 2 : 0;
         } else if (strcmp(a, "--pcfs") == 0) {
             l->o.pcfs = (unsigned)atoi(v);
+        } else if (strcmp(a, "--notify") == 0) {
+            l->o.notify = v;
         } else {
             usage();
         }
@@ -483,7 +494,7 @@ static void report(load_t *l, double cpu_us, uint64_t ok)
 
 int main(int argc, char **argv)
 {
-    load_t l = {.o = {"127.0.0.1", 8080, MODE_REGISTER, 100000, 0, 0, 4, 64, 0, 0, 0, 16, 0},
+    load_t l = {.o = {"127.0.0.1", 8080, MODE_REGISTER, 100000, 0, 0, 4, 64, 0, 0, 0, 16, 0, NULL},
                 .rng = 2463534242u};
     char host[64] = "127.0.0.1";
     parse_args(&l, argc, argv, host, sizeof host);

@@ -116,8 +116,11 @@ static void print_event(history_t *h, uint64_t position, const bsf_event_t *ev, 
     bsf_binding_id_format(&ev->binding_id, id);
     bsf_time_format_rfc3339((int64_t)BSF_HLC_MS(ev->hlc), ts);
     msgpack_sbuffer_clear(&h->text);
-    const char *member = ev->ue_binding ? "ueBinding" : ev->mbs_binding ? "mbsBinding" : "binding";
-    if (ev->binding || ev->ue_binding || ev->mbs_binding) {
+    const char *member = ev->ue_binding            ? "ueBinding"
+                         : ev->mbs_binding         ? "mbsBinding"
+                         : bsf_event_is_audit(ev->type) ? "audit"
+                                                   : "binding";
+    if (ev->binding || ev->ue_binding || ev->mbs_binding || bsf_event_is_audit(ev->type)) {
         /* The binding as JSON, from the event's own bytes. */
         size_t member_len = strlen(member);
         msgpack_object root;

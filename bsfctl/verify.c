@@ -53,13 +53,15 @@ int bsfctl_stats(const bsfctl_options_t *o)
                          {"counters", p->counters}, {"log", store.log.dbi}, {"meta", store.meta},
                          {"ue_bindings", p->ue_bindings}, {"ix_ue_supi", p->ue_supi},
                          {"ix_ue_gpsi", p->ue_gpsi}, {"mbs_bindings", p->mbs_bindings},
-                         {"ix_mbs_session", p->mbs_session}};
+                         {"ix_mbs_session", p->mbs_session}, {"audit", p->audit}};
     size_t n = sizeof dbs / sizeof dbs[0];
     enum { LOG = 10 }; /* index of "log" above */
     uint64_t live = bsf_projection_counter(p, txn, "total");
     uint64_t live_ue = bsf_projection_counter(p, txn, BSF_UE_COUNTER_TOTAL);
     uint64_t live_mbs = bsf_projection_counter(p, txn, BSF_MBS_COUNTER_TOTAL);
     uint64_t projection_bytes = 0, log_bytes = 0, entries[24] = {0}, bytes[24] = {0};
+    if (!p->has_audit)
+        n--; /* a schema-2 store: no audit database yet */
     for (size_t i = 0; i < n; i++) {
         MDB_stat st;
         if (mdb_stat(txn, dbs[i].dbi, &st) == 0) {

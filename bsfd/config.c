@@ -17,7 +17,12 @@ static const bsf_config_section_t *const sections[] = {
     &bsf_config_diameter_section,
     &bsf_config_feed_section,
     &bsf_config_nrf_section,
+    &bsf_config_scoring_section,
+    &bsf_config_hygiene_section,
+    &bsf_config_ops_section,
     &bsf_config_observe_section,
+    &bsf_config_admission_section,
+    &bsf_config_audit_section,
 };
 #define N_SECTIONS (sizeof sections / sizeof sections[0])
 
@@ -28,6 +33,21 @@ static const bsf_config_key_t *find_key(const char *name)
             if (strcmp(sections[s]->keys[i].key, name) == 0)
                 return &sections[s]->keys[i];
     return NULL;
+}
+
+const bsf_config_key_t *bsf_config_key_at(size_t i)
+{
+    for (size_t s = 0; s < N_SECTIONS; s++) {
+        if (i < sections[s]->n_keys)
+            return &sections[s]->keys[i];
+        i -= sections[s]->n_keys;
+    }
+    return NULL;
+}
+
+const bsf_config_key_t *bsf_config_find_key(const char *name)
+{
+    return find_key(name);
 }
 
 static int set_uint_field(void *field, size_t size, uint64_t v)
@@ -538,7 +558,7 @@ void bsf_config_print_reference(void)
                 snprintf(range, sizeof range, "%s – %s", k->min_text, k->max_text);
             else if (k->type == BSF_CFG_STRING || k->type == BSF_CFG_LIST)
                 snprintf(range, sizeof range, "up to %llu characters", (unsigned long long)k->max);
-            printf("| `%s` | %s | `%s` | %s | %s |\n", k->key, type_names[k->type], k->def,
-                   range, k->doc);
+            printf("| `%s` | %s%s | `%s` | %s | %s |\n", k->key, type_names[k->type],
+                   k->runtime ? " (runtime)" : "", k->def, range, k->doc);
         }
 }

@@ -14,11 +14,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "audit/audit_settings.h"
 #include "gateways/diameter/rx_settings.h"
 #include "feed/feed_settings.h"
 #include "gateways/nrf/nrf_settings.h"
+#include "gateways/sbi/user_agent_check.h"
+#include "gateways/sbi/xfcc.h"
 #include "replication/replication_settings.h"
 #include "core/discovery.h"
+#include "gateways/admission/admission_settings.h"
 
 #define BSF_CFG_MAX_EXPLICIT 512
 
@@ -80,6 +84,29 @@ typedef struct {
     bsf_diameter_settings_t diameter;       /* Rx gateway */
     bsf_feed_settings_t feed;               /* message feed */
     bsf_nrf_settings_t nrf;                 /* NRF client and NF profile (nrf.*, nf.*) */
+    bsf_xfcc_settings_t sbi_xfcc;            /* sbi.xfcc.* (config_keys_hygiene.c) */
+    bsf_user_agent_settings_t sbi_user_agent; /* sbi.user_agent.* */
+    char sbi_listen_also[256];               /* more SBI listeners (dual stack), '\n'-joined */
+    char sbi_also_host[3][64];               /* ... split */
+    uint16_t sbi_also_port[3];
+    unsigned sbi_n_also;
+
+    /* NF scoring (nf_scoring.*, seed 3.41; gateways/ops/nf_score.h) */
+    bool nf_scoring_enabled;
+    uint64_t nf_scoring_interval_ms;
+    unsigned nf_scoring_max_tps, nf_scoring_tps_score, nf_scoring_service_score,
+        nf_scoring_connection_score, nf_scoring_expected_connections,
+        nf_scoring_replication_score, nf_scoring_locality_preference,
+        nf_scoring_critical_alert_score, nf_scoring_major_alert_score,
+        nf_scoring_minor_alert_score;
+
+    /* Controlled shutdown and termination (config_keys_ops.c, docs/operations.md). */
+    unsigned cs_sbi_status;        /* controlled_shutdown.sbi_status */
+    char cs_sbi_cause[64];         /* controlled_shutdown.sbi_cause */
+    unsigned cs_diameter_result;   /* controlled_shutdown.diameter_result_code */
+    uint64_t shutdown_grace_ms;    /* shutdown.grace_period */
+    bsf_admission_settings_t admission;     /* admission.*, congestion.*, overload.*, ... */
+    bsf_audit_settings_t audit;             /* binding audit, deletion log (audit.*) */
 
     /* Keys set by the file or --set (not by the defaults), for aliases' checks. */
     const void *explicit_keys[BSF_CFG_MAX_EXPLICIT];
@@ -111,6 +138,7 @@ typedef struct {
     size_t offset;
     size_t size;                /* bytes of the field: 2, 4 or 8 for UINT */
     const char *doc;
+    bool runtime;               /* may change while bsfd runs (BSF_CFG_LIVE) */
 } bsf_config_key_t;
 
 /* The field of bsf_config_t, for type checks only (never evaluated). */
@@ -130,60 +158,73 @@ typedef struct {
 #define BSF_CFG_AT(field, cond, msg) (offsetof(bsf_config_t, field) + BSF_CFG_ASSERT(cond, msg))
 
 /* bool field; def "true" or "false". */
-#define BSF_CFG_BOOL_KEY(k, field, d, doc_)                                                    \
-    {.key = (k), .type = BSF_CFG_BOOL, .def = (d),                                             \
+#define BSF_CFG_BOOL_FIELDS(k, field, d, doc_) \
+     .key = (k), .type = BSF_CFG_BOOL, .def = (d),                                             \
      .offset = BSF_CFG_AT(field, _Generic(BSF_CFG_F(field), bool: 1, default: 0),              \
                           "BSF_CFG_BOOL_KEY needs a bool field"),                              \
-     .size = sizeof(bool), .doc = (doc_)}
+     .size = sizeof(bool), .doc = (doc_)
+#define BSF_CFG_BOOL_KEY(k, field, d, doc_) {BSF_CFG_BOOL_FIELDS(k, field, d, doc_)}
 /* uint16_t, uint32_t (unsigned) or uint64_t field; lo..hi must fit the field. */
-#define BSF_CFG_UINT_KEY(k, field, d, lo, hi, doc_)                                            \
-    {.key = (k), .type = BSF_CFG_UINT, .def = (d), .min = (lo), .max = (hi),                   \
+#define BSF_CFG_UINT_FIELDS(k, field, d, lo, hi, doc_) \
+     .key = (k), .type = BSF_CFG_UINT, .def = (d), .min = (lo), .max = (hi),                   \
      .offset = BSF_CFG_AT(field,                                                               \
                           BSF_CFG_UINT_WIDTH(field) != 0 &&                                    \
                               (uint64_t)(hi) - (uint64_t)(lo) <= (uint64_t)(hi) && /* lo<=hi */ \
                               (uint64_t)(hi) <= BSF_CFG_UINT_LIMIT(field),                     \
                           "BSF_CFG_UINT_KEY needs a uint16/32/64_t field that holds lo..hi"),  \
-     .size = BSF_CFG_UINT_WIDTH(field), .doc = (doc_)}
+     .size = BSF_CFG_UINT_WIDTH(field), .doc = (doc_)
+#define BSF_CFG_UINT_KEY(k, field, d, lo, hi, doc_) {BSF_CFG_UINT_FIELDS(k, field, d, lo, hi, doc_)}
 /* uint64_t field of milliseconds; def, lo and hi are texts of durations ("7d", "0", "3650d"):
  * one that does not parse makes bsf_config_defaults abort (every test that loads a
  * configuration would fail). */
-#define BSF_CFG_DURATION_KEY(k, field, d, lo, hi, doc_)                                        \
-    {.key = (k), .type = BSF_CFG_DURATION, .def = (d), .min_text = (lo), .max_text = (hi),    \
+#define BSF_CFG_DURATION_FIELDS(k, field, d, lo, hi, doc_) \
+     .key = (k), .type = BSF_CFG_DURATION, .def = (d), .min_text = (lo), .max_text = (hi),    \
      .offset = BSF_CFG_AT(field, _Generic(BSF_CFG_F(field), uint64_t: 1, default: 0),          \
                           "BSF_CFG_DURATION_KEY needs a uint64_t field (milliseconds)"),       \
-     .size = sizeof(uint64_t), .doc = (doc_)}
+     .size = sizeof(uint64_t), .doc = (doc_)
+#define BSF_CFG_DURATION_KEY(k, field, d, lo, hi, doc_) {BSF_CFG_DURATION_FIELDS(k, field, d, lo, hi, doc_)}
 /* char array field of more than `maxlen` bytes. */
-#define BSF_CFG_STRING_KEY(k, field, d, maxlen, doc_)                                          \
-    {.key = (k), .type = BSF_CFG_STRING, .def = (d), .max = (maxlen),                          \
+#define BSF_CFG_STRING_FIELDS(k, field, d, maxlen, doc_) \
+     .key = (k), .type = BSF_CFG_STRING, .def = (d), .max = (maxlen),                          \
      .offset = BSF_CFG_AT(field, BSF_CFG_IS_CHARS(field) && (maxlen) < sizeof BSF_CFG_F(field), \
                           "BSF_CFG_STRING_KEY needs a char array longer than maxlen"),         \
-     .size = sizeof BSF_CFG_F(field), .doc = (doc_)}
+     .size = sizeof BSF_CFG_F(field), .doc = (doc_)
+#define BSF_CFG_STRING_KEY(k, field, d, maxlen, doc_) {BSF_CFG_STRING_FIELDS(k, field, d, maxlen, doc_)}
 /* char array field holding "host:port" (or empty). */
-#define BSF_CFG_LISTEN_KEY(k, field, d, doc_)                                                  \
-    {.key = (k), .type = BSF_CFG_LISTEN, .def = (d),                                           \
+#define BSF_CFG_LISTEN_FIELDS(k, field, d, doc_) \
+     .key = (k), .type = BSF_CFG_LISTEN, .def = (d),                                           \
      .offset = BSF_CFG_AT(field, BSF_CFG_IS_CHARS(field),                                      \
                           "BSF_CFG_LISTEN_KEY needs a char array field"),                      \
-     .size = sizeof BSF_CFG_F(field), .doc = (doc_)}
+     .size = sizeof BSF_CFG_F(field), .doc = (doc_)
+#define BSF_CFG_LISTEN_KEY(k, field, d, doc_) {BSF_CFG_LISTEN_FIELDS(k, field, d, doc_)}
 /* int (or enum) field set to the index of the value in `choices`. */
-#define BSF_CFG_ENUM_KEY(k, field, d, choices_, doc_)                                          \
-    {.key = (k), .type = BSF_CFG_ENUM, .def = (d), .choices = (choices_),                      \
+#define BSF_CFG_ENUM_FIELDS(k, field, d, choices_, doc_) \
+     .key = (k), .type = BSF_CFG_ENUM, .def = (d), .choices = (choices_),                      \
      .offset = BSF_CFG_AT(field,                                                               \
                           _Generic(BSF_CFG_F(field), int: 1, unsigned: 1, default: 0) &&       \
                               sizeof BSF_CFG_F(field) == sizeof(int),                          \
                           "BSF_CFG_ENUM_KEY needs an int or enum field"),                      \
-     .size = sizeof(int), .doc = (doc_)}
+     .size = sizeof(int), .doc = (doc_)
+#define BSF_CFG_ENUM_KEY(k, field, d, choices_, doc_) {BSF_CFG_ENUM_FIELDS(k, field, d, choices_, doc_)}
 /* char array field set to the value's text, one of `choices`. */
-#define BSF_CFG_ENUM_TEXT_KEY(k, field, d, choices_, doc_)                                     \
-    {.key = (k), .type = BSF_CFG_ENUM_TEXT, .def = (d), .choices = (choices_),                 \
+#define BSF_CFG_ENUM_TEXT_FIELDS(k, field, d, choices_, doc_) \
+     .key = (k), .type = BSF_CFG_ENUM_TEXT, .def = (d), .choices = (choices_),                 \
      .offset = BSF_CFG_AT(field, BSF_CFG_IS_CHARS(field),                                      \
                           "BSF_CFG_ENUM_TEXT_KEY needs a char array field"),                   \
-     .size = sizeof BSF_CFG_F(field), .doc = (doc_)}
+     .size = sizeof BSF_CFG_F(field), .doc = (doc_)
+#define BSF_CFG_ENUM_TEXT_KEY(k, field, d, choices_, doc_) {BSF_CFG_ENUM_TEXT_FIELDS(k, field, d, choices_, doc_)}
 /* char array field of more than `maxlen` bytes; items joined with '\n'. */
-#define BSF_CFG_LIST_KEY(k, field, d, maxlen, doc_)                                            \
-    {.key = (k), .type = BSF_CFG_LIST, .def = (d), .max = (maxlen),                            \
+#define BSF_CFG_LIST_FIELDS(k, field, d, maxlen, doc_) \
+     .key = (k), .type = BSF_CFG_LIST, .def = (d), .max = (maxlen),                            \
      .offset = BSF_CFG_AT(field, BSF_CFG_IS_CHARS(field) && (maxlen) < sizeof BSF_CFG_F(field), \
                           "BSF_CFG_LIST_KEY needs a char array longer than maxlen"),           \
-     .size = sizeof BSF_CFG_F(field), .doc = (doc_)}
+     .size = sizeof BSF_CFG_F(field), .doc = (doc_)
+#define BSF_CFG_LIST_KEY(k, field, d, maxlen, doc_) {BSF_CFG_LIST_FIELDS(k, field, d, maxlen, doc_)}
+
+/* A key that may change while bsfd runs (management API, SIGHUP: bsfd/config_runtime.c
+ * applies it): BSF_CFG_LIVE(UINT, "rx.x", field, ...) takes the arguments of
+ * BSF_CFG_UINT_KEY, and likewise for every other type. */
+#define BSF_CFG_LIVE(kind, ...) {BSF_CFG_##kind##_FIELDS(__VA_ARGS__), .runtime = true}
 
 typedef struct {
     const bsf_config_key_t *keys;
@@ -197,7 +238,12 @@ extern const bsf_config_section_t bsf_config_replication_section;
 extern const bsf_config_section_t bsf_config_diameter_section;
 extern const bsf_config_section_t bsf_config_feed_section;
 extern const bsf_config_section_t bsf_config_nrf_section;
+extern const bsf_config_section_t bsf_config_scoring_section;
+extern const bsf_config_section_t bsf_config_hygiene_section;
+extern const bsf_config_section_t bsf_config_ops_section;
 extern const bsf_config_section_t bsf_config_observe_section;
+extern const bsf_config_section_t bsf_config_admission_section;
+extern const bsf_config_section_t bsf_config_audit_section;
 
 /* Sets every key to its default. */
 void bsf_config_defaults(bsf_config_t *cfg);
@@ -215,6 +261,11 @@ bool bsf_config_is_set(const bsf_config_t *cfg, const char *key);
 int bsf_config_finish(bsf_config_t *cfg, char *err, size_t err_cap);
 /* Writes the Markdown reference of every key. */
 void bsf_config_print_reference(void);
+
+/* Every key of every table, in table order: the i-th one, or NULL past the last. */
+const bsf_config_key_t *bsf_config_key_at(size_t i);
+/* The key named `name`, or NULL. */
+const bsf_config_key_t *bsf_config_find_key(const char *name);
 
 /* host:port or [v6]:port into host and port. Returns 0 or -1. */
 int bsf_config_split_listen(const char *v, char *host, size_t host_cap, uint16_t *port);

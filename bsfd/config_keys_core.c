@@ -13,8 +13,8 @@ static const bsf_config_key_t keys[] = {
     BSF_CFG_UINT_KEY("site.id", site_id, "1", 1, 65535,
         "Site identifier, unique among the sites sharing a log; part of every event and binding "
         "id."),
-    BSF_CFG_ENUM_TEXT_KEY("log.level", log_level, "info", log_level_choices,
-        "Diagnostics level on stderr."),
+    BSF_CFG_LIVE(ENUM_TEXT, "log.level", log_level, "info", log_level_choices,
+        "Diagnostics level on stderr; changes at run time (management API, SIGHUP)."),
     BSF_CFG_LISTEN_KEY("sbi.listen", sbi_listen, "127.0.0.1:8080",
         "HTTP/2 (h2c) address of Nbsf_Management, `host:port` or `[v6]:port`; numeric addresses."),
     BSF_CFG_STRING_KEY("sbi.api_root", sbi_api_root, "", 255,

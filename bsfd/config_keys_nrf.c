@@ -14,7 +14,7 @@ static const bsf_config_key_t keys[] = {
     BSF_CFG_UINT_KEY("nrf.heartbeat_s", nrf.heartbeat_s, "30", 1, 3600,
         "heartBeatTimer proposed in the NF profile; the value the NRF grants in its answer is the "
         "one used."),
-    BSF_CFG_UINT_KEY("nrf.timeout_ms", nrf.timeout_ms, "3000", 100, 60000,
+    BSF_CFG_LIVE(UINT, "nrf.timeout_ms", nrf.timeout_ms, "3000", 100, 60000,
         "Deadline of one NRF request (NFRegister, NFUpdate), its retries on that NRF included."),
     BSF_CFG_UINT_KEY("nrf.primary_retries", nrf.primary_retries, "2", 0, 10,
         "Retries on the primary NRF (timeout, connection error, 429/500/502/503/504) before an "
@@ -25,15 +25,16 @@ static const bsf_config_key_t keys[] = {
     BSF_CFG_UINT_KEY("nrf.unhealthy_s", nrf.unhealthy_s, "30", 1, 3600,
         "An NRF that failed (timeout, connection error, 429/5xx) is avoided that long; a "
         "Retry-After in its answer sets the time instead."),
-    BSF_CFG_UINT_KEY("nrf.retry_min_ms", nrf.retry_min_ms, "500", 10, 600000,
+    BSF_CFG_LIVE(UINT, "nrf.retry_min_ms", nrf.retry_min_ms, "500", 10, 600000,
         "Autonomous retries of NFRegister after a failed round: the first delay, doubling up to "
         "nrf.retry_max_ms; they go on until one succeeds."),
-    BSF_CFG_UINT_KEY("nrf.retry_max_ms", nrf.retry_max_ms, "30000", 10, 600000,
+    BSF_CFG_LIVE(UINT, "nrf.retry_max_ms", nrf.retry_max_ms, "30000", 10, 600000,
         "The longest delay between autonomous retries."),
     BSF_CFG_UINT_KEY("nrf.deregister_timeout_ms", nrf.deregister_timeout_ms, "2000", 0, 30000,
         "At shutdown (SIGTERM), how long NFDeregister may take before bsfd goes on stopping."),
     BSF_CFG_UINT_KEY("nrf.load", nrf.load, "0", 0, 100,
-        "The load (0..100) published in the profile and in heartbeats."),
+        "The load (0..100) published in the profile and in heartbeats while NF scoring is off "
+        "(with nf_scoring.enabled, heartbeats carry the measured TPS share)."),
     BSF_CFG_STRING_KEY("nf.instance_id", nrf.instance_id, "", 36,
         "The NF instance id (UUID). Empty: generated at the first start and kept in the store, "
         "so it survives restarts (each site has its own)."),

@@ -2,18 +2,27 @@
  * HTTP/2 service and the ops endpoint, then waits for SIGTERM or SIGINT and shuts down in
  * order: stop accepting, finish every accepted write, answer, close. */
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "audit/audit.h"
+#include "audit/deletion_log.h"
 #include "bsfd/config.h"
+#include "bsfd/config_api.h"
+#include "bsfd/config_runtime.h"
 #include "bsfd/fd_limit.h"
+#include "bsfd/grace_timer.h"
+#include "bsfd/nf_scoring_inputs.h"
 #include "bsfd/service_notify.h"
 #include "common/diag.h"
+#include "common/error.h"
+#include "common/operational_state.h"
 #include "common/version.h"
 #include "engine/engine.h"
-#include "engine/log_retention.h"
 #include "engine/log_retention.h"
 #include "engine/store.h"
 #include "engine/warmup.h"
@@ -21,52 +30,60 @@
 #include "gateways/diameter/rx_repaving_api.h"
 #include "feed/feed.h"
 #include "gateways/nrf/nrf_service.h"
+#include "gateways/ops/ops_opstate.h"
+#include "gateways/sbi/audit_pcf_client.h"
 #include "gateways/ops/ops_server.h"
+#include "gateways/admission/admission.h"
 #include "gateways/sbi/nbsf_service.h"
-#include "gateways/sbi/sbi_oauth2.h"
+#include "gateways/sbi/sbi_admission.h"
 #include "gateways/sbi/sbi_oauth2.h"
 #include "replication/replication.h"
 
 #define EXIT_CONFIG 2
+#define SETTLE_MS 200 /* between the last write answered and GOAWAY */
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: bsfd [-c FILE] [--set section.key=value]...\n"
+                 "       bsfd --check-config [-c FILE] [--set section.key=value]...\n"
                  "       bsfd --config-reference | --version | --help\n"
                  "Runs the Binding Support Function. Without options it serves Nbsf_Management "
                  "on h2c 127.0.0.1:8080 with its store in ./data.\n");
 }
 
-static int load_config(int argc, char **argv, bsf_config_t *cfg)
+/* Defaults, the file, then every --set over it, whatever their order on the line; finished.
+ * `--check-config` is skipped. Returns 0, or -1 with a message naming the key (or the
+ * argument). */
+static int read_config(int argc, char **argv, bsf_config_t *cfg, char *err, size_t cap)
 {
-    char err[512];
     bsf_config_defaults(cfg);
-    /* The file first, then every --set over it, whatever their order on the line. */
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "-c") == 0 && i + 1 < argc &&
-            bsf_config_load_file(cfg, argv[++i], err, sizeof err)) {
-            fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
+            bsf_config_load_file(cfg, argv[++i], err, cap))
             return -1;
-        }
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
             i++;
         } else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
-            if (bsf_config_set(cfg, argv[++i], err, sizeof err)) {
-                fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
+            if (bsf_config_set(cfg, argv[++i], err, cap))
                 return -1;
-            }
-        } else {
-            fprintf(stderr, "bsfd: unknown argument %s\n", argv[i]);
-            usage(stderr);
+        } else if (strcmp(argv[i], "--check-config") != 0) {
+            snprintf(err, cap, "unknown argument %s", argv[i]);
             return -1;
         }
     }
-    if (bsf_config_finish(cfg, err, sizeof err)) {
-        fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
-        return -1;
-    }
-    return 0;
+    return bsf_config_finish(cfg, err, cap);
+}
+
+static int load_config(int argc, char **argv, bsf_config_t *cfg)
+{
+    char err[512];
+    if (read_config(argc, argv, cfg, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "bsfd: invalid configuration: %s\n", err);
+    if (strncmp(err, "unknown argument", 16) == 0)
+        usage(stderr);
+    return -1;
 }
 
 /* Everything bsfd runs, started in this order by bsfd_start and stopped in the reverse
@@ -86,9 +103,35 @@ typedef struct {
     bsf_rx_gateway_t *rx;
     bsf_nrf_service_t *nrf;
     bsf_warmup_t *warmup;
+    bsf_deletion_log_t *deletion_log; /* the engine's on_removal (audit, Rx 5012, operator) */
+    bsf_audit_pcf_client_t *audit_pcf;
+    bsf_audit_t *audit;               /* NULL: audit.enabled false */
     bsf_oauth2_t *oauth2;    /* sbi.oauth2.required: the access-token checks */
+    bsfd_score_inputs_t score_inputs;
+    /* nf_scoring.enabled: started after the gateways; the NRF heartbeat (SBI client thread)
+     * reads it, so it is published atomically */
+    _Atomic(bsf_nf_scoring_t *) scoring;
+    bsf_admission_t *admission;         /* the congestion state shared by the SBI and Rx */
+    bsf_sbi_admission_t *sbi_admission; /* its SBI side: decisions, answer headers */
     char instance_id[64];    /* nf.instance_id, or the one kept in the store */
+    bsf_config_api_t *cfgapi; /* runtime configuration, SIGHUP */
+    int argc;                /* the command line, read again on SIGHUP */
+    char **argv;
 } bsfd_t;
+
+/* The NRF heartbeat's load: the NF score's measured TPS, or nrf.load (SBI client thread). */
+static unsigned heartbeat_load(void *ctx, unsigned fallback)
+{
+    bsfd_t *d = ctx;
+    return bsf_nf_scoring_load(atomic_load(&d->scoring), fallback);
+}
+
+/* SIGHUP's reading of the configuration: the same command line again. */
+static int reload_config(void *ctx, bsf_config_t *out, char *err, size_t cap)
+{
+    bsfd_t *d = ctx;
+    return read_config(d->argc, d->argv, out, err, cap);
+}
 
 /* The access-token checks (keys read once, here). Returns 0, or -1 with the reason logged
  * (a configuration error: exit 2). */
@@ -157,6 +200,13 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
         return -1;
     if (d->oauth2)
         bsf_oauth2_set_instance_id(d->oauth2, d->instance_id);
+    /* The operational state a PUT kept (seed §3.39), before anything serves. */
+    if (bsf_ops_opstate_restore(&d->store, err, cap))
+        return -1;
+    /* The runtime keys set through the management API win over the file (config_api.h). */
+    if (bsf_config_api_create(&d->cfg, &d->store, reload_config, d, &d->cfgapi, err, cap))
+        return -1;
+    bsf_config_api_effective(d->cfgapi, &d->cfg);
     d->ec = (bsf_engine_config_t){
         .site_id = cfg->site_id,
         .collision_detection = cfg->bindings_collision_detection,
@@ -165,7 +215,15 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
         .hooks = {0}, /* set by bsf_replication_create when the log is Kafka */
         .tombstone_horizon_ms = cfg->store_tombstone_horizon_ms,
         .reserve_percent = cfg->store_reserve_percent,
+        .on_removal = bsf_deletion_log_removal,
     };
+    d->deletion_log = bsf_deletion_log_create(cfg->audit.deletion_log_level,
+                                              cfg->audit.deletion_log_ue_ids);
+    if (!d->deletion_log) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    d->ec.removal_ctx = d->deletion_log;
     if (bsf_replication_create(&cfg->replication, cfg->site_id, &d->store, &d->ec, &d->repl, err,
                                cap))
         return -1;
@@ -213,7 +271,67 @@ static void fill_h2_config(bsfd_t *d)
         .worker_memory_bytes = (size_t)cfg->sbi_worker_memory_mb << 20,
         .max_header_list_bytes = cfg->sbi_max_header_list_bytes,
     };
-    d->h2.max_connections = bsf_fd_limit_connections(d->h2.max_connections, d->h2.workers);
+    /* every listener of sbi.listen_also has workers of its own */
+    d->h2.max_connections = bsf_fd_limit_connections(d->h2.max_connections,
+                                                     d->h2.workers * (1 + cfg->sbi_n_also));
+}
+
+/* The SBI's pending requests; the service starts before the sampling thread does. */
+static size_t sbi_pending(void *ctx)
+{
+    bsf_nbsf_service_t *const *sbi = ctx;
+    return *sbi ? bsf_nbsf_service_in_flight(*sbi) : 0;
+}
+
+static void admission_metrics(void *ctx, bsf_text_t *out)
+{
+    bsf_admission_write_metrics(ctx, out);
+}
+
+static void sbi_admission_metrics(void *ctx, bsf_text_t *out)
+{
+    bsf_sbi_admission_write_metrics(ctx, out);
+}
+
+/* The admission controller and its SBI side (issue 14), before the front ends that use them.
+ * The sampling interval and count of the Diameter keys apply when only they are set (they
+ * came first). Returns 0 or -1. */
+static int create_admission(bsfd_t *d, char *err, size_t cap)
+{
+    const bsf_config_t *cfg = &d->cfg;
+    bsf_admission_config_t ac;
+    if (bsf_admission_settings_apply(&cfg->admission, &ac, err, cap))
+        return -1;
+    if (!bsf_config_is_set(cfg, "congestion.interval_ms") &&
+        bsf_config_is_set(cfg, "diameter.congestion.interval_ms"))
+        ac.interval_ms = cfg->diameter.congestion_interval_ms;
+    if (!bsf_config_is_set(cfg, "congestion.sample_count") &&
+        bsf_config_is_set(cfg, "diameter.congestion.sample_count"))
+        ac.sample_count = cfg->diameter.congestion_samples;
+    bsf_sbi_admission_config_t sc = {.nf_instance_id = d->instance_id,
+                                     .server_header = cfg->admission.server_header,
+                                     .lci = cfg->admission.lci,
+                                     .status = cfg->admission.status,
+                                     .cause = cfg->admission.cause,
+                                     .retry_after_s = cfg->admission.retry_after_s,
+                                     .consumer_rate = cfg->admission.rate_per_consumer,
+                                     .burst = cfg->admission.rate_burst,
+                                     .rate_priority_cutoff = cfg->admission.rate_priority};
+    memcpy(sc.route_rate, ac.route_rate, sizeof sc.route_rate);
+    if (!(d->admission = bsf_admission_new(&ac)) ||
+        (ac.sbi_enabled &&
+         (bsf_admission_add_resource(d->admission, "cpu", ac.cpu, NULL, NULL) < 0 ||
+          bsf_admission_add_resource(d->admission, "pending", ac.pending, sbi_pending,
+                                     &d->sbi) < 0))) {
+        snprintf(err, cap, "admission: out of memory");
+        return -1;
+    }
+    sc.adm = ac.sbi_enabled ? d->admission : NULL;
+    if (!(d->sbi_admission = bsf_sbi_admission_new(&sc))) {
+        snprintf(err, cap, "admission: out of memory");
+        return -1;
+    }
+    return 0;
 }
 
 /* The ops endpoint, the feed, the SBI service, the Rx gateway and the outbound side (SBI
@@ -226,21 +344,95 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
         return -1;
     bsf_nbsf_config_t nc = {.api_root = cfg->sbi_api_root,
                             .oauth2 = d->oauth2,
+                            .xfcc = &cfg->sbi_xfcc,
+                            .user_agent = &cfg->sbi_user_agent,
                             .multiple_match = cfg->discovery_multiple_match,
                             .late_arrival = cfg->sbi_late_arrival,
                             .pcf_cookie = cfg->bindings_pcf_cookie,
                             .feed = d->feed,
-                            .ipv6_min_prefix_len = cfg->bindings_ipv6_min_prefix_len};
+                            .ipv6_min_prefix_len = cfg->bindings_ipv6_min_prefix_len,
+                            .n_also = cfg->sbi_n_also};
+    for (unsigned i = 0; i < cfg->sbi_n_also; i++)
+        nc.also[i] = (bsf_nbsf_listen_t){cfg->sbi_also_host[i], cfg->sbi_also_port[i]};
+    if (create_admission(d, err, cap))
+        return -1;
+    nc.admission = d->sbi_admission;
     if (bsf_nbsf_service_start(&nc, &d->h2, &d->store, d->engine, &d->sbi, err, cap))
         return -1;
-    if (cfg->diameter.enabled && bsf_rx_gateway_start(&cfg->diameter, &d->store, d->engine,
-                                                      d->feed, &d->rx, err, cap))
+    if (cfg->diameter.enabled &&
+        bsf_rx_gateway_start(&cfg->diameter, &d->store, d->engine, d->feed, d->admission, &d->rx,
+                             err, cap))
         return -1;
+    if (bsf_admission_start(d->admission)) {
+        snprintf(err, cap, "admission: cannot start its thread");
+        return -1;
+    }
     bsf_nrf_service_config_t nrfc = {&cfg->nrf, &d->store, cfg->sbi_host,
                                      bsf_nbsf_service_port(d->sbi), cfg->sbi_api_root,
                                      d->rx ? cfg->diameter.identity : NULL,
-                                     d->rx ? cfg->diameter.realm : NULL};
-    return bsf_nrf_service_start(&nrfc, &d->nrf, err, cap);
+                                     d->rx ? cfg->diameter.realm : NULL, heartbeat_load, d,
+                                     !cfg->admission.client_oci};
+    if (bsf_nrf_service_start(&nrfc, &d->nrf, err, cap))
+        return -1;
+    bsf_config_runtime_attach_nrf(d->nrf); /* nrf.timeout_ms and the back-off change live */
+    return 0;
+}
+
+static json_t *nf_score_route(void *ctx, const char *method, const char *body, size_t len,
+                              int *status)
+{
+    (void)body;
+    (void)len;
+    if (strcmp(method, "GET") != 0) {
+        *status = 405;
+        return json_pack("{s:s,s:i,s:s}", "title", "Method Not Allowed", "status", 405,
+                         "detail", "only GET");
+    }
+    *status = 200;
+    return bsf_nf_scoring_json(atomic_load(&((bsfd_t *)ctx)->scoring), true); /* on demand */
+}
+
+/* NF scoring (seed 3.41), once every source it reads is running. Returns 0 or -1 (logged). */
+static int start_scoring(bsfd_t *d)
+{
+    d->score_inputs = (bsfd_score_inputs_t){.cfg = &d->cfg, .sbi = d->sbi, .rx = d->rx,
+                                            .nrf = d->nrf, .repl = d->repl,
+                                            .engine = d->engine};
+    bsf_nf_scoring_config_t sc = {.enabled = d->cfg.nf_scoring_enabled,
+                                  .interval_ms = d->cfg.nf_scoring_interval_ms,
+                                  .weights = bsfd_score_weights(&d->cfg),
+                                  .gather = bsfd_score_gather,
+                                  .ctx = &d->score_inputs};
+    bsf_nf_scoring_t *s;
+    int rc = bsf_nf_scoring_start(&sc, &s);
+    if (rc) {
+        BSF_ERROR("bsfd", "NF scoring: %s", bsf_strerror(rc));
+        return -1;
+    }
+    atomic_store(&d->scoring, s);
+    return 0;
+}
+
+/* The binding audit, over the SBI client (after the gateways). Returns 0 or -1. */
+static int start_audit(bsfd_t *d, char *err, size_t cap)
+{
+    const bsf_config_t *cfg = &d->cfg;
+    if (!cfg->audit.enabled)
+        return 0;
+    d->audit_pcf = bsf_audit_pcf_client_create(bsf_nrf_service_client(d->nrf), cfg->nrf.uri);
+    if (!d->audit_pcf) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    bsf_audit_config_t ac = {.settings = cfg->audit, .site_id = cfg->site_id};
+    bsf_audit_pcf_client_bind(d->audit_pcf, &ac.pcf);
+    if (bsf_audit_create(&d->store, d->engine, &ac, &d->audit, err, cap))
+        return -1;
+    if (bsf_audit_start(d->audit)) {
+        snprintf(err, cap, "cannot start the audit thread");
+        return -1;
+    }
+    return 0;
 }
 
 /* Every module's metrics and routes on the ops endpoint, then readiness. */
@@ -250,6 +442,16 @@ static void attach_ops(bsfd_t *d)
     if (!ops)
         return;
     bsf_ops_server_add_metrics(ops, bsf_nbsf_service_write_metrics, d->sbi);
+    bsf_ops_server_add_metrics(ops, bsf_ops_opstate_write_metrics, NULL);
+    if (d->cfg.ops_admin_listen[0]) {
+        bsf_ops_server_add_admin_route(ops, BSF_OPSTATE_PATH, bsf_ops_opstate_route, &d->store);
+        bsf_ops_server_add_admin_route(ops, BSF_CONFIG_API_PATH, bsf_config_api_route,
+                                       d->cfgapi);
+    }
+    if (d->cfg.admission.enabled) {
+        bsf_ops_server_add_metrics(ops, admission_metrics, d->admission);
+        bsf_ops_server_add_metrics(ops, sbi_admission_metrics, d->sbi_admission);
+    }
     bsf_nrf_service_attach_ops(d->nrf, ops);
     if (d->rx) {
         bsf_rx_repaving_t *repaving = bsf_rx_gateway_repaving(d->rx);
@@ -267,6 +469,11 @@ static void attach_ops(bsfd_t *d)
     if (d->feed)
         bsf_ops_server_add_metrics(ops, bsf_feed_write_metrics, d->feed);
     bsf_ops_server_add_metrics(ops, bsf_log_retention_write_metrics, d->retention);
+    bsf_ops_server_add_metrics(ops, bsf_nf_scoring_write_metrics, atomic_load(&d->scoring));
+    bsf_ops_server_add_route(ops, BSF_NF_SCORE_PATH, nf_score_route, d);
+    bsf_ops_server_add_metrics(ops, bsf_deletion_log_write_metrics, d->deletion_log);
+    if (d->audit)
+        bsf_ops_server_add_metrics(ops, bsf_audit_write_metrics, d->audit);
     bsf_ops_server_set_ready(ops, true);
 }
 
@@ -275,17 +482,25 @@ static void attach_ops(bsfd_t *d)
 static int bsfd_start(bsfd_t *d)
 {
     char err[512] = "";
-    if (start_store(d, err, sizeof err) || start_gateways(d, err, sizeof err)) {
+    if (start_store(d, err, sizeof err) || start_gateways(d, err, sizeof err) ||
+        start_audit(d, err, sizeof err)) {
         if (err[0])
             BSF_ERROR("bsfd", "%s", err);
         return -1;
     }
+    if (start_scoring(d))
+        return -1;
     attach_ops(d);
     d->warmup = d->cfg.store_warmup ? bsf_warmup_start(&d->store) : NULL;
     BSF_INFO("bsfd", "site %u serving Nbsf_Management on h2c %s:%u (%u workers), store %s, "
              "log position %llu",
              d->cfg.site_id, d->cfg.sbi_host, bsf_nbsf_service_port(d->sbi), d->h2.workers,
              d->cfg.store_path, (unsigned long long)d->store.log.last);
+    for (unsigned i = 0; i < d->cfg.sbi_n_also; i++)
+        BSF_INFO("bsfd", "Nbsf_Management also on h2c %s%s%s:%u (sbi.listen_also)",
+                 strchr(d->cfg.sbi_also_host[i], ':') ? "[" : "", d->cfg.sbi_also_host[i],
+                 strchr(d->cfg.sbi_also_host[i], ':') ? "]" : "",
+                 bsf_nbsf_service_port_of(d->sbi, i + 1));
     bsf_service_notify_ready();
     return 0;
 }
@@ -299,10 +514,19 @@ static void bsfd_stop(bsfd_t *d)
     bsf_warmup_stop(d->warmup);
     if (d->ops)
         bsf_ops_server_set_ready(d->ops, false);
+    /* New requests are refused as stopping since SIGTERM: what the engine took is answered
+     * before GOAWAY (bounded by shutdown.grace_period anyway). */
+    if (d->sbi && bsf_nbsf_service_wait_answered(d->sbi, 10000))
+        BSF_WARN("bsfd", "writes still unanswered after 10 s: draining anyway");
+    /* Some clients (httpcore) fail every stream in flight when a GOAWAY comes, even one whose
+     * answer came with it: the last answers get a moment to be read first. */
+    if (d->sbi)
+        nanosleep(&(struct timespec){0, SETTLE_MS * 1000000L}, NULL);
     if (d->rx)
         bsf_rx_gateway_drain(d->rx);
     if (d->sbi)
         bsf_nbsf_service_drain(d->sbi);
+    bsf_audit_stop(d->audit); /* its queries answered, before the SBI client and engine go */
     bsf_log_retention_stop(d->retention);
     if (d->engine)
         bsf_engine_stop(d->engine); /* every accepted write is committed and answered */
@@ -310,19 +534,30 @@ static void bsfd_stop(bsfd_t *d)
     /* The ops endpoint's metrics and routes read the gateways: it stops before they go. */
     if (d->ops)
         bsf_ops_server_stop(d->ops);
+    /* After the ops endpoint (its metrics read the score) and the NRF deregistration (no
+     * heartbeat asks for the load any more); before the gateways it reads go. */
+    bsf_nf_scoring_stop(atomic_exchange(&d->scoring, NULL));
+    bsf_config_runtime_attach_nrf(NULL);
     bsf_nrf_service_stop(d->nrf);
+    bsf_admission_stop(d->admission); /* its thread reads the front ends' counts */
     if (d->rx)
         bsf_rx_gateway_stop(d->rx);
     if (d->sbi) {
         bsf_nbsf_service_stop(d->sbi, 2000);
         bsf_nbsf_service_free(d->sbi);
     }
+    bsf_sbi_admission_free(d->sbi_admission);
+    bsf_admission_free(d->admission);
     bsf_oauth2_free(d->oauth2);
     bsf_feed_destroy(d->feed); /* after every gateway that offers records stopped */
     bsf_log_retention_destroy(d->retention);
+    bsf_audit_destroy(d->audit); /* the engine answered its commands */
+    bsf_audit_pcf_client_free(d->audit_pcf);
     if (d->engine)
         bsf_engine_destroy(d->engine);
+    bsf_deletion_log_free(d->deletion_log);
     bsf_replication_destroy(d->repl);
+    bsf_config_api_free(d->cfgapi);
     if (d->store_open)
         bsf_store_close(&d->store);
 }
@@ -342,8 +577,20 @@ int main(int argc, char **argv)
         return 0;
     }
     static bsfd_t d; /* large (the configuration): not on the stack */
+    bool check_only = false;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--check-config") == 0)
+            check_only = true;
+        else if ((strcmp(argv[i], "-c") == 0 || strcmp(argv[i], "--set") == 0) && i + 1 < argc)
+            i++;
     if (load_config(argc, argv, &d.cfg))
         return EXIT_CONFIG;
+    if (check_only) { /* seed §3.20: validated, nothing started */
+        printf("bsfd: configuration valid\n");
+        return 0;
+    }
+    d.argc = argc;
+    d.argv = argv;
     bsf_log_level_t level;
     bsf_log_format_t format;
     if (bsf_log_level_parse(d.cfg.log_level, &level) == 0)
@@ -357,19 +604,27 @@ int main(int argc, char **argv)
         return EXIT_CONFIG;
 
     /* Signals are taken by sigwait in this thread; every thread inherits the mask. */
-    sigset_t stop_signals;
-    sigemptyset(&stop_signals);
-    sigaddset(&stop_signals, SIGTERM);
-    sigaddset(&stop_signals, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGTERM);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &signals, NULL);
     signal(SIGPIPE, SIG_IGN);
 
     if (bsfd_start(&d)) {
         bsfd_stop(&d);
         return 1;
     }
-    int sig = bsf_service_notify_wait(&stop_signals);
-    BSF_INFO("bsfd", "signal %d: shutting down", sig);
+    int sig;
+    while ((sig = bsf_service_notify_wait(&signals)) == SIGHUP)
+        bsf_config_api_reload(d.cfgapi); /* the file again: what can change at run time */
+    /* Seed §3.40: from here every new request is refused as "stopping", what was read
+     * finishes, and the whole stop is bounded by shutdown.grace_period. */
+    bsf_opstate_begin_termination();
+    bsf_grace_timer_arm();
+    BSF_INFO("bsfd", "signal %d: shutting down (grace period %llu ms)", sig,
+             (unsigned long long)bsf_grace_timer_period());
     bsfd_stop(&d);
     BSF_INFO("bsfd", "stopped");
     return 0;

@@ -1,7 +1,8 @@
 /* Diagnostics: leveled log lines on stderr, as text ("2026-11-30T03:35:54.123Z INFO sbi: ...")
  * or as JSON lines ({"ts":"…","level":"INFO","module":"sbi","msg":"…"}). A level per module
- * (log.modules) overrides the process-wide one (log.level); a thread may name the request it
- * works for (the correlation), which every line it writes meanwhile carries. */
+ * (log.modules) overrides the process-wide one (log.level, also changed at run time); a
+ * thread may name the request it works for (the correlation), which every line it writes
+ * meanwhile carries. */
 #ifndef BSF_COMMON_DIAG_H
 #define BSF_COMMON_DIAG_H
 

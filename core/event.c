@@ -15,6 +15,9 @@ static const char *const type_names[] = {
     [BSF_EVENT_MBS_BINDING_REGISTERED] = "MbsBindingRegistered",
     [BSF_EVENT_MBS_BINDING_UPDATED] = "MbsBindingUpdated",
     [BSF_EVENT_MBS_BINDING_DEREGISTERED] = "MbsBindingDeregistered",
+    [BSF_EVENT_AUDIT_CONFIRMED] = "AuditConfirmed",
+    [BSF_EVENT_AUDIT_SUSPECTED] = "AuditSuspected",
+    [BSF_EVENT_AUDIT_FAILED] = "AuditFailed",
 };
 
 static const char *const reason_names[BSF_REASON_COUNT] = {
@@ -30,9 +33,9 @@ static const char *const reason_names[BSF_REASON_COUNT] = {
 
 const char *bsf_event_type_name(bsf_event_type_t type)
 {
-    return type >= BSF_EVENT_BINDING_REGISTERED && type <= BSF_EVENT_TYPE_LAST
+    return type >= BSF_EVENT_BINDING_REGISTERED && type <= BSF_EVENT_TYPE_LAST && type_names[type]
                ? type_names[type]
-               : "Unknown";
+               : "Unknown"; /* numbers 10..15 are other kinds' (none in this build) */
 }
 
 const char *bsf_dereg_reason_name(bsf_dereg_reason_t reason)
@@ -58,8 +61,29 @@ static int pack_ts(msgpack_packer *pk, int64_t ts)
     return ts < 0 ? msgpack_pack_nil(pk) : msgpack_pack_int64(pk, ts);
 }
 
+/* `audit`: {attempts, lastAudited (nil: never), notFound, pcf (when known)}. */
+static int pack_audit(msgpack_packer *pk, const bsf_audit_state_t *a)
+{
+    return pack_cstr(pk, "audit") || msgpack_pack_map(pk, 3 + (a->responder != NULL)) ||
+           pack_cstr(pk, "attempts") || msgpack_pack_uint32(pk, a->attempts) ||
+           pack_cstr(pk, "lastAudited") || pack_ts(pk, a->last_audited_ms) ||
+           pack_cstr(pk, "notFound") || msgpack_pack_uint32(pk, a->not_found) ||
+           (a->responder && (pack_cstr(pk, "pcf") || pack_cstr(pk, a->responder)));
+}
+
 int bsf_event_encode(const bsf_event_t *ev, msgpack_packer *pk)
 {
+    if (bsf_event_is_audit(ev->type)) {
+        char id[BSF_BINDING_ID_TEXT_LEN + 1];
+        bsf_binding_id_format(&ev->binding_id, id);
+        return msgpack_pack_map(pk, 7) || pack_cstr(pk, "v") ||
+               msgpack_pack_uint8(pk, BSF_EVENT_VERSION) || pack_cstr(pk, "type") ||
+               pack_cstr(pk, bsf_event_type_name(ev->type)) || pack_cstr(pk, "site") ||
+               msgpack_pack_uint16(pk, ev->site) || pack_cstr(pk, "seq") ||
+               msgpack_pack_uint64(pk, ev->seq) || pack_cstr(pk, "hlc") ||
+               msgpack_pack_uint64(pk, ev->hlc) || pack_cstr(pk, "bindingId") ||
+               pack_cstr(pk, id) || pack_audit(pk, &ev->audit);
+    }
     bool has_binding = !bsf_event_is_deregistration(ev->type);
     bool ue = bsf_event_is_ue(ev->type) || bsf_event_is_mbs(ev->type); /* no timestamps */
     bool has_cookie = has_binding && !ue && ev->cookie;
@@ -125,14 +149,19 @@ static bool get_id(const msgpack_object *o, bsf_binding_id_t *out)
            bsf_binding_id_parse(o->via.str.ptr, o->via.str.size, out);
 }
 
-static bool get_type(const msgpack_object *o, bsf_event_type_t *out)
+bool bsf_event_type_parse(const char *s, size_t n, bsf_event_type_t *out)
 {
     for (int t = BSF_EVENT_BINDING_REGISTERED; t <= BSF_EVENT_TYPE_LAST; t++)
-        if (str_eq(o, type_names[t])) {
+        if (type_names[t] && strlen(type_names[t]) == n && memcmp(type_names[t], s, n) == 0) {
             *out = (bsf_event_type_t)t;
             return true;
         }
     return false;
+}
+
+static bool get_type(const msgpack_object *o, bsf_event_type_t *out)
+{
+    return o->type == MSGPACK_OBJECT_STR && bsf_event_type_parse(o->via.str.ptr, o->via.str.size, out);
 }
 
 static bool get_reason(const msgpack_object *o, bsf_dereg_reason_t *out)
@@ -164,6 +193,49 @@ static int unpack_root(const char *buf, size_t len, msgpack_zone *zone, msgpack_
         return -1;
     }
     return 0;
+}
+
+static bool audit_member(const msgpack_object_kv *kv, msgpack_zone *zone, bsf_audit_state_t *a)
+{
+    const msgpack_object *k = &kv->key, *v = &kv->val;
+    uint64_t u;
+    if (str_eq(k, "attempts") || str_eq(k, "notFound")) {
+        if (!get_uint(v, UINT32_MAX, &u))
+            return false;
+        *(str_eq(k, "attempts") ? &a->attempts : &a->not_found) = (uint32_t)u;
+        return true;
+    }
+    if (str_eq(k, "lastAudited"))
+        return get_ts(v, &a->last_audited_ms);
+    if (!str_eq(k, "pcf"))
+        return true; /* later members are ignored */
+    if (v->type != MSGPACK_OBJECT_STR || v->via.str.size >= BSF_AUDIT_RESPONDER_MAX ||
+        memchr(v->via.str.ptr, '\0', v->via.str.size))
+        return false;
+    char *s = msgpack_zone_malloc(zone, v->via.str.size + 1);
+    if (!s)
+        return false;
+    memcpy(s, v->via.str.ptr, v->via.str.size);
+    s[v->via.str.size] = '\0';
+    a->responder = s;
+    return true;
+}
+
+/* The `audit` payload; every member but `pcf` is required. */
+static bool decode_audit(const msgpack_object *o, msgpack_zone *zone, bsf_audit_state_t *a)
+{
+    if (o->type != MSGPACK_OBJECT_MAP)
+        return false;
+    a->last_audited_ms = -2; /* "absent" until seen */
+    a->attempts = a->not_found = UINT32_MAX;
+    bool seen_attempts = false, seen_not_found = false;
+    for (uint32_t i = 0; i < o->via.map.size; i++) {
+        if (!audit_member(&o->via.map.ptr[i], zone, a))
+            return false;
+        seen_attempts |= str_eq(&o->via.map.ptr[i].key, "attempts");
+        seen_not_found |= str_eq(&o->via.map.ptr[i].key, "notFound");
+    }
+    return seen_attempts && seen_not_found && a->last_audited_ms != -2;
 }
 
 static int decode_ue_payload(const msgpack_object *o, msgpack_zone *zone, bsf_event_t *out,
@@ -213,7 +285,7 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
     uint64_t version = 0, site = 0;
     enum { HAS_TYPE = 1, HAS_SITE = 2, HAS_SEQ = 4, HAS_HLC = 8, HAS_ID = 16, HAS_BINDING = 32,
            HAS_REASON = 64, HAS_UE_BINDING = 128,
-           HAS_MBS_BINDING = 256 };
+           HAS_MBS_BINDING = 256, HAS_AUDIT = 512 };
     unsigned seen = 0;
     const msgpack_object *binding = NULL, *ue_binding = NULL, *mbs_binding = NULL;
     for (uint32_t i = 0; i < root.via.map.size; i++) {
@@ -261,6 +333,9 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
                 out->cookie = val->via.str.size ? val->via.str.ptr : "";
                 out->cookie_len = val->via.str.size;
             }
+        } else if (str_eq(k, "audit")) {
+            ok = decode_audit(val, zone, &out->audit);
+            seen |= HAS_AUDIT;
         } else if (str_eq(k, "replacedBy")) {
             ok = get_id(val, &out->replaced_by);
             out->has_replaced_by = true;
@@ -277,7 +352,8 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
         return -1;
     }
     unsigned need = HAS_TYPE | HAS_SITE | HAS_SEQ | HAS_HLC | HAS_ID |
-                    (bsf_event_is_deregistration(out->type) ? HAS_REASON
+                    (bsf_event_is_audit(out->type)          ? HAS_AUDIT
+                     : bsf_event_is_deregistration(out->type) ? HAS_REASON
                      : bsf_event_is_ue(out->type)          ? HAS_UE_BINDING
                      : bsf_event_is_mbs(out->type)         ? HAS_MBS_BINDING
                                                            : HAS_BINDING);

@@ -30,9 +30,20 @@ typedef enum {
     BSF_EVENT_MBS_BINDING_REGISTERED = 7,
     BSF_EVENT_MBS_BINDING_UPDATED = 8,
     BSF_EVENT_MBS_BINDING_DEREGISTERED = 9,
+    /* Audit outcomes of a PCF binding (seed §3.34, audit/): payload `audit`, the binding's
+     * audit state after the audit. Written only by the site that audits the binding. */
+    BSF_EVENT_AUDIT_CONFIRMED = 16, /* the PCF answered 2xx: kept, last audited now */
+    BSF_EVENT_AUDIT_SUSPECTED = 17, /* older than audit.min_ttl, not (yet) removed */
+    BSF_EVENT_AUDIT_FAILED = 18,    /* the PCF query failed or timed out: attempts + 1 */
 } bsf_event_type_t;
 
-#define BSF_EVENT_TYPE_LAST BSF_EVENT_MBS_BINDING_DEREGISTERED
+#define BSF_EVENT_TYPE_LAST BSF_EVENT_AUDIT_FAILED
+
+/* True for the audit outcome events (payload `audit`, no binding). */
+static inline bool bsf_event_is_audit(bsf_event_type_t t)
+{
+    return t >= BSF_EVENT_AUDIT_CONFIRMED && t <= BSF_EVENT_AUDIT_FAILED;
+}
 
 /* True for the events of PCF-for-UE bindings (they live in their own projections). */
 static inline bool bsf_event_is_ue(bsf_event_type_t t)
@@ -52,6 +63,24 @@ static inline bool bsf_event_is_deregistration(bsf_event_type_t t)
     return t == BSF_EVENT_BINDING_DEREGISTERED || t == BSF_EVENT_UE_BINDING_DEREGISTERED ||
            t == BSF_EVENT_MBS_BINDING_DEREGISTERED;
 }
+
+/* True for the events that carry a binding (registrations and updates of any kind). */
+static inline bool bsf_event_has_binding(bsf_event_type_t t)
+{
+    return t >= BSF_EVENT_BINDING_REGISTERED && t <= BSF_EVENT_MBS_BINDING_DEREGISTERED &&
+           !bsf_event_is_deregistration(t);
+}
+
+/* The audit state of a PCF binding as an audit event carries it (and the `audit`
+ * projection keeps it). */
+#define BSF_AUDIT_RESPONDER_MAX 256
+typedef struct {
+    uint32_t attempts;       /* audits that failed (or found the binding suspected without a
+                                PCF query) since the last confirmation */
+    int64_t last_audited_ms; /* Unix ms of the last confirmation (2xx or PCF update); -1 never */
+    uint32_t not_found;      /* 404s the audit got (below audit.total_404 when kept) */
+    const char *responder;   /* the PCF that answered last (authority or Server), or NULL */
+} bsf_audit_state_t;
 
 typedef enum {
     BSF_REASON_NONE = 0,
@@ -86,10 +115,14 @@ typedef struct {
     bsf_dereg_reason_t reason;
     bool has_replaced_by;
     bsf_binding_id_t replaced_by;
+    /* AuditConfirmed, AuditSuspected, AuditFailed */
+    bsf_audit_state_t audit;
 } bsf_event_t;
 
 const char *bsf_event_type_name(bsf_event_type_t type);
 const char *bsf_dereg_reason_name(bsf_dereg_reason_t reason);
+/* The type named `s` (n bytes, not NUL-terminated); false when no type has that name. */
+bool bsf_event_type_parse(const char *s, size_t n, bsf_event_type_t *out);
 
 int bsf_event_encode(const bsf_event_t *ev, msgpack_packer *pk);
 

@@ -115,11 +115,7 @@ int bsf_event_decode_envelope(const char *buf, size_t len, bsf_event_t *out)
             bit = 32;
         } else if (is(key, klen, "type")) {
             ok = read_str(&c, &s, &slen);
-            for (int t = BSF_EVENT_BINDING_REGISTERED; ok && t <= BSF_EVENT_TYPE_LAST;
-                 t++)
-                if (is(s, slen, bsf_event_type_name((bsf_event_type_t)t)))
-                    out->type = (bsf_event_type_t)t;
-            ok = ok && out->type != 0;
+            ok = ok && bsf_event_type_parse(s, slen, &out->type);
             bit = 1;
         } else if (is(key, klen, "site")) {
             ok = read_uint(&c, &site) && site <= UINT16_MAX;

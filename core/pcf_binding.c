@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "core/member_parse.h"
+#include "core/pcf_vendor.h"
 
 /* Every PcfBinding member: its kind, its format, whether it counts as mandatory for the cause
  * of a format error (dnn, snssai and the UE addresses), and where it goes. */
@@ -64,6 +65,19 @@ static const member_def_t member_defs[] = {
      BSF_MAX_FRAME_ROUTES},
 };
 
+static int decode_vendor(bsf_member_ctx_t *c, const msgpack_object *v, bsf_pcf_binding_t *b)
+{
+    bsf_pcf_vendor_t vs;
+    if (bsf_pcf_vendor_decode(c, v, "/" BSF_PCF_VENDOR_KEY, &vs))
+        return -1;
+    b->has_vendor = true;
+    b->has_vendor_version = vs.has_version;
+    b->vendor_version = vs.version;
+    b->notification_url = vs.notification_url;
+    b->create_binding_time = vs.create_binding_time;
+    return 0;
+}
+
 int bsf_pcf_binding_decode_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
                                   bsf_pcf_binding_t *b)
 {
@@ -71,6 +85,8 @@ int bsf_pcf_binding_decode_member(bsf_member_ctx_t *c, const char *key, const ms
     for (size_t i = 0; i < sizeof member_defs / sizeof member_defs[0] && !m; i++)
         if (strcmp(member_defs[i].name, key) == 0)
             m = &member_defs[i];
+    if (!m && strcmp(key, BSF_PCF_VENDOR_KEY) == 0)
+        return decode_vendor(c, v, b);
     if (!m)
         return 0; /* unknown members are ignored (TS 29.500 extensibility) */
     /* The JSON pointer of the member, for error reports (built by hand: this runs for every
@@ -284,7 +300,7 @@ static size_t count_members(const bsf_pcf_binding_t *b)
            (b->pcf_sm_ip_end_points.n > 0) + b->has_snssai + (b->supp_feat != NULL) +
            (b->pcf_id != NULL) + (b->pcf_set_id != NULL) + (b->recovery_time != NULL) +
            b->para_com.present + (b->bind_level != NULL) + (b->n_ipv4_routes > 0) +
-           (b->n_ipv6_routes > 0);
+           (b->n_ipv6_routes > 0) + b->has_vendor;
 }
 
 static int pack_para_com(msgpack_packer *pk, const bsf_para_com_t *pc)
@@ -382,6 +398,11 @@ int bsf_pcf_binding_encode(const bsf_pcf_binding_t *b, msgpack_packer *pk)
         for (size_t i = 0; i < b->n_ipv6_routes; i++)
             if (pack_ipv6_prefix(pk, &b->ipv6_routes[i]))
                 return -1;
+    }
+    if (b->has_vendor) {
+        bsf_pcf_vendor_t vs = {true, b->has_vendor_version, b->vendor_version,
+                               b->notification_url, b->create_binding_time};
+        return pack_cstr(pk, BSF_PCF_VENDOR_KEY) || bsf_pcf_vendor_encode(&vs, pk);
     }
     return 0;
 }

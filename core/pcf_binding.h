@@ -77,6 +77,13 @@ typedef struct {
     bsf_ipv4_mask_t *ipv4_routes;
     size_t n_ipv6_routes;
     bsf_ipv6_prefix_t *ipv6_routes;
+    /* "vendorSpecific-000111" (seed §3.34): the PCF's audit notificationUrl and the time it
+     * created the binding; all NULL/false when absent (core/pcf_vendor.h). */
+    bool has_vendor;
+    bool has_vendor_version;
+    uint32_t vendor_version;
+    const char *notification_url;
+    const char *create_binding_time;
 } bsf_pcf_binding_t;
 
 /* Limits that keep one binding's index entries and record bounded. */

@@ -28,6 +28,7 @@ typedef enum {
     BSF_CMD_MBS_REGISTER,  /* PCF for an MBS session bindings (engine/mbs_commands.c) */
     BSF_CMD_MBS_UPDATE,
     BSF_CMD_MBS_DEREGISTER,
+    BSF_CMD_AUDIT, /* an audit outcome that keeps the binding (engine/audit_commands.c) */
     BSF_CMD_APPLY, /* events of the replicated log (other sites', or this site's own when
                       bootstrapping): see bsf_apply_batch_t */
 } bsf_command_kind_t;
@@ -96,6 +97,13 @@ struct bsf_command {
     bsf_binding_id_t id;            /* (UE) update, deregister (and the result of register) */
     bsf_dereg_reason_t reason;      /* deregister */
     bsf_apply_batch_t *apply;       /* apply: not owned by the command */
+    bsf_event_type_t audit_outcome; /* audit: BSF_EVENT_AUDIT_CONFIRMED / _SUSPECTED / _FAILED */
+    bsf_audit_state_t audit_state;  /* audit: the state after it (responder in zone) */
+    /* audit, deregister: refused (MODIFICATION_NOT_ALLOWED, nothing written) when the binding
+     * changed since the caller read it: its record's HLC, and its audit record's HLC (0: had
+     * none). expect_hlc 0: no check. */
+    uint64_t expect_hlc;
+    uint64_t expect_audit_hlc;
 
     /* outcome */
     bsf_command_status_t status;

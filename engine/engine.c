@@ -144,6 +144,11 @@ bsf_store_t *bsf_engine_store(bsf_engine_t *e)
     return e->store;
 }
 
+const bsf_engine_config_t *bsf_engine_config(const bsf_engine_t *e)
+{
+    return &e->cfg;
+}
+
 static int encode_binding(const bsf_pcf_binding_t *b, msgpack_sbuffer *out)
 {
     msgpack_packer pk;
@@ -262,7 +267,7 @@ static int load_live(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd, bsf_reco
     return 0;
 }
 
-static void refuse_not_found(bsf_command_t *cmd)
+void bsf_engine_refuse_not_found(bsf_command_t *cmd)
 {
     bsf_problem_t p;
     char id[BSF_BINDING_ID_TEXT_LEN + 1];
@@ -279,7 +284,7 @@ static int run_update(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
     int rc = load_live(e, txn, cmd, &rec, &current, &found);
     if (rc || !found) {
         if (!rc)
-            refuse_not_found(cmd);
+            bsf_engine_refuse_not_found(cmd);
         return rc;
     }
     if (bsf_pcf_binding_patch_is_empty(&cmd->patch))
@@ -315,12 +320,17 @@ static int run_deregister(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
     int rc = load_live(e, txn, cmd, &rec, &current, &found);
     if (rc || !found) {
         if (!rc)
-            refuse_not_found(cmd);
+            bsf_engine_refuse_not_found(cmd);
         return rc;
     }
+    if (bsf_engine_check_expected(e, txn, cmd, &rec, &rc))
+        return rc;
     bsf_event_t ev = {.type = BSF_EVENT_BINDING_DEREGISTERED,
                       .binding_id = cmd->id,
                       .reason = cmd->reason ? cmd->reason : BSF_REASON_PCF_REQUEST};
+    /* The binding's record and pages stay valid until the event below rewrites them. */
+    if ((rc = bsf_engine_note_removal(e, txn, &cmd->id, &rec, &current, ev.reason)))
+        return rc;
     return emit(e, txn, &ev, &cmd->log_position);
 }
 
@@ -530,6 +540,8 @@ static int run_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
     case BSF_CMD_MBS_UPDATE:
     case BSF_CMD_MBS_DEREGISTER:
         return bsf_engine_run_mbs_command(e, txn, cmd);
+    case BSF_CMD_AUDIT:
+        return bsf_engine_run_audit_command(e, txn, cmd);
     default:
         return run_deregister(e, txn, cmd);
     }

@@ -42,6 +42,17 @@ typedef struct {
     uint64_t (*trim_limit)(void *ctx);
 } bsf_engine_hooks_t;
 
+/* A PCF binding removed without its PCF asking (audit, Diameter stale notification, operator),
+ * as it was: for the deletion log (seed §3.34.1). Valid during the call only. */
+typedef struct {
+    const bsf_binding_id_t *id;
+    const bsf_pcf_binding_t *binding;
+    uint64_t created_hlc;
+    bsf_dereg_reason_t reason;
+    uint32_t attempts;       /* audit attempts */
+    int64_t last_audited_ms; /* -1: never confirmed */
+} bsf_removal_t;
+
 typedef struct {
     uint16_t site_id;
     bool collision_detection;
@@ -53,6 +64,11 @@ typedef struct {
      * other sites' events): registrations are refused (507) while less than this percentage
      * of the map is free, so that a full store can still shed bindings. 0: none. */
     unsigned reserve_percent;
+    /* Called on the engine thread, inside the write transaction, for each bsf_removal_t
+     * (before the commit: a failed commit means a logged removal that did not happen, and
+     * the caller's command fails). Must not block. NULL: none. */
+    void (*on_removal)(void *ctx, const bsf_removal_t *removal);
+    void *removal_ctx;
 } bsf_engine_config_t;
 
 /* Upper bounds (seconds) of the write-transaction histogram; the last slot is +Inf. */

@@ -18,4 +18,12 @@ typedef struct bsf_store bsf_store_t; /* engine/store.h; opaque to gateways */
 int bsf_ext_meta_string(bsf_store_t *s, const char *name, const char *candidate, char *out,
                         size_t cap, bool *created, char *err, size_t err_cap);
 
+/* Keeps `value` under `name`, replacing what was there. Returns 0, or -1 with a message. */
+int bsf_ext_meta_put_string(bsf_store_t *s, const char *name, const char *value, char *err,
+                            size_t err_cap);
+/* Reads the string kept under `name` into out. Returns 0, 1 when there is none (out is ""),
+ * or -1 with a message (store error, does not fit in cap). */
+int bsf_ext_meta_get_string(bsf_store_t *s, const char *name, char *out, size_t cap, char *err,
+                            size_t err_cap);
+
 #endif

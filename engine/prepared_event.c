@@ -37,7 +37,7 @@ int bsf_prepared_event_make(const char *raw, size_t len, bool binding_frame, msg
         snprintf(err, err_cap, "out of memory");
         return -1;
     }
-    if (!binding_frame || bsf_event_is_deregistration(out->ev.type) ||
+    if (!binding_frame || !bsf_event_has_binding(out->ev.type) ||
         bsf_event_is_ue(out->ev.type) || bsf_event_is_mbs(out->ev.type))
         return 0;
     msgpack_sbuffer_clear(tmp);

@@ -25,7 +25,8 @@ int bsf_schema_check(MDB_txn *txn, MDB_dbi meta, char *err, size_t err_cap)
         return -1;
     }
     unsigned version = v.mv_size == 1 ? *(unsigned char *)v.mv_data : 0;
-    if (version == 1) { /* 1 -> 2: the UE-binding sub-databases exist (made by the caller) */
+    if (version == 1 || version == 2) { /* 1 -> 3, 2 -> 3: the new sub-databases (UE and MBS
+                                            bindings, audit) exist, made by the caller */
         unsigned char next = BSF_SCHEMA_VERSION;
         MDB_val nv = {1, &next};
         if ((rc = mdb_put(txn, meta, &k, &nv, 0))) {
@@ -37,7 +38,7 @@ int bsf_schema_check(MDB_txn *txn, MDB_dbi meta, char *err, size_t err_cap)
     }
     if (version != BSF_SCHEMA_VERSION) {
         snprintf(err, err_cap,
-                 "the store has schema version %u; this build reads versions 1 and %u",
+                 "the store has schema version %u; this build reads versions 1 to %u",
                  version, BSF_SCHEMA_VERSION);
         return -1;
     }

@@ -3,16 +3,19 @@
  *   1  log, bindings and their indexes, counters, meta
  *   2  + ue_bindings, ix_ue_supi, ix_ue_gpsi (PCF for a UE bindings),
  *        mbs_bindings, ix_mbs_session (PCF for an MBS session bindings)
- * A store of version 1 opened read-write is migrated: the caller has created the new
+ *   3  + audit (the audit state of PCF bindings, projections/audit_projection.h); no record
+ *        changes: a binding without an audit record was never audited
+ * A store of version 1 or 2 opened read-write is migrated: the caller has created the new
  * sub-databases in the same transaction (bsf_projection_open with create), so only the
- * version is rewritten. A newer version than this build's is refused. */
+ * version is rewritten. A version-2 store opened read-only reads as one without audit
+ * state. A newer version than this build's is refused. */
 #ifndef BSF_MIGRATIONS_SCHEMA_H
 #define BSF_MIGRATIONS_SCHEMA_H
 
 #include <lmdb.h>
 #include <stddef.h>
 
-#define BSF_SCHEMA_VERSION 2
+#define BSF_SCHEMA_VERSION 3
 
 /* Checks (and on a new or older store, writes) the schema version in `meta`, in a write
  * transaction. Returns 0, or -1 with a message when the store has a version this build

@@ -9,7 +9,8 @@ static const MDB_dbi *projection_dbis(const bsf_projection_t *p, const char **na
     static const char *const n[BSF_PROJECTION_DBS] = {
         "bindings", "ix_ipv4", "ix_ipv4_route", "ix_ipv6", "ix_mac",
         "ix_supi",  "ix_gpsi", "ix_dnn",        "ix_tombstones", "counters",
-        "ue_bindings", "ix_ue_supi", "ix_ue_gpsi", "mbs_bindings", "ix_mbs_session"};
+        "ue_bindings", "ix_ue_supi", "ix_ue_gpsi", "mbs_bindings", "ix_mbs_session",
+        "audit"};
     memcpy(names, n, sizeof n);
     return &p->bindings; /* the members are consecutive MDB_dbi in that order */
 }
@@ -35,6 +36,8 @@ int bsf_projection_digest(const bsf_projection_t *p, MDB_txn *txn, uint8_t out[3
     for (int i = 0; i < BSF_PROJECTION_DBS && !rc; i++) {
         hash_len(ctx, strlen(names[i]));
         EVP_DigestUpdate(ctx, names[i], strlen(names[i]));
+        if (&dbis[i] == &p->audit && !p->has_audit)
+            continue; /* absent: as empty */
         MDB_cursor *cur;
         rc = mdb_cursor_open(txn, dbis[i], &cur);
         if (rc)
@@ -61,6 +64,8 @@ int bsf_projection_clear(const bsf_projection_t *p, MDB_txn *txn)
     const char *names[BSF_PROJECTION_DBS];
     const MDB_dbi *dbis = projection_dbis(p, names);
     for (int i = 0; i < BSF_PROJECTION_DBS; i++) {
+        if (&dbis[i] == &p->audit && !p->has_audit)
+            continue;
         int rc = mdb_drop(txn, dbis[i], 0);
         if (rc)
             return rc;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "projections/audit_projection.h"
 #include "projections/counters.h"
 #include "core/bytes.h"
 #include "projections/index_keys.h"
@@ -31,11 +32,15 @@ int bsf_projection_open(MDB_txn *txn, bsf_projection_t *p, bool create)
         {"ix_ue_gpsi", offsetof(bsf_projection_t, ue_gpsi)},
         {"mbs_bindings", offsetof(bsf_projection_t, mbs_bindings)},
         {"ix_mbs_session", offsetof(bsf_projection_t, mbs_session)},
+        {"audit", offsetof(bsf_projection_t, audit)},
     };
+    p->has_audit = true;
     for (int i = 0; i < BSF_PROJECTION_DBS; i++) {
         int rc = mdb_dbi_open(txn, dbs[i].name, create ? MDB_CREATE : 0,
                               (MDB_dbi *)((char *)p + dbs[i].offset));
-        if (rc)
+        if (rc == MDB_NOTFOUND && !create && dbs[i].offset == offsetof(bsf_projection_t, audit))
+            p->has_audit = false; /* schema 2, read-only: no binding was audited */
+        else if (rc)
             return rc;
     }
     return 0;
@@ -223,6 +228,8 @@ int bsf_projection_apply_framed(const bsf_projection_t *p, MDB_txn *txn, const b
         return bsf_ue_projection_apply(p, txn, ev, scratch);
     if (bsf_event_is_mbs(ev->type))
         return bsf_mbs_projection_apply(p, txn, ev, scratch);
+    if (bsf_event_is_audit(ev->type))
+        return bsf_audit_projection_apply(p, txn, ev);
     bsf_record_t cur;
     int rc = bsf_projection_get(p, txn, &ev->binding_id, &cur);
     if (rc && rc != MDB_NOTFOUND)
@@ -241,7 +248,7 @@ int bsf_projection_apply_framed(const bsf_projection_t *p, MDB_txn *txn, const b
     else
         rc = apply_binding_version(p, txn, ev, &snapshot, exists, frame, frame_len, scratch);
     msgpack_sbuffer_destroy(&copy);
-    return rc;
+    return rc ? rc : bsf_audit_projection_apply(p, txn, ev);
 }
 
 int bsf_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,

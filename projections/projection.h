@@ -34,9 +34,12 @@ typedef struct {
     /* PCF for an MBS session bindings (projections/mbs_projection.h) */
     MDB_dbi mbs_bindings; /* binding id -> record (a PcfMbsBinding) */
     MDB_dbi mbs_session;  /* "tmgi:..." or "ssm:..." | 0 | id -> "" */
+    /* Audit state of PCF bindings (projections/audit_projection.h), schema 3 */
+    MDB_dbi audit;        /* binding id -> audit record */
+    bool has_audit;       /* false: a schema-2 store opened read-only (no audit db yet) */
 } bsf_projection_t;
 
-#define BSF_PROJECTION_DBS 15
+#define BSF_PROJECTION_DBS 16
 
 /* Opens the sub-databases (creating them when `create`, which needs a write transaction).
  * Returns 0, MDB_NOTFOUND (missing and not `create`) or another LMDB code. */

@@ -339,6 +339,27 @@ static void write_shipper(bsf_replication_t *r, bsf_text_t *out)
                     (double)s.txn_ns_total / 1e9, s.transactions);
 }
 
+void bsf_replication_health(bsf_replication_t *r, unsigned *healthy, unsigned *links)
+{
+    *healthy = *links = 0;
+    if (!r)
+        return;
+    if (r->shipper) {
+        bsf_shipper_stats_t ss;
+        bsf_shipper_stats(r->shipper, &ss);
+        *links += 1;
+        *healthy += ss.connected;
+    }
+    if (r->applier) {
+        bsf_applier_stats_t as;
+        bsf_applier_stats(r->applier, &as);
+        for (size_t t = 0; t < as.n_topics; t++) {
+            *links += 1;
+            *healthy += as.topics[t].high >= 0;
+        }
+    }
+}
+
 void bsf_replication_write_metrics(void *ctx, bsf_text_t *out)
 {
     bsf_replication_t *r = ctx;

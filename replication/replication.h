@@ -26,5 +26,9 @@ void bsf_replication_stop(bsf_replication_t *r);
 void bsf_replication_destroy(bsf_replication_t *r);
 /* Prometheus text: replication lag per source site, shipper backlog. */
 void bsf_replication_write_metrics(void *r, bsf_text_t *out);
+/* The replication links (this site's producer, and each topic of the other sites read) and
+ * how many are healthy now (producer connected; topic's end known): inputs of the NF score.
+ * Any thread; NULL (no Kafka): 0 and 0. */
+void bsf_replication_health(bsf_replication_t *r, unsigned *healthy, unsigned *links);
 
 #endif

@@ -13,6 +13,7 @@ step() { printf '\n==> %s\n' "$*"; }
 step "dependencies"
 scripts/install-deps.sh
 scripts/kafka-fetch.sh   # the Kafka broker's jars (Maven Central), for the replication tests
+scripts/h2spec-fetch.sh  # h2spec (Go module proxy; Debian has no package), for test_sbi_h2spec.py
 
 step "build (release, asan)"
 scripts/build.sh release

@@ -9,41 +9,27 @@
 
 #include "common/text_list.h"
 
-static const char *const state_names[] = {"NORMAL", "DOC", "L1", "L2", "CONGESTED"};
-
 const char *bsf_rx_cong_state_name(bsf_rx_cong_state_t s)
 {
-    return (unsigned)s <= BSF_RX_CONG_CONGESTED ? state_names[s] : "?";
+    return bsf_adm_state_name(s);
 }
 
 bsf_rx_cong_state_t bsf_rx_cong_level(const uint32_t thresholds[BSF_RX_CONG_LEVELS],
                                       uint64_t value)
 {
-    bsf_rx_cong_state_t s = BSF_RX_CONG_NORMAL;
-    for (int i = 0; i < BSF_RX_CONG_LEVELS; i++)
-        if (value >= thresholds[i])
-            s = (bsf_rx_cong_state_t)(i + 1);
-    return s;
+    return bsf_adm_level(thresholds, value);
 }
 
 bsf_rx_cong_state_t bsf_rx_cong_sample(bsf_rx_cong_t *c, const bsf_rx_cong_rules_t *r,
                                        uint32_t cpu_pct, uint64_t queue)
 {
-    bsf_rx_cong_state_t by_cpu = bsf_rx_cong_level(r->cpu_pct, cpu_pct);
-    bsf_rx_cong_state_t by_queue = bsf_rx_cong_level(r->queue, queue);
-    bsf_rx_cong_state_t candidate = by_cpu > by_queue ? by_cpu : by_queue;
-    if (candidate == c->state) {
-        c->streak = 0; /* anti-flapping: a change must hold without interruption */
-    } else if (candidate == c->candidate && c->streak > 0) {
-        c->streak++;
-    } else {
-        c->candidate = candidate;
-        c->streak = 1;
-    }
-    if (c->streak >= (r->sample_count ? r->sample_count : 1)) {
-        c->state = candidate;
-        c->streak = 0;
-    }
+    bsf_rx_cong_state_t by_cpu = bsf_adm_level(r->cpu_pct, cpu_pct);
+    bsf_rx_cong_state_t by_queue = bsf_adm_level(r->queue, queue);
+    bsf_adm_machine_t m = {c->state, c->candidate, c->streak};
+    bsf_adm_machine_step(&m, by_cpu > by_queue ? by_cpu : by_queue, r->sample_count);
+    c->state = m.state;
+    c->candidate = m.candidate;
+    c->streak = m.streak;
     return c->state;
 }
 
@@ -103,14 +89,10 @@ uint32_t bsf_rx_cong_priority(const bsf_rx_cong_rules_t *r, bsf_rx_kind_t kind, 
 bool bsf_rx_cong_discard(const bsf_rx_cong_rules_t *r, bsf_rx_cong_state_t s, uint32_t priority,
                          uint32_t draw)
 {
-    if (s == BSF_RX_CONG_NORMAL || (unsigned)s > BSF_RX_CONG_CONGESTED)
-        return false;
-    if (priority > BSF_RX_PRIORITY_MAX)
-        priority = BSF_RX_PRIORITY_MAX;
-    int level = (int)s - 1;
-    if (!r->by_percentage)
-        return priority >= r->discard_priority[level];
-    return draw < r->discard_pct[level][priority];
+    bsf_adm_shedding_t sh = {.by_percentage = r->by_percentage};
+    memcpy(sh.discard_priority, r->discard_priority, sizeof sh.discard_priority);
+    memcpy(sh.discard_pct, r->discard_pct, sizeof sh.discard_pct);
+    return bsf_adm_discard(&sh, s, priority, draw);
 }
 
 /* A number from 0 to max at *p (digits only); advances *p. -1 when there is none. */
@@ -124,90 +106,21 @@ static long number(const char **p, long max)
     return v <= max ? v : -1;
 }
 
-/* Four numbers of one item each: strictly increasing from 1 to max (`rising`), or not
- * increasing from 0 to max. */
-static int parse_four(const char *list, uint32_t max, bool rising, uint32_t out[BSF_RX_CONG_LEVELS],
-                      char *why, size_t cap)
-{
-    char item[32];
-    bool too_long;
-    int n = 0;
-    for (const char *cursor = list; bsf_text_list_next(&cursor, item, sizeof item, &too_long);) {
-        const char *p = item;
-        long v = too_long ? -1 : number(&p, (long)max);
-        bool order_ok = !n || (rising ? (uint32_t)v > out[n - 1] : (uint32_t)v <= out[n - 1]);
-        if (n == BSF_RX_CONG_LEVELS || v < (rising ? 1 : 0) || *p || !order_ok) {
-            n = -1;
-            break;
-        }
-        out[n++] = (uint32_t)v;
-    }
-    if (n == BSF_RX_CONG_LEVELS)
-        return 0;
-    snprintf(why, cap, "four %s numbers from %d to %u are needed, for DOC, L1, L2, CONGESTED",
-             rising ? "strictly increasing" : "not increasing", rising ? 1 : 0, max);
-    return -1;
-}
-
 int bsf_rx_cong_parse_levels(const char *list, uint32_t max, uint32_t out[BSF_RX_CONG_LEVELS],
                              char *why, size_t cap)
 {
-    return parse_four(list, max, true, out, why, cap);
+    return bsf_adm_parse_levels(list, max, out, why, cap);
 }
 
 int bsf_rx_cong_parse_discard_priorities(const char *list, uint32_t out[BSF_RX_CONG_LEVELS],
                                          char *why, size_t cap)
 {
-    return parse_four(list, BSF_RX_PRIORITY_MAX + 1, false, out, why, cap);
-}
-
-static int state_of(const char *name, size_t len)
-{
-    for (int s = BSF_RX_CONG_DOC; s <= BSF_RX_CONG_CONGESTED; s++)
-        if (strlen(state_names[s]) == len && strncasecmp(state_names[s], name, len) == 0)
-            return s;
-    return -1;
+    return bsf_adm_parse_discard_priorities(list, out, why, cap);
 }
 
 int bsf_rx_cong_parse_percentages(const char *list, bsf_rx_cong_rules_t *r, char *why, size_t cap)
 {
-    char item[256];
-    bool too_long;
-    memset(r->discard_pct, 0, sizeof r->discard_pct);
-    for (const char *cursor = list; bsf_text_list_next(&cursor, item, sizeof item, &too_long);) {
-        size_t name_len = strcspn(item, " ");
-        int s = too_long ? -1 : state_of(item, name_len);
-        const char *p = item + name_len;
-        bool ranges = false;
-        while (s > 0 && *p == ' ') {
-            while (*p == ' ')
-                p++;
-            long lo = number(&p, BSF_RX_PRIORITY_MAX), hi = -1, pct = -1;
-            if (lo >= 0 && *p == '-') {
-                p++;
-                hi = number(&p, BSF_RX_PRIORITY_MAX);
-            }
-            if (hi >= lo && *p == ':') {
-                p++;
-                pct = number(&p, 100);
-            }
-            if (lo < 0 || hi < lo || pct < 0 || (*p && *p != ' ')) { /* lo < 0: not a number */
-                s = -1;
-                break;
-            }
-            for (long q = lo; q <= hi; q++)
-                r->discard_pct[s - 1][q] = (uint8_t)pct;
-            ranges = true;
-        }
-        if (s < 0 || !ranges || *p) {
-            snprintf(why, cap,
-                     "'%.64s' is not STATE LO-HI:PERCENT... (STATE: DOC, L1, L2, CONGESTED; "
-                     "priorities 0-31, percent 0-100)",
-                     item);
-            return -1;
-        }
-    }
-    return 0;
+    return bsf_adm_parse_percentages(list, r->discard_pct, why, cap);
 }
 
 int bsf_rx_cong_parse_priorities(const char *list, bsf_rx_cong_rules_t *r, char *why, size_t cap)

@@ -1,7 +1,8 @@
 /* Congestion control of the Diameter front end (seed §3.26): a state from the node's CPU use
  * and the requests waiting for an answer, changed only after it held for several samples,
  * and the load shedding of requests by priority while the node is in danger of congestion or
- * congested. Pure: the proxy samples and applies (rx_proxy.c).
+ * congested. Pure: the state logic is the shared admission rules' (admission_rules.h); the
+ * shared controller samples (admission.h) and the proxy applies (rx_proxy.c).
  *
  * Priorities go from 0 (most important) to 31. A request is discarded when its priority is
  * greater than or equal to the state's discard priority (mode `priority`), or with the
@@ -13,16 +14,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gateways/admission/admission_rules.h"
 #include "gateways/diameter/rx_kind.h"
 #include "gateways/diameter/rx_settings.h"
 
-typedef enum {
-    BSF_RX_CONG_NORMAL = 0,
-    BSF_RX_CONG_DOC, /* danger of congestion */
-    BSF_RX_CONG_L1,
-    BSF_RX_CONG_L2,
-    BSF_RX_CONG_CONGESTED,
-} bsf_rx_cong_state_t;
+/* The states are the shared controller's (gateways/admission): one state for the SBI and Rx. */
+typedef bsf_adm_state_t bsf_rx_cong_state_t;
+#define BSF_RX_CONG_NORMAL BSF_ADM_NORMAL
+#define BSF_RX_CONG_DOC BSF_ADM_DOC /* danger of congestion */
+#define BSF_RX_CONG_L1 BSF_ADM_L1
+#define BSF_RX_CONG_L2 BSF_ADM_L2
+#define BSF_RX_CONG_CONGESTED BSF_ADM_CONGESTED
 
 #define BSF_RX_CONG_LEVELS 4     /* DOC, L1, L2, CONGESTED */
 #define BSF_RX_PRIORITY_MAX 31

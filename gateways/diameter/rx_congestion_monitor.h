@@ -1,7 +1,9 @@
-/* The congestion control of the Diameter front end at run time (seed §3.26): samples bsfd's
- * CPU use and the pending requests on the gateway's worker thread, keeps the state
- * (rx_congestion.h rules), and decides for each request received whether it is admitted.
- * Thread-safe: one sampling thread, any number of deciding threads. */
+/* The congestion control of the Diameter front end at run time (seed §3.26): its CPU and
+ * pending-request thresholds are resources of the shared admission controller (one state
+ * for the SBI and Rx, gateways/admission/admission.h), which samples them; the gateway's
+ * worker reports its pending requests; the monitor decides for each request received
+ * whether it is admitted by its priority (rx_congestion.h rules). Thread-safe: one reporting
+ * thread, any number of deciding threads. */
 #ifndef BSF_GATEWAYS_DIAMETER_RX_CONGESTION_MONITOR_H
 #define BSF_GATEWAYS_DIAMETER_RX_CONGESTION_MONITOR_H
 
@@ -10,19 +12,22 @@
 #include <stdint.h>
 
 #include "common/text.h"
+#include "gateways/admission/admission.h"
 #include "gateways/diameter/rx_congestion.h"
 #include "gateways/diameter/rx_settings.h"
 
 typedef struct bsf_rx_cong_monitor bsf_rx_cong_monitor_t;
 
 /* NULL with the reason in err when the settings do not parse or memory is short. With
- * diameter.congestion.enabled false the monitor admits everything and samples nothing. */
-bsf_rx_cong_monitor_t *bsf_rx_cong_monitor_new(const bsf_diameter_settings_t *s, char *err,
-                                               size_t cap);
+ * diameter.congestion.enabled false (or no controller) the monitor admits everything. `adm`
+ * (borrowed, outlives the monitor's use) gets two resources, diameter_cpu and
+ * diameter_queue. */
+bsf_rx_cong_monitor_t *bsf_rx_cong_monitor_new(const bsf_diameter_settings_t *s,
+                                               bsf_admission_t *adm, char *err, size_t cap);
 void bsf_rx_cong_monitor_free(bsf_rx_cong_monitor_t *m);
 
-/* The sampling thread, as often as it likes: takes a sample when one is due. Returns the
- * milliseconds until the next one (UINT32_MAX when disabled). */
+/* The gateway's worker, as often as it likes: reports the pending requests. Returns the
+ * milliseconds until the next report is useful (UINT32_MAX when disabled). */
 uint32_t bsf_rx_cong_monitor_tick(bsf_rx_cong_monitor_t *m, uint64_t now_ns, size_t pending);
 
 /* The current state (NORMAL when disabled). */

@@ -48,8 +48,8 @@ static int pin_threads(const char *cpus, cpu_set_t *saved, bool *pinned, char *e
 }
 
 int bsf_rx_gateway_start(const bsf_diameter_settings_t *settings, bsf_store_t *store,
-                         bsf_engine_t *engine, bsf_feed_t *feed, bsf_rx_gateway_t **out,
-                         char *err, size_t err_cap)
+                         bsf_engine_t *engine, bsf_feed_t *feed, bsf_admission_t *admission,
+                         bsf_rx_gateway_t **out, char *err, size_t err_cap)
 {
     *out = NULL;
     bsf_rx_gateway_t *gw = calloc(1, sizeof *gw);
@@ -65,8 +65,8 @@ int bsf_rx_gateway_start(const bsf_diameter_settings_t *settings, bsf_store_t *s
     int rc = pin_threads(settings->cpus, &saved, &pinned, err, err_cap) ||
              bsf_rx_node_init(settings, &gw->dict, err, err_cap) ||
              bsf_rx_connections_start(&gw->connections, err, err_cap) ||
-             bsf_rx_proxy_create(settings, &gw->dict, store, engine, gw->connections, &gw->proxy,
-                                 err, err_cap) ||
+             bsf_rx_proxy_create(settings, &gw->dict, store, engine, gw->connections, admission,
+                                 &gw->proxy, err, err_cap) ||
              bsf_rx_proxy_start(gw->proxy, err, err_cap) ||
              (feed && bsf_rx_feed_start(feed, &gw->dict, bsf_rx_proxy_request_binding, gw->proxy,
                                         &gw->feed, err, err_cap)) ||
@@ -105,6 +105,18 @@ void bsf_rx_gateway_stop(bsf_rx_gateway_t *gw)
     bsf_rx_proxy_free(gw->proxy);
     bsf_rx_connections_free(gw->connections); /* the proxy and repaving read it */
     free(gw);
+}
+
+void bsf_rx_gateway_load(bsf_rx_gateway_t *gw, uint64_t *messages, unsigned *connections)
+{
+    *messages = gw->proxy ? bsf_rx_proxy_messages(gw->proxy) : 0;
+    size_t n = 0;
+    bsf_rx_connection_t *snap =
+        gw->connections ? bsf_rx_connections_snapshot(gw->connections, &n) : NULL;
+    *connections = 0;
+    for (size_t i = 0; i < n; i++)
+        *connections += bsf_rx_node_peer_open(snap[i].id) == 1;
+    bsf_rx_connections_snapshot_free(snap, n);
 }
 
 void bsf_rx_gateway_write_metrics(void *gw, bsf_text_t *out)

@@ -14,6 +14,15 @@ bsf_rx_metrics_t *bsf_rx_metrics_new(void)
     return calloc(1, sizeof(bsf_rx_metrics_t)); /* zero is a valid atomic initial state */
 }
 
+uint64_t bsf_rx_metrics_messages(const bsf_rx_metrics_t *m)
+{
+    uint64_t n = 0;
+    for (int k = 0; k < BSF_RX_KIND_COUNT; k++)
+        n += atomic_load_explicit(&m->inbound[k], memory_order_relaxed) +
+             atomic_load_explicit(&m->network[k], memory_order_relaxed);
+    return n;
+}
+
 void bsf_rx_metrics_free(bsf_rx_metrics_t *m)
 {
     free(m);

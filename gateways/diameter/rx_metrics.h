@@ -75,6 +75,9 @@ typedef struct {
 /* Allocates zeroed counters (they are large: one slot per result code). NULL on ENOMEM. */
 bsf_rx_metrics_t *bsf_rx_metrics_new(void);
 void bsf_rx_metrics_free(bsf_rx_metrics_t *m);
+/* Requests received and requests sent to PCFs (first attempts), all kinds, since start: the
+ * Diameter share of the site's TPS (NF scoring). Any thread. */
+uint64_t bsf_rx_metrics_messages(const bsf_rx_metrics_t *m);
 
 void bsf_rx_metrics_count_inbound(bsf_rx_metrics_t *m, bsf_rx_kind_t k);
 /* A request sent to the next hop; `retry_code` is 0 for a first attempt, the result code

@@ -66,8 +66,8 @@ static int on_fwd_request(void *cbdata, struct msg **msg)
 
 int bsf_rx_proxy_create(const bsf_diameter_settings_t *s, const bsf_rx_dict_t *rx,
                         bsf_store_t *store, bsf_engine_t *engine,
-                        bsf_rx_connections_t *connections, bsf_rx_proxy_t **out, char *err,
-                        size_t cap)
+                        bsf_rx_connections_t *connections, bsf_admission_t *admission,
+                        bsf_rx_proxy_t **out, char *err, size_t cap)
 {
     char why[512];
     *out = NULL;
@@ -114,7 +114,7 @@ int bsf_rx_proxy_create(const bsf_diameter_settings_t *s, const bsf_rx_dict_t *r
         bsf_rx_avp_want(req[i], &px->req_wants[i]);
     for (size_t i = 0; i < W_UE_COUNT; i++)
         bsf_rx_avp_want(ue[i], &px->ue_wants[i]);
-    if (!(px->congestion = bsf_rx_cong_monitor_new(s, err, cap)))
+    if (!(px->congestion = bsf_rx_cong_monitor_new(s, admission, err, cap)))
         goto fail;
     px->metrics = bsf_rx_metrics_new();
     if (!px->metrics || bsf_rx_pending_init(&px->pending, s->max_pending)) {
@@ -235,6 +235,11 @@ void bsf_rx_proxy_free(bsf_rx_proxy_t *px)
     pthread_cond_destroy(&px->cv);
     pthread_mutex_destroy(&px->mu);
     free(px);
+}
+
+uint64_t bsf_rx_proxy_messages(const bsf_rx_proxy_t *px)
+{
+    return bsf_rx_metrics_messages(px->metrics);
 }
 
 void bsf_rx_proxy_write_metrics(bsf_rx_proxy_t *px, bsf_text_t *out)

@@ -20,6 +20,7 @@
 #include "common/text.h"
 #include "core/binding_id.h"
 #include "engine/engine.h"
+#include "gateways/admission/admission.h"
 #include "gateways/diameter/rx_connections.h"
 #include "gateways/diameter/rx_dict.h"
 #include "gateways/diameter/rx_settings.h"
@@ -27,11 +28,12 @@
 typedef struct bsf_rx_proxy bsf_rx_proxy_t;
 
 /* Creates the proxy's tables from the settings; `connections` (which must outlive the proxy)
- * says which neighbours' connections are trusted. Returns 0 or -1 with a message. */
+ * says which neighbours' connections are trusted; `admission` (may be NULL, outlives the
+ * proxy) holds the shared congestion state. Returns 0 or -1 with a message. */
 int bsf_rx_proxy_create(const bsf_diameter_settings_t *s, const bsf_rx_dict_t *rx,
                         bsf_store_t *store, bsf_engine_t *engine,
-                        bsf_rx_connections_t *connections, bsf_rx_proxy_t **out, char *err,
-                        size_t cap);
+                        bsf_rx_connections_t *connections, bsf_admission_t *admission,
+                        bsf_rx_proxy_t **out, char *err, size_t cap);
 /* Registers the dispatch, routing and hook callbacks with libfdcore (before it starts) and
  * starts the proxy's worker thread (reroutes, deadlines, session expiry). Returns 0 or -1. */
 int bsf_rx_proxy_start(bsf_rx_proxy_t *px, char *err, size_t cap);
@@ -42,6 +44,8 @@ void bsf_rx_proxy_stop(bsf_rx_proxy_t *px);
 void bsf_rx_proxy_free(bsf_rx_proxy_t *px);
 
 void bsf_rx_proxy_write_metrics(bsf_rx_proxy_t *px, bsf_text_t *out);
+/* bsf_rx_metrics_messages of the proxy. Any thread. */
+uint64_t bsf_rx_proxy_messages(const bsf_rx_proxy_t *px);
 
 /* For the message feed (bsf_rx_feed_binding_fn): the binding that routed `request`, a
  * request the proxy is forwarding. Any thread. */

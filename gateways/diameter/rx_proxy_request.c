@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/diag.h"
+#include "common/operational_state.h"
 #include "gateways/diameter/rx_proxy_internal.h"
 
 /* The transaction and the view of a request: header fields, the AVPs of one walk, Session-Id,
@@ -83,6 +84,16 @@ static int request_check(bsf_rx_proxy_t *px, struct msg *msg, rx_tx_t *tx, rx_re
                          bsf_rx_result_t *res)
 {
     const bsf_rx_dict_t *rx = px->rx;
+    /* Seed §3.39: PARTIAL refuses AAR-I, COMPLETE and a stop everything. */
+    bsf_opverdict_t ov = bsf_opstate_check(tx->kind == BSF_RX_AAR_I ? BSF_OPREQ_NEW_SESSION
+                                                                    : BSF_OPREQ_IN_SESSION);
+    if (ov != BSF_OPVERDICT_ADMIT) {
+        bsf_opstate_count_refusal(BSF_OPIF_DIAMETER);
+        *res = bsf_rx_proxy_rc(bsf_opstate_diameter_result(),
+                               ov == BSF_OPVERDICT_STOPPING ? "the BSF is shutting down"
+                                                            : "controlled shutdown");
+        return 1;
+    }
     if (!admitted(px, msg, tx->kind)) {
         uint32_t code, vendor;
         bsf_rx_cong_monitor_answer(px->congestion, &code, &vendor);

@@ -10,6 +10,7 @@
 
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/operational_state.h"
 #include "common/time_text.h"
 #include "core/sbi_time.h"
 #include "gateways/nrf/nrf_profile.h"
@@ -21,19 +22,24 @@ typedef enum { NRF_REGISTERING, NRF_REGISTERED, NRF_DEREGISTERING, NRF_DEREGISTE
 static const char *const state_names[] = {"REGISTERING", "REGISTERED", "DEREGISTERING",
                                           "DEREGISTERED"};
 
-typedef enum { TICK_REGISTER, TICK_HEARTBEAT, TICK_DEREGISTER } tick_kind_t;
+/* TICK_STATUS: the operational state changed; NFUpdate at once (seed §3.39). */
+typedef enum { TICK_REGISTER, TICK_HEARTBEAT, TICK_DEREGISTER, TICK_STATUS } tick_kind_t;
 
 struct bsf_nrf_client {
     bsf_nrf_settings_t s;
     char instance_id[64];
     bsf_sbi_client_t *sbi;
     char *profile;            /* the NFProfile JSON, built once */
+    unsigned (*load_fn)(void *ctx, unsigned fallback);
+    void *load_ctx;
     /* client thread */
     unsigned gen;             /* timers of an older generation are ignored */
     uint32_t tried;           /* NRFs tried in this registration round */
     int target;               /* NRF of the request in flight */
     unsigned backoff_ms;
     bool stopping;
+    bool heartbeat_in_flight; /* an NFUpdate awaits its answer */
+    bool status_dirty;        /* the state changed while it was in flight: again at once */
     /* shared with the ops thread and the main thread: under mu */
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -57,6 +63,7 @@ static void begin_register(bsf_nrf_client_t *n);
 static void register_next(bsf_nrf_client_t *n);
 static void heartbeat(bsf_nrf_client_t *n);
 static void deregister_now(bsf_nrf_client_t *n);
+static void status_changed(bsf_nrf_client_t *n);
 
 static int64_t mono_ms(void)
 {
@@ -98,12 +105,14 @@ static void on_tick(void *arg, bool stopped)
         }
         return;
     }
-    if (stopped || !current || n->stopping)
+    if (stopped || (!current && kind != TICK_STATUS) || n->stopping)
         return;
     if (kind == TICK_REGISTER)
         begin_register(n);
-    else
+    else if (kind == TICK_HEARTBEAT)
         heartbeat(n);
+    else
+        status_changed(n);
 }
 
 static void schedule(bsf_nrf_client_t *n, unsigned delay_ms, tick_kind_t kind)
@@ -249,6 +258,20 @@ static void on_register_done(void *arg, const bsf_sbi_response_t *rsp)
     }
 }
 
+/* The profile with the nfStatus of the operational state now (caller frees; NULL: out of
+ * memory). */
+static char *profile_with_status(const bsf_nrf_client_t *n)
+{
+    json_t *p = json_loads(n->profile, 0, NULL);
+    if (!p || json_object_set_new(p, "nfStatus", json_string(bsf_opstate_nf_status()))) {
+        json_decref(p);
+        return NULL;
+    }
+    char *text = json_dumps(p, JSON_COMPACT);
+    json_decref(p);
+    return text;
+}
+
 static void register_next(bsf_nrf_client_t *n)
 {
     unsigned tried = (unsigned)__builtin_popcount(n->tried);
@@ -261,8 +284,12 @@ static void register_next(bsf_nrf_client_t *n)
     }
     n->tried |= 1u << i;
     unsigned retries = i == 0 ? n->s.primary_retries : 0;
-    if (nrf_send(n, i, "PUT", "application/json", n->profile, n->s.timeout_ms, retries,
-             on_register_done))
+    char *body = profile_with_status(n);
+    int rc = body ? nrf_send(n, i, "PUT", "application/json", body, n->s.timeout_ms, retries,
+                             on_register_done)
+                  : -1;
+    free(body);
+    if (rc)
         round_failed(n);
 }
 
@@ -281,6 +308,7 @@ static void begin_register(bsf_nrf_client_t *n)
 static void on_heartbeat_done(void *arg, const bsf_sbi_response_t *rsp)
 {
     bsf_nrf_client_t *n = arg;
+    n->heartbeat_in_flight = false;
     if (n->stopping)
         return;
     if (rsp->result == BSF_SBI_OK && (rsp->status == 204 || rsp->status == 200)) {
@@ -290,9 +318,12 @@ static void on_heartbeat_done(void *arg, const bsf_sbi_response_t *rsp)
         bsf_nrf_select_succeeded(&n->sel, n->target);
         unsigned hb = n->heartbeat_s;
         pthread_mutex_unlock(&n->mu);
-        schedule(n, hb * 1000, TICK_HEARTBEAT);
+        bool again = n->status_dirty;
+        n->status_dirty = false;
+        schedule(n, again ? 0 : hb * 1000, TICK_HEARTBEAT);
         return;
     }
+    n->status_dirty = false; /* registering again sends the current status */
     char what[200];
     describe(rsp, what, sizeof what);
     set_error(n, "NFUpdate (heartbeat)", what);
@@ -320,7 +351,9 @@ static void heartbeat(bsf_nrf_client_t *n)
         begin_register(n);
         return;
     }
-    json_t *patch = bsf_nrf_heartbeat_patch("REGISTERED", n->s.load);
+    /* SUSPENDED while the operational state is not NORMAL (seed §3.39). */
+    unsigned load = n->load_fn ? n->load_fn(n->load_ctx, n->s.load) : n->s.load;
+    json_t *patch = bsf_nrf_heartbeat_patch(bsf_opstate_nf_status(), load);
     char *body = json_dumps(patch, JSON_COMPACT);
     json_decref(patch);
     unsigned retries = current == 0 ? n->s.primary_retries : 0;
@@ -328,8 +361,34 @@ static void heartbeat(bsf_nrf_client_t *n)
                          n->s.timeout_ms, retries, on_heartbeat_done)
                   : -1;
     free(body);
+    n->heartbeat_in_flight = rc == 0;
     if (rc)
         schedule(n, n->heartbeat_s * 1000, TICK_HEARTBEAT);
+}
+
+/* The operational state changed: the NRF hears it now, not at the next heartbeat. The
+ * pending heartbeat timer is cancelled (a new generation); a heartbeat in flight is followed
+ * by another at once. While registering, the registration carries the status. */
+static void status_changed(bsf_nrf_client_t *n)
+{
+    pthread_mutex_lock(&n->mu);
+    bool registered = n->state == NRF_REGISTERED && n->current >= 0;
+    pthread_mutex_unlock(&n->mu);
+    if (!registered)
+        return;
+    if (n->heartbeat_in_flight) {
+        n->status_dirty = true;
+        return;
+    }
+    n->gen++;
+    heartbeat(n);
+}
+
+static void on_opstate_change(void *ctx, bsf_opstate_t from, bsf_opstate_t to)
+{
+    (void)from;
+    (void)to;
+    schedule(ctx, 0, TICK_STATUS);
 }
 
 /* ---- deregister -------------------------------------------------------------------- */
@@ -417,6 +476,8 @@ int bsf_nrf_client_start(const bsf_nrf_client_config_t *cfg, bsf_sbi_client_t *s
     n->current = -1;
     n->heartbeat_s = n->s.heartbeat_s;
     n->backoff_ms = n->s.retry_min_ms;
+    n->load_fn = cfg->load_fn;
+    n->load_ctx = cfg->load_ctx;
     pthread_mutex_init(&n->mu, NULL);
     pthread_cond_init(&n->cv, NULL);
     if (bsf_nrf_select_init(&n->sel, n->s.uri) == 0) {
@@ -437,18 +498,64 @@ int bsf_nrf_client_start(const bsf_nrf_client_config_t *cfg, bsf_sbi_client_t *s
         return -1;
     }
     schedule(n, 0, TICK_REGISTER);
+    bsf_opstate_add_listener(on_opstate_change, n);
     *out = n;
     return 0;
+}
+
+bool bsf_nrf_client_registered(bsf_nrf_client_t *n)
+{
+    pthread_mutex_lock(&n->mu);
+    bool r = n->state == NRF_REGISTERED;
+    pthread_mutex_unlock(&n->mu);
+    return r;
 }
 
 void bsf_nrf_client_free(bsf_nrf_client_t *n)
 {
     if (!n)
         return;
+    bsf_opstate_remove_listener(on_opstate_change, n);
     free(n->profile);
     pthread_mutex_destroy(&n->mu);
     pthread_cond_destroy(&n->cv);
     free(n);
+}
+
+typedef struct {
+    bsf_nrf_client_t *n;
+    unsigned timeout_ms, retry_min_ms, retry_max_ms;
+} timers_t;
+
+static void on_timers(void *arg, bool stopped)
+{
+    timers_t *t = arg;
+    bsf_nrf_client_t *n = t->n;
+    if (!stopped) {
+        n->s.timeout_ms = t->timeout_ms;
+        n->s.retry_min_ms = t->retry_min_ms;
+        n->s.retry_max_ms = t->retry_max_ms;
+        if (n->backoff_ms < n->s.retry_min_ms)
+            n->backoff_ms = n->s.retry_min_ms;
+        if (n->backoff_ms > n->s.retry_max_ms)
+            n->backoff_ms = n->s.retry_max_ms;
+    }
+    free(t);
+}
+
+void bsf_nrf_client_set_timers(bsf_nrf_client_t *n, unsigned timeout_ms, unsigned retry_min_ms,
+                               unsigned retry_max_ms)
+{
+    timers_t *t = malloc(sizeof *t);
+    if (!t) {
+        BSF_ERROR("nrf", "out of memory: NRF timers not changed");
+        return;
+    }
+    *t = (timers_t){n, timeout_ms, retry_min_ms, retry_max_ms};
+    if (bsf_sbi_client_post(n->sbi, 0, on_timers, t)) {
+        BSF_WARN("nrf", "the SBI client is stopping: NRF timers not changed");
+        free(t);
+    }
 }
 
 /* ---- status and metrics ------------------------------------------------------------ */

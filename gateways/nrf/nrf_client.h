@@ -9,6 +9,7 @@
 #define BSF_GATEWAYS_NRF_NRF_CLIENT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +26,10 @@ typedef struct {
     uint16_t listen_port;
     const char *api_root;               /* sbi.api_root */
     const char *rx_host, *rx_realm;     /* NULL when the Rx gateway is off */
+    /* The load (0..100) each heartbeat publishes, asked at each heartbeat on the SBI client's
+     * thread (NF scoring, seed 3.41); NULL: nrf.load, fixed. */
+    unsigned (*load_fn)(void *ctx, unsigned fallback);
+    void *load_ctx;
 } bsf_nrf_client_config_t;
 
 /* The ops route of the NRF status (seed §3.16). */
@@ -43,6 +48,14 @@ void bsf_nrf_client_deregister(bsf_nrf_client_t *n);
 /* The apiRoot of the NRF in use (or the first configured) into out: for other Nnrf services
  * (access tokens). Returns 0, or -1 when it does not fit. Any thread. */
 int bsf_nrf_client_api_root(void *n, char *out, size_t cap);
+
+/* True while registered with an NRF (heartbeats answered). Any thread. */
+bool bsf_nrf_client_registered(bsf_nrf_client_t *n);
+/* New request timeout and registration back-off (nrf.timeout_ms, nrf.retry_min_ms,
+ * nrf.retry_max_ms; retry_min <= retry_max), taken by the client thread for the requests and
+ * retries after this call. Any thread. */
+void bsf_nrf_client_set_timers(bsf_nrf_client_t *n, unsigned timeout_ms, unsigned retry_min_ms,
+                               unsigned retry_max_ms);
 
 /* Frees the client: after bsf_sbi_client_stop (no callback may come any more). NULL: no-op. */
 void bsf_nrf_client_free(bsf_nrf_client_t *n);

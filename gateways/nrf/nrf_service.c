@@ -61,12 +61,14 @@ int bsf_nrf_service_start(const bsf_nrf_service_config_t *cfg, bsf_nrf_service_t
                                   .max_connections = st->client_max_connections,
                                   .max_streams = st->client_max_streams,
                                   .connect_timeout_ms = st->client_connect_timeout_ms,
+                                  .family = (bsf_family_pref_t)st->client_family,
                                   .scp_uris = st->scp_uris,
                                   .scp_temp_unavailable_ms = st->scp_temp_unavailable_s * 1000,
                                   .scp_health_interval_ms = st->scp_health_interval_ms,
                                   .scp_health_path = st->scp_health_path,
                                   .scp_health_failures = st->scp_health_failures,
-                                  .scp_health_successes = st->scp_health_successes};
+                                  .scp_health_successes = st->scp_health_successes,
+                                  .ignore_oci = cfg->ignore_oci};
     if (bsf_sbi_client_start(&cc, &s->sbi, err, err_cap)) {
         free(s);
         return -1;
@@ -74,7 +76,7 @@ int bsf_nrf_service_start(const bsf_nrf_service_config_t *cfg, bsf_nrf_service_t
     if (cfg->settings->uri[0]) {
         bsf_nrf_client_config_t nc = {cfg->settings, s->instance_id, cfg->listen_host,
                                       cfg->listen_port, cfg->api_root, cfg->rx_host,
-                                      cfg->rx_realm};
+                                      cfg->rx_realm, cfg->load_fn, cfg->load_ctx};
         if (bsf_nrf_client_start(&nc, s->sbi, &s->nrf, err, err_cap)) {
             bsf_sbi_client_stop(s->sbi);
             free(s);
@@ -120,6 +122,21 @@ const char *bsf_nrf_service_instance_id(const bsf_nrf_service_t *s)
 bsf_sbi_client_t *bsf_nrf_service_client(bsf_nrf_service_t *s)
 {
     return s->sbi;
+}
+
+bool bsf_nrf_service_registered(bsf_nrf_service_t *s, bool *registered)
+{
+    if (!s || !s->nrf)
+        return false;
+    *registered = bsf_nrf_client_registered(s->nrf);
+    return true;
+}
+
+void bsf_nrf_service_set_timers(bsf_nrf_service_t *s, const bsf_nrf_settings_t *settings)
+{
+    if (s && s->nrf)
+        bsf_nrf_client_set_timers(s->nrf, settings->timeout_ms, settings->retry_min_ms,
+                                  settings->retry_max_ms);
 }
 
 void bsf_nrf_service_deregister(bsf_nrf_service_t *s)

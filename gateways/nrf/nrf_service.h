@@ -4,6 +4,7 @@
 #ifndef BSF_GATEWAYS_NRF_NRF_SERVICE_H
 #define BSF_GATEWAYS_NRF_NRF_SERVICE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "engine/ext_meta.h"
@@ -23,6 +24,9 @@ typedef struct {
     uint16_t listen_port;
     const char *api_root;           /* sbi.api_root */
     const char *rx_host, *rx_realm; /* NULL when the Rx gateway is off */
+    unsigned (*load_fn)(void *ctx, unsigned fallback); /* see bsf_nrf_client_config_t */
+    void *load_ctx;
+    bool ignore_oci;                /* the SBI client ignores producers' OCI (overload.honour_oci) */
 } bsf_nrf_service_config_t;
 
 /* The NF instance id: nf.instance_id, or the one kept in the store, or a new one (UUID)
@@ -39,6 +43,12 @@ void bsf_nrf_service_attach_ops(bsf_nrf_service_t *s, bsf_ops_server_t *ops);
 const char *bsf_nrf_service_instance_id(const bsf_nrf_service_t *s);
 /* The SBI client, for other outbound flows. */
 bsf_sbi_client_t *bsf_nrf_service_client(bsf_nrf_service_t *s);
+/* True when an NRF is configured; *registered then says whether it is registered with one.
+ * Any thread; NULL: false. */
+bool bsf_nrf_service_registered(bsf_nrf_service_t *s, bool *registered);
+/* Passes the run-time changes of nrf.timeout_ms, nrf.retry_min_ms and nrf.retry_max_ms to the
+ * NRF client (NULL s or no NRF: nothing). Any thread. */
+void bsf_nrf_service_set_timers(bsf_nrf_service_t *s, const bsf_nrf_settings_t *settings);
 /* NFDeregister (bounded by nrf.deregister_timeout_ms); first thing at shutdown. */
 void bsf_nrf_service_deregister(bsf_nrf_service_t *s);
 /* Stops the SBI client and frees everything (after the ops endpoint stopped). NULL: no-op. */

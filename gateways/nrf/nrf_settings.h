@@ -21,7 +21,7 @@ typedef struct {
     unsigned retry_min_ms;        /* autonomous re-attempts: first delay, doubling... */
     unsigned retry_max_ms;        /* ...up to this */
     unsigned deregister_timeout_ms; /* NFDeregister at shutdown, at most */
-    unsigned load;                /* the load published (0..100) until NF scoring comes */
+    unsigned load;                /* the load published (0..100) when NF scoring is off */
 
     char instance_id[64];         /* nf.instance_id; empty: generated and kept in the store */
     char fqdn[256];
@@ -43,6 +43,7 @@ typedef struct {
     char client_tls_cert_file[1024], client_tls_key_file[1024];
     bool client_tls_verify;
     unsigned client_max_connections, client_max_streams, client_connect_timeout_ms;
+    int client_family; /* sbi_client.preferred_family: bsf_family_pref_t */
 
     /* SCPs of the SBI client (scp.*): Model C routing of every outbound request */
     char scp_uris[BSF_NRF_LIST_MAX];

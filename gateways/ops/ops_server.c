@@ -11,14 +11,17 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/diag.h"
 #include "common/text.h"
 #include "common/time_text.h"
 #include "engine/read.h"
 #include "gateways/ops/ops_admin_auth.h"
 #include "gateways/ops/process_metrics.h"
 
-#define MAX_PROVIDERS 8
-#define MAX_ROUTES 8
+/* Every module adds its own; a full table is a programming error, logged loudly (bsfd
+ * registers a fixed set at start). */
+#define MAX_PROVIDERS 32
+#define MAX_ROUTES 32
 #define MAX_BODY 16384 /* bytes of a request body; management bodies are small */
 
 typedef struct {
@@ -323,8 +326,10 @@ static const route_t *find_route(route_table_t *t, const char *url)
 static int add_route(route_table_t *t, const char *path, bsf_ops_route_fn fn, void *ctx)
 {
     size_t n = atomic_load(&t->n);
-    if (n == MAX_ROUTES)
+    if (n == MAX_ROUTES) {
+        BSF_ERROR("ops", "route table full: %s not served", path);
         return -1;
+    }
     t->routes[n] = (route_t){path, fn, ctx};
     atomic_store(&t->n, n + 1);
     return 0;
@@ -591,8 +596,10 @@ void bsf_ops_server_set_ready(bsf_ops_server_t *ops, bool ready)
 int bsf_ops_server_add_metrics(bsf_ops_server_t *ops, bsf_ops_metrics_fn fn, void *ctx)
 {
     size_t n = atomic_load(&ops->n_providers);
-    if (n == MAX_PROVIDERS)
+    if (n == MAX_PROVIDERS) {
+        BSF_ERROR("ops", "metrics table full: a module's metrics are not served");
         return -1;
+    }
     ops->providers[n] = (provider_t){fn, ctx};
     atomic_store(&ops->n_providers, n + 1);
     return 0;

@@ -8,26 +8,7 @@
 #include "core/features.h"
 #include "core/member_parse.h"
 #include "gateways/sbi/json_codec.h"
-
-long bsf_percent_decode(const char *in, size_t n, char *out)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = in[i];
-        if (c == '%') {
-            if (i + 2 >= n)
-                return -1;
-            int hi = bsf_hex_value(in[i + 1]), lo = bsf_hex_value(in[i + 2]);
-            if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
-                return -1;
-            out[o++] = (char)(hi << 4 | lo);
-            i += 2;
-        } else {
-            out[o++] = c == '+' ? ' ' : c;
-        }
-    }
-    return (long)o;
-}
+#include "gateways/sbi/query_string.h"
 
 typedef enum {
     P_IPV4,
@@ -120,54 +101,37 @@ int bsf_discovery_query_parse(const char *query, size_t len, msgpack_zone *zone,
 {
     memset(q, 0, sizeof *q);
     unsigned seen = 0;
-    char *buf = msgpack_zone_malloc(zone, len + 1);
-    if (!buf) {
+    bsf_query_iter_t it;
+    if (bsf_query_iter_init(&it, query, len, zone)) {
         bsf_problem_set(problem, BSF_CAUSE_SYSTEM_FAILURE, "out of memory");
         return -1;
     }
-    size_t pos = 0;
-    while (pos < len) {
-        const char *amp = memchr(query + pos, '&', len - pos);
-        size_t end = amp ? (size_t)(amp - query) : len;
-        const char *item = query + pos;
-        size_t item_len = end - pos;
-        pos = end + 1;
-        if (item_len == 0)
-            continue;
-        const char *eq = memchr(item, '=', item_len);
-        size_t name_len = eq ? (size_t)(eq - item) : item_len;
-        char name[32];
-        long nd = name_len < sizeof name ? bsf_percent_decode(item, name_len, name) : -1;
-        if (nd < 0 || (size_t)nd >= sizeof name) {
+    bsf_query_item_t item;
+    while (bsf_query_next(&it, &item)) {
+        if (!item.name_ok) {
             bsf_problem_set(problem, BSF_CAUSE_INVALID_QUERY_PARAM,
                             "unknown or malformed query parameter");
             bsf_problem_add_param(problem, "query", "unknown or malformed parameter name");
             return -1;
         }
-        name[nd] = '\0';
-        int p = param_index(name);
-        if (p < 0) {
-            char pn[48];
-            snprintf(pn, sizeof pn, "query %s", name);
+        int p = param_index(item.name);
+        char pn[48];
+        snprintf(pn, sizeof pn, "query %s", item.name);
+        if (p < 0)
             return bsf_problem_fail(problem, BSF_CAUSE_INVALID_QUERY_PARAM, pn,
                                     "is not a parameter of this resource");
-        }
         bool address = p == P_IPV4 || p == P_IPV6 || p == P_MAC;
         bsf_cause_t cause = address ? BSF_CAUSE_MANDATORY_QUERY_PARAM_INCORRECT
                                     : BSF_CAUSE_OPTIONAL_QUERY_PARAM_INCORRECT;
-        char pn[48];
-        snprintf(pn, sizeof pn, "query %s", name);
         if (seen & (1u << p))
             return bsf_problem_fail(problem, cause, pn, "is given more than once");
         seen |= 1u << p;
-        const char *raw = eq ? eq + 1 : item + item_len;
-        size_t raw_len = eq ? item_len - name_len - 1 : 0;
-        long vn = bsf_percent_decode(raw, raw_len, buf);
+        char *v;
+        long vn = bsf_query_value(&it, &item, &v);
         if (vn < 0)
             return bsf_problem_fail(problem, cause, pn, "has a malformed percent-encoding");
-        if (parse_param(p, buf, (size_t)vn, zone, q, problem))
+        if (parse_param(p, v, (size_t)vn, zone, q, problem))
             return -1;
-        buf += vn;
     }
     unsigned addresses = seen & ((1u << P_IPV4) | (1u << P_IPV6) | (1u << P_MAC));
     if (!addresses) {

@@ -13,8 +13,4 @@
 int bsf_discovery_query_parse(const char *query, size_t len, msgpack_zone *zone,
                               bsf_discovery_query_t *out, bsf_problem_t *problem);
 
-/* Percent-decodes `in` into `out` ('+' is a space, as in form encoding). Returns the decoded
- * length or -1 on a malformed escape or an encoded NUL. `out` needs `n` bytes. */
-long bsf_percent_decode(const char *in, size_t n, char *out);
-
 #endif

@@ -558,6 +558,12 @@ static void on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
         bsf_h2c_close(c, status == UV_ECANCELED ? "cancelled" : uv_strerror(status));
         return;
     }
+    const struct addrinfo *addr = bsf_addr_select(res, c->p.family);
+    if (!addr) { /* seed §3.8: no fallback to the other family */
+        uv_freeaddrinfo(res);
+        bsf_h2c_close(c, "no address of the preferred family (sbi_client.preferred_family)");
+        return;
+    }
     c->state = ST_CONNECTING;
     c->connect_req.data = c;
     int rc = uv_tcp_init(c->p.loop, &c->tcp);
@@ -565,7 +571,7 @@ static void on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
         c->tcp_init = true;
         c->handles_open++;
         c->tcp.data = c;
-        rc = uv_tcp_connect(&c->connect_req, &c->tcp, res->ai_addr, on_connected);
+        rc = uv_tcp_connect(&c->connect_req, &c->tcp, addr->ai_addr, on_connected);
     }
     uv_freeaddrinfo(res);
     if (rc)

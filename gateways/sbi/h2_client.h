@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <uv.h>
 
+#include "gateways/sbi/addr_select.h"
 #include "gateways/sbi/sbi_headers.h"
 
 typedef struct bsf_h2c bsf_h2c_t;
@@ -50,6 +51,7 @@ typedef struct {
     uint16_t port;
     SSL_CTX *tls;                /* NULL: h2c with prior knowledge */
     unsigned connect_timeout_ms; /* TCP connect and TLS handshake */
+    bsf_family_pref_t family;    /* which resolved address (addr_select.h) */
     uint32_t max_streams;        /* our bound; the server's SETTINGS may lower it */
     size_t max_body_bytes;       /* larger answers end in BSF_H2C_ERR_PROTOCOL */
     const bsf_h2c_events_t *events;

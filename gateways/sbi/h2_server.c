@@ -20,6 +20,7 @@
 
 #include "gateways/sbi/h2_budget.h"
 #include "gateways/sbi/h2_server_testing.h"
+#include "gateways/sbi/sbi_headers.h"
 
 #define READ_CHUNK 16384           /* one read(), into the worker's buffer */
 #define READ_QUANTUM 65536         /* per connection and loop iteration, then the others */
@@ -30,6 +31,13 @@
 #define LINGER_NS 1000000000ull    /* after the last frame: read and discard this long */
 #define LINGER_BYTES 65536         /* ... or this much */
 #define WARN_INTERVAL_NS 10000000000ull /* at most one protocol warning per worker per 10 s */
+#define CLIENT_PREFACE "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+#define CLIENT_PREFACE_LEN 24
+#define OPENED_WINDOW 64 /* client stream ids below the highest whose opening is remembered */
+
+/* What the client's first bytes say. Until they match the HTTP/2 client preface the server
+ * sends nothing, so that an HTTP/1.1 client can get an HTTP/1.1 answer instead of frames. */
+typedef enum { PREFACE_PENDING, PREFACE_H2, PREFACE_HTTP1 } preface_t;
 
 typedef struct post_item {
     void (*fn)(void *arg);
@@ -68,9 +76,12 @@ struct bsf_h2_worker {
     size_t scratch_cap;
     uint64_t last_warn_ns;
     unsigned warns_suppressed;
+    int64_t date_secs; /* second `date` was written for (RFC 9110 §6.6.1 Date of answers) */
+    char date[BSF_SBI_TIME_HEADER_MAX];
     atomic_uint_fast64_t timeouts[BSF_H2_TIMEOUT_COUNT];
     atomic_uint_fast64_t refused_streams, refused_connections, headers_too_large;
     atomic_uint_fast64_t protocol_errors, accept_errors, open_conns;
+    atomic_uint_fast64_t in_flight; /* admitted requests not answered yet */
     char read_buf[READ_CHUNK]; /* one connection reads at a time; nghttp2 copies what it keeps */
 };
 
@@ -100,6 +111,10 @@ struct conn {
     bool yielded; /* read its quantum this iteration; resumed by the prepare handle */
     bool closing;
     bool got_settings;  /* the client preface and SETTINGS arrived */
+    preface_t preface;
+    unsigned preface_off; /* bytes of CLIENT_PREFACE matched so far */
+    int32_t max_stream_id; /* highest client stream id begun */
+    uint64_t opened;       /* bit i: stream max_stream_id - 2 i was begun (OPENED_WINDOW) */
     bool finishing;     /* nothing more to say: shut down writing once the output is out */
     bool lingering;     /* write side shut down: discarding what the peer still sends */
     bool in_recv; /* inside nghttp2_session_mem_recv: output is flushed after it returns */
@@ -131,6 +146,7 @@ struct bsf_h2_stream {
     size_t n_extra, extra_cap;
     int *extra; /* name and value offsets of other headers, in pairs */
     bool uri_too_long, headers_too_large, headers_done, dispatched;
+    bool in_flight; /* counted in the worker's in_flight */
     uint64_t begin_ns, headers_ns, responded_ns;
     char *body;
     size_t body_len, body_cap;
@@ -286,6 +302,16 @@ static void conn_flush(conn_t *c)
 {
     if (c->closing || c->in_recv || c->lingering)
         return;
+    if (c->preface == PREFACE_PENDING) { /* nothing is said before the client spoke */
+        update_reading(c);
+        return;
+    }
+    if (c->preface == PREFACE_HTTP1) { /* the HTTP/1.1 answer, then a clean close */
+        start_write(c);
+        if (!c->closing)
+            conn_finish(c);
+        return;
+    }
     while (c->out.len < OUTPUT_HIGH_WATER) {
         const uint8_t *data;
         ssize_t n = nghttp2_session_mem_send(c->session, &data);
@@ -340,10 +366,19 @@ static int hstore(bsf_h2_stream_t *s, const uint8_t *v, size_t n)
 }
 
 /* Unlinks and frees; tells the handler when an answer was still pending. */
+static void settle(bsf_h2_stream_t *s)
+{
+    if (s->in_flight) {
+        s->in_flight = false;
+        atomic_fetch_sub_explicit(&s->conn->w->in_flight, 1, memory_order_relaxed);
+    }
+}
+
 static void stream_free(bsf_h2_stream_t *s)
 {
     conn_t *c = s->conn;
     bsf_h2_budget_t *bud = &c->w->budget;
+    settle(s);
     if (s->prev)
         s->prev->next = s->next;
     else
@@ -378,6 +413,18 @@ static ssize_t resp_read(nghttp2_session *session, int32_t stream_id, uint8_t *b
     return (ssize_t)n;
 }
 
+/* The Date of an answer, written once per second per worker. */
+static const char *http_date(bsf_h2_worker_t *w)
+{
+    int64_t now = (int64_t)(bsf_clock_wall_ms() / 1000);
+    if (now != w->date_secs || !w->date[0]) {
+        if (!bsf_sbi_http_date(now, w->date))
+            w->date[0] = '\0';
+        w->date_secs = now;
+    }
+    return w->date;
+}
+
 void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
                     const bsf_h2_header_t *headers, size_t n_headers, const void *body,
                     size_t body_len)
@@ -386,20 +433,29 @@ void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
         return;
     s->responded = true;
     s->pending = NULL;
+    settle(s);
     s->responded_ns = bsf_clock_mono_ns();
     s->conn->last_active_ns = s->responded_ns;
     char status_text[4];
     snprintf(status_text, sizeof status_text, "%03d", status);
-    nghttp2_nv nva[BSF_H2_MAX_HEADERS + 3];
+    nghttp2_nv nva[BSF_H2_MAX_HEADERS + 8]; /* status, date, server, OCI, LCI and the rest */
     size_t n = 0;
+    const char *date = http_date(s->conn->w);
 #define NV(nm, val)                                                                            \
     nva[n++] = (nghttp2_nv){(uint8_t *)(nm), (uint8_t *)(val), strlen(nm), strlen(val),       \
                             NGHTTP2_NV_FLAG_NONE}
     NV(":status", status_text);
+    if (date[0])
+        NV("date", date);
     if (content_type && body_len)
         NV("content-type", content_type);
     for (size_t i = 0; i < n_headers && n < sizeof nva / sizeof nva[0]; i++)
         NV(headers[i].name, headers[i].value);
+    const bsf_h2_handler_t *hd = &s->conn->w->srv->handler;
+    bsf_h2_header_t added[4];
+    size_t n_added = hd->response_headers ? hd->response_headers(hd->ctx, added, 4) : 0;
+    for (size_t i = 0; i < n_added && n < sizeof nva / sizeof nva[0]; i++)
+        NV(added[i].name, added[i].value);
 #undef NV
     nghttp2_data_provider prd = {.source.ptr = s, .read_callback = resp_read};
     if (body_len) {
@@ -444,6 +500,32 @@ static void refuse(bsf_h2_stream_t *s, bsf_h2_reject_t why)
     srv->handler.reject(srv->handler.ctx, s->conn->w, s, why);
 }
 
+static const bsf_h2_header_t *extra_headers(bsf_h2_stream_t *s);
+
+/* Admission control before the body is read: a refused request is answered by `admit`. */
+static void admit(bsf_h2_stream_t *s)
+{
+    bsf_h2_worker_t *w = s->conn->w;
+    const bsf_h2_handler_t *hd = &w->srv->handler;
+    if (hd->admit) {
+        bsf_h2_request_t r = {.method = hstr(s, s->method),
+                              .path = hstr(s, s->path),
+                              .path_len = s->path_len,
+                              .authority = hstr(s, s->authority),
+                              .content_type = hstr(s, s->content_type),
+                              .content_length = s->content_length,
+                              .n_headers = s->n_extra,
+                              .headers = extra_headers(s),
+                              .received_ns = s->headers_ns};
+        if (r.method && r.path && (!s->n_extra || r.headers) && !hd->admit(hd->ctx, w, s, &r)) {
+            s->refused = true;
+            return;
+        }
+    }
+    s->in_flight = true;
+    atomic_fetch_add_explicit(&w->in_flight, 1, memory_order_relaxed);
+}
+
 /* Headers complete: refuse what can be refused before any body byte is read. A body of
  * unknown length (no content-length) is legal HTTP/2 and is read until END_STREAM. */
 static void headers_complete(bsf_h2_stream_t *s)
@@ -458,6 +540,8 @@ static void headers_complete(bsf_h2_stream_t *s)
         refuse(s, BSF_H2_REJECT_URI_TOO_LONG);
     else if (s->content_length > (int64_t)cfg->max_body_bytes)
         refuse(s, BSF_H2_REJECT_BODY_TOO_LARGE);
+    else
+        admit(s);
 }
 
 /* The handler's view of the other headers, in the worker's scratch array. */
@@ -526,12 +610,38 @@ static void warn_protocol(conn_t *c, const char *what, const char *detail)
 
 /* ---- nghttp2 callbacks ------------------------------------------------------------- */
 
+/* RFC 9113 §5.1.1: a client's new stream id must exceed every one it used; a HEADERS for a
+ * lower id that never began a stream is a connection error PROTOCOL_ERROR. nghttp2 ignores
+ * such a block (it keeps no record of the ids it saw), so the ids opened lately are kept
+ * here; a lower id outside that window, or one that was opened (trailers, or a HEADERS after
+ * a reset that RFC 9113 §5.1 says to ignore), is left to nghttp2. Returns false when the
+ * connection is ended. */
+static bool stream_id_in_order(conn_t *c, nghttp2_session *session, int32_t id)
+{
+    if (id > c->max_stream_id) {
+        uint32_t steps = (uint32_t)(id - c->max_stream_id) / 2;
+        c->opened = c->max_stream_id && steps < OPENED_WINDOW ? c->opened << steps | 1 : 1;
+        c->max_stream_id = id;
+        return true;
+    }
+    uint32_t back = (uint32_t)(c->max_stream_id - id) / 2;
+    if (back >= OPENED_WINDOW || (c->opened >> back & 1) ||
+        nghttp2_session_find_stream(session, id))
+        return true;
+    char detail[64];
+    snprintf(detail, sizeof detail, "stream %d after stream %d", (int)id, (int)c->max_stream_id);
+    warn_protocol(c, "stream id not increasing", detail);
+    c->finishing = true;
+    nghttp2_session_terminate_session(session, NGHTTP2_PROTOCOL_ERROR);
+    return false;
+}
+
 static int on_begin_frame(nghttp2_session *session, const nghttp2_frame_hd *hd, void *user)
 {
-    (void)session;
-    (void)hd;
     conn_t *c = user;
     c->last_progress_ns = bsf_clock_mono_ns();
+    if (hd->type == NGHTTP2_HEADERS && (hd->stream_id & 1) && !c->finishing)
+        stream_id_in_order(c, session, hd->stream_id);
     return 0;
 }
 
@@ -815,6 +925,64 @@ static void conn_fail(conn_t *c, int rv)
     conn_flush(c);
 }
 
+/* RFC 9113 §3.3 leaves an HTTP/1.1 request on an h2c port unanswered in HTTP/2 terms; it gets
+ * an HTTP/1.1 505 and the connection closes (this server does not upgrade, RFC 9113 §3.1). */
+static void answer_http1(conn_t *c)
+{
+    static const char body[] = "This server speaks HTTP/2 only (prior knowledge, RFC 9113 §3.3).\n";
+    char head[256];
+    int n = snprintf(head, sizeof head,
+                     "HTTP/1.1 505 HTTP Version Not Supported\r\ndate: %s\r\n"
+                     "content-type: text/plain; charset=utf-8\r\ncontent-length: %zu\r\n"
+                     "connection: close\r\n\r\n",
+                     http_date(c->w), sizeof body - 1);
+    c->preface = PREFACE_HTTP1;
+    if (n < 0 || (size_t)n >= sizeof head ||
+        outbuf_append(&c->w->budget, &c->out, (const uint8_t *)head, (size_t)n) ||
+        outbuf_append(&c->w->budget, &c->out, (const uint8_t *)body, sizeof body - 1)) {
+        conn_close(c);
+        return;
+    }
+    conn_flush(c);
+}
+
+/* An HTTP/1.x request line: a method token, a space, and " HTTP/1." before the line's end. */
+static bool looks_like_http1(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && i < 16 && p[i] >= 'A' && p[i] <= 'Z')
+        i++;
+    if (i == 0 || i >= n || p[i] != ' ')
+        return false;
+    const char *eol = memchr(p, '\n', n);
+    size_t line = eol ? (size_t)(eol - p) : n;
+    static const char version[] = " HTTP/1.";
+    for (size_t k = i; k + sizeof version - 1 <= line; k++)
+        if (memcmp(p + k, version, sizeof version - 1) == 0)
+            return true;
+    return false;
+}
+
+/* Checks the client's first bytes against the HTTP/2 preface. Returns false when they were
+ * an HTTP/1.1 request (answered) instead. Anything else goes to nghttp2, which ends the
+ * connection with a GOAWAY when it is not HTTP/2. */
+static bool check_preface(conn_t *c, const char *p, size_t n)
+{
+    size_t want = CLIENT_PREFACE_LEN - c->preface_off, k = n < want ? n : want;
+    if (memcmp(p, &CLIENT_PREFACE[c->preface_off], k) == 0) {
+        c->preface_off += (unsigned)k;
+        if (c->preface_off == CLIENT_PREFACE_LEN)
+            c->preface = PREFACE_H2;
+        return true;
+    }
+    if (c->preface_off == 0 && looks_like_http1(p, n)) {
+        answer_http1(c);
+        return false;
+    }
+    c->preface = PREFACE_H2;
+    return true;
+}
+
 static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
 {
     conn_t *c = stream->data;
@@ -824,12 +992,14 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     }
     if (nread == 0)
         return;
-    if (c->lingering) {
+    if (c->lingering || c->preface == PREFACE_HTTP1) {
         c->linger_bytes += (size_t)nread;
         if (c->linger_bytes > LINGER_BYTES)
             conn_close(c);
         return;
     }
+    if (c->preface == PREFACE_PENDING && !check_preface(c, buf->base, (size_t)nread))
+        return;
     bsf_h2_worker_t *w = c->w;
     c->last_byte_ns = bsf_clock_mono_ns();
     c->in_recv = true;
@@ -893,7 +1063,7 @@ static int conn_session_new(conn_t *c)
     return nghttp2_submit_settings(c->session, NGHTTP2_FLAG_NONE, iv, sizeof iv / sizeof iv[0]);
 }
 
-static int bind_socket(const char *host, uint16_t port, int *fd_out, uint16_t *bound,
+static int bind_socket(const bsf_h2_config_t *cfg, uint16_t port, int *fd_out, uint16_t *bound,
                        char *err, size_t cap);
 static void on_connection(uv_stream_t *listener, int status);
 
@@ -913,7 +1083,7 @@ static void relisten(uv_timer_t *t)
     uint16_t port = w->srv->port;
     char err[160];
     if (!w->listener_closed ||
-        bind_socket(w->srv->cfg.host, port, &fd, &port, err, sizeof err)) {
+        bind_socket(&w->srv->cfg, port, &fd, &port, err, sizeof err)) {
         uv_timer_start(&w->relisten_timer, relisten, 1000, 0);
         return;
     }
@@ -1008,8 +1178,9 @@ static void run_posts(bsf_h2_worker_t *w)
 static bool has_pending_output(bsf_h2_worker_t *w)
 {
     for (conn_t *c = w->conns; c; c = c->next)
-        if (!c->lingering && (c->write_in_flight || c->out.len ||
-                              (c->session && nghttp2_session_want_write(c->session))))
+        if (!c->lingering && c->preface != PREFACE_PENDING &&
+            (c->write_in_flight || c->out.len ||
+             (c->session && nghttp2_session_want_write(c->session))))
             return true;
     return false;
 }
@@ -1248,9 +1419,10 @@ unsigned bsf_h2_worker_index(const bsf_h2_worker_t *w)
 
 /* ---- server ------------------------------------------------------------------------ */
 
-static int bind_socket(const char *host, uint16_t port, int *fd_out, uint16_t *bound,
+static int bind_socket(const bsf_h2_config_t *cfg, uint16_t port, int *fd_out, uint16_t *bound,
                        char *err, size_t cap)
 {
+    const char *host = cfg->host;
     struct sockaddr_storage ss;
     socklen_t sl;
     memset(&ss, 0, sizeof ss);
@@ -1270,6 +1442,11 @@ static int bind_socket(const char *host, uint16_t port, int *fd_out, uint16_t *b
     }
     int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     int one = 1;
+    if (fd >= 0 && ss.ss_family == AF_INET6 && cfg->v6only &&
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one)) {
+        close(fd);
+        fd = -1;
+    }
     if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) ||
         setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) ||
         bind(fd, (struct sockaddr *)&ss, sl) || listen(fd, 1024)) {
@@ -1305,10 +1482,10 @@ int bsf_h2_server_start(const bsf_h2_config_t *cfg, const bsf_h2_handler_t *hand
     for (unsigned i = 0; i < srv->n_workers; i++) {
         bsf_h2_worker_t *w = &srv->workers[i];
         w->srv = srv;
-        w->index = i;
+        w->index = cfg->worker_index_base + i;
         w->fd = -1;
         /* The first socket fixes the port (cfg->port may be 0); the others share it. */
-        if (bind_socket(cfg->host, port, &w->fd, &port, err, err_cap)) {
+        if (bind_socket(cfg, port, &w->fd, &port, err, err_cap)) {
             for (unsigned k = 0; k < i; k++)
                 close(srv->workers[k].fd);
             free(srv->workers);
@@ -1417,8 +1594,17 @@ void bsf_h2_server_stats(const bsf_h2_server_t *srv, bsf_h2_stats_t *out)
         out->protocol_errors += load(&w->protocol_errors);
         out->accept_errors += load(&w->accept_errors);
         out->connections += load(&w->open_conns);
+        out->in_flight += load(&w->in_flight);
         out->memory_bytes += bsf_h2_budget_used(&w->budget);
     }
+}
+
+uint64_t bsf_h2_server_in_flight(const bsf_h2_server_t *srv)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < srv->n_workers; i++)
+        n += load(&srv->workers[i].in_flight);
+    return n;
 }
 
 /* ---- testing ----------------------------------------------------------------------- */

@@ -68,6 +68,15 @@ typedef struct {
     void *(*worker_init)(void *ctx, bsf_h2_worker_t *w);
     void (*worker_fini)(void *ctx, void *worker_state);
     void *ctx;
+    /* Optional (NULL: everything is admitted). Called on the worker thread once a request's
+     * headers are complete, before its body is read (r->body is NULL): false refuses it, and
+     * then `admit` has answered with bsf_h2_respond; the body is discarded. Admission control
+     * (issue 14) decides here, before the request costs anything. */
+    bool (*admit)(void *ctx, bsf_h2_worker_t *w, bsf_h2_stream_t *s, const bsf_h2_request_t *r);
+    /* Optional: headers added to every answer (Server, 3gpp-Sbi-Oci, ...). Writes at most
+     * `cap` into out (the strings must stay valid until the next call on this thread) and
+     * returns how many. Worker thread. */
+    size_t (*response_headers)(void *ctx, bsf_h2_header_t *out, size_t cap);
 } bsf_h2_handler_t;
 
 typedef struct {
@@ -85,6 +94,10 @@ typedef struct {
     unsigned preface_timeout_ms, header_timeout_ms, body_timeout_ms, send_timeout_ms;
     size_t worker_memory_bytes;   /* per worker budget for connections and streams; 0: none */
     size_t max_header_list_bytes; /* advertised and enforced (RFC 9113 §6.5.2 size); 0: 16 KiB */
+    unsigned worker_index_base; /* bsf_h2_worker_index of the first worker (several servers
+                                 * of one service number their workers apart) */
+    bool v6only; /* an IPv6 address takes IPv6 only (IPV6_V6ONLY): another server of the
+                  * service listens on IPv4 */
 } bsf_h2_config_t;
 
 /* Why connections or streams were cut short, and what the workers hold. */
@@ -105,6 +118,7 @@ typedef struct {
     uint64_t protocol_errors;     /* connections ended with a GOAWAY error code */
     uint64_t accept_errors;       /* accept() failures (EMFILE, ENFILE, ...) */
     uint64_t connections;         /* open now */
+    uint64_t in_flight;           /* requests admitted and not answered yet */
     uint64_t memory_bytes;        /* held by connections and streams now */
 } bsf_h2_stats_t;
 
@@ -124,6 +138,10 @@ void bsf_h2_server_free(bsf_h2_server_t *srv);
 
 /* Sums the workers' counters. Any thread; the values are approximate (relaxed loads). */
 void bsf_h2_server_stats(const bsf_h2_server_t *srv, bsf_h2_stats_t *out);
+
+/* Requests admitted (headers complete) and not answered yet, over all workers: the pending
+ * requests of admission control. Any thread; relaxed loads. */
+uint64_t bsf_h2_server_in_flight(const bsf_h2_server_t *srv);
 
 /* The bound port (useful with port 0). */
 uint16_t bsf_h2_server_port(const bsf_h2_server_t *srv);

@@ -39,6 +39,14 @@ void bsf_nbsf_respond_json(bsf_nbsf_request_t *rq, int status, const bsf_h2_head
     answer(rq, status, "application/json", headers, n_headers, body->data, body->size);
 }
 
+void bsf_nbsf_respond_body(bsf_nbsf_request_t *rq, int status, const char *content_type,
+                           const bsf_h2_header_t *headers, size_t n_headers, const void *body,
+                           size_t len)
+{
+    record(rq, status);
+    answer(rq, status, content_type, headers, n_headers, body, len);
+}
+
 void bsf_nbsf_respond_empty(bsf_nbsf_request_t *rq, int status)
 {
     bsf_nbsf_respond_headers(rq, status, NULL, 0);
@@ -72,6 +80,19 @@ void bsf_nbsf_respond_problem_ext(bsf_nbsf_request_t *rq, const bsf_problem_t *p
     record(rq, status);
     msgpack_sbuffer *out = &rq->w->json;
     if (!rq->stream || bsf_problem_render_ext(p, rq->instance, ext, out)) {
+        answer(rq, status, NULL, NULL, 0, NULL, 0);
+        return;
+    }
+    answer(rq, status, "application/problem+json", NULL, 0, out->data, out->size);
+}
+
+void bsf_nbsf_respond_custom_problem(bsf_nbsf_request_t *rq, bool head, int status,
+                                     const char *title, const char *cause, const char *detail)
+{
+    record(rq, status);
+    msgpack_sbuffer *out = &rq->w->json;
+    if (head || !rq->stream ||
+        bsf_problem_render_custom(status, title, cause, detail, rq->instance, out)) {
         answer(rq, status, NULL, NULL, 0, NULL, 0);
         return;
     }

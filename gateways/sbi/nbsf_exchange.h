@@ -16,9 +16,17 @@ void bsf_nbsf_respond_problem(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
 void bsf_nbsf_respond_problem_with(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
                                    const msgpack_object *binding, const bsf_h2_header_t *headers,
                                    size_t n_headers);
+/* Answers with a ProblemDetails of a configured status and cause (bsf_problem_render_custom);
+ * a HEAD request gets the status alone. */
+void bsf_nbsf_respond_custom_problem(bsf_nbsf_request_t *rq, bool head, int status,
+                                     const char *title, const char *cause, const char *detail);
 /* Answers with ProblemDetails plus every member of the map `ext` (MbsExtProblemDetails). */
 void bsf_nbsf_respond_problem_ext(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
                                   const msgpack_object *ext);
+/* Answers with `body` (not owned; sent before return) of the given content type. */
+void bsf_nbsf_respond_body(bsf_nbsf_request_t *rq, int status, const char *content_type,
+                           const bsf_h2_header_t *headers, size_t n_headers, const void *body,
+                           size_t len);
 /* Answers without a body: no headers, or the given ones. */
 void bsf_nbsf_respond_empty(bsf_nbsf_request_t *rq, int status);
 void bsf_nbsf_respond_headers(bsf_nbsf_request_t *rq, int status, const bsf_h2_header_t *headers,

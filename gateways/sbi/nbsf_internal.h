@@ -4,6 +4,7 @@
 #define BSF_GATEWAYS_SBI_NBSF_INTERNAL_H
 
 #include <msgpack.h>
+#include <stdatomic.h>
 
 #include "engine/read.h"
 #include "gateways/sbi/nbsf_service.h"
@@ -14,10 +15,12 @@ struct bsf_nbsf_service {
     char api_root[256];
     bsf_store_t *store;
     bsf_engine_t *engine;
-    bsf_h2_server_t *server;
-    unsigned n_workers;
+    bsf_h2_server_t *servers[BSF_NBSF_MAX_LISTENERS]; /* [0]: the h2 config's address */
+    unsigned n_servers;
+    unsigned n_workers; /* over all servers */
     size_t max_body_bytes;
     bsf_sbi_metrics_t *metrics; /* one per worker */
+    atomic_uint writes_in_flight; /* taken by the engine, not yet answered */
 };
 
 /* Per worker thread: its read handle (kept for the worker's life) and reusable buffers. */

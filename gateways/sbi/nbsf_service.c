@@ -2,12 +2,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "common/clock.h"
 #include "common/diag.h"
 #include "core/sbi_time.h"
 #include "gateways/sbi/nbsf_exchange.h"
 #include "gateways/sbi/nbsf_internal.h"
+#include "gateways/sbi/nbsf_opstate.h"
 #include "gateways/sbi/pcf_bindings.h"
 #include "gateways/sbi/pcf_mbs_bindings.h"
 #include "gateways/sbi/pcf_ue_bindings.h"
@@ -82,6 +84,67 @@ static bool authorized(bsf_nbsf_request_t *rq, const bsf_oauth2_t *o, const bsf_
         bsf_nbsf_respond_headers(rq, bsf_cause_status(p.cause), &h, 1);
     else
         bsf_nbsf_respond_problem_with(rq, &p, NULL, &h, 1);
+    return false;
+}
+
+#define EDGE_MAX_VALUES 8 /* header fields of one name looked at; more are refused */
+
+/* The values of every field named `name`, in order. Returns their count, or
+ * EDGE_MAX_VALUES + 1 when there are more. */
+static size_t header_values(const bsf_h2_request_t *r, const char *name,
+                            const char *values[EDGE_MAX_VALUES])
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_headers; i++)
+        if (strcmp(r->headers[i].name, name) == 0) {
+            if (n == EDGE_MAX_VALUES)
+                return n + 1;
+            values[n++] = r->headers[i].value;
+        }
+    return n;
+}
+
+static void set_instance(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
+{
+    const char *q = memchr(r->path, '?', r->path_len);
+    snprintf(rq->instance, sizeof rq->instance, "%.*s",
+             (int)(q ? (size_t)(q - r->path) : r->path_len), r->path);
+}
+
+/* Seed §3.24: the request must come through a configured SCP. Answers the configured error
+ * and returns false when it does not. */
+static bool xfcc_accepted(bsf_nbsf_request_t *rq, const bsf_xfcc_settings_t *x,
+                          const bsf_h2_request_t *r)
+{
+    const char *values[EDGE_MAX_VALUES];
+    size_t n = header_values(r, "x-forwarded-client-cert", values);
+    char why[BSF_PROBLEM_TEXT_MAX];
+    bsf_xfcc_verdict_t v = n > EDGE_MAX_VALUES ? BSF_XFCC_INVALID
+                                               : bsf_xfcc_check(x, values, n, why, sizeof why);
+    if (v == BSF_XFCC_OK)
+        return true;
+    if (n > EDGE_MAX_VALUES)
+        snprintf(why, sizeof why, "more than %d xfcc header fields", EDGE_MAX_VALUES);
+    char detail[BSF_PROBLEM_TEXT_MAX + 64];
+    snprintf(detail, sizeof detail, "%s: %s", bsf_xfcc_verdict_name(v), why);
+    set_instance(rq, r);
+    bsf_nbsf_respond_custom_problem(rq, strcmp(r->method, "HEAD") == 0, (int)x->error_status,
+                                    "XFCC validation failed", x->error_cause, detail);
+    return false;
+}
+
+/* Seed §3.37: the consumer's NF type in User-Agent must be allowed. */
+static bool user_agent_accepted(bsf_nbsf_request_t *rq, const bsf_user_agent_settings_t *u,
+                                const bsf_h2_request_t *r)
+{
+    const char *values[EDGE_MAX_VALUES];
+    size_t n = header_values(r, "user-agent", values);
+    char why[BSF_PROBLEM_TEXT_MAX];
+    if (bsf_user_agent_check(u, values, n, why, sizeof why) == BSF_UA_OK)
+        return true;
+    set_instance(rq, r);
+    bsf_nbsf_respond_custom_problem(rq, strcmp(r->method, "HEAD") == 0, (int)u->error_status,
+                                    "User-Agent validation failed", u->error_cause, why);
     return false;
 }
 
@@ -173,7 +236,16 @@ static void on_request(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s,
                              NULL};
     if (svc->cfg.feed)
         rq.feed = bsf_sbi_feed_request(svc->cfg.feed, s, r);
+    /* who forwarded and who sent it first, then what the token grants; nothing is parsed
+     * or stored for a refused request */
+    if (svc->cfg.xfcc && svc->cfg.xfcc->enabled && !xfcc_accepted(&rq, svc->cfg.xfcc, r))
+        return;
+    if (svc->cfg.user_agent && svc->cfg.user_agent->enabled &&
+        !user_agent_accepted(&rq, svc->cfg.user_agent, r))
+        return;
     if (svc->cfg.oauth2 && !authorized(&rq, svc->cfg.oauth2, r))
+        return;
+    if (bsf_nbsf_opstate_refused(&rq, r)) /* controlled shutdown, stopping */
         return;
     /* The lines written while the request is handled here name it (TS 29.500's
      * 3gpp-Sbi-Correlation-Info, e.g. "imsi-001010000000001"). */
@@ -195,6 +267,11 @@ static void on_reject(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s, bsf_h2
                              "", NULL};
     if (svc->cfg.feed)
         rq.feed = bsf_sbi_feed_refused(svc->cfg.feed, s);
+    bsf_h2_stream_info_t info;
+    bsf_h2_stream_info(s, &info);
+    if (info.path) /* the instance is the path without its query; none when not received */
+        snprintf(rq.instance, sizeof rq.instance, "%.*s", (int)strcspn(info.path, "?"),
+                 info.path);
     switch (why) {
     case BSF_H2_REJECT_BODY_TOO_LARGE: {
         bsf_problem_t p;
@@ -214,6 +291,18 @@ static void on_reject(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s, bsf_h2
         problem(&rq, BSF_CAUSE_HEADERS_TOO_LARGE, "the request header list is too large");
         break;
     }
+}
+
+/* Admission control (issue 14) at header completion, before anything is parsed. */
+static bool on_admit(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s, const bsf_h2_request_t *r)
+{
+    (void)hw;
+    return bsf_sbi_admission_check(((bsf_nbsf_service_t *)ctx)->cfg.admission, s, r);
+}
+
+static size_t on_response_headers(void *ctx, bsf_h2_header_t *out, size_t cap)
+{
+    return bsf_sbi_admission_headers(((bsf_nbsf_service_t *)ctx)->cfg.admission, out, cap);
 }
 
 static void on_abandon(void *ctx, void *pending)
@@ -252,12 +341,44 @@ static void on_worker_fini(void *ctx, void *state)
 
 /* ---- lifecycle --------------------------------------------------------------------- */
 
+/* Starts one HTTP/2 server per address, each with its own workers, numbered apart so that
+ * each worker has its own metrics slot. */
+static int start_servers(bsf_nbsf_service_t *svc, const bsf_h2_config_t *h2,
+                         const bsf_h2_handler_t *handler, unsigned per_server, char *err,
+                         size_t err_cap)
+{
+    for (unsigned i = 0; i <= svc->cfg.n_also; i++) {
+        bsf_h2_config_t c = *h2;
+        if (i) {
+            c.host = svc->cfg.also[i - 1].host;
+            c.port = svc->cfg.also[i - 1].port;
+        }
+        c.workers = per_server;
+        c.worker_index_base = i * per_server;
+        c.v6only = svc->cfg.n_also > 0; /* [::] beside 0.0.0.0: each family its own */
+        if (bsf_h2_server_start(&c, handler, &svc->servers[i], err, err_cap)) {
+            while (i--) {
+                bsf_h2_server_stop(svc->servers[i], 0);
+                bsf_h2_server_free(svc->servers[i]);
+            }
+            return -1;
+        }
+        svc->n_servers = i + 1;
+    }
+    return 0;
+}
+
 int bsf_nbsf_service_start(const bsf_nbsf_config_t *cfg, const bsf_h2_config_t *h2,
                            bsf_store_t *store, bsf_engine_t *engine, bsf_nbsf_service_t **out,
                            char *err, size_t err_cap)
 {
+    if (cfg->n_also >= BSF_NBSF_MAX_LISTENERS) {
+        snprintf(err, err_cap, "at most %d SBI listeners", BSF_NBSF_MAX_LISTENERS);
+        return -1;
+    }
     bsf_nbsf_service_t *svc = calloc(1, sizeof *svc);
-    unsigned workers = h2->workers ? h2->workers : 1;
+    unsigned per_server = h2->workers ? h2->workers : 1;
+    unsigned workers = per_server * (cfg->n_also + 1);
     bsf_sbi_metrics_t *metrics = aligned_alloc(64, sizeof *metrics * workers);
     if (!svc || !metrics) {
         free(svc);
@@ -274,9 +395,17 @@ int bsf_nbsf_service_start(const bsf_nbsf_config_t *cfg, const bsf_h2_config_t *
     svc->n_workers = workers;
     svc->metrics = metrics;
     svc->max_body_bytes = h2->max_body_bytes;
-    bsf_h2_handler_t handler = {on_request, on_reject, on_abandon, on_worker_init, on_worker_fini,
-                                svc};
-    if (bsf_h2_server_start(h2, &handler, &svc->server, err, err_cap)) {
+    bsf_h2_handler_t handler = {.handle = on_request,
+                                .reject = on_reject,
+                                .abandon = on_abandon,
+                                .worker_init = on_worker_init,
+                                .worker_fini = on_worker_fini,
+                                .ctx = svc};
+    if (cfg->admission) {
+        handler.admit = on_admit;
+        handler.response_headers = on_response_headers;
+    }
+    if (start_servers(svc, h2, &handler, per_server, err, err_cap)) {
         free(metrics);
         free(svc);
         return -1;
@@ -285,28 +414,49 @@ int bsf_nbsf_service_start(const bsf_nbsf_config_t *cfg, const bsf_h2_config_t *
     return 0;
 }
 
+unsigned bsf_nbsf_service_wait_answered(bsf_nbsf_service_t *svc, unsigned timeout_ms)
+{
+    uint64_t end = bsf_clock_mono_ns() + (uint64_t)timeout_ms * 1000000u;
+    unsigned left;
+    while ((left = atomic_load(&svc->writes_in_flight)) && bsf_clock_mono_ns() < end) {
+        struct timespec ts = {0, 5 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    return left;
+}
+
 void bsf_nbsf_service_drain(bsf_nbsf_service_t *svc)
 {
-    bsf_h2_server_drain(svc->server);
+    for (unsigned i = 0; i < svc->n_servers; i++)
+        bsf_h2_server_drain(svc->servers[i]);
 }
 
 void bsf_nbsf_service_stop(bsf_nbsf_service_t *svc, unsigned timeout_ms)
 {
-    bsf_h2_server_stop(svc->server, timeout_ms);
+    for (unsigned i = 0; i < svc->n_servers; i++)
+        bsf_h2_server_drain(svc->servers[i]); /* all at once: the stops then run in parallel */
+    for (unsigned i = 0; i < svc->n_servers; i++)
+        bsf_h2_server_stop(svc->servers[i], timeout_ms);
 }
 
 void bsf_nbsf_service_free(bsf_nbsf_service_t *svc)
 {
     if (!svc)
         return;
-    bsf_h2_server_free(svc->server);
+    for (unsigned i = 0; i < svc->n_servers; i++)
+        bsf_h2_server_free(svc->servers[i]);
     free(svc->metrics);
     free(svc);
 }
 
 uint16_t bsf_nbsf_service_port(const bsf_nbsf_service_t *svc)
 {
-    return bsf_h2_server_port(svc->server);
+    return bsf_h2_server_port(svc->servers[0]);
+}
+
+uint16_t bsf_nbsf_service_port_of(const bsf_nbsf_service_t *svc, unsigned i)
+{
+    return i < svc->n_servers ? bsf_h2_server_port(svc->servers[i]) : 0;
 }
 
 void bsf_nbsf_service_write_metrics(void *svc, bsf_text_t *out)
@@ -314,11 +464,38 @@ void bsf_nbsf_service_write_metrics(void *svc, bsf_text_t *out)
     const bsf_nbsf_service_t *s = svc;
     bsf_sbi_metrics_write(s->metrics, s->n_workers, out);
     bsf_h2_stats_t st;
-    bsf_h2_server_stats(s->server, &st);
+    bsf_nbsf_service_h2_stats(s, &st);
     bsf_sbi_metrics_write_h2(&st, out);
+}
+
+uint64_t bsf_nbsf_service_answers(const bsf_nbsf_service_t *svc)
+{
+    return bsf_sbi_metrics_answers(svc->metrics, svc->n_workers);
 }
 
 void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *out)
 {
-    bsf_h2_server_stats(svc->server, out);
+    *out = (bsf_h2_stats_t){0};
+    for (unsigned i = 0; i < svc->n_servers; i++) {
+        bsf_h2_stats_t st;
+        bsf_h2_server_stats(svc->servers[i], &st);
+        for (unsigned t = 0; t < BSF_H2_TIMEOUT_COUNT; t++)
+            out->timeouts[t] += st.timeouts[t];
+        out->refused_streams += st.refused_streams;
+        out->refused_connections += st.refused_connections;
+        out->headers_too_large += st.headers_too_large;
+        out->protocol_errors += st.protocol_errors;
+        out->accept_errors += st.accept_errors;
+        out->connections += st.connections;
+        out->memory_bytes += st.memory_bytes;
+    }
+}
+
+size_t bsf_nbsf_service_in_flight(void *svc)
+{
+    const bsf_nbsf_service_t *s = svc;
+    size_t n = 0;
+    for (unsigned i = 0; i < s->n_servers; i++) /* every listener's server */
+        n += (size_t)bsf_h2_server_in_flight(s->servers[i]);
+    return n;
 }

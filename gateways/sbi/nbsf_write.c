@@ -5,8 +5,10 @@
 #include <strings.h>
 
 #include "common/diag.h"
+#include "common/error.h"
 #include "gateways/sbi/json_codec.h"
 #include "gateways/sbi/nbsf_exchange.h"
+#include "gateways/sbi/nbsf_opstate.h"
 
 /* True when the content-type names `type`, with or without parameters. */
 static bool media_type_is(const char *content_type, const char *type)
@@ -24,10 +26,19 @@ int bsf_nbsf_parse_body(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r, const
                         msgpack_object *obj)
 {
     bsf_problem_t p;
+    if (r->body_len == 0) { /* no body at all: the request is malformed, whatever its type */
+        bsf_problem_set(&p, BSF_CAUSE_INVALID_MSG_FORMAT, "the %s request has no body (%s)",
+                        r->method, media);
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+        return -1;
+    }
     if (!media_type_is(r->content_type, media)) {
         bsf_problem_set(&p, BSF_CAUSE_UNSUPPORTED_MEDIA_TYPE, "the body must be %s, not %s",
                         media, r->content_type ? r->content_type : "untyped");
-        bsf_nbsf_respond_problem(rq, &p, NULL);
+        /* RFC 5789 §2.2: a 415 to a PATCH says which patch documents are accepted */
+        bsf_h2_header_t h = {"accept-patch", media};
+        bool is_patch = strcmp(r->method, "PATCH") == 0;
+        bsf_nbsf_respond_problem_with(rq, &p, NULL, is_patch ? &h : NULL, is_patch);
         return -1;
     }
     msgpack_zone_clear(&rq->w->zone);
@@ -67,9 +78,11 @@ typedef struct {
 static void on_write_answered(void *arg)
 {
     pending_write_t *pw = arg;
+    bsf_nbsf_service_t *svc = pw->rq.w->svc;
     pw->answer(&pw->rq, pw->cmd);
     bsf_command_free(pw->cmd);
     free(pw);
+    atomic_fetch_sub(&svc->writes_in_flight, 1);
 }
 
 /* Runs on the engine thread. */
@@ -78,6 +91,7 @@ static void on_command_done(bsf_command_t *cmd)
     pending_write_t *pw = cmd->owner;
     if (bsf_h2_worker_post(pw->rq.w->worker, on_write_answered, pw)) {
         BSF_WARN("sbi", "worker gone before an answer could be sent");
+        atomic_fetch_sub(&pw->rq.w->svc->writes_in_flight, 1);
         bsf_sbi_feed_txn_free(pw->rq.feed);
         bsf_command_free(cmd);
         free(pw);
@@ -99,7 +113,18 @@ void bsf_nbsf_submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd, bsf_nbsf_answer
     pw->answer = answer;
     cmd->owner = pw;
     cmd->done = on_command_done;
-    if (bsf_engine_submit(rq->w->svc->engine, cmd)) {
+    /* Counted before the engine may answer it (bsf_nbsf_service_wait_answered). */
+    atomic_fetch_add(&rq->w->svc->writes_in_flight, 1);
+    int rc = bsf_engine_submit(rq->w->svc->engine, cmd);
+    if (rc)
+        atomic_fetch_sub(&rq->w->svc->writes_in_flight, 1);
+    if (rc == BSF_ESTOPPED) { /* read before SIGTERM, reached the engine after its stop */
+        bsf_command_free(cmd);
+        free(pw);
+        bsf_nbsf_opstate_refuse(rq, BSF_OPVERDICT_STOPPING);
+        return;
+    }
+    if (rc) {
         atomic_fetch_add_explicit(&rq->w->metrics->rejected_queue_full, 1,
                                   memory_order_relaxed);
         bsf_command_free(cmd);

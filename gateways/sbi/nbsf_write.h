@@ -11,7 +11,8 @@
 typedef void (*bsf_nbsf_answer_fn)(bsf_nbsf_request_t *rq, const bsf_command_t *cmd);
 
 /* Parses the body, which must be of media type `media`, into `obj` (worker scratch).
- * Answers (415 or 400 ProblemDetails) and returns -1 on failure. */
+ * Answers (400 ProblemDetails when there is no body, 415 with Accept-Patch for a PATCH of
+ * another type, 400 when it does not parse) and returns -1 on failure. */
 int bsf_nbsf_parse_body(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r, const char *media,
                         msgpack_object *obj);
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/member_parse.h"
-#include "gateways/sbi/discovery_query.h"
+#include "gateways/sbi/query_string.h"
 #include "gateways/sbi/json_codec.h"
 #include "gateways/sbi/nbsf_doc_resource.h"
 #include "gateways/sbi/nbsf_exchange.h"
@@ -85,45 +85,31 @@ int bsf_mbs_query_parse(const char *query, size_t len, msgpack_zone *zone, bsf_m
 {
     memset(q, 0, sizeof *q);
     bool have_session = false, have_feat = false;
-    char *buf = msgpack_zone_malloc(zone, len + 1);
-    if (!buf)
+    bsf_query_iter_t it;
+    if (bsf_query_iter_init(&it, query, len, zone))
         return bsf_problem_fail(problem, BSF_CAUSE_SYSTEM_FAILURE, "query", "out of memory");
-    for (size_t pos = 0; pos < len;) {
-        const char *amp = memchr(query + pos, '&', len - pos);
-        size_t end = amp ? (size_t)(amp - query) : len;
-        const char *item = query + pos;
-        size_t item_len = end - pos;
-        pos = end + 1;
-        if (item_len == 0)
-            continue;
-        const char *eq = memchr(item, '=', item_len);
-        size_t name_len = eq ? (size_t)(eq - item) : item_len;
-        char name[32];
-        long nd = name_len < sizeof name ? bsf_percent_decode(item, name_len, name) : -1;
-        if (nd >= 0 && (size_t)nd < sizeof name)
-            name[nd] = '\0';
-        bool session = nd >= 0 && strcmp(name, "mbs-session-id") == 0;
-        bool feat = nd >= 0 && strcmp(name, "supp-feat") == 0;
+    bsf_query_item_t item;
+    while (bsf_query_next(&it, &item)) {
+        bool session = item.name_ok && strcmp(item.name, "mbs-session-id") == 0;
+        bool feat = item.name_ok && strcmp(item.name, "supp-feat") == 0;
         char pn[48];
-        snprintf(pn, sizeof pn, "query %.32s", nd >= 0 && (size_t)nd < sizeof name ? name : "");
+        snprintf(pn, sizeof pn, "query %.32s", item.name);
         if (!session && !feat)
             return bsf_problem_fail(problem, BSF_CAUSE_INVALID_QUERY_PARAM, pn,
                                     "is not a parameter of this resource");
         if (session ? have_session : have_feat)
             return bsf_problem_fail(problem, BSF_CAUSE_INVALID_QUERY_PARAM, pn,
                                     "is given more than once");
-        long vn = bsf_percent_decode(eq ? eq + 1 : item + item_len,
-                                     eq ? item_len - name_len - 1 : 0, buf);
+        char *v;
+        long vn = bsf_query_value(&it, &item, &v);
         if (vn < 0)
             return bsf_problem_fail(problem, BSF_CAUSE_INVALID_QUERY_PARAM, pn,
                                     "has a malformed percent-encoding");
-        buf[vn] = '\0';
-        if (session ? parse_session(buf, (size_t)vn, zone, q, problem)
-                    : parse_supp_feat(buf, (size_t)vn, zone, q, problem))
+        if (session ? parse_session(v, (size_t)vn, zone, q, problem)
+                    : parse_supp_feat(v, (size_t)vn, zone, q, problem))
             return -1;
         have_session |= session;
         have_feat |= feat;
-        buf += vn + 1;
     }
     if (!have_session)
         return bsf_problem_fail(problem, BSF_CAUSE_MANDATORY_QUERY_PARAM_MISSING,

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "core/member_parse.h"
-#include "gateways/sbi/discovery_query.h"
 #include "gateways/sbi/nbsf_doc_resource.h"
 #include "gateways/sbi/nbsf_exchange.h"
+#include "gateways/sbi/query_string.h"
 
 #define MAX_UE_MATCHES 16
 
@@ -67,39 +67,25 @@ int bsf_ue_query_parse(const char *query, size_t len, msgpack_zone *zone, bsf_ue
                        bsf_problem_t *problem)
 {
     memset(q, 0, sizeof *q);
-    char *buf = msgpack_zone_malloc(zone, len + 1);
-    if (!buf)
+    bsf_query_iter_t it;
+    if (bsf_query_iter_init(&it, query, len, zone))
         return bsf_problem_fail(problem, BSF_CAUSE_SYSTEM_FAILURE, "query", "out of memory");
-    for (size_t pos = 0; pos < len;) {
-        const char *amp = memchr(query + pos, '&', len - pos);
-        size_t end = amp ? (size_t)(amp - query) : len;
-        const char *item = query + pos;
-        size_t item_len = end - pos;
-        pos = end + 1;
-        if (item_len == 0)
-            continue;
-        const char *eq = memchr(item, '=', item_len);
-        size_t name_len = eq ? (size_t)(eq - item) : item_len;
-        char name[32];
-        long nd = name_len < sizeof name ? bsf_percent_decode(item, name_len, name) : -1;
-        if (nd >= 0 && (size_t)nd < sizeof name)
-            name[nd] = '\0';
-        if (nd < 0 || (size_t)nd >= sizeof name ||
-            (strcmp(name, "supi") && strcmp(name, "gpsi") && strcmp(name, "supp-feat"))) {
+    bsf_query_item_t item;
+    while (bsf_query_next(&it, &item)) {
+        if (!item.name_ok || (strcmp(item.name, "supi") && strcmp(item.name, "gpsi") &&
+                              strcmp(item.name, "supp-feat"))) {
             char pn[48];
-            snprintf(pn, sizeof pn, "query %.32s", nd >= 0 && (size_t)nd < sizeof name ? name : "");
+            snprintf(pn, sizeof pn, "query %.32s", item.name);
             return bsf_problem_fail(problem, BSF_CAUSE_INVALID_QUERY_PARAM, pn,
                                     "is not a parameter of this resource");
         }
-        const char *raw = eq ? eq + 1 : item + item_len;
-        long vn = bsf_percent_decode(raw, eq ? item_len - name_len - 1 : 0, buf);
+        char *v;
+        long vn = bsf_query_value(&it, &item, &v);
         if (vn < 0)
             return bsf_problem_fail(problem, BSF_CAUSE_INVALID_QUERY_PARAM, "query",
                                     "has a malformed percent-encoding");
-        buf[vn] = '\0';
-        if (parse_param(name, buf, (size_t)vn, zone, q, problem))
+        if (parse_param(item.name, v, (size_t)vn, zone, q, problem))
             return -1;
-        buf += vn + 1;
     }
     if (!q->supi && !q->gpsi) {
         bsf_problem_set(problem, BSF_CAUSE_MANDATORY_QUERY_PARAM_MISSING,

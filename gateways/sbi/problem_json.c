@@ -62,7 +62,7 @@ static int render(const bsf_problem_t *p, const char *instance, const msgpack_ob
              json_object_set_new(root, "detail", safe_string(p->detail)) ||
              (bsf_cause_name(p->cause)[0] &&
               json_object_set_new(root, "cause", json_string(bsf_cause_name(p->cause))));
-    if (!rc && instance)
+    if (!rc && instance && instance[0]) /* a URI reference: "" says nothing (RFC 9457 §3.1.5) */
         rc = json_object_set_new(root, "instance", json_string(instance));
     if (!rc && p->n_params) {
         json_t *params = json_array();
@@ -91,4 +91,30 @@ int bsf_problem_render_ext(const bsf_problem_t *p, const char *instance,
                            const msgpack_object *ext, msgpack_sbuffer *out)
 {
     return render(p, instance, ext, true, out);
+}
+
+int bsf_problem_render_custom(int status, const char *title, const char *cause,
+                              const char *detail, const char *instance, msgpack_sbuffer *out)
+{
+    json_t *root = json_pack("{s:s, s:i, s:o, s:s}", "title", title, "status", status, "detail",
+                             safe_string(detail), "cause", cause);
+    if (!root)
+        return -1;
+    int rc = instance && instance[0] &&
+             json_object_set_new(root, "instance", json_string(instance));
+    msgpack_sbuffer_clear(out);
+    if (!rc)
+        rc = json_dump_callback(root, dump_to, out, JSON_COMPACT);
+    json_decref(root);
+    return rc ? -1 : 0;
+}
+
+bool bsf_problem_cause_valid(const char *cause)
+{
+    size_t n = 0;
+    for (; cause[n]; n++)
+        if (!((cause[n] >= 'A' && cause[n] <= 'Z') || (cause[n] >= '0' && cause[n] <= '9') ||
+              cause[n] == '_'))
+            return false;
+    return n > 0 && n < 64;
 }

@@ -184,13 +184,15 @@ void bsf_sbi_client_write_metrics(void *ctx, bsf_text_t *out)
                     "bsf_sbi_client_requests_total{outcome=\"answer\"} %llu\n"
                     "bsf_sbi_client_requests_total{outcome=\"timeout\"} %llu\n"
                     "bsf_sbi_client_requests_total{outcome=\"connect_error\"} %llu\n"
+                    "bsf_sbi_client_requests_total{outcome=\"throttled\"} %llu\n"
                     "# HELP bsf_sbi_client_retries_total Retries of outbound SBI requests.\n"
                     "# TYPE bsf_sbi_client_retries_total counter\n"
                     "bsf_sbi_client_retries_total %llu\n"
                     "# HELP bsf_sbi_client_pending Outbound SBI requests not completed.\n"
                     "# TYPE bsf_sbi_client_pending gauge\nbsf_sbi_client_pending %u\n",
                     (unsigned long long)st.answers, (unsigned long long)st.timeouts,
-                    (unsigned long long)st.connect_errors, (unsigned long long)st.retries,
+                    (unsigned long long)st.connect_errors, (unsigned long long)st.throttled,
+                    (unsigned long long)st.retries,
                     st.pending);
     bsf_scp_table_write_metrics(&c->scp, (int64_t)(bsf_clock_mono_ns() / 1000000u), out);
 }
@@ -234,6 +236,7 @@ static int init_loop(bsf_sbi_client_t *c, char *err, size_t err_cap)
     bsf_sbi_pool_config_t pc = {.max_connections = c->cfg.max_connections,
                                 .max_streams = c->cfg.max_streams,
                                 .connect_timeout_ms = c->cfg.connect_timeout_ms,
+                                .family = c->cfg.family,
                                 .idle_timeout_ms = c->cfg.idle_timeout_ms,
                                 .max_body_bytes = c->cfg.max_body_bytes};
     if (uv_loop_init(&c->loop)) {
@@ -349,6 +352,7 @@ void bsf_sbi_client_stats(const bsf_sbi_client_t *c, bsf_sbi_client_stats_t *out
     out->connect_errors = atomic_load(&m->connect_errors);
     out->retries = atomic_load(&m->retries);
     out->redirects = atomic_load(&m->redirects);
+    out->throttled = atomic_load(&m->throttled);
     out->connections_opened = 0;
     out->pending = atomic_load(&m->pending);
 }

@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "common/text.h"
+#include "gateways/sbi/addr_select.h"
 #include "gateways/sbi/problem_decode.h"
 #include "gateways/sbi/sbi_headers.h"
 #include "gateways/sbi/sbi_retry.h"
@@ -33,6 +34,7 @@ typedef struct {
     uint32_t max_streams;           /* per connection; default 128 */
     unsigned max_pending;           /* requests accepted and not completed; default 100000 */
     unsigned connect_timeout_ms;    /* default 2000 */
+    bsf_family_pref_t family;       /* of the addresses connected to; default any */
     unsigned idle_timeout_ms;       /* default 60000 */
     unsigned max_redirects;         /* default 3 */
     size_t max_body_bytes;          /* of an answer; default 1 MiB */
@@ -48,6 +50,7 @@ typedef struct {
     const char *scp_health_path;      /* appended to the SCP's apiRoot; default "/" */
     unsigned scp_health_failures;     /* failed probes in a row: unhealthy; default 3 */
     unsigned scp_health_successes;    /* good probes in a row: healthy again; default 1 */
+    bool ignore_oci; /* do not honour the 3gpp-Sbi-Oci of producers (overload.honour_oci) */
 } bsf_sbi_client_config_t;
 
 #define BSF_SBI_MAX_EXTRA_HEADERS 8
@@ -85,6 +88,8 @@ typedef enum {
     BSF_SBI_ERR_REDIRECTS,    /* more redirects than max_redirects */
     BSF_SBI_ERR_STOPPED,      /* the client stopped first */
     BSF_SBI_ERR_TOKEN,        /* no access token could be had for the request's scope */
+    BSF_SBI_ERR_OVERLOAD,     /* dropped before sending: the producer's OCI asks for a
+                                 reduction (TS 29.500 §6.4.3.5, Loss); as if it refused */
 } bsf_sbi_result_t;
 
 #define BSF_SBI_MAX_RSP_HEADERS 32
@@ -152,6 +157,7 @@ const char *bsf_sbi_response_header(const bsf_sbi_response_t *rsp, const char *n
 /* Counters since start (any thread, approximate while running). */
 typedef struct {
     uint64_t submitted, completed, answers, timeouts, connect_errors, retries, redirects;
+    uint64_t throttled; /* dropped by a producer's OCI (BSF_SBI_ERR_OVERLOAD) */
     uint64_t connections_opened;
     unsigned pending;
 } bsf_sbi_client_stats_t;

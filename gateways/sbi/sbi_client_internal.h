@@ -9,6 +9,7 @@
 
 #include "gateways/sbi/h2_client.h"
 #include "gateways/sbi/sbi_client.h"
+#include "gateways/sbi/sbi_client_oci.h"
 #include "gateways/sbi/sbi_client_pool.h"
 #include "gateways/sbi/sbi_client_scp.h"
 #include "gateways/sbi/sbi_uri.h"
@@ -89,6 +90,8 @@ struct bsf_sbi_client {
     post_t *timers;                  /* client thread */
     bool stopped_loop;               /* client thread: the stop was handled */
     req_t *active;                   /* client thread */
+    bsf_sbi_oci_table_t oci;         /* client thread: producers' overload control */
+    atomic_uint_fast64_t throttled;  /* requests dropped by an OCI */
     atomic_uint pending;
     atomic_uint_fast64_t submitted, completed, answers, timeouts, connect_errors, retries,
         redirects;

@@ -140,7 +140,8 @@ static int open_conn(bsf_sbi_pool_entry_t *e, char *why, size_t cap)
     e->slots = slots;
     bsf_h2c_params_t params = {
         .loop = p->loop, .host = e->host, .port = e->port, .tls = e->tls ? p->tls : NULL,
-        .connect_timeout_ms = p->cfg.connect_timeout_ms, .max_streams = p->cfg.max_streams,
+        .connect_timeout_ms = p->cfg.connect_timeout_ms, .family = p->cfg.family,
+        .max_streams = p->cfg.max_streams,
         .max_body_bytes = p->cfg.max_body_bytes, .events = &events, .owner = e};
     bsf_h2c_t *c;
     if (bsf_h2c_open(&params, &c, why, cap))

@@ -31,6 +31,7 @@ typedef struct {
     unsigned max_connections;    /* per authority, >= 1 */
     uint32_t max_streams;        /* per connection */
     unsigned connect_timeout_ms;
+    bsf_family_pref_t family;    /* of the addresses connected to */
     unsigned idle_timeout_ms;    /* a connection without streams that long is closed */
     size_t max_body_bytes;
 } bsf_sbi_pool_config_t;

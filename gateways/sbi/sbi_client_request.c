@@ -229,6 +229,16 @@ static bool follow_redirect(req_t *r, const bsf_sbi_response_t *rsp)
     return true;
 }
 
+/* TS 29.500 §6.4.3.4: the producer's OCI (any status) applies to our next requests to it. */
+static void record_oci(req_t *r, const bsf_sbi_response_t *rsp)
+{
+    const char *v = bsf_sbi_response_header(rsp, "3gpp-sbi-oci");
+    bsf_sbi_oci_t oci;
+    if (!v || r->client->cfg.ignore_oci || bsf_sbi_oci_parse(v, strlen(v), &oci))
+        return;
+    bsf_sbi_oci_table_update(&r->client->oci, r->target.authority, &oci, now_ms());
+}
+
 static void on_reply(void *arg, int error, const char *why, const bsf_h2c_reply_t *rep)
 {
     req_t *r = arg;
@@ -247,6 +257,7 @@ static void on_reply(void *arg, int error, const char *why, const bsf_h2c_reply_
     }
     bsf_sbi_response_t rsp;
     fill_response(&rsp, rep);
+    record_oci(r, &rsp);
     if (rsp.status == 401 && r->token && !r->token_refreshed) {
         /* the producer refused the token (expired, revoked): one retry with a new one */
         bsf_sbi_token_provider_t *tp = &r->client->tokens;
@@ -439,5 +450,11 @@ void bsf_sbi_req_start(req_t *r)
         c->active->prev = r;
     c->active = r;
     r->deadline_ms = now_ms() + r->timeout_ms;
+    if (!c->cfg.ignore_oci && bsf_sbi_oci_table_throttle(&c->oci, r->target.authority, now_ms())) {
+        atomic_fetch_add(&c->throttled, 1);
+        finish_error(r, BSF_SBI_ERR_OVERLOAD, "throttled: the producer's OCI asks for fewer "
+                                              "requests");
+        return;
+    }
     attempt(r);
 }

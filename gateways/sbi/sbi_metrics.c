@@ -23,6 +23,16 @@ double bsf_sbi_latency_bound(unsigned bucket)
     return bucket < BSF_SBI_LATENCY_BUCKETS ? latency_bounds[bucket] : 0;
 }
 
+uint64_t bsf_sbi_metrics_answers(const bsf_sbi_metrics_t *blocks, unsigned workers)
+{
+    uint64_t n = 0;
+    for (unsigned w = 0; w < workers; w++)
+        for (int op = 0; op < BSF_SBI_OP_COUNT; op++)
+            for (int slot = 0; slot < BSF_SBI_STATUS_SLOTS; slot++)
+                n += atomic_load_explicit(&blocks[w].responses[op][slot], memory_order_relaxed);
+    return n;
+}
+
 void bsf_sbi_metrics_record(bsf_sbi_metrics_t *m, bsf_sbi_op_t op, int status, uint64_t ns)
 {
     unsigned slot = BSF_SBI_STATUS_SLOTS - 1;

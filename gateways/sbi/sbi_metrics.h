@@ -34,6 +34,8 @@ int bsf_sbi_status_of_slot(unsigned slot);
 /* Upper bound of a latency bucket in seconds (the last is +Inf, returned as 0). */
 double bsf_sbi_latency_bound(unsigned bucket);
 
+/* Answers of every operation and status in `blocks` since start. Any thread. */
+uint64_t bsf_sbi_metrics_answers(const bsf_sbi_metrics_t *blocks, unsigned workers);
 void bsf_sbi_metrics_record(bsf_sbi_metrics_t *m, bsf_sbi_op_t op, int status, uint64_t ns);
 /* Appends the Prometheus text of `workers` blocks summed (relaxed loads: any thread). A failed
  * allocation is left in out->failed. */

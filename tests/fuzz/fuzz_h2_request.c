@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .worker_memory_bytes = 1u << 20,
         .max_header_list_bytes = 2048,
     };
-    bsf_h2_handler_t h = {handle, reject, abandon, NULL, NULL, NULL};
+    bsf_h2_handler_t h = {.handle = handle, .reject = reject, .abandon = abandon};
     size_t chunk = data[0] % 4 == 0 ? 0 : (size_t)data[0];
     if (bsf_h2_server_feed_for_testing(&cfg, &h, data + 1, size - 1, chunk) == 1)
         abort(); /* memory still accounted to a closed connection */

@@ -2,6 +2,7 @@
 peer with and without cycle-back (seed 3.15), the stale-binding signal (seed 3.34), malformed
 requests, peers that disconnect and come back, and configuration errors."""
 
+import json
 import time
 
 import pytest
@@ -160,6 +161,12 @@ def test_pcf_5012_to_an_aar_i_removes_the_binding(rx_lab):
     assert [e.get("reason") for e in events if e.get("type") == "BindingDeregistered"] == \
         ["diameter_failure"], events
     assert lab.aar_i(ip=ue.ipv4)["code"] == 5065
+    # counted and logged like the audit's removals (issue 12 §1, seed §3.34.1)
+    assert metric(lab.bsfd, "bsf_stale_bindings_removed_total", reason="diameter_failure") == 1
+    lines = [json.loads(line.split(" stale-binding-deletion: ", 1)[1])
+             for line in lab.bsfd.stderr_text().splitlines() if " stale-binding-deletion: " in line]
+    assert [(d["reason"], d["bindingId"], d["ipv4Addr"]) for d in lines] == \
+        [("Stale Session Notification received from Diameter Gateway", binding_id, "XXXX")], lines
 
 
 def test_pcf_stale_code_to_an_aar_u_removes_the_sessions_binding(rx_lab):

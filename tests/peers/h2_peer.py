@@ -6,7 +6,8 @@ h2c with prior knowledge, or TLS with ALPN h2 (--cert/--key). serve(handler) cal
 script (the scripted peer below, for the client's own tests).
 
 Scripted peer paths (the script's behaviour, not any 3GPP API):
-  /status/<code>[?retry-after=S&server=NAME]  answers <code>, a ProblemDetails for >= 400
+  /status/<code>[?retry-after=S&server=NAME&oci=V]  answers <code>, a ProblemDetails for
+                                               >= 400 (oci: a 3gpp-Sbi-Oci header)
   /delay/<ms>/...                              waits, then handles the rest of the path
   /redirect/<code>/<n>                         <code> with Location /redirect/<code>/<n-1>;
                                                n = 0 answers 200
@@ -201,6 +202,8 @@ async def scripted(req):
         headers, body = problem(code, "SCRIPTED") if code >= 400 else ([], b"")
         if "retry-after" in q:
             headers.append(("retry-after", q["retry-after"]))
+        if "oci" in q:
+            headers.append(("3gpp-sbi-oci", q["oci"]))
         return code, headers, body
     if kind == "redirect":
         code, n = int(parts[1]), int(parts[2])

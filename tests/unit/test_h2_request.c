@@ -114,7 +114,7 @@ static seen_t feed(const wire_t *w, size_t chunk)
     bsf_h2_config_t cfg = {.host = "127.0.0.1", .workers = 1, .max_body_bytes = 4096,
                            .max_uri_bytes = 512, .max_concurrent_streams = 16,
                            .worker_memory_bytes = 1u << 20, .max_header_list_bytes = 16384};
-    bsf_h2_handler_t h = {handle, reject, abandon, NULL, NULL, &seen};
+    bsf_h2_handler_t h = {.handle = handle, .reject = reject, .abandon = abandon, .ctx = &seen};
     assert_int_equal(bsf_h2_server_feed_for_testing(&cfg, &h, w->buf, w->len, chunk), 0);
     return seen;
 }

@@ -13,33 +13,16 @@
 #include "core/pcf_mbs_binding.h"
 #include "tests/unit/test_util.h"
 
-static msgpack_sbuffer buf;
-static msgpack_zone zone;
-static bsf_problem_t problem;
-
-static int setup(void **state)
-{
-    (void)state;
-    msgpack_sbuffer_init(&buf);
-    msgpack_zone_init(&zone, 8192);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    msgpack_sbuffer_destroy(&buf);
-    msgpack_zone_destroy(&zone);
-    return 0;
-}
+/* the file's fixture: buffers, a zone and a problem (tests/unit/test_util.h) */
+#define FX tu_scratch()
 
 static bsf_cause_t check(const char *json, bsf_pcf_mbs_binding_t *b)
 {
-    msgpack_object o = tu_json(json, &buf, &zone);
-    memset(&problem, 0, sizeof problem);
-    if (bsf_pcf_mbs_binding_decode(&o, &zone, b, &problem) ||
-        bsf_pcf_mbs_binding_check_rules(b, &problem))
-        return problem.cause;
+    msgpack_object o = tu_json(json, &FX->buf, &FX->zone);
+    memset(&FX->problem, 0, sizeof FX->problem);
+    if (bsf_pcf_mbs_binding_decode(&o, &FX->zone, b, &FX->problem) ||
+        bsf_pcf_mbs_binding_check_rules(b, &FX->problem))
+        return FX->problem.cause;
     return BSF_CAUSE_NONE;
 }
 
@@ -79,8 +62,8 @@ static void formats_and_causes(void **state)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(check(bad[i].json, &b), bad[i].cause);
-        assert_true(problem.n_params > 0);
-        assert_string_equal(problem.params[0].param, bad[i].param);
+        assert_true(FX->problem.n_params > 0);
+        assert_string_equal(FX->problem.params[0].param, bad[i].param);
     }
 }
 
@@ -120,17 +103,17 @@ static void patch_and_events(void **state)
     bsf_pcf_mbs_binding_patch_t p;
     assert_int_equal(check("{\"mbsSessionId\":" TMGI "},\"pcfFqdn\":\"a.example.com\"}", &base),
                      BSF_CAUSE_NONE);
-    msgpack_object o = tu_json("{\"pcfFqdn\":\"b.example.com\"}", &buf, &zone);
-    assert_int_equal(bsf_pcf_mbs_binding_patch_decode(&o, &zone, &p, &problem), 0);
+    msgpack_object o = tu_json("{\"pcfFqdn\":\"b.example.com\"}", &FX->buf, &FX->zone);
+    assert_int_equal(bsf_pcf_mbs_binding_patch_decode(&o, &FX->zone, &p, &FX->problem), 0);
     bsf_pcf_mbs_binding_patch_apply(&base, &p, &result);
     assert_string_equal(result.pcf_fqdn, "b.example.com");
     const char *bad[] = {"{\"mbsSessionId\":{}}", "{\"pcfSetId\":\"x\"}", "{\"pcfId\":null}"};
     bsf_cause_t causes[] = {BSF_CAUSE_MODIFICATION_NOT_ALLOWED,
                             BSF_CAUSE_MODIFICATION_NOT_ALLOWED, BSF_CAUSE_OPTIONAL_IE_INCORRECT};
     for (int i = 0; i < 3; i++) {
-        o = tu_json(bad[i], &buf, &zone);
-        assert_int_equal(bsf_pcf_mbs_binding_patch_decode(&o, &zone, &p, &problem), -1);
-        assert_int_equal(problem.cause, causes[i]);
+        o = tu_json(bad[i], &FX->buf, &FX->zone);
+        assert_int_equal(bsf_pcf_mbs_binding_patch_decode(&o, &FX->zone, &p, &FX->problem), -1);
+        assert_int_equal(FX->problem.cause, causes[i]);
     }
     bsf_binding_id_t id;
     uint8_t rnd[8] = {1};
@@ -145,7 +128,7 @@ static void patch_and_events(void **state)
     bsf_event_t back;
     bsf_pcf_binding_t unused;
     char err[128];
-    assert_int_equal(bsf_event_decode(out.data, out.size, &zone, &back, &unused, err, sizeof err),
+    assert_int_equal(bsf_event_decode(out.data, out.size, &FX->zone, &back, &unused, err, sizeof err),
                      0);
     assert_int_equal(back.type, BSF_EVENT_MBS_BINDING_REGISTERED);
     assert_non_null(back.mbs_binding);
@@ -161,5 +144,5 @@ int main(void)
         cmocka_unit_test(matches_and_keys),
         cmocka_unit_test(patch_and_events),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tu_scratch_setup, tu_scratch_teardown);
 }

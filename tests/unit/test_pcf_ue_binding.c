@@ -14,40 +14,23 @@
 #include "core/ue_decide.h"
 #include "tests/unit/test_util.h"
 
-static msgpack_sbuffer buf;
-static msgpack_zone zone;
-static bsf_problem_t problem;
-
-static int setup(void **state)
-{
-    (void)state;
-    msgpack_sbuffer_init(&buf);
-    msgpack_zone_init(&zone, 8192);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    msgpack_sbuffer_destroy(&buf);
-    msgpack_zone_destroy(&zone);
-    return 0;
-}
+/* the file's fixture: buffers, a zone and a problem (tests/unit/test_util.h) */
+#define FX tu_scratch()
 
 /* Decodes and rule-checks `json`: the cause (NONE when valid). */
 static bsf_cause_t check(const char *json, bsf_pcf_ue_binding_t *b)
 {
-    msgpack_object o = tu_json(json, &buf, &zone);
-    memset(&problem, 0, sizeof problem);
-    if (bsf_pcf_ue_binding_decode(&o, &zone, b, &problem) ||
-        bsf_pcf_ue_binding_check_rules(b, &problem))
-        return problem.cause;
+    msgpack_object o = tu_json(json, &FX->buf, &FX->zone);
+    memset(&FX->problem, 0, sizeof FX->problem);
+    if (bsf_pcf_ue_binding_decode(&o, &FX->zone, b, &FX->problem) ||
+        bsf_pcf_ue_binding_check_rules(b, &FX->problem))
+        return FX->problem.cause;
     return BSF_CAUSE_NONE;
 }
 
 static const char *param(void)
 {
-    return problem.n_params ? problem.params[0].param : "";
+    return FX->problem.n_params ? FX->problem.params[0].param : "";
 }
 
 static void members_and_causes(void **state)
@@ -72,7 +55,7 @@ static void members_and_causes(void **state)
     assert_string_equal(param(), "/gpsi");
     assert_int_equal(check("{\"supi\":\"imsi-001010000000001\"}", &b),
                      BSF_CAUSE_MANDATORY_IE_MISSING);
-    assert_int_equal(problem.n_params, 2);
+    assert_int_equal(FX->problem.n_params, 2);
     assert_int_equal(check("{\"supi\":\"imsi-001010000000001\",\"pcfForUeIpEndPoints\":[]}", &b),
                      BSF_CAUSE_OPTIONAL_IE_INCORRECT);
     assert_string_equal(param(), "/pcfForUeIpEndPoints");
@@ -92,7 +75,7 @@ static const char *to_json(const bsf_pcf_ue_binding_t *b)
     assert_int_equal(bsf_pcf_ue_binding_encode(b, &pk), 0);
     msgpack_object o;
     size_t off = 0;
-    assert_int_equal(msgpack_unpack(mp.data, mp.size, &off, &zone, &o), MSGPACK_UNPACK_SUCCESS);
+    assert_int_equal(msgpack_unpack(mp.data, mp.size, &off, &FX->zone, &o), MSGPACK_UNPACK_SUCCESS);
     static char text[1024];
     assert_true(msgpack_object_print_buffer(text, sizeof text, o) > 0);
     msgpack_sbuffer_destroy(&mp);
@@ -122,8 +105,8 @@ static void merge_patch(void **state)
                            &base),
                      BSF_CAUSE_NONE);
     msgpack_object o = tu_json("{\"pcfForUeFqdn\":\"b.example.com\",\"pcfForUeIpEndPoints\":"
-                               "[{\"ipv4Address\":\"192.0.2.1\"}]}", &buf, &zone);
-    assert_int_equal(bsf_pcf_ue_binding_patch_decode(&o, &zone, &p, &problem), 0);
+                               "[{\"ipv4Address\":\"192.0.2.1\"}]}", &FX->buf, &FX->zone);
+    assert_int_equal(bsf_pcf_ue_binding_patch_decode(&o, &FX->zone, &p, &FX->problem), 0);
     assert_false(bsf_pcf_ue_binding_patch_is_empty(&p));
     bsf_pcf_ue_binding_patch_apply(&base, &p, &result);
     assert_string_equal(result.pcf_for_ue_fqdn, "b.example.com");
@@ -140,12 +123,12 @@ static void merge_patch(void **state)
         {"[]", BSF_CAUSE_INVALID_MSG_FORMAT},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        o = tu_json(bad[i].json, &buf, &zone);
-        assert_int_equal(bsf_pcf_ue_binding_patch_decode(&o, &zone, &p, &problem), -1);
-        assert_int_equal(problem.cause, bad[i].cause);
+        o = tu_json(bad[i].json, &FX->buf, &FX->zone);
+        assert_int_equal(bsf_pcf_ue_binding_patch_decode(&o, &FX->zone, &p, &FX->problem), -1);
+        assert_int_equal(FX->problem.cause, bad[i].cause);
     }
-    o = tu_json("{}", &buf, &zone);
-    assert_int_equal(bsf_pcf_ue_binding_patch_decode(&o, &zone, &p, &problem), 0);
+    o = tu_json("{}", &FX->buf, &FX->zone);
+    assert_int_equal(bsf_pcf_ue_binding_patch_decode(&o, &FX->zone, &p, &FX->problem), 0);
     assert_true(bsf_pcf_ue_binding_patch_is_empty(&p));
 }
 
@@ -199,7 +182,7 @@ static void event_round_trip(void **state)
     bsf_event_t back;
     bsf_pcf_binding_t unused;
     char err[128];
-    assert_int_equal(bsf_event_decode(out.data, out.size, &zone, &back, &unused, err, sizeof err),
+    assert_int_equal(bsf_event_decode(out.data, out.size, &FX->zone, &back, &unused, err, sizeof err),
                      0);
     assert_int_equal(back.type, BSF_EVENT_UE_BINDING_UPDATED);
     assert_null(back.binding);
@@ -215,7 +198,7 @@ static void event_round_trip(void **state)
                          .hlc = 78, .binding_id = id_of(4, 3), .reason = BSF_REASON_OPERATOR};
     msgpack_sbuffer_clear(&out);
     assert_int_equal(bsf_event_encode(&dereg, &pk), 0);
-    assert_int_equal(bsf_event_decode(out.data, out.size, &zone, &back, &unused, err, sizeof err),
+    assert_int_equal(bsf_event_decode(out.data, out.size, &FX->zone, &back, &unused, err, sizeof err),
                      0);
     assert_int_equal(back.type, BSF_EVENT_UE_BINDING_DEREGISTERED);
     assert_int_equal(back.reason, BSF_REASON_OPERATOR);
@@ -238,7 +221,7 @@ static void event_round_trip(void **state)
             msgpack_pack_uint8(&pk, 1);
         }
     }
-    assert_int_equal(bsf_event_decode(out.data, out.size, &zone, &back, &unused, err, sizeof err),
+    assert_int_equal(bsf_event_decode(out.data, out.size, &FX->zone, &back, &unused, err, sizeof err),
                      -1);
     msgpack_sbuffer_destroy(&out);
 }
@@ -252,5 +235,5 @@ int main(void)
         cmocka_unit_test(replacement_rule),
         cmocka_unit_test(event_round_trip),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, tu_scratch_setup, tu_scratch_teardown);
 }

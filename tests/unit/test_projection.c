@@ -247,8 +247,9 @@ static void build_history(fixture_t *f)
                      "{\"supi\":\"imsi-0010100000%05d\",\"gpsi\":\"msisdn-49170%05d\","
                      "\"ipv4Addr\":\"10.0.%d.%d\",\"ipv4FrameRouteList\":[\"192.168.%d.0/24\"],"
                      "\"dnn\":\"internet\",\"snssai\":{\"sst\":1},"
-                     "\"pcfFqdn\":\"pcf%d.example.com\"}",
-                     i, i, i / 10, i % 7, i, i % 3);
+                     "\"pcfFqdn\":\"pcf%d.example.com\",\"vendorSpecific-000111\":"
+                     "{\"version\":1,\"notificationUrl\":\"http://pcf%d.example.com/s/%d\"}}",
+                     i, i, i / 10, i % 7, i, i % 3, i % 3, i);
         add(f, (bsf_event_t){.type = BSF_EVENT_BINDING_REGISTERED, .site = site,
                              .seq = (uint64_t)i + 1, .hlc = t + (uint64_t)i * 10,
                              .binding_id = id, .binding = binding(f, json)});
@@ -267,6 +268,20 @@ static void build_history(fixture_t *f)
             add(f, (bsf_event_t){.type = BSF_EVENT_BINDING_DEREGISTERED, .site = site,
                                  .seq = 200 + (uint64_t)i, .hlc = t + (uint64_t)i * 10 + 7,
                                  .binding_id = id, .reason = BSF_REASON_PCF_REQUEST});
+        /* Audit outcomes (projections/audit_projection.h): written by the creating site,
+         * before an update (which resets them), after a deregistration (dropped). */
+        if (i % 4 == 3 || i % 4 == 1)
+            add(f, (bsf_event_t){.type = i % 4 == 3 ? BSF_EVENT_AUDIT_FAILED
+                                                    : BSF_EVENT_AUDIT_SUSPECTED,
+                                 .site = site, .seq = 150 + (uint64_t)i,
+                                 .hlc = t + (uint64_t)i * 10 + 3, .binding_id = id,
+                                 .audit = {(uint32_t)(i % 3 + 1), -1, (uint32_t)(i % 2),
+                                           i % 2 ? "PCF-x" : NULL}});
+        if (i % 6 == 2)
+            add(f, (bsf_event_t){.type = BSF_EVENT_AUDIT_CONFIRMED, .site = site,
+                                 .seq = 250 + (uint64_t)i, .hlc = t + (uint64_t)i * 10 + 9,
+                                 .binding_id = id,
+                                 .audit = {0, 1700000000123LL, 0, "PCF-y"}});
         if (i % 9 == 4) /* the same deregistration seen twice, from two sites */
             for (uint16_t s = 1; s <= 2; s++)
                 add(f, (bsf_event_t){.type = BSF_EVENT_BINDING_DEREGISTERED, .site = s,
@@ -361,6 +376,7 @@ static void probe_discovery(fixture_t *f, bsf_store_t *s, MDB_txn *txn,
 }
 
 static uint8_t probe_answers[N_PROBES][17];
+static size_t audit_records; /* entries of the audit projection after apply_all */
 
 /* Applies the events in `order` (each `times` times) to a fresh store; returns the digest
  * and the live count, and leaves the discovery answers of the nested prefixes in
@@ -384,6 +400,9 @@ static void apply_all(fixture_t *f, const size_t *order, int times, uint8_t dige
             1000 * bsf_projection_counter(&s.proj, txn, BSF_UE_COUNTER_TOTAL) +
             100000 * bsf_projection_counter(&s.proj, txn, BSF_MBS_COUNTER_TOTAL);
     probe_discovery(f, &s, txn, probe_answers);
+    MDB_stat st;
+    assert_int_equal(mdb_stat(txn, s.proj.audit, &st), 0);
+    audit_records = st.ms_entries;
     assert_int_equal(mdb_txn_commit(txn), 0);
     msgpack_sbuffer_destroy(&scratch);
     close_store(&s, dir);
@@ -434,6 +453,10 @@ static void same_digest_in_any_order(void **state)
     uint8_t answers[N_PROBES][17];
     memcpy(answers, probe_answers, sizeof answers);
     expect_nested_answers(answers);
+    /* Audit records: the 20 odd bindings (audited, or reset by their update) and binding 0
+     * (updated), less 13 and 31 (deregistered), and the nested bindings 2, 6 and 10 (reset
+     * by their update); the confirmations after a deregistration are dropped. */
+    assert_int_equal(audit_records, 22);
     /* Idempotence: every event applied twice. */
     apply_all(f, order, 2, digest, &live);
     assert_memory_equal(digest, reference, 32);
@@ -452,6 +475,7 @@ static void same_digest_in_any_order(void **state)
         apply_all(f, order, 1, digest, &live);
         if (memcmp(digest, reference, 32) != 0)
             fail_msg("digest differs in shuffle round %d", round);
+        assert_int_equal(audit_records, 22);
         assert_int_equal(live, live_ref);
         if (memcmp(answers, probe_answers, sizeof answers) != 0)
             fail_msg("discovery answers differ in shuffle round %d", round);
@@ -675,7 +699,7 @@ static void prepared_events_give_the_same_store(void **state)
         assert_int_equal(pe.ev.type, f->events[i].type);
         /* (UE bindings are framed by the writer: they are few and small) */
         assert_true((pe.binding_frame != NULL) ==
-                    (i % 2 == 0 && pe.ev.type != BSF_EVENT_BINDING_DEREGISTERED &&
+                    (i % 2 == 0 && bsf_event_has_binding(pe.ev.type) &&
                      !bsf_event_is_ue(pe.ev.type) && !bsf_event_is_mbs(pe.ev.type)));
         assert_int_equal(bsf_store_write_prepared(&s, txn, &pe, &scratch, NULL), 0);
         msgpack_zone_clear(&zone);

@@ -549,6 +549,68 @@ static void posts(void **state)
     assert_int_equal(later.stopped, 1);
 }
 
+/* TS 29.500 §6.4: a producer's OCI of 50 % drops every other request to it (Loss), as if
+ * refused; an OCI with the same timestamp is discarded; a newer one with 0 % ends it. */
+static void overload_control(void **state)
+{
+    (void)state;
+    bsf_sbi_client_t *cl = client(1, 16);
+    char path[320];
+    const char *ts = "Tue%2C%2004%20Feb%202020%2008%3A49%3A37.845%20GMT";
+    snprintf(path, sizeof path,
+             "/status/200?oci=Timestamp%%3A%%20%%22%s%%22%%3B%%20Validity%%3A%%2060%%3B%%20"
+             "Metric%%3A%%2050%%25%%3B%%20NFInst%%3A%%20x",
+             ts);
+    bsf_sbi_request_t q = get(uri(port_h2c, path));
+    call_t c;
+    run(cl, &q, &c);
+    assert_int_equal(c.result, BSF_SBI_OK);
+    int dropped = 0, answered = 0;
+    for (int i = 0; i < 20; i++) {
+        q = get(uri(port_h2c, "/status/200"));
+        run(cl, &q, &c);
+        dropped += c.result == BSF_SBI_ERR_OVERLOAD;
+        answered += c.result == BSF_SBI_OK;
+    }
+    assert_int_equal(dropped, 10);
+    assert_int_equal(answered, 10);
+    bsf_sbi_client_stats_t st;
+    bsf_sbi_client_stats(cl, &st);
+    assert_int_equal(st.throttled, 10);
+    /* the same timestamp with 0 %: discarded, the 50 % still applies */
+    snprintf(path, sizeof path,
+             "/status/200?oci=Timestamp%%3A%%20%%22%s%%22%%3B%%20Validity%%3A%%2060%%3B%%20"
+             "Metric%%3A%%200%%25%%3B%%20NFInst%%3A%%20x",
+             ts);
+    q = get(uri(port_h2c, path));
+    do
+        run(cl, &q, &c);
+    while (c.result == BSF_SBI_ERR_OVERLOAD);
+    dropped = 0;
+    for (int i = 0; i < 4; i++) {
+        q = get(uri(port_h2c, "/status/200"));
+        run(cl, &q, &c);
+        dropped += c.result == BSF_SBI_ERR_OVERLOAD;
+    }
+    assert_int_equal(dropped, 2);
+    /* a newer OCI with 0 %: the overload ceased */
+    const char *later = "Tue%2C%2004%20Feb%202020%2008%3A49%3A38.000%20GMT";
+    snprintf(path, sizeof path,
+             "/status/200?oci=Timestamp%%3A%%20%%22%s%%22%%3B%%20Validity%%3A%%2060%%3B%%20"
+             "Metric%%3A%%200%%25%%3B%%20NFInst%%3A%%20x",
+             later);
+    q = get(uri(port_h2c, path));
+    do
+        run(cl, &q, &c);
+    while (c.result == BSF_SBI_ERR_OVERLOAD);
+    for (int i = 0; i < 10; i++) {
+        q = get(uri(port_h2c, "/status/200"));
+        run(cl, &q, &c);
+        assert_int_equal(c.result, BSF_SBI_OK);
+    }
+    bsf_sbi_client_stop(cl);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -559,6 +621,7 @@ int main(void)
         cmocka_unit_test(retries),         cmocka_unit_test(redirects),
         cmocka_unit_test(failures),        cmocka_unit_test(submit_errors),
         cmocka_unit_test(tls),             cmocka_unit_test(posts),
+        cmocka_unit_test(overload_control),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -21,6 +21,13 @@ static void header_values(void **state)
     assert_string_equal(ts, "Sun, 04 Aug 2019 08:49:37.845 GMT");
     assert_int_equal(bsf_sbi_time_parse(ts, n), 1564908577845);
     assert_int_equal(bsf_sbi_time_format_header(-1, ts), 0);
+    /* the Date of answers: IMF-fixdate without milliseconds */
+    assert_int_equal(bsf_sbi_http_date(1564908577, ts), 29);
+    assert_string_equal(ts, "Sun, 04 Aug 2019 08:49:37 GMT");
+    assert_int_equal(bsf_sbi_http_date(0, ts), 29);
+    assert_string_equal(ts, "Thu, 01 Jan 1970 00:00:00 GMT");
+    assert_int_equal(bsf_sbi_http_date(-1, ts), 0);
+    assert_int_equal(bsf_sbi_http_date(253402300800, ts), 0); /* year 10000 */
     char ua[64];
     assert_true(bsf_sbi_user_agent("54804518-4191-46b3-955c-ac631f953ed8", NULL, ua, sizeof ua));
     assert_string_equal(ua, "BSF-54804518-4191-46b3-955c-ac631f953ed8");

@@ -156,6 +156,11 @@ msgpack_zone *tu_scratch_zone(void)
     return &scratch->zone;
 }
 
+tu_doc_t *tu_scratch(void)
+{
+    return scratch;
+}
+
 bsf_pcf_binding_t *tu_site_binding(tu_doc_t *c, const char *pcf_fqdn)
 {
     char json[512];

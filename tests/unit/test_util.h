@@ -36,11 +36,12 @@ const char *tu_doc_to_json(tu_doc_t *f);
 
 /* The same with one fixture for the whole file (tu_scratch_setup / _teardown as a test's
  * setup and teardown): tu_bind decodes a valid binding into it. tu_scratch_zone is its
- * zone. */
+ * zone, tu_scratch the whole fixture. */
 int tu_scratch_setup(void **state);
 int tu_scratch_teardown(void **state);
 bsf_pcf_binding_t *tu_bind(const char *json);
 msgpack_zone *tu_scratch_zone(void);
+tu_doc_t *tu_scratch(void);
 
 /* A binding of one session (SUPI, IPv4, DNN, S-NSSAI) served by `pcf_fqdn`, in c's zone. */
 bsf_pcf_binding_t *tu_site_binding(tu_doc_t *c, const char *pcf_fqdn);

@@ -1,0 +1,113 @@
+/* Configuration keys of admission control (issue 14; docs/admission.md): the shared
+ * congestion state (congestion.*), overload control (overload.*), rate limits (ratelimit.*),
+ * the SBI's priorities (admission.*) and the Server header. Defaults are the seed's: §3.4
+ * (thresholds, discard priorities, default priorities), §3.26 (interval, sample count),
+ * §3.27 table 3-32 (overload onset/abatement). */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bsfd/config.h"
+
+static const char *const shedding_choices[] = {"priority", "percentage", NULL};
+
+static const bsf_config_key_t keys[] = {
+    BSF_CFG_BOOL_KEY("admission.enabled", admission.enabled, "true",
+        "Admission control of the SBI (seeds 3.4, 3.27, 3.28): requests are discarded by "
+        "priority while bsfd is congested, 3gpp-Sbi-Oci is sent while it is overloaded. The "
+        "decision is made when a request's headers are complete, before its body is read."),
+    BSF_CFG_LIST_KEY("admission.priorities", admission.priorities,
+        "discovery=15;register=20;deregister=16;update=20;other=20", 127,
+        "Priority (0 most important, 31 least) of a request without a valid "
+        "3gpp-Sbi-Message-Priority, by operation: `discovery` (GET), `register` (POST), "
+        "`deregister` (DELETE), `update` (PATCH), `other`."),
+    BSF_CFG_UINT_KEY("congestion.interval_ms", admission.interval_ms, "200", 50, 2147483647,
+        "stateCalculationInterval: how often the shared congestion state is computed. When only "
+        "diameter.congestion.interval_ms is set, that value is used."),
+    BSF_CFG_UINT_KEY("congestion.sample_count", admission.sample_count, "5", 1, 2147483647,
+        "stateChangeSampleCount: consecutive samples a new state must hold before it applies. "
+        "When only diameter.congestion.sample_count is set, that value is used."),
+    BSF_CFG_LIST_KEY("congestion.cpu_thresholds", admission.cpu, "75;80;85;90", 63,
+        "bsfd's CPU use (% of the CPUs it may run on) from which DOC, L1, L2 and CONGESTED hold "
+        "for the SBI; strictly increasing, 1-100; empty: CPU not watched."),
+    BSF_CFG_LIST_KEY("congestion.pending_thresholds", admission.pending, "175;200;225;250", 127,
+        "SBI requests admitted and not yet answered from which DOC, L1, L2 and CONGESTED hold; "
+        "strictly increasing; empty: not watched."),
+    BSF_CFG_LIST_KEY("congestion.memory_thresholds", admission.memory, "80;85;90;95", 63,
+        "bsfd's resident memory (% of the cgroup's memory.max, else of the RAM) from which DOC, "
+        "L1, L2 and CONGESTED hold; empty: not watched."),
+    BSF_CFG_ENUM_KEY("congestion.shedding", admission.mode, "priority", shedding_choices,
+        "SBI load shedding by `priority` (discard_priorities) or by `percentage` "
+        "(discard_percentages)."),
+    BSF_CFG_LIST_KEY("congestion.discard_priorities", admission.discard_priorities,
+        "30;24;18;14", 63,
+        "Priority mode: in DOC, L1, L2, CONGESTED an SBI request whose priority is greater than "
+        "or equal to this is discarded (0-31; 32 = none); not increasing."),
+    BSF_CFG_LIST_KEY("congestion.discard_percentages", admission.discard_percentages,
+        "DOC 30-31:50;L1 24-29:50 30-31:75;L2 18-23:50 24-29:75 30-31:100;CONGESTED 14-31:100",
+        511,
+        "Percentage mode: `STATE LO-HI:PERCENT ...` per state: SBI requests with a priority in "
+        "LO-HI are discarded with that probability."),
+    BSF_CFG_UINT_KEY("congestion.response_status", admission.status, "503", 400, 599,
+        "Seed 3.5: the HTTP status a discarded SBI request is answered with (4xx or 5xx)."),
+    BSF_CFG_STRING_KEY("congestion.response_cause", admission.cause, "NF_CONGESTION_RISK", 63,
+        "ProblemDetails cause of a discarded SBI request (TS 29.500: NF_CONGESTION_RISK or "
+        "NF_CONGESTION; [A-Z0-9_]; empty: none)."),
+    BSF_CFG_UINT_KEY("congestion.retry_after_s", admission.retry_after_s, "1", 0, 3600,
+        "Retry-After (seconds) of a discarded SBI request; 0: none."),
+    BSF_CFG_BOOL_KEY("overload.enabled", admission.overload, "true",
+        "Overload control (seed 3.27, TS 29.500 6.4): levels L1-L3 from the same inputs, with "
+        "onset and abatement; while overloaded every SBI answer carries 3gpp-Sbi-Oci (scope "
+        "the NF instance)."),
+    BSF_CFG_LIST_KEY("overload.cpu_thresholds", admission.ov_cpu, "44:41;49:47;52:50", 63,
+        "CPU use `ONSET:ABATEMENT` (%) of L1, L2, L3; empty: not watched."),
+    BSF_CFG_LIST_KEY("overload.pending_thresholds", admission.ov_pending,
+        "1260:1050;1575:1470;1890:1785", 127,
+        "Pending requests (SBI and Diameter) `ONSET:ABATEMENT` of L1, L2, L3; empty: not "
+        "watched."),
+    BSF_CFG_LIST_KEY("overload.memory_thresholds", admission.ov_memory, "80:75;90:85;95:91", 63,
+        "Memory use `ONSET:ABATEMENT` (%) of L1, L2, L3; empty: not watched."),
+    BSF_CFG_LIST_KEY("overload.reduction", admission.reduction, "10;25;50", 31,
+        "OCI Overload Reduction Metric (%) advertised in L1, L2, L3."),
+    BSF_CFG_UINT_KEY("overload.validity_s", admission.validity_s, "10", 1, 3600,
+        "OCI Period of Validity (seconds); the OCI's timestamp is renewed after half of it."),
+    BSF_CFG_BOOL_KEY("overload.lci", admission.lci, "true",
+        "Load control (TS 29.500 6.3): every SBI answer carries 3gpp-Sbi-Lci with bsfd's CPU "
+        "load (steps of 5 %)."),
+    BSF_CFG_BOOL_KEY("overload.honour_oci", admission.client_oci, "true",
+        "The SBI client honours the OCI its producers send (NRF, PCFs): it drops that share of "
+        "its requests to the producer for the validity period (Loss algorithm)."),
+    BSF_CFG_BOOL_KEY("sbi.server_header", admission.server_header, "true",
+        "Seed 3.26.1: every SBI answer carries `Server: BSF-<nf.instance_id>`."),
+    BSF_CFG_UINT_KEY("ratelimit.consumer_rate", admission.rate_per_consumer, "0", 0, 10000000,
+        "Seed 3.28: requests per second one consumer (the NF instance of its User-Agent, else "
+        "its address) may send; over it, requests above the cut-off priority get 429. 0: none."),
+    BSF_CFG_UINT_KEY("ratelimit.burst", admission.rate_burst, "0", 0, 10000000,
+        "Requests a consumer may send at once (bucket size); 0: one second's worth."),
+    BSF_CFG_LIST_KEY("ratelimit.routes", admission.route_rates, "", 127,
+        "Requests per second per operation, all consumers together: `register=N`, "
+        "`discovery=N`, `deregister=N`, `update=N`, `other=N`; over it, 429."),
+    BSF_CFG_UINT_KEY("ratelimit.priority_cutoff", admission.rate_priority, "0", 0, 31,
+        "Requests of this priority or a more important one (lower number) are never rate "
+        "limited (seed 3.28: only those above the configured value are discarded)."),
+};
+
+/* The thresholds parse (the controller's checks) and the cause is a 3GPP cause name. */
+static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
+{
+    bsf_admission_config_t ac;
+    char why[320];
+    if (bsf_admission_settings_apply(&cfg->admission, &ac, why, sizeof why)) {
+        snprintf(err, err_cap, "%s", why);
+        return -1;
+    }
+    if (strspn(cfg->admission.cause, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+        strlen(cfg->admission.cause)) {
+        snprintf(err, err_cap, "congestion.response_cause: only A-Z, 0-9 and _ are allowed");
+        return -1;
+    }
+    return 0;
+}
+
+const bsf_config_section_t bsf_config_admission_section = {keys, sizeof keys / sizeof keys[0],
+                                                           finish};

@@ -1,0 +1,206 @@
+"""A test PCF answering the BSF's binding audit queries (seed §3.34), on HTTP/2 over loopback.
+
+The BSF asks a PCF whether it still has the session of a binding with a GET of the
+notificationUrl the PCF gave at registration (`vendorSpecific-000111`). The sim is strict to
+TS 29.500 for what the BSF sends (GET, no body, User-Agent `BSF-<nfInstanceId>`,
+3gpp-Sbi-Sender-Timestamp, 3gpp-Sbi-Max-Rsp-Time, 3gpp-Sbi-Callback) and answers per session
+(the last path segment) or by default:
+
+    found      200 with an empty JSON object
+    not_found  404 ProblemDetails (cause CONTEXT_NOT_FOUND)
+    unavailable 503 ProblemDetails (cause NF_CONGESTION) with Retry-After
+    hang       never answers (the BSF's query deadline runs out)
+
+Every answer carries `server: PCF-<nfInstanceId>` (TS 29.500 §5.2.3.2.x) so the BSF can tell
+PCFs apart. An optional Nnrf_NFDiscovery endpoint (`DiscoverySim`) lists the PCFs of a set,
+its SearchResult validated against TS29510_Nnrf_NFDiscovery.yaml.
+
+    pcf = PcfSim().start(); url = pcf.url("sess-1"); pcf.mode = "not_found"; pcf.queries
+Anything wrong with a request is in pcf.violations (a test asserts it empty).
+"""
+
+import asyncio
+import json
+import pathlib
+import re
+import sys
+import threading
+import time
+import urllib.parse
+import uuid as uuid_mod
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "integration"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+import h2_peer  # noqa: E402
+import openapi  # noqa: E402
+
+PATH = "/npcf-custom-binding/v1/sessions/"
+SENDER_TS = re.compile(r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|"
+                       r"Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2}\.\d{3} GMT$")
+MODES = ("found", "not_found", "unavailable", "hang")
+
+
+class _Loop:
+    """An asyncio loop on its own thread serving one handler."""
+
+    def __init__(self, handler):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.handler = handler
+        self.server = self.port = self.stats = None
+
+    def start(self):
+        async def go():
+            return await h2_peer.serve(self.handler, "127.0.0.1", 0)
+        self.server, self.port, self.stats = asyncio.run_coroutine_threadsafe(
+            go(), self.loop).result(10)
+
+    def close(self):
+        async def go():
+            self.server.close()
+            for t in list(self.stats["transports"]):
+                t.abort()
+            for task in asyncio.all_tasks():
+                if task is not asyncio.current_task():
+                    task.cancel()
+        if self.server:
+            asyncio.run_coroutine_threadsafe(go(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+class PcfSim:
+    def __init__(self, mode="found", instance_id=None):
+        assert mode in MODES
+        self.mode = mode
+        self.modes = {}                 # session -> mode (overrides `mode`)
+        self.instance_id = instance_id or str(uuid_mod.uuid4())
+        self.queries = []               # (monotonic, session, headers dict)
+        self.violations = []
+        self.lock = threading.Lock()
+        self._loop = _Loop(self._handle)
+
+    def start(self):
+        self._loop.start()
+        return self
+
+    def close(self):
+        self._loop.close()
+
+    @property
+    def port(self):
+        return self._loop.port
+
+    @property
+    def api_root(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def url(self, session):
+        return f"{self.api_root}{PATH}{session}"
+
+    def queries_of(self, session):
+        with self.lock:
+            return [q for q in self.queries if q[1] == session]
+
+    def _check(self, req):
+        bad = []
+        if req.method != "GET":
+            bad.append(f"method {req.method}")
+        if req.body:
+            bad.append("a body on GET")
+        ua = req.header("user-agent") or ""
+        if not re.match(r"^BSF-[0-9a-fA-F-]{36}( \S+)?$", ua):
+            bad.append(f"User-Agent {ua!r}")
+        if not SENDER_TS.match(req.header("3gpp-sbi-sender-timestamp") or ""):
+            bad.append("3gpp-Sbi-Sender-Timestamp")
+        if not (req.header("3gpp-sbi-max-rsp-time") or "").isdigit():
+            bad.append("3gpp-Sbi-Max-Rsp-Time")
+        if req.header("3gpp-sbi-callback") != "Nbsf_Management_myNotification":
+            bad.append(f"3gpp-Sbi-Callback {req.header('3gpp-sbi-callback')!r}")
+        return bad
+
+    async def _handle(self, req):
+        path = req.path.partition("?")[0]
+        server = [("server", f"PCF-{self.instance_id}")]
+        if not path.startswith(PATH) or "/" in path[len(PATH):]:
+            headers, body = h2_peer.problem(404, "RESOURCE_URI_STRUCTURE_NOT_FOUND")
+            with self.lock:
+                self.violations.append(f"path {path}")
+            return 404, server + headers, body
+        session = urllib.parse.unquote(path[len(PATH):])
+        with self.lock:
+            self.queries.append((time.monotonic(), session, dict(req.headers)))
+            self.violations += [f"{session}: {b}" for b in self._check(req)]
+            mode = self.modes.get(session, self.mode)
+        if mode == "hang":
+            await asyncio.sleep(3600)
+        if mode == "found":
+            return 200, server + [("content-type", "application/json")], b"{}"
+        if mode == "not_found":
+            headers, body = h2_peer.problem(404, "CONTEXT_NOT_FOUND", "no such session")
+            return 404, server + headers, body
+        headers, body = h2_peer.problem(503, "NF_CONGESTION", "busy")
+        return 503, server + headers + [("retry-after", "1")], body
+
+
+class DiscoverySim:
+    """Nnrf_NFDiscovery (TS 29.510 §5.3.2.2) for PCFs by NF set: GET
+    /nnrf-disc/v1/nf-instances?target-nf-type=PCF&requester-nf-type=BSF&target-nf-set-id=S."""
+
+    API = "TS29510_Nnrf_NFDiscovery.yaml"
+
+    def __init__(self):
+        openapi.validator("SearchResult", self.API)
+        self.sets = {}       # set id -> [PcfSim]
+        self.requests = []
+        self.violations = []
+        self.fail = None     # an HTTP status answered to everything
+        self._loop = _Loop(self._handle)
+
+    def start(self):
+        self._loop.start()
+        return self
+
+    def close(self):
+        self._loop.close()
+
+    @property
+    def uri(self):
+        return f"http://127.0.0.1:{self._loop.port}"
+
+    @staticmethod
+    def profile(pcf, set_id):
+        return {"nfInstanceId": pcf.instance_id, "nfType": "PCF", "nfStatus": "REGISTERED",
+                "nfSetIdList": [set_id], "ipv4Addresses": ["127.0.0.1"],
+                "nfServices": [{"serviceInstanceId": "sm-1",
+                                "serviceName": "npcf-smpolicycontrol",
+                                "versions": [{"apiVersionInUri": "v1",
+                                              "apiFullVersion": "1.0.0"}],
+                                "scheme": "http", "nfServiceStatus": "REGISTERED",
+                                "ipEndPoints": [{"ipv4Address": "127.0.0.1",
+                                                 "port": pcf.port}]}]}
+
+    async def _handle(self, req):
+        path, _, query = req.path.partition("?")
+        q = dict(urllib.parse.parse_qsl(query))
+        self.requests.append((req.method, path, q))
+        if req.method != "GET" or path != "/nnrf-disc/v1/nf-instances":
+            headers, body = h2_peer.problem(404, "RESOURCE_URI_STRUCTURE_NOT_FOUND")
+            return 404, headers, body
+        for name in ("target-nf-type", "requester-nf-type"):
+            if name not in q:
+                self.violations.append(f"no {name}")
+                headers, body = h2_peer.problem(400, "MANDATORY_QUERY_PARAM_MISSING", name)
+                return 400, headers, body
+        if q["target-nf-type"] != "PCF" or q["requester-nf-type"] != "BSF":
+            self.violations.append(f"query {q}")
+        if self.fail:
+            headers, body = h2_peer.problem(self.fail, "SYSTEM_FAILURE")
+            return self.fail, headers, body
+        set_id = q.get("target-nf-set-id", "")
+        result = {"validityPeriod": 60,
+                  "nfInstances": [self.profile(p, set_id) for p in self.sets.get(set_id, [])]}
+        openapi.validate(result, "SearchResult", self.API)
+        return 200, [("content-type", "application/json")], json.dumps(result).encode()

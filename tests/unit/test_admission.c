@@ -1,0 +1,252 @@
+/* gateways/admission: congestion states and anti-flapping, load shedding with the seed's
+ * defaults (§3.4 truth table), overload onset/abatement (§3.27), priorities (§3.1), token
+ * buckets (§3.28), the settings, and the controller's decisions from real counts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gateways/admission/admission.h"
+#include "gateways/admission/admission_settings.h"
+
+/* The settings with bsfd's defaults (bsfd/config_keys_admission.c). */
+static bsf_admission_settings_t default_settings(void)
+{
+    bsf_admission_settings_t s;
+    memset(&s, 0, sizeof s);
+    s.enabled = true;
+    strcpy(s.priorities, "discovery=15\nregister=20\nderegister=16\nupdate=20\nother=20");
+    s.interval_ms = 200;
+    s.sample_count = 5;
+    strcpy(s.cpu, "75\n80\n85\n90");
+    strcpy(s.pending, "175\n200\n225\n250");
+    strcpy(s.memory, "80\n85\n90\n95");
+    strcpy(s.discard_priorities, "30\n24\n18\n14");
+    strcpy(s.discard_percentages, "DOC 30-31:50\nL1 24-29:50 30-31:75\n"
+                                  "L2 18-23:50 24-29:75 30-31:100\nCONGESTED 14-31:100");
+    s.status = 503;
+    strcpy(s.cause, "NF_CONGESTION_RISK");
+    s.overload = true;
+    strcpy(s.ov_cpu, "44:41\n49:47\n52:50");
+    strcpy(s.ov_pending, "1260:1050\n1575:1470\n1890:1785");
+    strcpy(s.ov_memory, "80:75\n90:85\n95:91");
+    strcpy(s.reduction, "10\n25\n50");
+    s.validity_s = 10;
+    return s;
+}
+
+static bsf_admission_config_t default_config(void)
+{
+    bsf_admission_settings_t s = default_settings();
+    bsf_admission_config_t c;
+    char why[256];
+    if (bsf_admission_settings_apply(&s, &c, why, sizeof why))
+        fail_msg("%s", why);
+    return c;
+}
+
+static void levels_and_anti_flapping(void **state)
+{
+    (void)state;
+    bsf_admission_config_t c = default_config();
+    assert_int_equal(bsf_adm_level(c.pending, 174), BSF_ADM_NORMAL);
+    assert_int_equal(bsf_adm_level(c.pending, 175), BSF_ADM_DOC);
+    assert_int_equal(bsf_adm_level(c.pending, 210), BSF_ADM_L1);
+    assert_int_equal(bsf_adm_level(c.pending, 1000), BSF_ADM_CONGESTED);
+    uint32_t none[BSF_ADM_LEVELS] = BSF_ADM_NO_LEVELS;
+    assert_int_equal(bsf_adm_level(none, UINT32_MAX - 1), BSF_ADM_NORMAL);
+    /* seed §3.4 acceptance 5: count 3, DOC for 2 intervals stays NORMAL, 3 makes DOC */
+    bsf_adm_machine_t m = {0};
+    assert_int_equal(bsf_adm_machine_step(&m, BSF_ADM_DOC, 3), BSF_ADM_NORMAL);
+    assert_int_equal(bsf_adm_machine_step(&m, BSF_ADM_DOC, 3), BSF_ADM_NORMAL);
+    assert_int_equal(bsf_adm_machine_step(&m, BSF_ADM_NORMAL, 3), BSF_ADM_NORMAL);
+    assert_int_equal(bsf_adm_machine_step(&m, BSF_ADM_DOC, 3), BSF_ADM_NORMAL);
+    assert_int_equal(bsf_adm_machine_step(&m, BSF_ADM_DOC, 3), BSF_ADM_NORMAL);
+    assert_int_equal(bsf_adm_machine_step(&m, BSF_ADM_DOC, 3), BSF_ADM_DOC);
+    /* a change of candidate restarts the count */
+    assert_int_equal(bsf_adm_machine_step(&m, BSF_ADM_L1, 2), BSF_ADM_DOC);
+    assert_int_equal(bsf_adm_machine_step(&m, BSF_ADM_L2, 2), BSF_ADM_DOC);
+    assert_int_equal(bsf_adm_machine_step(&m, BSF_ADM_L2, 2), BSF_ADM_L2);
+}
+
+/* Seed §3.4's derived truth table with the default discard priorities. */
+static void shedding_truth_table(void **state)
+{
+    (void)state;
+    bsf_admission_config_t c = default_config();
+    const uint32_t prio[] = {15, 16, 20, 25, 28, 18};
+    const char *expect[] = {
+        [BSF_ADM_NORMAL] = "AAAAAA", [BSF_ADM_DOC] = "AAAAAA", [BSF_ADM_L1] = "AAARRA",
+        [BSF_ADM_L2] = "AARRRR",     [BSF_ADM_CONGESTED] = "RRRRRR"};
+    for (int s = BSF_ADM_NORMAL; s <= BSF_ADM_CONGESTED; s++)
+        for (int i = 0; i < 6; i++) {
+            bool discard = bsf_adm_discard(&c.shedding, (bsf_adm_state_t)s, prio[i], 0);
+            if (discard != (expect[s][i] == 'R'))
+                fail_msg("state %s priority %u", bsf_adm_state_name((bsf_adm_state_t)s),
+                         prio[i]);
+        }
+    assert_false(bsf_adm_discard(&c.shedding, BSF_ADM_CONGESTED, 13, 0));
+    assert_true(bsf_adm_discard(&c.shedding, BSF_ADM_DOC, 99, 0)); /* over 31 counts as 31 */
+    /* percentage mode: L1, priority 25 → 50 %: draws below 50 discard */
+    c.shedding.by_percentage = true;
+    assert_true(bsf_adm_discard(&c.shedding, BSF_ADM_L1, 25, 49));
+    assert_false(bsf_adm_discard(&c.shedding, BSF_ADM_L1, 25, 50));
+    assert_true(bsf_adm_discard(&c.shedding, BSF_ADM_L1, 31, 74));
+    assert_false(bsf_adm_discard(&c.shedding, BSF_ADM_L1, 23, 0));
+    assert_true(bsf_adm_discard(&c.shedding, BSF_ADM_CONGESTED, 14, 99));
+}
+
+/* Seed §3.27 acceptance 1-3 with table 3-32. */
+static void overload_onset_and_abatement(void **state)
+{
+    (void)state;
+    bsf_admission_config_t c = default_config();
+    unsigned l = bsf_adm_overload_level(&c.ov_pending, 0, 1300);
+    assert_int_equal(l, 1);
+    assert_int_equal(l = bsf_adm_overload_level(&c.ov_pending, l, 1100), 1);
+    assert_int_equal(l = bsf_adm_overload_level(&c.ov_pending, l, 1000), 0);
+    assert_int_equal(l = bsf_adm_overload_level(&c.ov_pending, l, 1600), 2);
+    assert_int_equal(l = bsf_adm_overload_level(&c.ov_pending, l, 1500), 2);
+    assert_int_equal(l = bsf_adm_overload_level(&c.ov_pending, l, 1400), 1); /* < 1470 */
+    assert_int_equal(l = bsf_adm_overload_level(&c.ov_pending, l, 1900), 3);
+    assert_int_equal(l = bsf_adm_overload_level(&c.ov_pending, l, 100), 0);
+    assert_int_equal(bsf_adm_overload_level(&c.ov_cpu, 0, 53), 3);
+}
+
+static void priorities(void **state)
+{
+    (void)state;
+    assert_int_equal(bsf_adm_priority_parse("0"), 0);
+    assert_int_equal(bsf_adm_priority_parse("31"), 31);
+    assert_int_equal(bsf_adm_priority_parse("32"), -1);
+    assert_int_equal(bsf_adm_priority_parse("45"), -1);
+    assert_int_equal(bsf_adm_priority_parse("-1"), -1);
+    assert_int_equal(bsf_adm_priority_parse("1a"), -1);
+    assert_int_equal(bsf_adm_priority_parse("007"), -1);
+    assert_int_equal(bsf_adm_priority_parse(""), -1);
+    assert_int_equal(bsf_adm_priority_parse(NULL), -1);
+    bsf_admission_config_t c = default_config();
+    bsf_admission_t *a = bsf_admission_new(&c);
+    assert_non_null(a);
+    assert_int_equal(bsf_admission_sbi_priority(a, "GET", NULL), 15);
+    assert_int_equal(bsf_admission_sbi_priority(a, "POST", NULL), 20);
+    assert_int_equal(bsf_admission_sbi_priority(a, "DELETE", NULL), 16);
+    assert_int_equal(bsf_admission_sbi_priority(a, "POST", "3"), 3);
+    assert_int_equal(bsf_admission_sbi_priority(a, "POST", "45"), 20); /* §3.4 acceptance 4 */
+    assert_int_equal(bsf_admission_sbi_priority(a, "OPTIONS", NULL), 20);
+    bsf_admission_free(a);
+}
+
+static void settings_errors(void **state)
+{
+    (void)state;
+    char why[256];
+    bsf_admission_config_t c;
+    struct {
+        const char *key;
+        const char *value;
+    } bad[] = {{"congestion.cpu_thresholds", "80\n70\n75\n90"},
+               {"congestion.discard_priorities", "14\n18\n24\n30"},
+               {"congestion.discard_percentages", "L4 1-2:50"},
+               {"admission.priorities", "discovery=32"},
+               {"overload.pending_thresholds", "100:200\n300:250\n400:350"},
+               {"overload.reduction", "10\n101\n50"},
+               {"ratelimit.routes", "register=x"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        bsf_admission_settings_t s = default_settings();
+        char *fields[] = {s.cpu, s.discard_priorities, s.discard_percentages, s.priorities,
+                          s.ov_pending, s.reduction, s.route_rates};
+        strcpy(fields[i], bad[i].value);
+        assert_int_equal(bsf_admission_settings_apply(&s, &c, why, sizeof why), -1);
+        if (strncmp(why, bad[i].key, strlen(bad[i].key)) != 0)
+            fail_msg("%s: %s", bad[i].key, why);
+    }
+    bsf_admission_settings_t s = default_settings();
+    s.memory[0] = '\0'; /* empty: the resource is not watched */
+    strcpy(s.route_rates, "register=100\ndiscovery=5000");
+    assert_int_equal(bsf_admission_settings_apply(&s, &c, why, sizeof why), 0);
+    assert_int_equal(c.memory[0], UINT32_MAX);
+    assert_int_equal(c.route_rate[BSF_ADM_OP_REGISTER], 100);
+    assert_int_equal(c.route_rate[BSF_ADM_OP_DISCOVERY], 5000);
+    assert_int_equal(c.route_rate[BSF_ADM_OP_DEREGISTER], 0);
+}
+
+static void token_bucket(void **state)
+{
+    (void)state;
+    bsf_adm_bucket_t b = {0};
+    uint64_t t = 1000000000ull;
+    int taken = 0;
+    for (int i = 0; i < 20; i++)
+        taken += bsf_adm_bucket_take(&b, 10, 5, t);
+    assert_int_equal(taken, 5); /* the burst */
+    assert_false(bsf_adm_bucket_take(&b, 10, 5, t + 50000000ull));
+    assert_true(bsf_adm_bucket_take(&b, 10, 5, t + 100000000ull)); /* 100 ms: one token */
+    assert_true(bsf_adm_bucket_take(&b, 0, 0, t));                  /* no limit */
+}
+
+static size_t count_of(void *ctx)
+{
+    return *(size_t *)ctx;
+}
+
+/* The controller from a real count: the state, the shared decision, the OCI. */
+static void controller(void **state)
+{
+    (void)state;
+    bsf_admission_config_t c = default_config();
+    c.sample_count = 2;
+    uint32_t pend[BSF_ADM_LEVELS] = {2, 4, 6, 8};
+    memcpy(c.pending, pend, sizeof pend);
+    c.ov_pending = (bsf_adm_overload_thresholds_t){{5, 7, 9}, {3, 6, 8}};
+    bsf_admission_t *a = bsf_admission_new(&c);
+    size_t pending = 0;
+    assert_int_equal(bsf_admission_add_resource(a, "pending", c.pending, count_of, &pending), 0);
+    unsigned level, metric;
+    uint64_t ts;
+    uint32_t validity;
+    assert_int_equal(bsf_admission_sample(a, 0, 0), BSF_ADM_NORMAL);
+    assert_true(bsf_admission_sbi_admit(a, 31));
+    pending = 6;
+    assert_int_equal(bsf_admission_sample(a, 0, 0), BSF_ADM_NORMAL); /* one sample of L2 */
+    assert_int_equal(bsf_admission_resource_level(a, 0), BSF_ADM_L2);
+    assert_int_equal(bsf_admission_sample(a, 0, 0), BSF_ADM_L2);
+    assert_int_equal(bsf_admission_state(a), BSF_ADM_L2);
+    assert_true(bsf_admission_sbi_admit(a, 15));
+    assert_false(bsf_admission_sbi_admit(a, 18));
+    assert_true(bsf_admission_oci(a, &level, &metric, &ts, &validity));
+    assert_int_equal(level, 1); /* 6: L1 onset 5 */
+    assert_int_equal(metric, 10);
+    assert_int_equal(validity, 10);
+    /* CPU over the CPU thresholds is no resource here: only the count counts */
+    pending = 0;
+    bsf_admission_sample(a, 0, 0);
+    assert_int_equal(bsf_admission_sample(a, 0, 0), BSF_ADM_NORMAL);
+    /* after an overload a 0 metric is advertised for the validity period */
+    assert_true(bsf_admission_oci(a, &level, &metric, &ts, &validity));
+    assert_int_equal(level, 0);
+    assert_int_equal(metric, 0);
+    bsf_text_t out = {0};
+    bsf_admission_write_metrics(a, &out);
+    assert_non_null(strstr(out.data, "ocbsf_http_congestion_message_reject_total{state=\"L2\"} 1"));
+    assert_non_null(strstr(out.data, "ocbsf_admission_resource_state{resource=\"pending\"} 0"));
+    bsf_text_free(&out);
+    bsf_admission_free(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(levels_and_anti_flapping),
+        cmocka_unit_test(shedding_truth_table),
+        cmocka_unit_test(overload_onset_and_abatement),
+        cmocka_unit_test(priorities),
+        cmocka_unit_test(settings_errors),
+        cmocka_unit_test(token_bucket),
+        cmocka_unit_test(controller),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
