@@ -222,13 +222,18 @@ void bsf_audit_write_metrics(void *ctx, bsf_text_t *out)
     bsf_audit_stats_t s;
     bsf_audit_stats(ctx, &s);
     bsf_text_printf(out,
+        "# HELP bsf_audit_cycles_total Audit cycles over the bindings due.\n"
         "# TYPE bsf_audit_cycles_total counter\nbsf_audit_cycles_total %llu\n"
+        "# HELP bsf_audit_candidates_total Bindings the audit found due for a check.\n"
         "# TYPE bsf_audit_candidates_total counter\nbsf_audit_candidates_total %llu\n"
+        "# HELP bsf_audit_queries_total Queries the audit sent to PCFs.\n"
         "# TYPE bsf_audit_queries_total counter\nbsf_audit_queries_total %llu\n"
+        "# HELP bsf_audit_answers_total PCF answers to audit queries, by answer.\n"
         "# TYPE bsf_audit_answers_total counter\n"
         "bsf_audit_answers_total{answer=\"found\"} %llu\n"
         "bsf_audit_answers_total{answer=\"not_found\"} %llu\n"
         "bsf_audit_answers_total{answer=\"failed\"} %llu\n"
+        "# HELP bsf_audit_outcomes_total Audited bindings by outcome.\n"
         "# TYPE bsf_audit_outcomes_total counter\n"
         "bsf_audit_outcomes_total{outcome=\"confirmed\"} %llu\n"
         "bsf_audit_outcomes_total{outcome=\"suspected\"} %llu\n"
@@ -236,9 +241,11 @@ void bsf_audit_write_metrics(void *ctx, bsf_text_t *out)
         "bsf_audit_outcomes_total{outcome=\"removed_not_found\"} %llu\n"
         "bsf_audit_outcomes_total{outcome=\"removed_max_ttl\"} %llu\n"
         "bsf_audit_outcomes_total{outcome=\"dropped\"} %llu\n"
+        "# HELP bsf_audit_alternates_total Alternate PCFs of the set asked (Nnrf discovery) and found.\n"
         "# TYPE bsf_audit_alternates_total counter\n"
         "bsf_audit_alternates_total{result=\"asked\"} %llu\n"
         "bsf_audit_alternates_total{result=\"found\"} %llu\n"
+        "# HELP bsf_audit_inflight Audit queries waiting for an answer.\n"
         "# TYPE bsf_audit_inflight gauge\nbsf_audit_inflight %llu\n",
         (unsigned long long)s.cycles, (unsigned long long)s.scanned_candidates,
         (unsigned long long)s.queries, (unsigned long long)s.answers_found,
