@@ -97,12 +97,21 @@ static bool ue_binding_matches(const history_t *h, const bsf_pcf_ue_binding_t *b
     return h->kind == BY_GPSI && b->gpsi && strcmp(b->gpsi, h->o->gpsi) == 0;
 }
 
+/* Subscriptions match by their SUPI or GPSI, like the UE's bindings. */
+static bool sub_matches(const history_t *h, const bsf_subscription_t *s)
+{
+    if (h->kind == BY_SUPI)
+        return strcmp(s->supi, h->o->supi) == 0;
+    return h->kind == BY_GPSI && s->gpsi && strcmp(s->gpsi, h->o->gpsi) == 0;
+}
+
 static bool event_matches(history_t *h, const bsf_event_t *ev)
 {
     if (h->kind == BY_BINDING)
         return memcmp(ev->binding_id.b, h->id.b, 16) == 0;
     if ((ev->binding && binding_matches(h, ev->binding)) ||
-        (ev->ue_binding && ue_binding_matches(h, ev->ue_binding))) {
+        (ev->ue_binding && ue_binding_matches(h, ev->ue_binding)) ||
+        (ev->subscription && sub_matches(h, ev->subscription))) {
         track(h, &ev->binding_id);
         return true;
     }
@@ -116,11 +125,13 @@ static void print_event(history_t *h, uint64_t position, const bsf_event_t *ev, 
     bsf_binding_id_format(&ev->binding_id, id);
     bsf_time_format_rfc3339((int64_t)BSF_HLC_MS(ev->hlc), ts);
     msgpack_sbuffer_clear(&h->text);
-    const char *member = ev->ue_binding            ? "ueBinding"
-                         : ev->mbs_binding         ? "mbsBinding"
+    const char *member = ev->ue_binding                 ? "ueBinding"
+                         : ev->mbs_binding              ? "mbsBinding"
+                         : ev->subscription             ? "subscription"
                          : bsf_event_is_audit(ev->type) ? "audit"
-                                                   : "binding";
-    if (ev->binding || ev->ue_binding || ev->mbs_binding || bsf_event_is_audit(ev->type)) {
+                                                        : "binding";
+    if (ev->binding || ev->ue_binding || ev->mbs_binding || ev->subscription ||
+        bsf_event_is_audit(ev->type)) {
         /* The binding as JSON, from the event's own bytes. */
         size_t member_len = strlen(member);
         msgpack_object root;

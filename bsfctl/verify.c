@@ -53,15 +53,20 @@ int bsfctl_stats(const bsfctl_options_t *o)
                          {"counters", p->counters}, {"log", store.log.dbi}, {"meta", store.meta},
                          {"ue_bindings", p->ue_bindings}, {"ix_ue_supi", p->ue_supi},
                          {"ix_ue_gpsi", p->ue_gpsi}, {"mbs_bindings", p->mbs_bindings},
-                         {"ix_mbs_session", p->mbs_session}, {"audit", p->audit}};
+                         {"ix_mbs_session", p->mbs_session}, {"audit", p->audit},
+                         {"subscriptions", p->subscriptions}, {"ix_sub_supi", p->sub_supi},
+                         {"ix_sub_gpsi", p->sub_gpsi}, {"ix_sub_expiry", p->sub_expiry}};
     size_t n = sizeof dbs / sizeof dbs[0];
     enum { LOG = 10 }; /* index of "log" above */
     uint64_t live = bsf_projection_counter(p, txn, "total");
     uint64_t live_ue = bsf_projection_counter(p, txn, BSF_UE_COUNTER_TOTAL);
     uint64_t live_mbs = bsf_projection_counter(p, txn, BSF_MBS_COUNTER_TOTAL);
     uint64_t projection_bytes = 0, log_bytes = 0, entries[24] = {0}, bytes[24] = {0};
+    /* a schema-2 store has none of the last five yet (the audit, then subscriptions) */
+    if (!p->has_subscriptions)
+        n -= 4;
     if (!p->has_audit)
-        n--; /* a schema-2 store: no audit database yet */
+        n--;
     for (size_t i = 0; i < n; i++) {
         MDB_stat st;
         if (mdb_stat(txn, dbs[i].dbi, &st) == 0) {

@@ -108,6 +108,16 @@ typedef struct {
     bsf_admission_settings_t admission;     /* admission.*, congestion.*, overload.*, ... */
     bsf_audit_settings_t audit;             /* binding audit, deletion log (audit.*) */
 
+    /* Subscriptions to binding events and their notifications (config_keys_subscriptions.c) */
+    uint64_t sub_max_expiry_ms;          /* subscriptions.max_expiry */
+    unsigned notify_queue_per_subscriber; /* notify.queue_per_subscriber */
+    unsigned notify_retries;             /* notify.retries */
+    unsigned notify_timeout_ms;          /* notify.timeout_ms */
+    unsigned notify_backoff_ms;          /* notify.backoff_ms */
+    unsigned notify_backoff_max_ms;      /* notify.backoff_max_ms */
+    unsigned notify_priority;            /* notify.priority */
+    unsigned notify_max_subscribers;     /* notify.max_subscribers */
+
     /* Keys set by the file or --set (not by the defaults), for aliases' checks. */
     const void *explicit_keys[BSF_CFG_MAX_EXPLICIT];
     unsigned n_explicit;
@@ -244,6 +254,7 @@ extern const bsf_config_section_t bsf_config_ops_section;
 extern const bsf_config_section_t bsf_config_observe_section;
 extern const bsf_config_section_t bsf_config_admission_section;
 extern const bsf_config_section_t bsf_config_audit_section;
+extern const bsf_config_section_t bsf_config_subscriptions_section;
 
 /* Sets every key to its default. */
 void bsf_config_defaults(bsf_config_t *cfg);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bsfd/config.h"
+#include "core/problem.h"
 
 static const char *const shedding_choices[] = {"priority", "percentage", NULL};
 
@@ -33,6 +34,11 @@ static const bsf_config_key_t keys[] = {
     BSF_CFG_LIST_KEY("congestion.pending_thresholds", admission.pending, "175;200;225;250", 127,
         "SBI requests admitted and not yet answered from which DOC, L1, L2 and CONGESTED hold; "
         "strictly increasing; empty: not watched."),
+    BSF_CFG_LIST_KEY("congestion.receiving_thresholds", admission.receiving, "", 127,
+        "SBI requests admitted whose body is still coming from which DOC, L1, L2 and CONGESTED "
+        "hold; empty (the default): not watched, since stalled bodies are bounded by "
+        "sbi.body_timeout_s and sbi.worker_memory_mb and must not let a peer make bsfd shed "
+        "others' requests."),
     BSF_CFG_LIST_KEY("congestion.memory_thresholds", admission.memory, "80;85;90;95", 63,
         "bsfd's resident memory (% of the cgroup's memory.max, else of the RAM) from which DOC, "
         "L1, L2 and CONGESTED hold; empty: not watched."),
@@ -77,6 +83,11 @@ static const bsf_config_key_t keys[] = {
     BSF_CFG_BOOL_KEY("overload.honour_oci", admission.client_oci, "true",
         "The SBI client honours the OCI its producers send (NRF, PCFs): it drops that share of "
         "its requests to the producer for the validity period (Loss algorithm)."),
+    BSF_CFG_LIST_KEY("sbi.errors", admission.errors, "", 1023,
+        "Seed 3.33: the HTTP status and cause of error conditions, `CONDITION=STATUS[:CAUSE]` "
+        "items; CONDITION is the lowercase cause id (e.g. `existing_binding_info_found=409`, "
+        "`optional_ie_incorrect=411:OptionalInformationElementIsIncorrect`; docs/admission.md "
+        "lists them), STATUS 400-599."),
     BSF_CFG_BOOL_KEY("sbi.server_header", admission.server_header, "true",
         "Seed 3.26.1: every SBI answer carries `Server: BSF-<nf.instance_id>`."),
     BSF_CFG_UINT_KEY("ratelimit.consumer_rate", admission.rate_per_consumer, "0", 0, 10000000,
@@ -99,6 +110,11 @@ static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
     char why[320];
     if (bsf_admission_settings_apply(&cfg->admission, &ac, why, sizeof why)) {
         snprintf(err, err_cap, "%s", why);
+        return -1;
+    }
+    bsf_cause_overrides_t errors;
+    if (bsf_cause_overrides_parse(cfg->admission.errors, &errors, why, sizeof why)) {
+        snprintf(err, err_cap, "sbi.errors: %s", why);
         return -1;
     }
     if (strspn(cfg->admission.cause, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=

@@ -22,6 +22,7 @@
 #include "common/error.h"
 #include "common/operational_state.h"
 #include "common/version.h"
+#include "core/problem.h"
 #include "engine/engine.h"
 #include "engine/log_retention.h"
 #include "engine/store.h"
@@ -32,6 +33,7 @@
 #include "gateways/nrf/nrf_service.h"
 #include "gateways/ops/ops_opstate.h"
 #include "gateways/sbi/audit_pcf_client.h"
+#include "gateways/sbi/notifier.h"
 #include "gateways/ops/ops_server.h"
 #include "gateways/admission/admission.h"
 #include "gateways/sbi/nbsf_service.h"
@@ -102,6 +104,7 @@ typedef struct {
     bsf_nbsf_service_t *sbi;
     bsf_rx_gateway_t *rx;
     bsf_nrf_service_t *nrf;
+    bsf_notifier_t *notifier; /* notifications of subscriptions, sent by the SBI client */
     bsf_warmup_t *warmup;
     bsf_deletion_log_t *deletion_log; /* the engine's on_removal (audit, Rx 5012, operator) */
     bsf_audit_pcf_client_t *audit_pcf;
@@ -207,6 +210,17 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
     if (bsf_config_api_create(&d->cfg, &d->store, reload_config, d, &d->cfgapi, err, cap))
         return -1;
     bsf_config_api_effective(d->cfgapi, &d->cfg);
+    bsf_notifier_config_t ncfg = {.queue_per_subscriber = cfg->notify_queue_per_subscriber,
+                                  .max_subscribers = cfg->notify_max_subscribers,
+                                  .retries = cfg->notify_retries,
+                                  .timeout_ms = cfg->notify_timeout_ms,
+                                  .backoff_ms = cfg->notify_backoff_ms,
+                                  .backoff_max_ms = cfg->notify_backoff_max_ms,
+                                  .priority = (int)cfg->notify_priority};
+    if (!(d->notifier = bsf_notifier_create(&ncfg))) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
     d->ec = (bsf_engine_config_t){
         .site_id = cfg->site_id,
         .collision_detection = cfg->bindings_collision_detection,
@@ -216,6 +230,7 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
         .tombstone_horizon_ms = cfg->store_tombstone_horizon_ms,
         .reserve_percent = cfg->store_reserve_percent,
         .on_removal = bsf_deletion_log_removal,
+        .notify = {d->notifier, d->notifier ? bsf_notifier_deliver : NULL},
     };
     d->deletion_log = bsf_deletion_log_create(cfg->audit.deletion_log_level,
                                               cfg->audit.deletion_log_ue_ids);
@@ -283,6 +298,12 @@ static size_t sbi_pending(void *ctx)
     return *sbi ? bsf_nbsf_service_in_flight(*sbi) : 0;
 }
 
+static size_t sbi_receiving(void *ctx)
+{
+    bsf_nbsf_service_t *const *sbi = ctx;
+    return *sbi ? bsf_nbsf_service_receiving(*sbi) : 0;
+}
+
 static void admission_metrics(void *ctx, bsf_text_t *out)
 {
     bsf_admission_write_metrics(ctx, out);
@@ -302,6 +323,10 @@ static int create_admission(bsfd_t *d, char *err, size_t cap)
     bsf_admission_config_t ac;
     if (bsf_admission_settings_apply(&cfg->admission, &ac, err, cap))
         return -1;
+    static bsf_cause_overrides_t errors; /* seed §3.33; checked by the configuration */
+    if (bsf_cause_overrides_parse(cfg->admission.errors, &errors, err, cap))
+        return -1;
+    bsf_cause_overrides_install(&errors);
     if (!bsf_config_is_set(cfg, "congestion.interval_ms") &&
         bsf_config_is_set(cfg, "diameter.congestion.interval_ms"))
         ac.interval_ms = cfg->diameter.congestion_interval_ms;
@@ -322,6 +347,8 @@ static int create_admission(bsfd_t *d, char *err, size_t cap)
         (ac.sbi_enabled &&
          (bsf_admission_add_resource(d->admission, "cpu", ac.cpu, NULL, NULL) < 0 ||
           bsf_admission_add_resource(d->admission, "pending", ac.pending, sbi_pending,
+                                     &d->sbi) < 0 ||
+          bsf_admission_add_resource(d->admission, "receiving", ac.receiving, sbi_receiving,
                                      &d->sbi) < 0))) {
         snprintf(err, cap, "admission: out of memory");
         return -1;
@@ -351,7 +378,8 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
                             .pcf_cookie = cfg->bindings_pcf_cookie,
                             .feed = d->feed,
                             .ipv6_min_prefix_len = cfg->bindings_ipv6_min_prefix_len,
-                            .n_also = cfg->sbi_n_also};
+                            .n_also = cfg->sbi_n_also,
+                            .sub_max_expiry_ms = cfg->sub_max_expiry_ms};
     for (unsigned i = 0; i < cfg->sbi_n_also; i++)
         nc.also[i] = (bsf_nbsf_listen_t){cfg->sbi_also_host[i], cfg->sbi_also_port[i]};
     if (create_admission(d, err, cap))
@@ -375,6 +403,7 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
     if (bsf_nrf_service_start(&nrfc, &d->nrf, err, cap))
         return -1;
     bsf_config_runtime_attach_nrf(d->nrf); /* nrf.timeout_ms and the back-off change live */
+    bsf_notifier_set_client(d->notifier, bsf_nrf_service_client(d->nrf));
     return 0;
 }
 
@@ -453,6 +482,7 @@ static void attach_ops(bsfd_t *d)
         bsf_ops_server_add_metrics(ops, sbi_admission_metrics, d->sbi_admission);
     }
     bsf_nrf_service_attach_ops(d->nrf, ops);
+    bsf_ops_server_add_metrics(ops, bsf_notifier_write_metrics, d->notifier);
     if (d->rx) {
         bsf_rx_repaving_t *repaving = bsf_rx_gateway_repaving(d->rx);
         bsf_ops_server_add_metrics(ops, bsf_rx_gateway_write_metrics, d->rx);
@@ -540,6 +570,7 @@ static void bsfd_stop(bsfd_t *d)
     bsf_config_runtime_attach_nrf(NULL);
     bsf_nrf_service_stop(d->nrf);
     bsf_admission_stop(d->admission); /* its thread reads the front ends' counts */
+    bsf_notifier_destroy(d->notifier); /* after the engine and the client stopped */
     if (d->rx)
         bsf_rx_gateway_stop(d->rx);
     if (d->sbi) {

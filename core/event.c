@@ -15,6 +15,9 @@ static const char *const type_names[] = {
     [BSF_EVENT_MBS_BINDING_REGISTERED] = "MbsBindingRegistered",
     [BSF_EVENT_MBS_BINDING_UPDATED] = "MbsBindingUpdated",
     [BSF_EVENT_MBS_BINDING_DEREGISTERED] = "MbsBindingDeregistered",
+    [BSF_EVENT_SUBSCRIPTION_CREATED] = "SubscriptionCreated",
+    [BSF_EVENT_SUBSCRIPTION_REPLACED] = "SubscriptionReplaced",
+    [BSF_EVENT_SUBSCRIPTION_REMOVED] = "SubscriptionRemoved",
     [BSF_EVENT_AUDIT_CONFIRMED] = "AuditConfirmed",
     [BSF_EVENT_AUDIT_SUSPECTED] = "AuditSuspected",
     [BSF_EVENT_AUDIT_FAILED] = "AuditFailed",
@@ -29,6 +32,8 @@ static const char *const reason_names[BSF_REASON_COUNT] = {
     [BSF_REASON_AUDIT_MAX_TTL] = "audit_max_ttl",
     [BSF_REASON_DIAMETER_FAILURE] = "diameter_failure",
     [BSF_REASON_OPERATOR] = "operator",
+    [BSF_REASON_UNSUBSCRIBED] = "unsubscribed",
+    [BSF_REASON_EXPIRED] = "expired",
 };
 
 const char *bsf_event_type_name(bsf_event_type_t type)
@@ -85,7 +90,8 @@ int bsf_event_encode(const bsf_event_t *ev, msgpack_packer *pk)
                pack_cstr(pk, id) || pack_audit(pk, &ev->audit);
     }
     bool has_binding = !bsf_event_is_deregistration(ev->type);
-    bool ue = bsf_event_is_ue(ev->type) || bsf_event_is_mbs(ev->type); /* no timestamps */
+    bool ue = bsf_event_is_ue(ev->type) || bsf_event_is_mbs(ev->type) ||
+              bsf_event_is_subscription(ev->type); /* no timestamps */
     bool has_cookie = has_binding && !ue && ev->cookie;
     size_t members = 6 + (has_binding ? (ue ? 2 : 4 + has_cookie) : 1 + ev->has_replaced_by);
     if (msgpack_pack_map(pk, members) || pack_cstr(pk, "v") ||
@@ -96,6 +102,9 @@ int bsf_event_encode(const bsf_event_t *ev, msgpack_packer *pk)
         msgpack_pack_uint64(pk, ev->hlc) || pack_cstr(pk, "bindingId") ||
         pack_id(pk, &ev->binding_id))
         return -1;
+    if (has_binding && bsf_event_is_subscription(ev->type))
+        return pack_cstr(pk, "subscription") || bsf_subscription_encode(ev->subscription, pk) ||
+               pack_cstr(pk, "createdHlc") || msgpack_pack_uint64(pk, ev->created_hlc);
     if (has_binding && bsf_event_is_mbs(ev->type))
         return pack_cstr(pk, "mbsBinding") || bsf_pcf_mbs_binding_encode(ev->mbs_binding, pk) ||
                pack_cstr(pk, "createdHlc") || msgpack_pack_uint64(pk, ev->created_hlc);
@@ -256,6 +265,24 @@ static int decode_ue_payload(const msgpack_object *o, msgpack_zone *zone, bsf_ev
     return 0;
 }
 
+static int decode_sub_payload(const msgpack_object *o, msgpack_zone *zone, bsf_event_t *out,
+                              char *err, size_t err_cap)
+{
+    bsf_subscription_t *sub = msgpack_zone_malloc(zone, sizeof *sub);
+    bsf_problem_t problem;
+    if (!sub) {
+        snprintf(err, err_cap, "out of memory");
+        return -1;
+    }
+    if (bsf_subscription_decode(o, zone, sub, &problem) ||
+        bsf_subscription_check_rules(sub, &problem)) {
+        snprintf(err, err_cap, "subscription payload: %s", problem.detail);
+        return -1;
+    }
+    out->subscription = sub;
+    return 0;
+}
+
 static int decode_mbs_payload(const msgpack_object *o, msgpack_zone *zone, bsf_event_t *out,
                               char *err, size_t err_cap)
 {
@@ -285,9 +312,10 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
     uint64_t version = 0, site = 0;
     enum { HAS_TYPE = 1, HAS_SITE = 2, HAS_SEQ = 4, HAS_HLC = 8, HAS_ID = 16, HAS_BINDING = 32,
            HAS_REASON = 64, HAS_UE_BINDING = 128,
-           HAS_MBS_BINDING = 256, HAS_AUDIT = 512 };
+           HAS_MBS_BINDING = 256, HAS_AUDIT = 512, HAS_SUBSCRIPTION = 1024 };
     unsigned seen = 0;
-    const msgpack_object *binding = NULL, *ue_binding = NULL, *mbs_binding = NULL;
+    const msgpack_object *binding = NULL, *ue_binding = NULL, *mbs_binding = NULL,
+                         *subscription = NULL;
     for (uint32_t i = 0; i < root.via.map.size; i++) {
         const msgpack_object *k = &root.via.map.ptr[i].key, *val = &root.via.map.ptr[i].val;
         bool ok = true;
@@ -315,6 +343,9 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
         } else if (str_eq(k, "mbsBinding")) {
             mbs_binding = val;
             seen |= HAS_MBS_BINDING;
+        } else if (str_eq(k, "subscription")) {
+            subscription = val;
+            seen |= HAS_SUBSCRIPTION;
         } else if (str_eq(k, "ueBinding")) {
             ue_binding = val;
             seen |= HAS_UE_BINDING;
@@ -356,7 +387,8 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
                      : bsf_event_is_deregistration(out->type) ? HAS_REASON
                      : bsf_event_is_ue(out->type)          ? HAS_UE_BINDING
                      : bsf_event_is_mbs(out->type)         ? HAS_MBS_BINDING
-                                                           : HAS_BINDING);
+                     : bsf_event_is_subscription(out->type) ? HAS_SUBSCRIPTION
+                                                            : HAS_BINDING);
     if ((seen & need) != need) {
         snprintf(err, err_cap, "missing envelope or payload members");
         return -1;
@@ -365,6 +397,8 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
         return decode_ue_payload(ue_binding, zone, out, err, err_cap);
     if (need & HAS_MBS_BINDING)
         return decode_mbs_payload(mbs_binding, zone, out, err, err_cap);
+    if (need & HAS_SUBSCRIPTION)
+        return decode_sub_payload(subscription, zone, out, err, err_cap);
     if (need & HAS_BINDING) {
         bsf_problem_t problem;
         if (bsf_pcf_binding_decode(binding, zone, binding_storage, &problem)) {

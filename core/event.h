@@ -3,7 +3,8 @@
  * An event is a msgpack map: a versioned envelope (v, type, site, seq, hlc, bindingId) and a
  * typed payload. Members are written in a fixed order so that equal events have equal
  * bytes. Decoding checks every member; a binding payload is decoded into a
- * bsf_pcf_binding_t whose storage lives in the caller's zone. */
+ * bsf_pcf_binding_t whose storage lives in the caller's zone. Subscriptions to binding events
+ * (/subscriptions) are events too, so that they replicate like bindings. */
 #ifndef BSF_CORE_EVENT_H
 #define BSF_CORE_EVENT_H
 
@@ -14,6 +15,7 @@
 #include "core/pcf_binding.h"
 #include "core/pcf_mbs_binding.h"
 #include "core/pcf_ue_binding.h"
+#include "core/subscription.h"
 
 #define BSF_EVENT_VERSION 1
 #define BSF_COOKIE_MAX 1024 /* longest ocnf-service-cookie kept */
@@ -30,6 +32,11 @@ typedef enum {
     BSF_EVENT_MBS_BINDING_REGISTERED = 7,
     BSF_EVENT_MBS_BINDING_UPDATED = 8,
     BSF_EVENT_MBS_BINDING_DEREGISTERED = 9,
+    /* Subscriptions to binding events (/subscriptions): payload `subscription`; the envelope's
+     * bindingId is the subscription id (same id space) */
+    BSF_EVENT_SUBSCRIPTION_CREATED = 10,
+    BSF_EVENT_SUBSCRIPTION_REPLACED = 11,
+    BSF_EVENT_SUBSCRIPTION_REMOVED = 12,
     /* Audit outcomes of a PCF binding (seed §3.34, audit/): payload `audit`, the binding's
      * audit state after the audit. Written only by the site that audits the binding. */
     BSF_EVENT_AUDIT_CONFIRMED = 16, /* the PCF answered 2xx: kept, last audited now */
@@ -57,11 +64,18 @@ static inline bool bsf_event_is_mbs(bsf_event_type_t t)
     return t >= BSF_EVENT_MBS_BINDING_REGISTERED && t <= BSF_EVENT_MBS_BINDING_DEREGISTERED;
 }
 
-/* True for a deregistration of any kind (no binding payload, a reason). */
+/* True for the events of subscriptions to binding events. */
+static inline bool bsf_event_is_subscription(bsf_event_type_t t)
+{
+    return t >= BSF_EVENT_SUBSCRIPTION_CREATED && t <= BSF_EVENT_SUBSCRIPTION_REMOVED;
+}
+
+/* True for a deregistration of any kind, a subscription's removal included (no payload, a
+ * reason). */
 static inline bool bsf_event_is_deregistration(bsf_event_type_t t)
 {
     return t == BSF_EVENT_BINDING_DEREGISTERED || t == BSF_EVENT_UE_BINDING_DEREGISTERED ||
-           t == BSF_EVENT_MBS_BINDING_DEREGISTERED;
+           t == BSF_EVENT_MBS_BINDING_DEREGISTERED || t == BSF_EVENT_SUBSCRIPTION_REMOVED;
 }
 
 /* True for the events that carry a binding (registrations and updates of any kind). */
@@ -91,6 +105,8 @@ typedef enum {
     BSF_REASON_AUDIT_MAX_TTL,         /* the binding outlived the audit max TTL */
     BSF_REASON_DIAMETER_FAILURE,      /* the PCF answered an Rx request with a stale code */
     BSF_REASON_OPERATOR,              /* operator cleanup */
+    BSF_REASON_UNSUBSCRIBED,          /* subscription: DELETE from the consumer */
+    BSF_REASON_EXPIRED,               /* subscription: its expiry passed */
     BSF_REASON_COUNT
 } bsf_dereg_reason_t;
 
@@ -106,6 +122,8 @@ typedef struct {
     const bsf_pcf_ue_binding_t *ue_binding;
     /* MbsBindingRegistered, MbsBindingUpdated (with created_hlc) */
     const bsf_pcf_mbs_binding_t *mbs_binding;
+    /* SubscriptionCreated, SubscriptionReplaced (with created_hlc) */
+    const bsf_subscription_t *subscription;
     uint64_t created_hlc;   /* when the binding was registered (= hlc for registrations) */
     int64_t origin_ts_ms;   /* 3gpp-Sbi-Origination-Timestamp of the registration, -1 absent */
     int64_t sender_ts_ms;   /* 3gpp-Sbi-Sender-Timestamp of the registration, -1 absent */

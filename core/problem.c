@@ -58,14 +58,118 @@ static const cause_info_t *info(bsf_cause_t cause)
     return (unsigned)cause < BSF_CAUSE_COUNT ? &causes[cause] : &causes[BSF_CAUSE_SYSTEM_FAILURE];
 }
 
+static bsf_cause_overrides_t overrides; /* set once at start (seed §3.33) */
+
+static bsf_cause_t valid(bsf_cause_t cause)
+{
+    return (unsigned)cause < BSF_CAUSE_COUNT ? cause : BSF_CAUSE_SYSTEM_FAILURE;
+}
+
 const char *bsf_cause_name(bsf_cause_t cause)
 {
-    return info(cause)->name;
+    const char *o = overrides.name[valid(cause)];
+    return o[0] ? o : info(cause)->name;
 }
 
 int bsf_cause_status(bsf_cause_t cause)
 {
-    return info(cause)->status;
+    int o = overrides.status[valid(cause)];
+    return o ? o : info(cause)->status;
+}
+
+static const char *const ids[BSF_CAUSE_COUNT] = {
+    [BSF_CAUSE_NONE] = "",
+    [BSF_CAUSE_INVALID_MSG_FORMAT] = "invalid_msg_format",
+    [BSF_CAUSE_INVALID_QUERY_PARAM] = "invalid_query_param",
+    [BSF_CAUSE_MANDATORY_IE_MISSING] = "mandatory_ie_missing",
+    [BSF_CAUSE_MANDATORY_IE_INCORRECT] = "mandatory_ie_incorrect",
+    [BSF_CAUSE_OPTIONAL_IE_INCORRECT] = "optional_ie_incorrect",
+    [BSF_CAUSE_MANDATORY_QUERY_PARAM_MISSING] = "mandatory_query_param_missing",
+    [BSF_CAUSE_MANDATORY_QUERY_PARAM_INCORRECT] = "mandatory_query_param_incorrect",
+    [BSF_CAUSE_OPTIONAL_QUERY_PARAM_INCORRECT] = "optional_query_param_incorrect",
+    [BSF_CAUSE_UNSPECIFIED_MSG_FAILURE] = "unspecified_msg_failure",
+    [BSF_CAUSE_MULTIPLE_BINDING_INFO_FOUND] = "multiple_binding_info_found",
+    [BSF_CAUSE_EXISTING_BINDING_INFO_FOUND] = "existing_binding_info_found",
+    [BSF_CAUSE_MODIFICATION_NOT_ALLOWED] = "modification_not_allowed",
+    [BSF_CAUSE_RESOURCE_CONTEXT_NOT_FOUND] = "resource_context_not_found",
+    [BSF_CAUSE_RESOURCE_URI_STRUCTURE_NOT_FOUND] = "resource_uri_structure_not_found",
+    [BSF_CAUSE_METHOD_NOT_ALLOWED] = "method_not_allowed",
+    [BSF_CAUSE_INCORRECT_LENGTH] = "incorrect_length",
+    [BSF_CAUSE_PAYLOAD_TOO_LARGE] = "payload_too_large",
+    [BSF_CAUSE_URI_TOO_LONG] = "uri_too_long",
+    [BSF_CAUSE_UNSUPPORTED_MEDIA_TYPE] = "unsupported_media_type",
+    [BSF_CAUSE_SYSTEM_FAILURE] = "system_failure",
+    [BSF_CAUSE_NF_CONGESTION] = "nf_congestion",
+    [BSF_CAUSE_TIMED_OUT_REQUEST] = "timed_out_request",
+    [BSF_CAUSE_INSUFFICIENT_STORAGE] = "insufficient_storage",
+    [BSF_CAUSE_NF_CONGESTION_RISK] = "nf_congestion_risk",
+    [BSF_CAUSE_HEADERS_TOO_LARGE] = "headers_too_large",
+    [BSF_CAUSE_UNAUTHORIZED] = "unauthorized",
+    [BSF_CAUSE_INSUFFICIENT_SCOPE] = "insufficient_scope",
+};
+
+const char *bsf_cause_id(bsf_cause_t cause)
+{
+    return ids[valid(cause)] ? ids[valid(cause)] : "";
+}
+
+/* One ID=STATUS[:CAUSE] item of `len` bytes. Returns 0 or -1. */
+static int override_item(const char *item, size_t len, bsf_cause_overrides_t *out)
+{
+    const char *eq = memchr(item, '=', len);
+    if (!eq)
+        return -1;
+    size_t idlen = (size_t)(eq - item);
+    int which = -1;
+    for (int c = 1; c < BSF_CAUSE_COUNT; c++)
+        if (ids[c] && strlen(ids[c]) == idlen && memcmp(ids[c], item, idlen) == 0)
+            which = c;
+    const char *p = eq + 1, *end = item + len;
+    int status = 0, digits = 0;
+    for (; p < end && *p >= '0' && *p <= '9' && digits < 3; p++, digits++)
+        status = status * 10 + (*p - '0');
+    if (which < 0 || digits != 3 || status < 400 || status > 599)
+        return -1;
+    size_t nlen = 0;
+    if (p < end) {
+        if (*p++ != ':')
+            return -1;
+        nlen = (size_t)(end - p);
+        if (!nlen || nlen >= BSF_CAUSE_NAME_MAX)
+            return -1;
+        for (size_t i = 0; i < nlen; i++)
+            if (!((p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= 'a' && p[i] <= 'z') ||
+                  (p[i] >= '0' && p[i] <= '9') || p[i] == '_'))
+                return -1;
+    }
+    out->status[which] = status;
+    memcpy(out->name[which], p, nlen);
+    out->name[which][nlen] = '\0';
+    return 0;
+}
+
+int bsf_cause_overrides_parse(const char *list, bsf_cause_overrides_t *out, char *why,
+                              size_t cap)
+{
+    memset(out, 0, sizeof *out);
+    for (const char *p = list; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (len && override_item(p, len, out)) {
+            snprintf(why, cap,
+                     "'%.*s' is not CONDITION=STATUS[:CAUSE] (a condition id such as "
+                     "existing_binding_info_found, status 400-599, cause [A-Za-z0-9_])",
+                     (int)(len < 64 ? len : 64), p);
+            return -1;
+        }
+        p = nl ? nl + 1 : p + len;
+    }
+    return 0;
+}
+
+void bsf_cause_overrides_install(const bsf_cause_overrides_t *o)
+{
+    overrides = *o;
 }
 
 const char *bsf_cause_title(bsf_cause_t cause)

@@ -45,6 +45,25 @@ int bsf_cause_status(bsf_cause_t cause);
 /* A short title for ProblemDetails.title. */
 const char *bsf_cause_title(bsf_cause_t cause);
 
+/* Seed §3.33: the operator's HTTP status and cause per error condition. A condition is named
+ * by its id (bsf_cause_id: the lowercase internal name, e.g. "existing_binding_info_found");
+ * status 0 / name "" keep the built-in ones. */
+#define BSF_CAUSE_NAME_MAX 64
+typedef struct {
+    int status[BSF_CAUSE_COUNT];
+    char name[BSF_CAUSE_COUNT][BSF_CAUSE_NAME_MAX];
+} bsf_cause_overrides_t;
+
+/* "existing_binding_info_found", ... ("" for BSF_CAUSE_NONE). */
+const char *bsf_cause_id(bsf_cause_t cause);
+/* Parses '\n'-separated `ID=STATUS[:CAUSE]` items (STATUS 400-599, CAUSE [A-Za-z0-9_]).
+ * Returns 0, or -1 with the reason. */
+int bsf_cause_overrides_parse(const char *list, bsf_cause_overrides_t *out, char *why,
+                              size_t cap);
+/* Makes the overrides (copied) apply to bsf_cause_name and bsf_cause_status. Once, at start,
+ * before any thread uses the causes. */
+void bsf_cause_overrides_install(const bsf_cause_overrides_t *o);
+
 #define BSF_PROBLEM_MAX_PARAMS 4
 #define BSF_PROBLEM_PARAM_MAX 96
 #define BSF_PROBLEM_TEXT_MAX 192

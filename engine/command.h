@@ -29,6 +29,10 @@ typedef enum {
     BSF_CMD_MBS_UPDATE,
     BSF_CMD_MBS_DEREGISTER,
     BSF_CMD_AUDIT, /* an audit outcome that keeps the binding (engine/audit_commands.c) */
+    BSF_CMD_SUB_CREATE,    /* subscriptions to binding events (engine/sub_commands.c) */
+    BSF_CMD_SUB_REPLACE,
+    BSF_CMD_SUB_DELETE,
+    BSF_CMD_SUB_EXPIRE,    /* the engine's own: removes expired subscriptions of this site */
     BSF_CMD_APPLY, /* events of the replicated log (other sites', or this site's own when
                       bootstrapping): see bsf_apply_batch_t */
 } bsf_command_kind_t;
@@ -94,6 +98,8 @@ struct bsf_command {
     bsf_pcf_ue_binding_patch_t ue_patch;  /* UE update */
     bsf_pcf_mbs_binding_t mbs_binding;     /* MBS register: decoded and rule-checked */
     bsf_pcf_mbs_binding_patch_t mbs_patch; /* MBS update */
+    bsf_subscription_t subscription;       /* subscription create / replace: decoded, checked,
+                                              its expiry the one granted */
     bsf_binding_id_t id;            /* (UE) update, deregister (and the result of register) */
     bsf_dereg_reason_t reason;      /* deregister */
     bsf_apply_batch_t *apply;       /* apply: not owned by the command */

@@ -17,6 +17,8 @@
 #include "core/decide.h"
 #include "core/hlc.h"
 #include "engine/engine_internal.h"
+#include "engine/notify_match.h"
+#include "engine/sub_commands.h"
 
 #define MAX_CANDIDATES 64
 
@@ -55,6 +57,10 @@ struct bsf_engine {
     uint64_t trimmed_through;      /* engine thread: positions <= it are deleted */
     uint64_t trimmed_ns;           /* when the last trimming transaction ran */
     uint64_t trim_retry_ns;        /* after a failed one: none before */
+    uint64_t next_expiry_ns;       /* engine thread: when to look for expired subscriptions */
+    bool expiry_queued;            /* a BSF_CMD_SUB_EXPIRE is queued or running */
+    bsf_notify_list_t notify_pending; /* notifications of the open transaction */
+    msgpack_zone notify_zone;         /* scratch of the matching */
 };
 
 /* ---- helpers ----------------------------------------------------------------------- */
@@ -105,16 +111,41 @@ static void next_random(bsf_engine_t *e, uint8_t out[8])
     e->random_used += 8;
 }
 
+/* Before `ev` is applied (a deregistration must still see its binding). */
+static int match_notifications(bsf_engine_t *e, MDB_txn *txn, const bsf_event_t *ev)
+{
+    if (!e->cfg.notify.deliver)
+        return 0;
+    return bsf_notify_match(e->store, txn, ev, e->cfg.site_id, (int64_t)bsf_clock_wall_ms(),
+                            &e->notify_zone, &e->notify_pending);
+}
+
+/* After a commit: the transaction's notifications go to the sink (it only queues them). */
+static void hand_over_notifications(bsf_engine_t *e)
+{
+    bsf_notify_item_t *items = e->notify_pending.head;
+    e->notify_pending.head = e->notify_pending.tail = NULL;
+    e->notify_pending.n = 0;
+    if (!items)
+        return;
+    uint64_t now = bsf_clock_mono_ns();
+    for (bsf_notify_item_t *it = items; it; it = it->next)
+        it->committed_ns = now;
+    e->cfg.notify.deliver(e->cfg.notify.ctx, items);
+}
+
 static int emit(bsf_engine_t *e, MDB_txn *txn, bsf_event_t *ev, uint64_t *position)
 {
     ev->site = e->cfg.site_id;
     ev->seq = ++e->seq;
     ev->hlc = bsf_hlc_tick(&e->hlc, bsf_clock_wall_ms());
     if (ev->type == BSF_EVENT_BINDING_REGISTERED || ev->type == BSF_EVENT_UE_BINDING_REGISTERED ||
-        ev->type == BSF_EVENT_MBS_BINDING_REGISTERED)
+        ev->type == BSF_EVENT_MBS_BINDING_REGISTERED || ev->type == BSF_EVENT_SUBSCRIPTION_CREATED)
         ev->created_hlc = ev->hlc;
     e->events_in_batch++;
-    return bsf_store_write_event(e->store, txn, ev, &e->event_buf, &e->scratch, position);
+    int rc = match_notifications(e, txn, ev);
+    return rc ? rc : bsf_store_write_event(e->store, txn, ev, &e->event_buf, &e->scratch,
+                                           position);
 }
 
 int bsf_engine_emit(bsf_engine_t *e, MDB_txn *txn, bsf_event_t *ev, uint64_t *position)
@@ -469,8 +500,10 @@ static int run_apply(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
             b->skipped++;
             continue;
         }
-        rc = bsf_store_write_raw_event(e->store, txn, b->events[i].raw, b->events[i].len, ev,
-                                       &e->scratch, &cmd->log_position);
+        rc = match_notifications(e, txn, ev);
+        if (!rc)
+            rc = bsf_store_write_raw_event(e->store, txn, b->events[i].raw, b->events[i].len,
+                                           ev, &e->scratch, &cmd->log_position);
         if (rc)
             return rc;
         b->applied++;
@@ -542,6 +575,11 @@ static int run_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
         return bsf_engine_run_mbs_command(e, txn, cmd);
     case BSF_CMD_AUDIT:
         return bsf_engine_run_audit_command(e, txn, cmd);
+    case BSF_CMD_SUB_CREATE:
+    case BSF_CMD_SUB_REPLACE:
+    case BSF_CMD_SUB_DELETE:
+    case BSF_CMD_SUB_EXPIRE:
+        return bsf_engine_run_sub_command(e, txn, cmd);
     default:
         return run_deregister(e, txn, cmd);
     }
@@ -589,6 +627,7 @@ static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *
     if (rc)
         return rc;
     e->events_in_batch = 0;
+    bsf_notify_list_clear(&e->notify_pending);
     for (size_t i = 0; i < n && !rc; i++)
         rc = run_command(e, txn, cmds[i]);
     if (!rc)
@@ -604,8 +643,10 @@ static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *
         *commit_ns = bsf_clock_mono_ns() - t0;
         if (hooks->after_commit)
             hooks->after_commit(hooks->ctx, rc == 0);
-        if (!rc)
+        if (!rc) {
+            hand_over_notifications(e);
             return 0;
+        }
         if (hook == BSF_ENGINE_HOOK_EXPORTED && e->seq > seq) {
             /* The events are in the replicated log but not here: never reuse their numbers. */
             BSF_ERROR("engine", "events %llu..%llu reached the replicated log but the local "
@@ -621,6 +662,7 @@ static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *
     e->store->log.last = log_last;
     e->reserve_refusals = reserve_refusals;
     e->events_in_batch = 0;
+    bsf_notify_list_clear(&e->notify_pending); /* what did not happen is not notified */
     return rc;
 }
 
@@ -869,6 +911,48 @@ static void trim_log(bsf_engine_t *e)
     pthread_mutex_unlock(&e->mu);
 }
 
+#define EXPIRY_PERIOD_NS 1000000000ull
+
+static void expiry_done(bsf_command_t *cmd)
+{
+    bsf_engine_t *e = cmd->owner;
+    e->expiry_queued = false;
+    if (cmd->status != BSF_CMD_OK) /* e.g. the site is behind its own log: later */
+        BSF_DEBUG("engine", "expired subscriptions not removed: %s", cmd->problem.detail);
+    bsf_command_free(cmd);
+}
+
+/* Once a second, between batches: when one of this site's subscriptions has expired, queues
+ * a BSF_CMD_SUB_EXPIRE (it runs in a batch like any command, so its removal events ship like
+ * the others). At most one is queued at a time; while more remain the next second queues
+ * the next one (BSF_SUB_EXPIRE_BATCH each). */
+static void queue_expiry(bsf_engine_t *e)
+{
+    e->next_expiry_ns = bsf_clock_mono_ns() + EXPIRY_PERIOD_NS;
+    if (e->expiry_queued ||
+        !bsf_engine_sub_expiry_due(e->store, (int64_t)bsf_clock_wall_ms(), e->cfg.site_id))
+        return;
+    bsf_command_t *cmd = bsf_command_new(BSF_CMD_SUB_EXPIRE);
+    if (!cmd)
+        return;
+    cmd->done = expiry_done;
+    cmd->owner = e;
+    pthread_mutex_lock(&e->mu);
+    if (e->stopping) {
+        pthread_mutex_unlock(&e->mu);
+        bsf_command_free(cmd);
+        return;
+    }
+    if (e->tail)
+        e->tail->next = cmd;
+    else
+        e->head = cmd;
+    e->tail = cmd;
+    e->depth++;
+    pthread_mutex_unlock(&e->mu);
+    e->expiry_queued = true;
+}
+
 static void *engine_main(void *arg)
 {
     bsf_engine_t *e = arg;
@@ -889,8 +973,12 @@ static void *engine_main(void *arg)
             pthread_mutex_unlock(&e->mu);
             next_gc = collect_round(e, busy);
         }
+        if (bsf_clock_mono_ns() >= e->next_expiry_ns)
+            queue_expiry(e);
         pthread_mutex_lock(&e->mu);
         while (!e->head && !e->stopping) {
+            if (bsf_clock_mono_ns() >= e->next_expiry_ns)
+                break;
             if (e->cfg.tombstone_horizon_ms && bsf_clock_mono_ns() >= next_gc)
                 break;
             if (trim_due(e))
@@ -941,7 +1029,7 @@ int bsf_engine_create(bsf_store_t *store, const bsf_engine_config_t *cfg, bsf_en
     bsf_cond_init_monotonic(&e->cv);
     msgpack_sbuffer_init(&e->event_buf);
     msgpack_sbuffer_init(&e->scratch);
-    if (!msgpack_zone_init(&e->zone, 16384)) {
+    if (!msgpack_zone_init(&e->zone, 16384) || !msgpack_zone_init(&e->notify_zone, 16384)) {
         bsf_engine_destroy(e);
         snprintf(err, err_cap, "out of memory");
         return -1;
@@ -1015,6 +1103,8 @@ void bsf_engine_destroy(bsf_engine_t *e)
     if (e->started)
         bsf_engine_stop(e);
     msgpack_zone_destroy(&e->zone);
+    msgpack_zone_destroy(&e->notify_zone);
+    bsf_notify_list_clear(&e->notify_pending);
     msgpack_sbuffer_destroy(&e->event_buf);
     msgpack_sbuffer_destroy(&e->scratch);
     pthread_mutex_destroy(&e->mu);

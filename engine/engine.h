@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "engine/command.h"
+#include "engine/notify.h"
 
 /* Kept opaque here so that gateways, which include this header, see no LMDB type: the store
  * is engine/store.h's, the transaction LMDB's (only the log backend's hooks use it). */
@@ -69,6 +70,9 @@ typedef struct {
      * the caller's command fails). Must not block. NULL: none. */
     void (*on_removal)(void *ctx, const bsf_removal_t *removal);
     void *removal_ctx;
+    /* Notifications of subscriptions (engine/notify.h): matched in each transaction against
+     * this site's subscriptions, handed over after the commit. deliver NULL: none. */
+    bsf_notify_sink_t notify;
 } bsf_engine_config_t;
 
 /* Upper bounds (seconds) of the write-transaction histogram; the last slot is +Inf. */

@@ -26,7 +26,8 @@ int bsf_schema_check(MDB_txn *txn, MDB_dbi meta, char *err, size_t err_cap)
     }
     unsigned version = v.mv_size == 1 ? *(unsigned char *)v.mv_data : 0;
     if (version == 1 || version == 2) { /* 1 -> 3, 2 -> 3: the new sub-databases (UE and MBS
-                                            bindings, audit) exist, made by the caller */
+                                            bindings, audit, subscriptions) exist, made by
+                                            the caller */
         unsigned char next = BSF_SCHEMA_VERSION;
         MDB_val nv = {1, &next};
         if ((rc = mdb_put(txn, meta, &k, &nv, 0))) {

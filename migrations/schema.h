@@ -4,7 +4,8 @@
  *   2  + ue_bindings, ix_ue_supi, ix_ue_gpsi (PCF for a UE bindings),
  *        mbs_bindings, ix_mbs_session (PCF for an MBS session bindings)
  *   3  + audit (the audit state of PCF bindings, projections/audit_projection.h); no record
- *        changes: a binding without an audit record was never audited
+ *        changes: a binding without an audit record was never audited; + subscriptions,
+ *        ix_sub_supi, ix_sub_gpsi, ix_sub_expiry (subscriptions to binding events)
  * A store of version 1 or 2 opened read-write is migrated: the caller has created the new
  * sub-databases in the same transaction (bsf_projection_open with create), so only the
  * version is rewritten. A version-2 store opened read-only reads as one without audit

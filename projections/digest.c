@@ -10,7 +10,7 @@ static const MDB_dbi *projection_dbis(const bsf_projection_t *p, const char **na
         "bindings", "ix_ipv4", "ix_ipv4_route", "ix_ipv6", "ix_mac",
         "ix_supi",  "ix_gpsi", "ix_dnn",        "ix_tombstones", "counters",
         "ue_bindings", "ix_ue_supi", "ix_ue_gpsi", "mbs_bindings", "ix_mbs_session",
-        "audit"};
+        "audit", "subscriptions", "ix_sub_supi", "ix_sub_gpsi", "ix_sub_expiry"};
     memcpy(names, n, sizeof n);
     return &p->bindings; /* the members are consecutive MDB_dbi in that order */
 }
@@ -36,7 +36,8 @@ int bsf_projection_digest(const bsf_projection_t *p, MDB_txn *txn, uint8_t out[3
     for (int i = 0; i < BSF_PROJECTION_DBS && !rc; i++) {
         hash_len(ctx, strlen(names[i]));
         EVP_DigestUpdate(ctx, names[i], strlen(names[i]));
-        if (&dbis[i] == &p->audit && !p->has_audit)
+        if ((&dbis[i] == &p->audit && !p->has_audit) ||
+            (&dbis[i] >= &p->subscriptions && &dbis[i] <= &p->sub_expiry && !p->has_subscriptions))
             continue; /* absent: as empty */
         MDB_cursor *cur;
         rc = mdb_cursor_open(txn, dbis[i], &cur);

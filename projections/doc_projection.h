@@ -18,7 +18,7 @@
 #include "projections/projection.h"
 #include "projections/record.h"
 
-#define BSF_DOC_MAX_INDEXES 2
+#define BSF_DOC_MAX_INDEXES 3
 #define BSF_DOC_MAX_KEYS 2   /* values per index */
 #define BSF_DOC_KEY_MAX 160  /* longest index value + NUL (longer ones are not indexed) */
 

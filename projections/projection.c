@@ -8,6 +8,7 @@
 #include "core/bytes.h"
 #include "projections/index_keys.h"
 #include "projections/mbs_projection.h"
+#include "projections/sub_projection.h"
 #include "projections/ue_projection.h"
 #include "common/compress.h"
 
@@ -33,15 +34,26 @@ int bsf_projection_open(MDB_txn *txn, bsf_projection_t *p, bool create)
         {"mbs_bindings", offsetof(bsf_projection_t, mbs_bindings)},
         {"ix_mbs_session", offsetof(bsf_projection_t, mbs_session)},
         {"audit", offsetof(bsf_projection_t, audit)},
+        {"subscriptions", offsetof(bsf_projection_t, subscriptions)},
+        {"ix_sub_supi", offsetof(bsf_projection_t, sub_supi)},
+        {"ix_sub_gpsi", offsetof(bsf_projection_t, sub_gpsi)},
+        {"ix_sub_expiry", offsetof(bsf_projection_t, sub_expiry)},
     };
-    p->has_audit = true;
+    /* the sub-databases of schema 3: the audit, then the four of subscriptions */
+    enum { FIRST_SCHEMA3 = BSF_PROJECTION_DBS - 5 };
+    p->has_audit = p->has_subscriptions = true;
     for (int i = 0; i < BSF_PROJECTION_DBS; i++) {
         int rc = mdb_dbi_open(txn, dbs[i].name, create ? MDB_CREATE : 0,
                               (MDB_dbi *)((char *)p + dbs[i].offset));
-        if (rc == MDB_NOTFOUND && !create && dbs[i].offset == offsetof(bsf_projection_t, audit))
-            p->has_audit = false; /* schema 2, read-only: no binding was audited */
-        else if (rc)
+        if (rc == MDB_NOTFOUND && !create && i >= FIRST_SCHEMA3) {
+            /* schema 2, read-only: no binding was audited, no subscription was made */
+            if (i == FIRST_SCHEMA3)
+                p->has_audit = false;
+            else
+                p->has_subscriptions = false;
+        } else if (rc) {
             return rc;
+        }
     }
     return 0;
 }
@@ -230,6 +242,8 @@ int bsf_projection_apply_framed(const bsf_projection_t *p, MDB_txn *txn, const b
         return bsf_mbs_projection_apply(p, txn, ev, scratch);
     if (bsf_event_is_audit(ev->type))
         return bsf_audit_projection_apply(p, txn, ev);
+    if (bsf_event_is_subscription(ev->type))
+        return bsf_sub_projection_apply(p, txn, ev, scratch);
     bsf_record_t cur;
     int rc = bsf_projection_get(p, txn, &ev->binding_id, &cur);
     if (rc && rc != MDB_NOTFOUND)
@@ -270,12 +284,14 @@ int bsf_projection_gc_tombstones(const bsf_projection_t *p, MDB_txn *txn, uint64
         if (k.mv_size != 26 || bsf_get_be64(k.mv_data) >= before_hlc)
             break;
         MDB_val id = {16, (uint8_t *)k.mv_data + 10};
-        /* Ids are unique across kinds: the tombstone is in one of the two. */
+        /* Ids are unique across kinds: the tombstone is in one of them. */
         rc = mdb_del(txn, p->bindings, &id, NULL);
         if (rc == MDB_NOTFOUND)
             rc = mdb_del(txn, p->ue_bindings, &id, NULL);
         if (rc == MDB_NOTFOUND)
             rc = mdb_del(txn, p->mbs_bindings, &id, NULL);
+        if (rc == MDB_NOTFOUND)
+            rc = mdb_del(txn, p->subscriptions, &id, NULL);
         if ((rc && rc != MDB_NOTFOUND) || (rc = mdb_cursor_del(cur, 0)))
             break;
         (*removed)++;

@@ -36,10 +36,17 @@ typedef struct {
     MDB_dbi mbs_session;  /* "tmgi:..." or "ssm:..." | 0 | id -> "" */
     /* Audit state of PCF bindings (projections/audit_projection.h), schema 3 */
     MDB_dbi audit;        /* binding id -> audit record */
-    bool has_audit;       /* false: a schema-2 store opened read-only (no audit db yet) */
+    /* Subscriptions to binding events (projections/sub_projection.h, schema 3) */
+    MDB_dbi subscriptions; /* subscription id -> record (a BsfSubscription) */
+    MDB_dbi sub_supi;      /* supi | 0 | id -> "" */
+    MDB_dbi sub_gpsi;      /* gpsi | 0 | id -> "" */
+    MDB_dbi sub_expiry;    /* expiry (16 hex digits of Unix ms) | 0 | id -> "" */
+    /* (the MDB_dbi members above are consecutive, in the order of projection_dbis) */
+    bool has_audit;         /* false: a schema-2 store opened read-only (no audit db yet) */
+    bool has_subscriptions; /* false: the same, without the four subscription dbs */
 } bsf_projection_t;
 
-#define BSF_PROJECTION_DBS 16
+#define BSF_PROJECTION_DBS 20
 
 /* Opens the sub-databases (creating them when `create`, which needs a write transaction).
  * Returns 0, MDB_NOTFOUND (missing and not `create`) or another LMDB code. */

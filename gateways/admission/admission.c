@@ -181,7 +181,7 @@ static bsf_adm_state_t sample(bsf_admission_t *a, uint32_t cpu, uint32_t mem)
     for (int i = 0; i < n; i++) {
         resource_t *r = &a->res[i];
         uint64_t v = r->count ? r->count(r->ctx) : cpu;
-        if (r->count)
+        if (r->count && r->thresholds[0] != UINT32_MAX) /* watched counts make the load */
             pending += v;
         bsf_adm_state_t l = bsf_adm_level(r->thresholds, v);
         atomic_store(&r->level, l);

@@ -32,7 +32,8 @@ typedef struct {
     uint32_t interval_ms;    /* stateCalculationInterval */
     uint32_t sample_count;   /* stateChangeSampleCount */
     uint32_t cpu[BSF_ADM_LEVELS];     /* % of the CPUs bsfd may use; UINT32_MAX: unwatched */
-    uint32_t pending[BSF_ADM_LEVELS]; /* SBI requests admitted and not yet answered */
+    uint32_t pending[BSF_ADM_LEVELS]; /* SBI requests complete and not yet answered */
+    uint32_t receiving[BSF_ADM_LEVELS]; /* SBI requests admitted, body still coming */
     uint32_t memory[BSF_ADM_LEVELS];  /* % of the memory bsfd may use (cgroup or RAM) */
     bsf_adm_shedding_t shedding;
     uint32_t op_priority[BSF_ADM_OP_COUNT]; /* priority when 3gpp-Sbi-Message-Priority is absent */

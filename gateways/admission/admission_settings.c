@@ -72,6 +72,8 @@ int bsf_admission_settings_apply(const bsf_admission_settings_t *s, bsf_admissio
         key = "congestion.pending_thresholds";
     else if (levels_or_none(s->memory, 100, c->memory, reason, sizeof reason))
         key = "congestion.memory_thresholds";
+    else if (levels_or_none(s->receiving, 100000000, c->receiving, reason, sizeof reason))
+        key = "congestion.receiving_thresholds";
     else if (bsf_adm_parse_discard_priorities(s->discard_priorities,
                                               c->shedding.discard_priority, reason,
                                               sizeof reason))

@@ -16,6 +16,7 @@ typedef struct {
     uint32_t interval_ms;             /* congestion.interval_ms */
     uint32_t sample_count;            /* congestion.sample_count */
     char cpu[64], pending[128], memory[64]; /* congestion.*_thresholds */
+    char receiving[128];              /* congestion.receiving_thresholds */
     int mode;                         /* congestion.shedding: 0 priority, 1 percentage */
     char discard_priorities[64];
     char discard_percentages[512];

@@ -177,9 +177,12 @@ static int nrf_send(bsf_nrf_client_t *n, int i, const char *method, const char *
     p.attempt_timeout_ms = timeout_ms / (retries + 2);
     p.honour_retry_after = false;
     p.stop_on_retry_after = true;
+    /* Seed §3.1: NRF messages' priorities, heartbeat (NFUpdate PATCH) 3, NFDeregister 2,
+     * the others (NFRegister) 1: the NRF and an SCP keep them when they shed. */
+    int priority = strcmp(method, "PATCH") == 0 ? 3 : strcmp(method, "DELETE") == 0 ? 2 : 1;
     bsf_sbi_request_t q = {.method = method, .uri = uri, .content_type = ctype, .body = body,
                            .body_len = body ? strlen(body) : 0, .timeout_ms = timeout_ms,
-                           .priority = -1, .retry = &p};
+                           .priority = priority, .retry = &p};
     n->target = i;
     if (bsf_sbi_client_submit(n->sbi, &q, done, n, err, sizeof err)) {
         set_error(n, uri, err);

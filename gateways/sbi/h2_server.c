@@ -81,7 +81,8 @@ struct bsf_h2_worker {
     atomic_uint_fast64_t timeouts[BSF_H2_TIMEOUT_COUNT];
     atomic_uint_fast64_t refused_streams, refused_connections, headers_too_large;
     atomic_uint_fast64_t protocol_errors, accept_errors, open_conns;
-    atomic_uint_fast64_t in_flight; /* admitted requests not answered yet */
+    atomic_uint_fast64_t in_flight; /* complete requests not answered yet */
+    atomic_uint_fast64_t receiving; /* admitted requests whose body is still coming */
     char read_buf[READ_CHUNK]; /* one connection reads at a time; nghttp2 copies what it keeps */
 };
 
@@ -146,7 +147,7 @@ struct bsf_h2_stream {
     size_t n_extra, extra_cap;
     int *extra; /* name and value offsets of other headers, in pairs */
     bool uri_too_long, headers_too_large, headers_done, dispatched;
-    bool in_flight; /* counted in the worker's in_flight */
+    bool in_flight, receiving; /* counted in the worker's in_flight / receiving */
     uint64_t begin_ns, headers_ns, responded_ns;
     char *body;
     size_t body_len, body_cap;
@@ -368,6 +369,10 @@ static int hstore(bsf_h2_stream_t *s, const uint8_t *v, size_t n)
 /* Unlinks and frees; tells the handler when an answer was still pending. */
 static void settle(bsf_h2_stream_t *s)
 {
+    if (s->receiving) {
+        s->receiving = false;
+        atomic_fetch_sub_explicit(&s->conn->w->receiving, 1, memory_order_relaxed);
+    }
     if (s->in_flight) {
         s->in_flight = false;
         atomic_fetch_sub_explicit(&s->conn->w->in_flight, 1, memory_order_relaxed);
@@ -522,8 +527,8 @@ static void admit(bsf_h2_stream_t *s)
             return;
         }
     }
-    s->in_flight = true;
-    atomic_fetch_add_explicit(&w->in_flight, 1, memory_order_relaxed);
+    s->receiving = true;
+    atomic_fetch_add_explicit(&w->receiving, 1, memory_order_relaxed);
 }
 
 /* Headers complete: refuse what can be refused before any body byte is read. A body of
@@ -567,6 +572,9 @@ static void dispatch(bsf_h2_stream_t *s)
         return;
     s->dispatched = true;
     bsf_h2_worker_t *w = s->conn->w;
+    settle(s); /* complete: from receiving to in flight */
+    s->in_flight = true;
+    atomic_fetch_add_explicit(&w->in_flight, 1, memory_order_relaxed);
     bsf_h2_request_t r = {
         .method = hstr(s, s->method),
         .path = hstr(s, s->path),
@@ -1595,15 +1603,16 @@ void bsf_h2_server_stats(const bsf_h2_server_t *srv, bsf_h2_stats_t *out)
         out->accept_errors += load(&w->accept_errors);
         out->connections += load(&w->open_conns);
         out->in_flight += load(&w->in_flight);
+        out->receiving += load(&w->receiving);
         out->memory_bytes += bsf_h2_budget_used(&w->budget);
     }
 }
 
-uint64_t bsf_h2_server_in_flight(const bsf_h2_server_t *srv)
+uint64_t bsf_h2_server_in_flight(const bsf_h2_server_t *srv, bool receiving)
 {
     uint64_t n = 0;
     for (unsigned i = 0; i < srv->n_workers; i++)
-        n += load(&srv->workers[i].in_flight);
+        n += load(receiving ? &srv->workers[i].receiving : &srv->workers[i].in_flight);
     return n;
 }
 

@@ -118,7 +118,8 @@ typedef struct {
     uint64_t protocol_errors;     /* connections ended with a GOAWAY error code */
     uint64_t accept_errors;       /* accept() failures (EMFILE, ENFILE, ...) */
     uint64_t connections;         /* open now */
-    uint64_t in_flight;           /* requests admitted and not answered yet */
+    uint64_t in_flight;           /* complete requests not answered yet */
+    uint64_t receiving;           /* admitted requests whose body is still coming */
     uint64_t memory_bytes;        /* held by connections and streams now */
 } bsf_h2_stats_t;
 
@@ -139,9 +140,11 @@ void bsf_h2_server_free(bsf_h2_server_t *srv);
 /* Sums the workers' counters. Any thread; the values are approximate (relaxed loads). */
 void bsf_h2_server_stats(const bsf_h2_server_t *srv, bsf_h2_stats_t *out);
 
-/* Requests admitted (headers complete) and not answered yet, over all workers: the pending
- * requests of admission control. Any thread; relaxed loads. */
-uint64_t bsf_h2_server_in_flight(const bsf_h2_server_t *srv);
+/* Over all workers: complete requests not answered yet (the pending requests of admission
+ * control), or with `receiving` the admitted requests whose body is still coming (kept apart:
+ * stalled bodies are bounded by the body deadline and the memory budget, and must not let a
+ * peer push the node into shedding others). Any thread; relaxed loads. */
+uint64_t bsf_h2_server_in_flight(const bsf_h2_server_t *srv, bool receiving);
 
 /* The bound port (useful with port 0). */
 uint16_t bsf_h2_server_port(const bsf_h2_server_t *srv);

@@ -13,6 +13,7 @@
 #include "gateways/sbi/pcf_bindings.h"
 #include "gateways/sbi/pcf_mbs_bindings.h"
 #include "gateways/sbi/pcf_ue_bindings.h"
+#include "gateways/sbi/subscriptions.h"
 
 #define API_PREFIX "/nbsf-management/v1/"
 
@@ -162,7 +163,8 @@ static void route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
     const char *res = r->path + plen;
     size_t res_len = path_len - plen;
     if (bsf_pcf_ue_bindings_route(rq, r, res, res_len, q ? q + 1 : NULL, query_len) ||
-        bsf_pcf_mbs_bindings_route(rq, r, res, res_len, q ? q + 1 : NULL, query_len))
+        bsf_pcf_mbs_bindings_route(rq, r, res, res_len, q ? q + 1 : NULL, query_len) ||
+        bsf_subscriptions_route(rq, r, res, res_len, q ? q + 1 : NULL, query_len))
         return;
     bool collection = res_len == 11 && memcmp(res, "pcfBindings", 11) == 0;
     bool individual = res_len > 12 && memcmp(res, "pcfBindings/", 12) == 0 &&
@@ -491,11 +493,22 @@ void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *ou
     }
 }
 
-size_t bsf_nbsf_service_in_flight(void *svc)
+/* Streams in flight over every listener's server (`receiving`: those still being read). */
+static size_t in_flight_of(void *svc, bool receiving)
 {
     const bsf_nbsf_service_t *s = svc;
     size_t n = 0;
-    for (unsigned i = 0; i < s->n_servers; i++) /* every listener's server */
-        n += (size_t)bsf_h2_server_in_flight(s->servers[i]);
+    for (unsigned i = 0; i < s->n_servers; i++)
+        n += (size_t)bsf_h2_server_in_flight(s->servers[i], receiving);
     return n;
+}
+
+size_t bsf_nbsf_service_in_flight(void *svc)
+{
+    return in_flight_of(svc, false);
+}
+
+size_t bsf_nbsf_service_receiving(void *svc)
+{
+    return in_flight_of(svc, true);
 }

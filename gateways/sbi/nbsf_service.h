@@ -30,6 +30,7 @@ typedef struct {
     bool pcf_cookie; /* keep the ocnf-service-cookie header of registrations (seed §3.3) */
     bsf_feed_t *feed; /* copies of requests and responses (seed §3.43); NULL: none */
     unsigned ipv6_min_prefix_len; /* shortest IPv6 prefix accepted in a binding (1..128) */
+    uint64_t sub_max_expiry_ms; /* subscriptions.max_expiry: longest lifetime granted; 0: any */
     const bsf_oauth2_t *oauth2; /* access tokens required when set (not owned; outlives the
                                  * service); NULL: none */
     /* Who may call (issue 13 §4; not owned, outlive the service; NULL or not enabled: no
@@ -70,7 +71,9 @@ void bsf_nbsf_service_write_metrics(void *svc, bsf_text_t *out);
 /* Requests answered since start (every operation and status). Any thread. */
 uint64_t bsf_nbsf_service_answers(const bsf_nbsf_service_t *svc);
 void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *out);
-/* Requests admitted and not answered yet (a bsf_admission_count_fn; ctx: the service). */
+/* Complete requests not answered yet, and admitted requests whose body is still coming
+ * (bsf_admission_count_fn; ctx: the service). Any thread. */
 size_t bsf_nbsf_service_in_flight(void *svc);
+size_t bsf_nbsf_service_receiving(void *svc);
 
 #endif

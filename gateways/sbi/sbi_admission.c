@@ -169,8 +169,10 @@ bool bsf_sbi_admission_check(bsf_sbi_admission_t *a, bsf_h2_stream_t *s,
     if (!bsf_admission_sbi_admit(adm, priority)) {
         if (state == BSF_ADM_NORMAL) /* it changed in between */
             state = BSF_ADM_DOC;
+        bool head = strcmp(r->method, "HEAD") == 0; /* a HEAD answer never has content */
         bsf_h2_respond(s, (int)a->cfg.status, "application/problem+json", &h,
-                       a->cfg.retry_after_s ? 1 : 0, a->body[state], a->body_len[state]);
+                       a->cfg.retry_after_s ? 1 : 0, a->body[state],
+                       head ? 0 : a->body_len[state]);
         return false;
     }
     if (!within_rates(a, s, r, op, priority)) {

@@ -18,7 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         !bsf_event_is_deregistration(ev.type) &&
         (bsf_event_is_ue(ev.type)    ? !ev.ue_binding || !ev.ue_binding->supi
          : bsf_event_is_mbs(ev.type) ? !ev.mbs_binding || !ev.mbs_binding->has_mbs_session_id
-                                     : !ev.binding))
+         : bsf_event_is_subscription(ev.type) ? !ev.subscription || !ev.subscription->supi
+                                              : !ev.binding))
         abort(); /* a registration or update always carries its binding (a UE's, its SUPI) */
     msgpack_zone_destroy(&zone);
     return 0;

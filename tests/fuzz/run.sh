@@ -10,7 +10,7 @@ seconds=${2:-30}
 failed=0
 for target in ${FUZZ_TARGETS:-binding_json discovery_query patch_json event_decode event_envelope \
     config config_json rx_avp sbi_uri problem_decode nrf_formats h2_request oauth2_token log_archive \
-    ue_binding_json ue_query mbs_binding_json mbs_query xfcc audit_alternate}; do
+    ue_binding_json ue_query mbs_binding_json mbs_query xfcc audit_alternate sbi_oci}; do
   work=$(mktemp -d)
   maxlen=4096
   [ "$target" = h2_request ] && maxlen=16384 # a preface, SETTINGS and a few requests

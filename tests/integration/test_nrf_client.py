@@ -79,6 +79,7 @@ def test_register_complete_valid_profile(nrf, bsfd_factory):
     profile = json.loads(body)
     assert headers["content-type"] == "application/json"
     assert headers["user-agent"] == f"BSF-{nf_id} bsf1.example.org"
+    assert headers["3gpp-sbi-message-priority"] == "1"  # seed 3.1: NRF messages
     assert profile["nfInstanceId"] == nf_id and profile["nfType"] == "BSF"
     assert profile["nfStatus"] == "REGISTERED"
     assert profile["fqdn"] == "bsf1.example.org"
@@ -121,6 +122,7 @@ def test_heartbeats_at_granted_interval(nrf, bsfd_factory):
     for _, _, path, headers, body in patches:
         assert path == PREFIX + nf_id
         assert headers["content-type"] == "application/json-patch+json"
+        assert headers["3gpp-sbi-message-priority"] == "3"  # seed 3.1: AutonomousNfPatch
         assert json.loads(body) == [{"op": "replace", "path": "/nfStatus", "value": "REGISTERED"},
                                     {"op": "replace", "path": "/load", "value": 0}]
     assert sim.registered(nf_id)

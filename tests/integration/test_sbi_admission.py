@@ -1,7 +1,8 @@
 """SBI admission control (issue 14; seeds 3.1, 3.4, 3.5, 3.26.1, 3.27, 3.28; TS 29.500 6.3,
 6.4) over HTTP/2 loopback. The input is real: requests whose headers arrived but whose body
-never comes are pending at bsfd (admitted, not answered), and tiny pending thresholds turn
-them into each congestion state and overload level. Nothing sleeps for a state: the tests
+never comes are held at bsfd (admitted, receiving), and tiny thresholds on that resource
+(congestion.receiving_thresholds, off by default) turn them into each congestion state and
+overload level. Nothing sleeps for a state: the tests
 wait for the state gauge."""
 import re
 import socket
@@ -20,7 +21,7 @@ ADMISSION = {
     "nf.instance_id": INSTANCE,
     "congestion.interval_ms": 50,
     "congestion.sample_count": 1,
-    "congestion.pending_thresholds": "2;4;6;8",
+    "congestion.receiving_thresholds": "2;4;6;8",
     "congestion.cpu_thresholds": "97;98;99;100",
     "congestion.memory_thresholds": "",
     "overload.cpu_thresholds": "",
@@ -120,7 +121,7 @@ def test_each_state_discards_by_its_priority(server):
     for name in ("DOC", "L1", "L2"):
         assert m[f'ocbsf_http_congestion_message_reject_total{{state="{name}"}}'] == 2, name
     assert m['ocbsf_http_congestion_message_reject_total{state="CONGESTED"}'] == 3
-    assert m['ocbsf_admission_resource_state{resource="pending"}'] == 0
+    assert m['ocbsf_admission_resource_state{resource="receiving"}'] == 0
 
 
 def test_default_priorities_and_invalid_headers(server):
@@ -131,6 +132,9 @@ def test_default_priorities_and_invalid_headers(server):
     assert post(server, priority=10).status_code == 201
     assert_shed(post(server, priority=45))
     assert_shed(post(server, headers={"3gpp-sbi-message-priority": "x"}))
+    head = server.client.head("/pcfBindings", params={"ipv4Addr": "10.9.9.9"},
+                              headers={"3gpp-sbi-message-priority": "31"})
+    assert head.status_code == 503 and head.content == b""
     assert get(server).status_code == 204  # discovery 15 < 18: no such binding
     # deregister (16) passes too: an unknown id gets its 404, not a 503
     assert server.client.delete("/pcfBindings/unknown").status_code == 404
@@ -217,7 +221,7 @@ def test_oci_while_overloaded_and_lci(bsfd_factory):
     """TS 29.500 6.4: while overloaded every answer carries an OCI for the NF instance with the
     level's reduction; after the overload a 0 metric is advertised (the overload ceased)."""
     server = bsfd_factory({**ADMISSION, "overload.pending_thresholds": "3:2;5:4;7:6",
-                           "congestion.pending_thresholds": "50;60;70;80",
+                           "congestion.receiving_thresholds": "50;60;70;80",
                            "overload.validity_s": 30})
     resp = get(server)
     assert "3gpp-sbi-oci" not in resp.headers
@@ -238,6 +242,24 @@ def test_oci_while_overloaded_and_lci(bsfd_factory):
     after = OCI.match(get(server).headers["3gpp-sbi-oci"])
     assert after and int(after[3]) == 0
     assert len(set(seen.values())) == 3  # a new timestamp with each new metric
+
+
+def test_error_status_and_cause_configurable(bsfd_factory):
+    """Seed 3.33: an error condition's status and cause come from sbi.errors."""
+    server = bsfd_factory({**ADMISSION, "sbi.errors":
+                           "resource_uri_structure_not_found=400:NoSuchResource;"
+                           "mandatory_ie_missing=422"})
+    resp = server.client.get("/nowhere")
+    assert resp.status_code == 400 and resp.json()["cause"] == "NoSuchResource", resp.text
+    assert resp.json()["status"] == 400
+    resp = server.client.post("/pcfBindings", json=binding(pcfId=new_pcf_id()))  # no address
+    assert resp.status_code == 422 and resp.json()["cause"] == "MANDATORY_IE_MISSING", resp.text
+    assert server.client.get("/pcfBindings/x").status_code == 405  # others keep theirs
+    from rx_support import refused_at_start
+    server.stop()
+    bad = server.workdir / "bad"
+    bad.mkdir()
+    assert "sbi.errors" in refused_at_start(bad, {"sbi.errors": "no_such_condition=400"})
 
 
 def test_rate_limit_per_operation(bsfd_factory):

@@ -7,7 +7,7 @@ from test_sbi_admission import Holder, assert_shed, INSTANCE
 
 SHARED = {**CONGESTION,
           "nf.instance_id": INSTANCE,
-          "congestion.pending_thresholds": "2;4;6;8",
+          "congestion.receiving_thresholds": "2;4;6;8",
           "congestion.cpu_thresholds": "97;98;99;100",
           "congestion.memory_thresholds": "",
           "sbi.body_timeout_s": 60}

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "gateways/admission/admission.h"
+#include "core/problem.h"
 #include "gateways/admission/admission_settings.h"
 
 /* The settings with bsfd's defaults (bsfd/config_keys_admission.c). */
@@ -237,6 +238,36 @@ static void controller(void **state)
     bsf_admission_free(a);
 }
 
+/* Seed §3.33: the operator's status and cause per error condition. */
+static void error_overrides(void **state)
+{
+    (void)state;
+    bsf_cause_overrides_t o;
+    char why[256];
+    assert_int_equal(bsf_cause_overrides_parse("existing_binding_info_found=409\n"
+                                               "optional_ie_incorrect=411:OptionalIeBad",
+                                               &o, why, sizeof why),
+                     0);
+    bsf_cause_overrides_install(&o);
+    assert_int_equal(bsf_cause_status(BSF_CAUSE_EXISTING_BINDING_INFO_FOUND), 409);
+    assert_string_equal(bsf_cause_name(BSF_CAUSE_EXISTING_BINDING_INFO_FOUND),
+                        "EXISTING_BINDING_INFO_FOUND");
+    assert_int_equal(bsf_cause_status(BSF_CAUSE_OPTIONAL_IE_INCORRECT), 411);
+    assert_string_equal(bsf_cause_name(BSF_CAUSE_OPTIONAL_IE_INCORRECT), "OptionalIeBad");
+    assert_int_equal(bsf_cause_status(BSF_CAUSE_MANDATORY_IE_MISSING), 400); /* untouched */
+    const char *bad[] = {"no_such_condition=400", "existing_binding_info_found=200",
+                         "existing_binding_info_found=4099", "existing_binding_info_found",
+                         "optional_ie_incorrect=400:bad cause", "optional_ie_incorrect=400:"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (bsf_cause_overrides_parse(bad[i], &o, why, sizeof why) != -1)
+            fail_msg("accepted %s", bad[i]);
+    memset(&o, 0, sizeof o);
+    bsf_cause_overrides_install(&o);
+    assert_int_equal(bsf_cause_status(BSF_CAUSE_EXISTING_BINDING_INFO_FOUND), 403);
+    for (int c = 1; c < BSF_CAUSE_COUNT; c++)
+        assert_true(bsf_cause_id((bsf_cause_t)c)[0] != '\0');
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -247,6 +278,7 @@ int main(void)
         cmocka_unit_test(settings_errors),
         cmocka_unit_test(token_bucket),
         cmocka_unit_test(controller),
+        cmocka_unit_test(error_overrides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,7 +19,7 @@
 #include "projections/ue_projection.h"
 #include "tests/unit/test_util.h"
 
-#define MAX_EVENTS 256
+#define MAX_EVENTS 320
 
 typedef struct {
     msgpack_sbuffer buf;
@@ -73,7 +73,7 @@ static void add(fixture_t *f, bsf_event_t ev)
 {
     assert_true(f->n < MAX_EVENTS);
     if (ev.type == BSF_EVENT_BINDING_REGISTERED || ev.type == BSF_EVENT_UE_BINDING_REGISTERED ||
-        ev.type == BSF_EVENT_MBS_BINDING_REGISTERED)
+        ev.type == BSF_EVENT_MBS_BINDING_REGISTERED || ev.type == BSF_EVENT_SUBSCRIPTION_CREATED)
         ev.created_hlc = ev.hlc;
     if (!ev.origin_ts_ms)
         ev.origin_ts_ms = -1;
@@ -220,6 +220,59 @@ static void mbs_history(fixture_t *f, uint64_t t)
     }
 }
 
+/* A BsfSubscription from JSON, in the fixture's zone. */
+static bsf_subscription_t *subscription(fixture_t *f, const char *json)
+{
+    msgpack_object o = tu_json(json, &f->buf, &f->zone);
+    bsf_subscription_t *s = msgpack_zone_malloc(&f->zone, sizeof *s);
+    bsf_problem_t problem;
+    assert_non_null(s);
+    if (bsf_subscription_decode(&o, &f->zone, s, &problem) ||
+        bsf_subscription_check_rules(s, &problem))
+        fail_msg("bad subscription %s: %s", json, problem.detail);
+    return s;
+}
+
+/* Subscriptions of two sites: replacements that move the SUPI, GPSI and expiry indexes, an
+ * equal-HLC replacement conflict from two sites, removals (one twice, one expired) and a
+ * removal applied before its creation in some orders. */
+static void sub_history(fixture_t *f, uint64_t t)
+{
+    char json[400];
+    for (int i = 0; i < 10; i++) {
+        uint16_t site = (uint16_t)(1 + i % 2);
+        bsf_binding_id_t id = make_id(site, 3000 + (uint64_t)i);
+        snprintf(json, sizeof json,
+                 "{\"events\":[\"PCF_UE_BINDING_REGISTRATION\"],\"notifUri\":"
+                 "\"http://nef%d.example.com/n\",\"notifCorreId\":\"c%d\",\"supi\":"
+                 "\"imsi-00101999%07d\"%s,\"expiry\":\"2030-01-01T00:00:%02dZ\"}",
+                 i, i, i % 4, i % 2 ? ",\"gpsi\":\"msisdn-4999900001\"" : "", i);
+        uint64_t hlc = t + (uint64_t)i * 10;
+        add(f, (bsf_event_t){.type = BSF_EVENT_SUBSCRIPTION_CREATED, .site = site,
+                             .seq = 3000 + (uint64_t)i, .hlc = hlc, .binding_id = id,
+                             .subscription = subscription(f, json)});
+        if (i % 3 == 1)
+            for (uint16_t s2 = 1; s2 <= 2; s2++) { /* equal HLCs: the site decides */
+                snprintf(json, sizeof json,
+                         "{\"events\":[\"PCF_PDU_SESSION_BINDING_REGISTRATION\"],\"notifUri\":"
+                         "\"https://af%u.example.com/x\",\"notifCorreId\":\"r%d\",\"supi\":"
+                         "\"imsi-00101999%07u\",\"snssaiDnnPairs\":{\"snssai\":{\"sst\":1},"
+                         "\"dnn\":\"ims\"},\"expiry\":\"2031-01-01T00:00:00Z\"}",
+                         (unsigned)s2, i, 50u + s2);
+                add(f, (bsf_event_t){.type = BSF_EVENT_SUBSCRIPTION_REPLACED, .site = s2,
+                                     .seq = 3100 + (uint64_t)i, .hlc = hlc + 3,
+                                     .binding_id = id, .created_hlc = hlc,
+                                     .subscription = subscription(f, json)});
+            }
+        if (i % 4 == 2)
+            for (int twice = 0; twice < 1 + (i == 6); twice++)
+                add(f, (bsf_event_t){.type = BSF_EVENT_SUBSCRIPTION_REMOVED, .site = site,
+                                     .seq = 3200 + (uint64_t)i, .hlc = hlc + 5, .binding_id = id,
+                                     .reason = i == 2 ? BSF_REASON_EXPIRED
+                                                      : BSF_REASON_UNSUBSCRIBED});
+    }
+}
+
 /* A history with registrations, updates (address moves, PCF changes), deregistrations
  * (one before its registration as seen from another site), collision replacements, two
  * sites, prefixes of several lengths, framed routes and MACs. */
@@ -291,6 +344,7 @@ static void build_history(fixture_t *f)
     nested_prefixes(f, t + 2000);
     ue_history(f, t + 3000);
     mbs_history(f, t + 4000);
+    sub_history(f, t + 5000);
     /* Two updates of one binding from two sites with the same HLC: the site id decides. */
     bsf_binding_id_t id = make_id(1, 1);
     add(f, (bsf_event_t){.type = BSF_EVENT_BINDING_UPDATED, .site = 1, .seq = 500,

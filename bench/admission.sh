@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Issue 14 §8 benchmark: a discovery flood (h2load, C connections x M streams, for S seconds)
+# far over the SBI's capacity, with a priority-1 probe (bench/admission_probe.py) beside it,
+# once with admission control on (the defaults) and once with admission.enabled=false.
+# Reports per run: the flood's answered/shed counts, bsfd's CPU and RSS before/after, and the
+# probe's answered share and latency. Then the CPU per shed request (bench/admission-bench).
+#
+#   bench/admission.sh [SECONDS] [CONNECTIONS] [STREAMS]     (defaults 10 64 256)
+#   LOW_CPU="15;20;25;30" sets the CPU thresholds of the third run.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+S=${1:-10}
+C=${2:-64}
+M=${3:-256}
+BSFD="$ROOT/build/bsfd/bsfd"
+LOAD="$ROOT/build/bench/bsf-load"
+DIR=$(mktemp -d /tmp/bsf-admission.XXXXXX)
+PID=
+trap '[ -n "$PID" ] && kill -TERM $PID 2>/dev/null; wait 2>/dev/null; rm -rf "$DIR"' EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+cpu_s() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
+rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
+metric() { curl -s "http://127.0.0.1:$OPS/metrics" | awk -v m="$1" '$1 == m {s += $2} END {print s + 0}'; }
+
+run() { # name extra-settings...
+    local name=$1; shift
+    local sbi; sbi=$(free_port); OPS=$(free_port)
+    mkdir -p "$DIR/$name"
+    "$BSFD" --set store.path="$DIR/$name" --set sbi.listen=127.0.0.1:$sbi \
+        --set ops.listen=127.0.0.1:$OPS --set ops.admin_listen= --set log.level=warn "$@" 2>>"$DIR/$name.log" &
+    PID=$!
+    until curl -sf "http://127.0.0.1:$OPS/health/ready" >/dev/null; do
+        kill -0 $PID 2>/dev/null || { cat "$DIR/$name.log"; exit 1; }; sleep 0.01
+    done
+    "$LOAD" --target 127.0.0.1:$sbi --mode register --count 1000 --connections 2 --streams 32 \
+        >/dev/null
+    local cpu0 rss0; cpu0=$(cpu_s $PID); rss0=$(rss_kb $PID)
+    /usr/bin/python3 "$ROOT/bench/admission_probe.py" "$sbi" "$S" 10.0.0.7 >"$DIR/probe" &
+    local probe=$!
+    h2load -c "$C" -m "$M" -D "$S" -t 1 \
+        "http://127.0.0.1:$sbi/nbsf-management/v1/pcfBindings?ipv4Addr=10.0.0.5" \
+        >"$DIR/h2load" 2>&1 || true
+    wait $probe
+    local cpu1 rss1; cpu1=$(cpu_s $PID); rss1=$(rss_kb $PID)
+    local shed; shed=$(metric 'ocbsf_http_congestion_message_reject_total{state="CONGESTED"}')
+    echo "== $name ($*)"
+    grep -E "^requests:|^status codes:|^finished in" "$DIR/h2load"
+    echo "bsfd CPU $(echo "$cpu1 - $cpu0" | bc) s over ${S} s; RSS ${rss0} -> ${rss1} KiB;" \
+         "shed (CONGESTED) $shed"
+    echo "probe $(cat "$DIR/probe")"
+    kill -TERM $PID; wait $PID 2>/dev/null || true; PID=
+}
+
+echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)," \
+     "load average $(cut -d' ' -f1-3 /proc/loadavg)"
+run admission-on
+# CPU thresholds for what bsfd can get of this shared machine (the operator sets them from
+# the planned capacity, seed 3.27): the flood then makes CONGESTED.
+run admission-on-low-cpu "--set" "congestion.cpu_thresholds=${LOW_CPU:-15;20;25;30}"
+run admission-off --set admission.enabled=false
+"$ROOT/build/bench/admission-bench" 200000 2>/dev/null

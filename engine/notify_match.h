@@ -1,0 +1,33 @@
+/* Finds the notifications a binding event causes, inside the engine's write transaction,
+ * before the event is applied (a deregistration still sees the binding it ends).
+ *
+ * Georedundancy: a subscription is notified only by the site that created it (the site in
+ * its id), whichever site the binding event came from: every site applies every event once
+ * (its own when written, the others' from the replicated log, deduplicated by (site, seq)),
+ * so each (subscription, event) is matched by exactly one site, once. Engine thread only. */
+#ifndef BSF_ENGINE_NOTIFY_MATCH_H
+#define BSF_ENGINE_NOTIFY_MATCH_H
+
+#include <lmdb.h>
+#include <msgpack.h>
+
+#include "core/event.h"
+#include "engine/notify.h"
+#include "engine/store.h"
+
+typedef struct {
+    bsf_notify_item_t *head, *tail;
+    size_t n;
+} bsf_notify_list_t;
+
+/* Appends to `out` one item per live, unexpired subscription of `site` that the event
+ * concerns (core/notification.h). Updates, MBS bindings and subscription events cause none.
+ * `zone` is scratch (cleared here). Returns 0 (an item that cannot be allocated is logged and
+ * left out) or an LMDB code (MDB_CORRUPTED for a record that does not parse). */
+int bsf_notify_match(bsf_store_t *s, MDB_txn *txn, const bsf_event_t *ev, uint16_t site,
+                     int64_t now_ms, msgpack_zone *zone, bsf_notify_list_t *out);
+
+/* Frees the list's items and empties it. */
+void bsf_notify_list_clear(bsf_notify_list_t *l);
+
+#endif
