@@ -1,6 +1,7 @@
 """/metrics as Prometheus's own linter reads it (issue 15 §4): `promtool check metrics` (the
 Debian `prometheus` package) on the text of a bsfd with each family of metrics present — the
-SBI and the store, the Rx gateway, the NRF client, the message feed and Kafka replication —
+SBI and the store (with admission, overload, NF scoring and the audit on), the Rx gateway, the
+NRF client, the message feed and Kafka replication —
 plus the conventions promtool does not check: every metric has HELP and TYPE, no `_ms` unit,
 counters end in `_total`, the breakdowns of the active bindings sum to the total, the build
 and process metrics, and the seed's names of §3.2."""
@@ -88,7 +89,9 @@ def samples(text, name):
 
 
 def test_sbi_and_store_metrics_pass_promtool(bsfd_factory):
-    server = bsfd_factory()
+    # with the modules that add their own metrics: admission, overload, NF scoring, audit
+    server = bsfd_factory({"admission.enabled": "true", "overload.enabled": "true",
+                           "nf_scoring.enabled": "true", "audit.enabled": "true"})
     ues = [Ue() for _ in range(3)]
     for i, ue in enumerate(ues):
         register(server.client, binding(ipv4Addr=ue.ipv4, supi=ue.supi,
@@ -119,6 +122,9 @@ def test_sbi_and_store_metrics_pass_promtool(bsfd_factory):
                  "process_open_fds", "process_max_fds", "process_start_time_seconds"):
         assert name in types, name
     assert samples(text, "process_resident_memory_bytes")[""] > 1 << 20
+    for name in ("system_operational_state", "ocbsf_admission_state", "bsf_nf_score",
+                 "bsf_audit_cycles_total"):
+        assert name in types, name
     assert 5 < samples(text, "process_open_fds")[""] < samples(text, "process_max_fds")[""]
 
 
