@@ -17,6 +17,7 @@ static const bsf_config_section_t *const sections[] = {
     &bsf_config_diameter_section,
     &bsf_config_feed_section,
     &bsf_config_nrf_section,
+    &bsf_config_tls_section,
 };
 #define N_SECTIONS (sizeof sections / sizeof sections[0])
 

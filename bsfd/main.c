@@ -22,7 +22,7 @@
 #include "gateways/ops/ops_server.h"
 #include "gateways/sbi/nbsf_service.h"
 #include "gateways/sbi/sbi_oauth2.h"
-#include "gateways/sbi/sbi_oauth2.h"
+#include "gateways/sbi/sbi_tls.h"
 #include "replication/replication.h"
 
 #define EXIT_CONFIG 2
@@ -85,6 +85,7 @@ typedef struct {
     bsf_nrf_service_t *nrf;
     bsf_warmup_t *warmup;
     bsf_oauth2_t *oauth2;    /* sbi.oauth2.required: the access-token checks */
+    bsf_sbi_tls_t *sbi_tls;  /* sbi.tls.listen: the server's TLS context */
     char instance_id[64];    /* nf.instance_id, or the one kept in the store */
 } bsfd_t;
 
@@ -108,6 +109,28 @@ static int create_oauth2(bsfd_t *d)
     BSF_INFO("bsfd", "access tokens required on Nbsf_Management (%zu NRF keys%s)",
              bsf_oauth2_key_count(d->oauth2),
              cfg->sbi_oauth2_validate_signature ? "" : ", signatures not checked");
+    return 0;
+}
+
+/* The SBI server's TLS context (files read here: a missing one stops bsfd, naming its key).
+ * Returns 0, or -1 with the reason logged (exit 2). */
+static int create_sbi_tls(bsfd_t *d)
+{
+    const bsf_config_t *cfg = &d->cfg;
+    if (!cfg->sbi_tls_listen[0])
+        return 0;
+    char err[512];
+    bsf_sbi_tls_settings_t ts = {.cert = cfg->sbi_tls_cert,
+                                 .key = cfg->sbi_tls_key,
+                                 .ca = cfg->sbi_tls_ca,
+                                 .client_cert = (bsf_sbi_tls_client_cert_t)cfg->sbi_tls_client_cert,
+                                 .ciphers = cfg->sbi_tls_ciphers,
+                                 .ciphersuites = cfg->sbi_tls_ciphersuites,
+                                 .groups = cfg->sbi_tls_groups};
+    if (bsf_sbi_tls_create(&ts, &d->sbi_tls, err, sizeof err)) {
+        BSF_ERROR("bsfd", "invalid configuration: %s", err);
+        return -1;
+    }
     return 0;
 }
 
@@ -166,8 +189,11 @@ static void fill_h2_config(bsfd_t *d)
     const bsf_config_t *cfg = &d->cfg;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     d->h2 = (bsf_h2_config_t){
-        .host = cfg->sbi_host,
+        .host = cfg->sbi_listen[0] ? cfg->sbi_host : NULL,
         .port = cfg->sbi_port,
+        .tls_host = cfg->sbi_tls_listen[0] ? cfg->sbi_tls_host : NULL,
+        .tls_port = cfg->sbi_tls_port,
+        .tls = d->sbi_tls,
         .workers = cfg->sbi_workers ? cfg->sbi_workers : (unsigned)(cpus > 0 ? cpus : 1),
         .max_body_bytes = cfg->sbi_max_body_bytes,
         .max_uri_bytes = cfg->sbi_max_uri_bytes,
@@ -219,8 +245,12 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
     if (cfg->diameter.enabled && bsf_rx_gateway_start(&cfg->diameter, &d->store, d->engine,
                                                       d->feed, &d->rx, err, cap))
         return -1;
-    bsf_nrf_service_config_t nrfc = {&cfg->nrf, &d->store, cfg->sbi_host,
-                                     bsf_nbsf_service_port(d->sbi), cfg->sbi_api_root,
+    /* The NF profile names the cleartext listener, or the TLS one when it is alone. */
+    bool plain = cfg->sbi_listen[0];
+    bsf_nrf_service_config_t nrfc = {&cfg->nrf, &d->store, plain ? cfg->sbi_host : cfg->sbi_tls_host,
+                                     plain ? bsf_nbsf_service_port(d->sbi)
+                                           : bsf_nbsf_service_tls_port(d->sbi),
+                                     cfg->sbi_api_root,
                                      d->rx ? cfg->diameter.identity : NULL,
                                      d->rx ? cfg->diameter.realm : NULL};
     return bsf_nrf_service_start(&nrfc, &d->nrf, err, cap);
@@ -267,10 +297,15 @@ static int bsfd_start(bsfd_t *d)
     }
     attach_ops(d);
     d->warmup = d->cfg.store_warmup ? bsf_warmup_start(&d->store) : NULL;
-    BSF_INFO("bsfd", "site %u serving Nbsf_Management on h2c %s:%u (%u workers), store %s, "
+    char tls[96] = "";
+    if (d->sbi_tls)
+        snprintf(tls, sizeof tls, ", h2 over TLS %s:%u", d->cfg.sbi_tls_host,
+                 bsf_nbsf_service_tls_port(d->sbi));
+    BSF_INFO("bsfd", "site %u serving Nbsf_Management on h2c %s:%u%s (%u workers), store %s, "
              "log position %llu",
-             d->cfg.site_id, d->cfg.sbi_host, bsf_nbsf_service_port(d->sbi), d->h2.workers,
-             d->cfg.store_path, (unsigned long long)d->store.log.last);
+             d->cfg.site_id, d->cfg.sbi_listen[0] ? d->cfg.sbi_host : "-",
+             bsf_nbsf_service_port(d->sbi), tls, d->h2.workers, d->cfg.store_path,
+             (unsigned long long)d->store.log.last);
     return 0;
 }
 
@@ -301,6 +336,7 @@ static void bsfd_stop(bsfd_t *d)
         bsf_nbsf_service_free(d->sbi);
     }
     bsf_oauth2_free(d->oauth2);
+    bsf_sbi_tls_free(d->sbi_tls);
     bsf_feed_destroy(d->feed); /* after every gateway that offers records stopped */
     bsf_log_retention_destroy(d->retention);
     if (d->engine)
@@ -327,8 +363,10 @@ int main(int argc, char **argv)
     if (bsf_log_level_parse(d.cfg.log_level, &level) == 0)
         bsf_log_set_level(level);
     bsf_fd_limit_raise();
-    if (create_oauth2(&d))
+    if (create_oauth2(&d) || create_sbi_tls(&d)) {
+        bsf_oauth2_free(d.oauth2);
         return EXIT_CONFIG;
+    }
 
     /* Signals are taken by sigwait in this thread; every thread inherits the mask. */
     sigset_t stop_signals;

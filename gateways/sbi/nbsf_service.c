@@ -297,6 +297,11 @@ uint16_t bsf_nbsf_service_port(const bsf_nbsf_service_t *svc)
     return bsf_h2_server_port(svc->server);
 }
 
+uint16_t bsf_nbsf_service_tls_port(const bsf_nbsf_service_t *svc)
+{
+    return bsf_h2_server_tls_port(svc->server);
+}
+
 void bsf_nbsf_service_write_metrics(void *svc, bsf_text_t *out)
 {
     const bsf_nbsf_service_t *s = svc;

@@ -8,7 +8,7 @@
 #include <strings.h>
 
 #include "common/clock.h"
-#include "gateways/sbi/h2_client_tls.h"
+#include "gateways/sbi/h2_tls.h"
 #include "gateways/sbi/sbi_client_internal.h"
 
 #define SWEEP_MS 1000
