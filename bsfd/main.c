@@ -23,6 +23,7 @@
 #include "gateways/sbi/nbsf_service.h"
 #include "gateways/sbi/sbi_oauth2.h"
 #include "gateways/sbi/sbi_tls.h"
+#include "bsfd/cert_watch.h"
 #include "replication/replication.h"
 
 #define EXIT_CONFIG 2
@@ -86,6 +87,7 @@ typedef struct {
     bsf_warmup_t *warmup;
     bsf_oauth2_t *oauth2;    /* sbi.oauth2.required: the access-token checks */
     bsf_sbi_tls_t *sbi_tls;  /* sbi.tls.listen: the server's TLS context */
+    bsf_cert_watch_t *watch; /* reloads sbi_tls and oauth2's keys; certificate expiry */
     char instance_id[64];    /* nf.instance_id, or the one kept in the store */
 } bsfd_t;
 
@@ -282,6 +284,7 @@ static void attach_ops(bsfd_t *d)
     if (d->feed)
         bsf_ops_server_add_metrics(ops, bsf_feed_write_metrics, d->feed);
     bsf_ops_server_add_metrics(ops, bsf_log_retention_write_metrics, d->retention);
+    bsf_ops_server_add_metrics(ops, bsf_cert_watch_write_metrics, d->watch);
     bsf_ops_server_set_ready(ops, true);
 }
 
@@ -293,6 +296,16 @@ static int bsfd_start(bsfd_t *d)
     if (start_store(d, err, sizeof err) || start_gateways(d, err, sizeof err)) {
         if (err[0])
             BSF_ERROR("bsfd", "%s", err);
+        return -1;
+    }
+    bsf_cert_watch_config_t wc = {
+        .interval_s = d->cfg.tls_reload_interval_s,
+        .warning_days = d->cfg.tls_expiry_warning_days,
+        .sbi_tls = d->sbi_tls,
+        .oauth2 = d->oauth2,
+        .diameter_cert = d->cfg.diameter.enabled ? d->cfg.diameter.tls_cert : NULL};
+    if (!(d->watch = bsf_cert_watch_create(&wc)) || bsf_cert_watch_start(d->watch)) {
+        BSF_ERROR("bsfd", "cannot start the certificate watch");
         return -1;
     }
     attach_ops(d);
@@ -314,6 +327,7 @@ static int bsfd_start(bsfd_t *d)
 static void bsfd_stop(bsfd_t *d)
 {
     bsf_nrf_service_deregister(d->nrf); /* consumers stop finding us first */
+    bsf_cert_watch_stop(d->watch);
     bsf_warmup_stop(d->warmup);
     if (d->ops)
         bsf_ops_server_set_ready(d->ops, false);
@@ -335,6 +349,7 @@ static void bsfd_stop(bsfd_t *d)
         bsf_nbsf_service_stop(d->sbi, 2000);
         bsf_nbsf_service_free(d->sbi);
     }
+    bsf_cert_watch_free(d->watch); /* stopped above: it used oauth2 and sbi_tls */
     bsf_oauth2_free(d->oauth2);
     bsf_sbi_tls_free(d->sbi_tls);
     bsf_feed_destroy(d->feed); /* after every gateway that offers records stopped */
