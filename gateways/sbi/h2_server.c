@@ -36,6 +36,7 @@
  * buffers while busy: SSL_MODE_RELEASE_BUFFERS frees them when idle), charged to the
  * worker's budget: OpenSSL's allocations cannot be counted one by one per worker. */
 #define TLS_CONN_BYTES 40960
+#define TLS_RECORD 16384 /* the largest TLS record's plaintext */
 
 enum { LSN_PLAIN, LSN_TLS, LSN_COUNT };
 
@@ -88,6 +89,7 @@ struct bsf_h2_worker {
     atomic_uint_fast64_t protocol_errors, accept_errors, open_conns;
     atomic_uint_fast64_t tls_handshakes, tls_failures;
     char read_buf[READ_CHUNK]; /* one connection reads at a time; nghttp2 copies what it keeps */
+    uint8_t tls_plain[TLS_RECORD]; /* frames gathered into one TLS record (one flush at a time) */
 };
 
 struct bsf_h2_server {
@@ -323,26 +325,63 @@ static bool h2_up(const conn_t *c)
     return !c->tls || (bsf_h2_tls_done(c->tls) && !c->tls_failed && !c->tls_closing);
 }
 
+/* What nghttp2 wants to send, into the output buffer. Returns 0, or -1 when it closed the
+ * connection. */
+static int plain_pull(conn_t *c)
+{
+    while (c->out.len < OUTPUT_HIGH_WATER) {
+        const uint8_t *data;
+        ssize_t n = nghttp2_session_mem_send(c->session, &data);
+        if (n == 0)
+            return 0;
+        if (n < 0 || outbuf_append(&c->w->budget, &c->out, data, (size_t)n)) {
+            conn_close(c);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The same through TLS, once the handshake is done: the frames of one flush are gathered
+ * into records of up to 16 KiB (one SSL_write, one AEAD seal per record, not per frame). */
+static int tls_pull(conn_t *c)
+{
+    uint8_t *buf = c->w->tls_plain;
+    size_t len = 0;
+    int rc = 0;
+    while (rc == 0 && h2_up(c) && c->out.len < OUTPUT_HIGH_WATER) {
+        const uint8_t *data;
+        ssize_t n = nghttp2_session_mem_send(c->session, &data);
+        if (n <= 0) {
+            rc = n < 0 ? -1 : 0;
+            break;
+        }
+        if (len + (size_t)n > TLS_RECORD && len) {
+            rc = bsf_h2_tls_send(c->tls, buf, len, sink_out, c);
+            len = 0;
+        }
+        if (rc == 0 && (size_t)n >= TLS_RECORD)
+            rc = bsf_h2_tls_send(c->tls, data, (size_t)n, sink_out, c);
+        else if (rc == 0) {
+            memcpy(buf + len, data, (size_t)n);
+            len += (size_t)n;
+        }
+    }
+    if (rc == 0 && len)
+        rc = bsf_h2_tls_send(c->tls, buf, len, sink_out, c);
+    if (rc) {
+        conn_close(c);
+        return -1;
+    }
+    return 0;
+}
+
 static void conn_flush(conn_t *c)
 {
     if (c->closing || c->in_recv || c->lingering)
         return;
-    while (h2_up(c) && c->out.len < OUTPUT_HIGH_WATER) {
-        const uint8_t *data;
-        ssize_t n = nghttp2_session_mem_send(c->session, &data);
-        if (n < 0) {
-            conn_close(c);
-            return;
-        }
-        if (n == 0)
-            break;
-        int rc = c->tls ? bsf_h2_tls_send(c->tls, data, (size_t)n, sink_out, c)
-                        : outbuf_append(&c->w->budget, &c->out, data, (size_t)n);
-        if (rc) {
-            conn_close(c);
-            return;
-        }
-    }
+    if (c->tls ? tls_pull(c) : plain_pull(c))
+        return;
     start_write(c);
     if (c->closing)
         return;

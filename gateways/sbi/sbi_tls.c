@@ -153,6 +153,9 @@ static SSL_CTX *build(const bsf_sbi_tls_t *t, int64_t *not_after, char *err, siz
     SSL_CTX_set_options(ctx, SSL_OP_CIPHER_SERVER_PREFERENCE);
     SSL_CTX_set_session_id_context(ctx, sid_ctx, sizeof sid_ctx - 1);
     SSL_CTX_set_alpn_select_cb(ctx, select_alpn, NULL);
+    SSL_CTX_set_num_tickets(ctx, 1); /* TLS 1.3: one resumption ticket, not two */
+    /* Resumption by stateless tickets only: no server-side cache to fill, lock and sweep. */
+    SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
     *not_after = asn1_unix(X509_get0_notAfter(SSL_CTX_get0_certificate(ctx)));
     return ctx;
 }
