@@ -13,7 +13,8 @@ static const bsf_config_key_t keys[] = {
         "`host:port` or `[v6]:port`, beside or instead of `sbi.listen`; empty: no TLS listener."),
     BSF_CFG_STRING_KEY("sbi.tls.cert", sbi_tls_cert, "", 1023,
         "PEM certificate of the SBI (leaf first, then the chain); required with "
-        "`sbi.tls.listen`. Reloaded when the file changes."),
+        "`sbi.tls.listen`. Reloaded when the file changes. Also the certificate the SBI client "
+        "presents for mutual TLS unless `sbi_client.tls_cert_file` is set (one NF identity)."),
     BSF_CFG_STRING_KEY("sbi.tls.key", sbi_tls_key, "", 1023,
         "PEM private key of `sbi.tls.cert`. Reloaded when the file changes."),
     BSF_CFG_STRING_KEY("sbi.tls.ca", sbi_tls_ca, "", 1023,
@@ -61,6 +62,14 @@ static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
         snprintf(err, err_cap, "sbi.tls.ca: required with sbi.tls.client_cert = %s",
                  client_cert_choices[cfg->sbi_tls_client_cert]);
         return -1;
+    }
+    /* One NF identity (TS 33.310): the SBI client presents the server's certificate to the
+     * NRF, SCPs and peers that ask for one, unless the client has its own. */
+    if (!cfg->nrf.client_tls_cert_file[0] && !cfg->nrf.client_tls_key_file[0]) {
+        snprintf(cfg->nrf.client_tls_cert_file, sizeof cfg->nrf.client_tls_cert_file, "%s",
+                 cfg->sbi_tls_cert);
+        snprintf(cfg->nrf.client_tls_key_file, sizeof cfg->nrf.client_tls_key_file, "%s",
+                 cfg->sbi_tls_key);
     }
     return 0;
 }
