@@ -28,12 +28,12 @@ static const bsf_config_key_t keys[] = {
         "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
         "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305",
         1023, "TLS 1.2 cipher suites (OpenSSL cipher list syntax), AEAD with ECDHE only by "
-        "default (TS 33.210 §6.2)."),
+        "default (TS 33.210 §6.2); the SBI client's connections use them too."),
     BSF_CFG_STRING_KEY("sbi.tls.ciphersuites", sbi_tls_ciphersuites,
         "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256", 255,
-        "TLS 1.3 cipher suites (OpenSSL syntax)."),
+        "TLS 1.3 cipher suites (OpenSSL syntax), server and SBI client."),
     BSF_CFG_STRING_KEY("sbi.tls.groups", sbi_tls_groups, "X25519:P-256:P-384", 255,
-        "Key exchange groups, in order of preference (OpenSSL names)."),
+        "Key exchange groups, in order of preference (OpenSSL names), server and SBI client."),
     BSF_CFG_UINT_KEY("tls.reload_interval_s", tls_reload_interval_s, "5", 0, 3600,
         "How often the certificate and key files (`sbi.tls.*`, `diameter.tls.cert`, "
         "`sbi.oauth2.keys`) are checked for changes (stat); a changed SBI certificate or OAuth2 "
@@ -46,6 +46,13 @@ static const bsf_config_key_t keys[] = {
 
 static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
 {
+    /* The SBI client's connections take the same protocol settings as the server's. */
+    snprintf(cfg->nrf.client_tls_ciphers, sizeof cfg->nrf.client_tls_ciphers, "%s",
+             cfg->sbi_tls_ciphers);
+    snprintf(cfg->nrf.client_tls_ciphersuites, sizeof cfg->nrf.client_tls_ciphersuites, "%s",
+             cfg->sbi_tls_ciphersuites);
+    snprintf(cfg->nrf.client_tls_groups, sizeof cfg->nrf.client_tls_groups, "%s",
+             cfg->sbi_tls_groups);
     if (!cfg->sbi_tls_listen[0])
         return 0;
     if (bsf_config_split_listen(cfg->sbi_tls_listen, cfg->sbi_tls_host, sizeof cfg->sbi_tls_host,

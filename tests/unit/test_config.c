@@ -221,6 +221,8 @@ static void test_sbi_tls_rules(void **state)
     assert_int_equal(cfg.sbi_tls_client_cert, 1);
     assert_string_equal(cfg.nrf.client_tls_cert_file, "/c.pem");
     assert_string_equal(cfg.nrf.client_tls_key_file, "/k.pem");
+    assert_string_equal(cfg.nrf.client_tls_groups, "X25519:P-256:P-384");
+    assert_string_equal(cfg.nrf.client_tls_ciphers, cfg.sbi_tls_ciphers);
     set_ok("sbi.tls.listen=");
     assert_int_equal(bsf_config_finish(&cfg, err, sizeof err), -1);
     assert_non_null(strstr(err, "sbi.listen and sbi.tls.listen are both empty"));
