@@ -11,7 +11,7 @@ packages=(
   librdkafka-dev kcat
   libfreediameter-dev freediameterd freediameter-extensions
   libcmocka-dev clang libclang-rt-14-dev
-  nghttp2-client nghttp2-server curl tshark
+  nghttp2-client nghttp2-server curl tshark openssl
   python3 python3-pytest python3-httpx python3-h2 python3-jsonschema python3-yaml python3-cryptography
   maven default-jre-headless
 )
