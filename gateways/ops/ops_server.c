@@ -11,13 +11,14 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/diag.h"
 #include "common/text.h"
 #include "common/time_text.h"
 #include "engine/read.h"
 #include "gateways/ops/ops_admin_auth.h"
 #include "gateways/ops/process_metrics.h"
 
-#define MAX_PROVIDERS 8
+#define MAX_PROVIDERS 32 /* every module that has metrics registers one (14 with all on) */
 #define MAX_ROUTES 8
 #define MAX_BODY 16384 /* bytes of a request body; management bodies are small */
 
@@ -591,8 +592,10 @@ void bsf_ops_server_set_ready(bsf_ops_server_t *ops, bool ready)
 int bsf_ops_server_add_metrics(bsf_ops_server_t *ops, bsf_ops_metrics_fn fn, void *ctx)
 {
     size_t n = atomic_load(&ops->n_providers);
-    if (n == MAX_PROVIDERS)
+    if (n == MAX_PROVIDERS) {
+        BSF_ERROR("ops", "metrics: more than %d providers, one is left out", MAX_PROVIDERS);
         return -1;
+    }
     ops->providers[n] = (provider_t){fn, ctx};
     atomic_store(&ops->n_providers, n + 1);
     return 0;
