@@ -51,6 +51,15 @@ typedef struct {
     bool sbi_oauth2_validate_signature;
     char sbi_oauth2_producer_nf_set_id[128];
     char sbi_oauth2_producer_plmn_id[16];
+    /* TLS on the SBI and certificate reload (config_keys_tls.c, issue 13 §1, §3) */
+    char sbi_tls_listen[128];
+    char sbi_tls_host[64];
+    uint16_t sbi_tls_port;
+    char sbi_tls_cert[1024], sbi_tls_key[1024], sbi_tls_ca[1024];
+    int sbi_tls_client_cert; /* bsf_sbi_tls_client_cert_t */
+    char sbi_tls_ciphers[1024], sbi_tls_ciphersuites[256], sbi_tls_groups[256];
+    unsigned tls_reload_interval_s;
+    unsigned tls_expiry_warning_days;
 
     char ops_listen[128];
     char ops_host[64];
@@ -255,6 +264,7 @@ extern const bsf_config_section_t bsf_config_observe_section;
 extern const bsf_config_section_t bsf_config_admission_section;
 extern const bsf_config_section_t bsf_config_audit_section;
 extern const bsf_config_section_t bsf_config_subscriptions_section;
+extern const bsf_config_section_t bsf_config_tls_section;
 
 /* Sets every key to its default. */
 void bsf_config_defaults(bsf_config_t *cfg);

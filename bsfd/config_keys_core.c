@@ -16,9 +16,11 @@ static const bsf_config_key_t keys[] = {
     BSF_CFG_LIVE(ENUM_TEXT, "log.level", log_level, "info", log_level_choices,
         "Diagnostics level on stderr; changes at run time (management API, SIGHUP)."),
     BSF_CFG_LISTEN_KEY("sbi.listen", sbi_listen, "127.0.0.1:8080",
-        "HTTP/2 (h2c) address of Nbsf_Management, `host:port` or `[v6]:port`; numeric addresses."),
+        "HTTP/2 (h2c) address of Nbsf_Management, `host:port` or `[v6]:port`; numeric addresses; "
+        "empty: no cleartext listener (then `sbi.tls.listen` is needed)."),
     BSF_CFG_STRING_KEY("sbi.api_root", sbi_api_root, "", 255,
-        "apiRoot used in `Location` headers; empty = `http://<sbi.listen>`."),
+        "apiRoot used in `Location` headers; empty = `http://<sbi.listen>`, or "
+        "`https://<sbi.tls.listen>` when only TLS listens."),
     BSF_CFG_UINT_KEY("sbi.workers", sbi_workers, "0", 0, 64,
         "SBI worker threads (one event loop each); 0 = one per CPU."),
     BSF_CFG_UINT_KEY("sbi.max_body_bytes", sbi_max_body_bytes, "65536", 1024, 16777216,
@@ -178,8 +180,13 @@ static int finish_admin(bsf_config_t *cfg, char *err, size_t err_cap)
 
 static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
 {
-    if (bsf_config_split_listen(cfg->sbi_listen, cfg->sbi_host, sizeof cfg->sbi_host,
-                                &cfg->sbi_port)) {
+    if (!cfg->sbi_listen[0] && !cfg->sbi_tls_listen[0]) {
+        snprintf(err, err_cap, "sbi.listen and sbi.tls.listen are both empty: nothing would "
+                               "serve Nbsf_Management");
+        return -1;
+    }
+    if (cfg->sbi_listen[0] && bsf_config_split_listen(cfg->sbi_listen, cfg->sbi_host,
+                                                      sizeof cfg->sbi_host, &cfg->sbi_port)) {
         snprintf(err, err_cap, "sbi.listen: '%s' is not host:port", cfg->sbi_listen);
         return -1;
     }
@@ -198,8 +205,10 @@ static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
     }
     if (bsf_config_is_set(cfg, "store.tombstone_horizon_h"))
         cfg->store_tombstone_horizon_ms = (uint64_t)cfg->store_tombstone_horizon_h * 3600000u;
-    if (!cfg->sbi_api_root[0])
+    if (!cfg->sbi_api_root[0] && cfg->sbi_listen[0])
         snprintf(cfg->sbi_api_root, sizeof cfg->sbi_api_root, "http://%s", cfg->sbi_listen);
+    else if (!cfg->sbi_api_root[0]) /* only TLS listens */
+        snprintf(cfg->sbi_api_root, sizeof cfg->sbi_api_root, "https://%s", cfg->sbi_tls_listen);
     size_t n = strlen(cfg->sbi_api_root);
     if (n && cfg->sbi_api_root[n - 1] == '/')
         cfg->sbi_api_root[n - 1] = '\0';

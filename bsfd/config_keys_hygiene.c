@@ -21,7 +21,8 @@ static const bsf_config_key_t keys[] = {
     BSF_CFG_LIST_KEY("sbi.listen_also", sbi_listen_also, "", 255,
         "Up to 3 more `host:port` / `[v6]:port` addresses the SBI listens on with the same "
         "settings, e.g. `[::]:8080` beside `sbi.listen: 0.0.0.0:8080` for dual stack (seed "
-        "3.8); each has `sbi.workers` workers of its own. Location headers keep `sbi.api_root`."),
+        "3.8); each has `sbi.workers` workers of its own. Location headers keep `sbi.api_root`. "
+        "Cleartext (h2c) only: `sbi.tls.listen` is served by the first server alone."),
     BSF_CFG_BOOL_KEY("sbi.xfcc.enabled", sbi_xfcc.enabled, "false",
         "Accept Nbsf_Management requests only when their `x-forwarded-client-cert` names a "
         "configured SCP (seed 3.24); for deployments where every request comes through SCPs."),

@@ -39,6 +39,8 @@
 #include "gateways/sbi/nbsf_service.h"
 #include "gateways/sbi/sbi_admission.h"
 #include "gateways/sbi/sbi_oauth2.h"
+#include "gateways/sbi/sbi_tls.h"
+#include "bsfd/cert_watch.h"
 #include "replication/replication.h"
 
 #define EXIT_CONFIG 2
@@ -110,6 +112,8 @@ typedef struct {
     bsf_audit_pcf_client_t *audit_pcf;
     bsf_audit_t *audit;               /* NULL: audit.enabled false */
     bsf_oauth2_t *oauth2;    /* sbi.oauth2.required: the access-token checks */
+    bsf_sbi_tls_t *sbi_tls;  /* sbi.tls.listen: the server's TLS context */
+    bsf_cert_watch_t *watch; /* reloads sbi_tls and oauth2's keys; certificate expiry */
     bsfd_score_inputs_t score_inputs;
     /* nf_scoring.enabled: started after the gateways; the NRF heartbeat (SBI client thread)
      * reads it, so it is published atomically */
@@ -156,6 +160,28 @@ static int create_oauth2(bsfd_t *d)
     BSF_INFO("bsfd", "access tokens required on Nbsf_Management (%zu NRF keys%s)",
              bsf_oauth2_key_count(d->oauth2),
              cfg->sbi_oauth2_validate_signature ? "" : ", signatures not checked");
+    return 0;
+}
+
+/* The SBI server's TLS context (files read here: a missing one stops bsfd, naming its key).
+ * Returns 0, or -1 with the reason logged (exit 2). */
+static int create_sbi_tls(bsfd_t *d)
+{
+    const bsf_config_t *cfg = &d->cfg;
+    if (!cfg->sbi_tls_listen[0])
+        return 0;
+    char err[512];
+    bsf_sbi_tls_settings_t ts = {.cert = cfg->sbi_tls_cert,
+                                 .key = cfg->sbi_tls_key,
+                                 .ca = cfg->sbi_tls_ca,
+                                 .client_cert = (bsf_sbi_tls_client_cert_t)cfg->sbi_tls_client_cert,
+                                 .ciphers = cfg->sbi_tls_ciphers,
+                                 .ciphersuites = cfg->sbi_tls_ciphersuites,
+                                 .groups = cfg->sbi_tls_groups};
+    if (bsf_sbi_tls_create(&ts, &d->sbi_tls, err, sizeof err)) {
+        BSF_ERROR("bsfd", "invalid configuration: %s", err);
+        return -1;
+    }
     return 0;
 }
 
@@ -272,8 +298,11 @@ static void fill_h2_config(bsfd_t *d)
     const bsf_config_t *cfg = &d->cfg;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     d->h2 = (bsf_h2_config_t){
-        .host = cfg->sbi_host,
+        .host = cfg->sbi_listen[0] ? cfg->sbi_host : NULL,
         .port = cfg->sbi_port,
+        .tls_host = cfg->sbi_tls_listen[0] ? cfg->sbi_tls_host : NULL,
+        .tls_port = cfg->sbi_tls_port,
+        .tls = d->sbi_tls,
         .workers = cfg->sbi_workers ? cfg->sbi_workers : (unsigned)(cpus > 0 ? cpus : 1),
         .max_body_bytes = cfg->sbi_max_body_bytes,
         .max_uri_bytes = cfg->sbi_max_uri_bytes,
@@ -396,8 +425,12 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
         snprintf(err, cap, "admission: cannot start its thread");
         return -1;
     }
-    bsf_nrf_service_config_t nrfc = {&cfg->nrf, &d->store, cfg->sbi_host,
-                                     bsf_nbsf_service_port(d->sbi), cfg->sbi_api_root,
+    /* The NF profile names the cleartext listener, or the TLS one when it is alone. */
+    bool plain = cfg->sbi_listen[0];
+    bsf_nrf_service_config_t nrfc = {&cfg->nrf, &d->store, plain ? cfg->sbi_host : cfg->sbi_tls_host,
+                                     plain ? bsf_nbsf_service_port(d->sbi)
+                                           : bsf_nbsf_service_tls_port(d->sbi),
+                                     cfg->sbi_api_root,
                                      d->rx ? cfg->diameter.identity : NULL,
                                      d->rx ? cfg->diameter.realm : NULL, heartbeat_load, d,
                                      !cfg->admission.client_oci};
@@ -505,6 +538,7 @@ static void attach_ops(bsfd_t *d)
     bsf_ops_server_add_metrics(ops, bsf_deletion_log_write_metrics, d->deletion_log);
     if (d->audit)
         bsf_ops_server_add_metrics(ops, bsf_audit_write_metrics, d->audit);
+    bsf_ops_server_add_metrics(ops, bsf_cert_watch_write_metrics, d->watch);
     bsf_ops_server_set_ready(ops, true);
 }
 
@@ -521,12 +555,27 @@ static int bsfd_start(bsfd_t *d)
     }
     if (start_scoring(d))
         return -1;
+    bsf_cert_watch_config_t wc = {
+        .interval_s = d->cfg.tls_reload_interval_s,
+        .warning_days = d->cfg.tls_expiry_warning_days,
+        .sbi_tls = d->sbi_tls,
+        .oauth2 = d->oauth2,
+        .diameter_cert = d->cfg.diameter.enabled ? d->cfg.diameter.tls_cert : NULL};
+    if (!(d->watch = bsf_cert_watch_create(&wc)) || bsf_cert_watch_start(d->watch)) {
+        BSF_ERROR("bsfd", "cannot start the certificate watch");
+        return -1;
+    }
     attach_ops(d);
     d->warmup = d->cfg.store_warmup ? bsf_warmup_start(&d->store) : NULL;
-    BSF_INFO("bsfd", "site %u serving Nbsf_Management on h2c %s:%u (%u workers), store %s, "
+    char tls[96] = "";
+    if (d->sbi_tls)
+        snprintf(tls, sizeof tls, ", h2 over TLS %s:%u", d->cfg.sbi_tls_host,
+                 bsf_nbsf_service_tls_port(d->sbi));
+    BSF_INFO("bsfd", "site %u serving Nbsf_Management on h2c %s:%u%s (%u workers), store %s, "
              "log position %llu",
-             d->cfg.site_id, d->cfg.sbi_host, bsf_nbsf_service_port(d->sbi), d->h2.workers,
-             d->cfg.store_path, (unsigned long long)d->store.log.last);
+             d->cfg.site_id, d->cfg.sbi_listen[0] ? d->cfg.sbi_host : "-",
+             bsf_nbsf_service_port(d->sbi), tls, d->h2.workers, d->cfg.store_path,
+             (unsigned long long)d->store.log.last);
     for (unsigned i = 0; i < d->cfg.sbi_n_also; i++)
         BSF_INFO("bsfd", "Nbsf_Management also on h2c %s%s%s:%u (sbi.listen_also)",
                  strchr(d->cfg.sbi_also_host[i], ':') ? "[" : "", d->cfg.sbi_also_host[i],
@@ -542,6 +591,7 @@ static void bsfd_stop(bsfd_t *d)
 {
     bsf_service_notify_stopping();
     bsf_nrf_service_deregister(d->nrf); /* consumers stop finding us first */
+    bsf_cert_watch_stop(d->watch);
     bsf_warmup_stop(d->warmup);
     if (d->ops)
         bsf_ops_server_set_ready(d->ops, false);
@@ -578,9 +628,11 @@ static void bsfd_stop(bsfd_t *d)
         bsf_nbsf_service_stop(d->sbi, 2000);
         bsf_nbsf_service_free(d->sbi);
     }
+    bsf_cert_watch_free(d->watch); /* stopped above: it used oauth2 and sbi_tls */
     bsf_sbi_admission_free(d->sbi_admission);
     bsf_admission_free(d->admission);
     bsf_oauth2_free(d->oauth2);
+    bsf_sbi_tls_free(d->sbi_tls);
     bsf_feed_destroy(d->feed); /* after every gateway that offers records stopped */
     bsf_log_retention_destroy(d->retention);
     bsf_audit_destroy(d->audit); /* the engine answered its commands */
@@ -632,8 +684,10 @@ int main(int argc, char **argv)
     bsf_log_set_module_levels(d.cfg.log_modules, NULL, 0); /* checked by the configuration */
     BSF_INFO("bsfd", "bsfd %s starting", bsf_version());
     bsf_fd_limit_raise();
-    if (create_oauth2(&d))
+    if (create_oauth2(&d) || create_sbi_tls(&d)) {
+        bsf_oauth2_free(d.oauth2);
         return EXIT_CONFIG;
+    }
 
     /* Signals are taken by sigwait in this thread; every thread inherits the mask. */
     sigset_t signals;

@@ -42,6 +42,8 @@ typedef struct {
     char client_tls_ca_file[1024];
     char client_tls_cert_file[1024], client_tls_key_file[1024];
     bool client_tls_verify;
+    /* the SBI's protocol settings (sbi.tls.ciphers, .ciphersuites, .groups), for the client */
+    char client_tls_ciphers[1024], client_tls_ciphersuites[256], client_tls_groups[256];
     unsigned client_max_connections, client_max_streams, client_connect_timeout_ms;
     int client_family; /* sbi_client.preferred_family: bsf_family_pref_t */
 

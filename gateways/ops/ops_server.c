@@ -20,7 +20,7 @@
 
 /* Every module adds its own; a full table is a programming error, logged loudly (bsfd
  * registers a fixed set at start). */
-#define MAX_PROVIDERS 32 /* metrics writers: one per module (more than 12 with every one on) */
+#define MAX_PROVIDERS 32 /* metrics writers: one per module (14 with every one on) */
 #define MAX_ROUTES 32
 #define MAX_BODY 16384 /* bytes of a request body; management bodies are small */
 
@@ -597,7 +597,7 @@ int bsf_ops_server_add_metrics(bsf_ops_server_t *ops, bsf_ops_metrics_fn fn, voi
 {
     size_t n = atomic_load(&ops->n_providers);
     if (n == MAX_PROVIDERS) {
-        BSF_ERROR("ops", "metrics table full: a module's metrics are not served");
+        BSF_ERROR("ops", "metrics: more than %d providers, one is left out", MAX_PROVIDERS);
         return -1;
     }
     ops->providers[n] = (provider_t){fn, ctx};

@@ -35,7 +35,7 @@ int bsf_ops_server_start(const bsf_ops_config_t *cfg, bsf_ops_server_t **out, ch
 void bsf_ops_server_set_ready(bsf_ops_server_t *ops, bool ready);
 /* Adds a writer of Prometheus text called on every GET /metrics (on the ops thread; it must
  * read its numbers thread-safely). Call before bsf_ops_server_set_ready. Returns 0 or -1
- * when the table is full. */
+ * (logged) when the table (32 providers) is full. */
 typedef void (*bsf_ops_metrics_fn)(void *ctx, bsf_text_t *out);
 int bsf_ops_server_add_metrics(bsf_ops_server_t *ops, bsf_ops_metrics_fn fn, void *ctx);
 /* A management resource served by another module at `path` (kept by pointer: a string

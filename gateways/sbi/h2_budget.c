@@ -17,6 +17,16 @@ static void sub(bsf_h2_budget_t *b, size_t n)
     atomic_fetch_sub_explicit(&b->used, n, memory_order_relaxed);
 }
 
+void bsf_h2_budget_charge(bsf_h2_budget_t *b, size_t n)
+{
+    add(b, n);
+}
+
+void bsf_h2_budget_release(bsf_h2_budget_t *b, size_t n)
+{
+    sub(b, n);
+}
+
 void *bsf_h2_budget_malloc(bsf_h2_budget_t *b, size_t n)
 {
     if (n > SIZE_MAX - PREFIX)

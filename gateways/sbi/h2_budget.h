@@ -24,6 +24,11 @@ void *bsf_h2_budget_calloc(bsf_h2_budget_t *b, size_t nmemb, size_t size);
 void *bsf_h2_budget_realloc(bsf_h2_budget_t *b, void *p, size_t n);
 void bsf_h2_budget_free(bsf_h2_budget_t *b, void *p);
 
+/* Counts `n` bytes held outside the budget's allocator (a TLS session's state inside
+ * OpenSSL, estimated) / gives them back. Same thread as the other calls. */
+void bsf_h2_budget_charge(bsf_h2_budget_t *b, size_t n);
+void bsf_h2_budget_release(bsf_h2_budget_t *b, size_t n);
+
 /* Fills `mem` so that an nghttp2 session allocates through the budget. */
 void bsf_h2_budget_nghttp2_mem(bsf_h2_budget_t *b, nghttp2_mem *mem);
 

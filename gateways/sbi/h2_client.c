@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/clock.h"
-#include "gateways/sbi/h2_client_tls.h"
+#include "gateways/sbi/h2_tls.h"
 
 #define READ_BUF_SIZE 65536
 #define HEADER_BYTES_MAX 8192

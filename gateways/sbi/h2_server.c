@@ -20,7 +20,9 @@
 
 #include "gateways/sbi/h2_budget.h"
 #include "gateways/sbi/h2_server_testing.h"
+#include "gateways/sbi/h2_tls.h"
 #include "gateways/sbi/sbi_headers.h"
+#include "gateways/sbi/sbi_tls.h"
 
 #define READ_CHUNK 16384           /* one read(), into the worker's buffer */
 #define READ_QUANTUM 65536         /* per connection and loop iteration, then the others */
@@ -34,10 +36,18 @@
 #define CLIENT_PREFACE "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 #define CLIENT_PREFACE_LEN 24
 #define OPENED_WINDOW 64 /* client stream ids below the highest whose opening is remembered */
+/* What a TLS connection holds inside OpenSSL (the SSL object, its session, the record
+ * buffers while busy: SSL_MODE_RELEASE_BUFFERS frees them when idle), charged to the
+ * worker's budget: OpenSSL's allocations cannot be counted one by one per worker. */
+#define TLS_CONN_BYTES 40960
+#define TLS_RECORD 16384 /* the largest TLS record's plaintext */
 
-/* What the client's first bytes say. Until they match the HTTP/2 client preface the server
- * sends nothing, so that an HTTP/1.1 client can get an HTTP/1.1 answer instead of frames. */
+/* What the client's first bytes say on a cleartext connection. Until they match the HTTP/2
+ * client preface the server sends nothing, so that an HTTP/1.1 client can get an HTTP/1.1
+ * answer instead of frames. A TLS connection is HTTP/2 from the start (ALPN h2 only). */
 typedef enum { PREFACE_PENDING, PREFACE_H2, PREFACE_HTTP1 } preface_t;
+
+enum { LSN_PLAIN, LSN_TLS, LSN_COUNT };
 
 typedef struct post_item {
     void (*fn)(void *arg);
@@ -47,17 +57,24 @@ typedef struct post_item {
 
 typedef struct conn conn_t;
 
+/* One listening socket of a worker: the cleartext one (sbi.listen) or the TLS one. */
+typedef struct {
+    bsf_h2_worker_t *w;
+    bool used, tls;
+    int fd;
+    uv_tcp_t tcp;
+    uv_timer_t relisten_timer; /* out of descriptors: listen again later */
+    bool closed;
+    uint64_t last_emfile_warn_ns;
+} listener_t;
+
 struct bsf_h2_worker {
     bsf_h2_server_t *srv;
     unsigned index;
-    int fd;
     uv_loop_t loop;
-    uv_tcp_t listener;
+    listener_t lsn[LSN_COUNT];
     uv_async_t async;
     uv_timer_t stop_timer;
-    uv_timer_t relisten_timer; /* out of descriptors: listen again later */
-    bool listener_closed;
-    uint64_t last_emfile_warn_ns;
     uv_timer_t tick_timer; /* phase timeouts, idle connections, lingering closes */
     uv_prepare_t prepare;  /* once per loop iteration: resumes connections that yielded */
     uint64_t iteration;
@@ -83,7 +100,9 @@ struct bsf_h2_worker {
     atomic_uint_fast64_t protocol_errors, accept_errors, open_conns;
     atomic_uint_fast64_t in_flight; /* complete requests not answered yet */
     atomic_uint_fast64_t receiving; /* admitted requests whose body is still coming */
+    atomic_uint_fast64_t tls_handshakes, tls_failures;
     char read_buf[READ_CHUNK]; /* one connection reads at a time; nghttp2 copies what it keeps */
+    uint8_t tls_plain[TLS_RECORD]; /* frames gathered into one TLS record (one flush at a time) */
 };
 
 struct bsf_h2_server {
@@ -91,7 +110,7 @@ struct bsf_h2_server {
     bsf_h2_handler_t handler;
     bsf_h2_worker_t *workers;
     unsigned n_workers;
-    uint16_t port;
+    uint16_t port, tls_port;
 };
 
 typedef struct {
@@ -103,6 +122,10 @@ struct conn {
     bsf_h2_worker_t *w;
     uv_tcp_t tcp;
     nghttp2_session *session;
+    bsf_h2_tls_t *tls;  /* NULL on the cleartext listener */
+    bool tls_failed;    /* handshake or record error: the alert goes out, then the socket */
+    bool tls_closing;   /* close_notify queued */
+    ssize_t recv_rv;    /* nghttp2's verdict on the plaintext of the last TLS read */
     conn_t *prev, *next;
     outbuf_t out, writing;
     uv_write_t wreq;
@@ -172,6 +195,7 @@ static void count(atomic_uint_fast64_t *c)
 
 static void conn_close(conn_t *c);
 static void conn_flush(conn_t *c);
+static int sink_out(void *arg, const uint8_t *data, size_t len);
 
 static int outbuf_append(bsf_h2_budget_t *bud, outbuf_t *b, const uint8_t *data, size_t len)
 {
@@ -286,6 +310,14 @@ static void on_shutdown(uv_shutdown_t *req, int status)
 static void conn_finish(conn_t *c)
 {
     c->finishing = true;
+    if (c->tls && !c->tls_failed && !c->tls_closing && !c->closing && !c->lingering) {
+        c->tls_closing = true; /* the TLS closure alert after the last frame */
+        if (bsf_h2_tls_close_notify(c->tls, sink_out, c)) {
+            conn_close(c);
+            return;
+        }
+        start_write(c);
+    }
     if (c->closing || c->write_in_flight || c->out.len || c->lingering ||
         uv_is_closing((uv_handle_t *)&c->tcp))
         return;
@@ -294,6 +326,69 @@ static void conn_finish(conn_t *c)
     c->sreq.data = c;
     if (uv_shutdown(&c->sreq, (uv_stream_t *)&c->tcp, on_shutdown) != 0)
         conn_close(c);
+}
+
+static int sink_out(void *arg, const uint8_t *data, size_t len)
+{
+    conn_t *c = arg;
+    return outbuf_append(&c->w->budget, &c->out, data, len);
+}
+
+/* HTTP/2 frames may go out: always in cleartext, after the handshake with TLS. */
+static bool h2_up(const conn_t *c)
+{
+    return !c->tls || (bsf_h2_tls_done(c->tls) && !c->tls_failed && !c->tls_closing);
+}
+
+/* What nghttp2 wants to send, into the output buffer. Returns 0, or -1 when it closed the
+ * connection. */
+static int plain_pull(conn_t *c)
+{
+    while (c->out.len < OUTPUT_HIGH_WATER) {
+        const uint8_t *data;
+        ssize_t n = nghttp2_session_mem_send(c->session, &data);
+        if (n == 0)
+            return 0;
+        if (n < 0 || outbuf_append(&c->w->budget, &c->out, data, (size_t)n)) {
+            conn_close(c);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The same through TLS, once the handshake is done: the frames of one flush are gathered
+ * into records of up to 16 KiB (one SSL_write, one AEAD seal per record, not per frame). */
+static int tls_pull(conn_t *c)
+{
+    uint8_t *buf = c->w->tls_plain;
+    size_t len = 0;
+    int rc = 0;
+    while (rc == 0 && h2_up(c) && c->out.len < OUTPUT_HIGH_WATER) {
+        const uint8_t *data;
+        ssize_t n = nghttp2_session_mem_send(c->session, &data);
+        if (n <= 0) {
+            rc = n < 0 ? -1 : 0;
+            break;
+        }
+        if (len + (size_t)n > TLS_RECORD && len) {
+            rc = bsf_h2_tls_send(c->tls, buf, len, sink_out, c);
+            len = 0;
+        }
+        if (rc == 0 && (size_t)n >= TLS_RECORD)
+            rc = bsf_h2_tls_send(c->tls, data, (size_t)n, sink_out, c);
+        else if (rc == 0) {
+            memcpy(buf + len, data, (size_t)n);
+            len += (size_t)n;
+        }
+    }
+    if (rc == 0 && len)
+        rc = bsf_h2_tls_send(c->tls, buf, len, sink_out, c);
+    if (rc) {
+        conn_close(c);
+        return -1;
+    }
+    return 0;
 }
 
 /* Moves what nghttp2 wants to send to the socket (or the output buffer, up to the high
@@ -313,24 +408,12 @@ static void conn_flush(conn_t *c)
             conn_finish(c);
         return;
     }
-    while (c->out.len < OUTPUT_HIGH_WATER) {
-        const uint8_t *data;
-        ssize_t n = nghttp2_session_mem_send(c->session, &data);
-        if (n < 0) {
-            conn_close(c);
-            return;
-        }
-        if (n == 0)
-            break;
-        if (outbuf_append(&c->w->budget, &c->out, data, (size_t)n)) {
-            conn_close(c);
-            return;
-        }
-    }
+    if (c->tls ? tls_pull(c) : plain_pull(c))
+        return;
     start_write(c);
     if (c->closing)
         return;
-    if (c->finishing ||
+    if (c->finishing || c->tls_failed ||
         (!nghttp2_session_want_read(c->session) && !nghttp2_session_want_write(c->session))) {
         conn_finish(c);
         if (c->closing)
@@ -883,6 +966,10 @@ static void on_conn_closed(uv_handle_t *h)
 {
     conn_t *c = h->data;
     bsf_h2_budget_t *bud = &c->w->budget;
+    if (c->tls) {
+        bsf_h2_tls_free(c->tls);
+        bsf_h2_budget_release(bud, TLS_CONN_BYTES);
+    }
     bsf_h2_budget_free(bud, c->out.data);
     bsf_h2_budget_free(bud, c->writing.data);
     bsf_h2_budget_free(bud, c);
@@ -991,6 +1078,46 @@ static bool check_preface(conn_t *c, const char *p, size_t n)
     return true;
 }
 
+/* Plaintext out of TLS into nghttp2. */
+static int sink_plain(void *arg, const uint8_t *data, size_t len)
+{
+    conn_t *c = arg;
+    c->recv_rv = nghttp2_session_mem_recv(c->session, data, len);
+    return c->recv_rv < 0 ? -1 : 0;
+}
+
+static void tls_refused(conn_t *c, const char *why)
+{
+    count(&c->w->tls_failures);
+    c->tls_failed = true;
+    warn_protocol(c, "TLS", why);
+}
+
+/* Ciphertext from the socket: the handshake, then records whose plaintext goes to nghttp2.
+ * Returns nghttp2's error (< 0) or 0; a TLS failure sets tls_failed. */
+static ssize_t tls_read(conn_t *c, const uint8_t *data, size_t n)
+{
+    c->recv_rv = 0;
+    int rc = bsf_h2_tls_recv(c->tls, data, n, sink_plain, sink_out, c);
+    if (rc == 0 && !bsf_h2_tls_done(c->tls)) {
+        char err[200];
+        int hs = bsf_h2_tls_handshake(c->tls, sink_out, c, err, sizeof err);
+        if (hs < 0) {
+            tls_refused(c, err);
+            return 0;
+        }
+        if (hs == 0)
+            return 0;
+        count(&c->w->tls_handshakes);
+        rc = bsf_h2_tls_recv(c->tls, data, 0, sink_plain, sink_out, c); /* data that came along */
+    }
+    if (c->recv_rv < 0)
+        return c->recv_rv;
+    if (rc)
+        c->tls_failed = true; /* close_notify or a bad record: the peer is done */
+    return 0;
+}
+
 static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
 {
     conn_t *c = stream->data;
@@ -1006,13 +1133,19 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
             conn_close(c);
         return;
     }
-    if (c->preface == PREFACE_PENDING && !check_preface(c, buf->base, (size_t)nread))
+    if (!c->tls && c->preface == PREFACE_PENDING && !check_preface(c, buf->base, (size_t)nread))
         return;
     bsf_h2_worker_t *w = c->w;
     c->last_byte_ns = bsf_clock_mono_ns();
     c->in_recv = true;
-    ssize_t rv = nghttp2_session_mem_recv(c->session, (const uint8_t *)buf->base, (size_t)nread);
+    ssize_t rv = c->tls ? tls_read(c, (const uint8_t *)buf->base, (size_t)nread)
+                        : nghttp2_session_mem_recv(c->session, (const uint8_t *)buf->base,
+                                                   (size_t)nread);
     c->in_recv = false;
+    if (c->tls_failed) {
+        conn_flush(c); /* the alert, then shutdown */
+        return;
+    }
     if (rv < 0) {
         conn_fail(c, (int)rv);
         return;
@@ -1071,40 +1204,58 @@ static int conn_session_new(conn_t *c)
     return nghttp2_submit_settings(c->session, NGHTTP2_FLAG_NONE, iv, sizeof iv / sizeof iv[0]);
 }
 
-static int bind_socket(const bsf_h2_config_t *cfg, uint16_t port, int *fd_out, uint16_t *bound,
-                       char *err, size_t cap);
+static int bind_socket(const char *host, bool v6only, uint16_t port, int *fd_out,
+                       uint16_t *bound, char *err, size_t cap);
 static void on_connection(uv_stream_t *listener, int status);
 
 static void on_listener_closed(uv_handle_t *h)
 {
-    bsf_h2_worker_t *w = h->data;
-    w->listener_closed = true;
+    listener_t *l = h->data;
+    l->closed = true;
+}
+
+static const char *listener_host(const listener_t *l)
+{
+    return l->tls ? l->w->srv->cfg.tls_host : l->w->srv->cfg.host;
+}
+
+/* IPV6_V6ONLY for the cleartext listener when the service has listeners of the other family
+ * (sbi.listen_also); the TLS listener has its port to itself and stays dual stack. */
+static bool listener_v6only(const listener_t *l)
+{
+    return !l->tls && l->w->srv->cfg.v6only;
+}
+
+static uint16_t listener_port(const listener_t *l)
+{
+    return l->tls ? l->w->srv->tls_port : l->w->srv->port;
 }
 
 /* Listens again on the shared port (SO_REUSEPORT) once descriptors may be free again. */
 static void relisten(uv_timer_t *t)
 {
-    bsf_h2_worker_t *w = t->data;
+    listener_t *l = t->data;
+    bsf_h2_worker_t *w = l->w;
     if (w->draining || w->stopping)
         return;
     int fd;
-    uint16_t port = w->srv->port;
+    uint16_t port = listener_port(l);
     char err[160];
-    if (!w->listener_closed ||
-        bind_socket(&w->srv->cfg, port, &fd, &port, err, sizeof err)) {
-        uv_timer_start(&w->relisten_timer, relisten, 1000, 0);
+    if (!l->closed ||
+        bind_socket(listener_host(l), listener_v6only(l), port, &fd, &port, err, sizeof err)) {
+        uv_timer_start(&l->relisten_timer, relisten, 1000, 0);
         return;
     }
-    w->listener_closed = false;
-    uv_tcp_init(&w->loop, &w->listener);
-    w->listener.data = w;
-    if (uv_tcp_open(&w->listener, fd)) {
+    l->closed = false;
+    uv_tcp_init(&w->loop, &l->tcp);
+    l->tcp.data = l;
+    if (uv_tcp_open(&l->tcp, fd)) {
         close(fd);
-        uv_close((uv_handle_t *)&w->listener, on_listener_closed);
-        uv_timer_start(&w->relisten_timer, relisten, 1000, 0);
-    } else if (uv_listen((uv_stream_t *)&w->listener, 1024, on_connection)) {
-        uv_close((uv_handle_t *)&w->listener, on_listener_closed);
-        uv_timer_start(&w->relisten_timer, relisten, 1000, 0);
+        uv_close((uv_handle_t *)&l->tcp, on_listener_closed);
+        uv_timer_start(&l->relisten_timer, relisten, 1000, 0);
+    } else if (uv_listen((uv_stream_t *)&l->tcp, 1024, on_connection)) {
+        uv_close((uv_handle_t *)&l->tcp, on_listener_closed);
+        uv_timer_start(&l->relisten_timer, relisten, 1000, 0);
     }
 }
 
@@ -1112,27 +1263,52 @@ static void relisten(uv_timer_t *t)
  * descriptor it calls back again at once, without end: the worker would spin and never see
  * a stop request. The listener is closed instead (the other workers' sockets on the port go
  * on accepting) and opened again a second later. */
-static void pause_listening(bsf_h2_worker_t *w)
+static void pause_listening(listener_t *l)
 {
-    if (uv_is_closing((uv_handle_t *)&w->listener))
+    bsf_h2_worker_t *w = l->w;
+    if (uv_is_closing((uv_handle_t *)&l->tcp))
         return;
-    uv_close((uv_handle_t *)&w->listener, on_listener_closed);
-    uv_timer_start(&w->relisten_timer, relisten, 1000, 0);
+    uv_close((uv_handle_t *)&l->tcp, on_listener_closed);
+    uv_timer_start(&l->relisten_timer, relisten, 1000, 0);
     uint64_t now = bsf_clock_mono_ns();
-    if (!w->last_emfile_warn_ns || now - w->last_emfile_warn_ns >= WARN_INTERVAL_NS) {
-        w->last_emfile_warn_ns = now;
+    if (!l->last_emfile_warn_ns || now - l->last_emfile_warn_ns >= WARN_INTERVAL_NS) {
+        l->last_emfile_warn_ns = now;
         BSF_WARN("sbi", "worker %u: out of descriptors (%u connections): not accepting for 1 s",
                  w->index, (unsigned)w->n_conns);
     }
 }
 
+static void close_listeners(bsf_h2_worker_t *w)
+{
+    for (int i = 0; i < LSN_COUNT; i++)
+        if (w->lsn[i].used && !uv_is_closing((uv_handle_t *)&w->lsn[i].tcp))
+            uv_close((uv_handle_t *)&w->lsn[i].tcp, on_listener_closed);
+}
+
+/* A TLS session for a connection of the TLS listener, with the context current now (a
+ * reload changes only what later connections get). */
+static int conn_tls_new(conn_t *c)
+{
+    SSL_CTX *ctx = bsf_sbi_tls_acquire(c->w->srv->cfg.tls);
+    c->tls = bsf_h2_tls_new_server(ctx);
+    SSL_CTX_free(ctx); /* the SSL holds its own reference */
+    if (!c->tls)
+        return -1;
+    bsf_h2_budget_charge(&c->w->budget, TLS_CONN_BYTES);
+    /* ALPN h2 is the only protocol offered: no HTTP/1.1 answer inside TLS, and the server's
+     * SETTINGS follow the handshake */
+    c->preface = PREFACE_H2;
+    return 0;
+}
+
 static void on_connection(uv_stream_t *listener, int status)
 {
-    bsf_h2_worker_t *w = listener->data;
+    listener_t *l = listener->data;
+    bsf_h2_worker_t *w = l->w;
     if (status < 0) {
         count(&w->accept_errors);
         if (status == UV_EMFILE || status == UV_ENFILE)
-            pause_listening(w);
+            pause_listening(l);
         return;
     }
     if (w->draining)
@@ -1160,7 +1336,7 @@ static void on_connection(uv_stream_t *listener, int status)
     if (w->conns)
         w->conns->prev = c;
     w->conns = c;
-    if (conn_session_new(c)) {
+    if (conn_session_new(c) || (l->tls && conn_tls_new(c))) {
         conn_close(c);
         return;
     }
@@ -1188,7 +1364,7 @@ static bool has_pending_output(bsf_h2_worker_t *w)
     for (conn_t *c = w->conns; c; c = c->next)
         if (!c->lingering && c->preface != PREFACE_PENDING &&
             (c->write_in_flight || c->out.len ||
-             (c->session && nghttp2_session_want_write(c->session))))
+             (c->session && h2_up(c) && nghttp2_session_want_write(c->session))))
             return true;
     return false;
 }
@@ -1201,7 +1377,7 @@ static bool expired(uint64_t now, uint64_t since, unsigned ms)
 static void timeout_conn(conn_t *c, bsf_h2_timeout_t why, bool goaway)
 {
     count(&c->w->timeouts[why]);
-    if (!goaway) {
+    if (!goaway || !h2_up(c)) {
         conn_close(c); /* the peer does not read: a GOAWAY would not get through */
         return;
     }
@@ -1331,11 +1507,12 @@ static void close_all(bsf_h2_worker_t *w)
         conn_close(w->conns);
     uv_close((uv_handle_t *)&w->async, NULL);
     uv_close((uv_handle_t *)&w->stop_timer, NULL);
-    uv_close((uv_handle_t *)&w->relisten_timer, NULL);
+    for (int i = 0; i < LSN_COUNT; i++)
+        if (w->lsn[i].used)
+            uv_close((uv_handle_t *)&w->lsn[i].relisten_timer, NULL);
     uv_close((uv_handle_t *)&w->tick_timer, NULL);
     uv_close((uv_handle_t *)&w->prepare, NULL);
-    if (!uv_is_closing((uv_handle_t *)&w->listener))
-        uv_close((uv_handle_t *)&w->listener, on_listener_closed);
+    close_listeners(w);
 }
 
 static void check_stop(uv_timer_t *t)
@@ -1352,8 +1529,7 @@ static void start_drain(bsf_h2_worker_t *w)
     if (w->draining)
         return;
     w->draining = true;
-    if (!uv_is_closing((uv_handle_t *)&w->listener))
-        uv_close((uv_handle_t *)&w->listener, on_listener_closed);
+    close_listeners(w);
     for (conn_t *c = w->conns; c; c = c->next) {
         nghttp2_submit_goaway(c->session, NGHTTP2_FLAG_NONE,
                               nghttp2_session_get_last_proc_stream_id(c->session),
@@ -1427,10 +1603,9 @@ unsigned bsf_h2_worker_index(const bsf_h2_worker_t *w)
 
 /* ---- server ------------------------------------------------------------------------ */
 
-static int bind_socket(const bsf_h2_config_t *cfg, uint16_t port, int *fd_out, uint16_t *bound,
-                       char *err, size_t cap)
+static int bind_socket(const char *host, bool v6only, uint16_t port, int *fd_out,
+                       uint16_t *bound, char *err, size_t cap)
 {
-    const char *host = cfg->host;
     struct sockaddr_storage ss;
     socklen_t sl;
     memset(&ss, 0, sizeof ss);
@@ -1450,7 +1625,7 @@ static int bind_socket(const bsf_h2_config_t *cfg, uint16_t port, int *fd_out, u
     }
     int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     int one = 1;
-    if (fd >= 0 && ss.ss_family == AF_INET6 && cfg->v6only &&
+    if (fd >= 0 && ss.ss_family == AF_INET6 && v6only &&
         setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one)) {
         close(fd);
         fd = -1;
@@ -1469,6 +1644,67 @@ static int bind_socket(const bsf_h2_config_t *cfg, uint16_t port, int *fd_out, u
     return 0;
 }
 
+/* Binds listener `which` of every worker (the first socket fixes the port when it is 0; the
+ * others share it). Returns 0 or -1 with the sockets bound so far closed. */
+static int bind_all(bsf_h2_server_t *srv, int which, const char *host, uint16_t *port,
+                    char *err, size_t err_cap)
+{
+    for (unsigned i = 0; i < srv->n_workers; i++) {
+        listener_t *l = &srv->workers[i].lsn[which];
+        if (bind_socket(host, which == LSN_PLAIN && srv->cfg.v6only, *port, &l->fd, port, err,
+                        err_cap)) {
+            for (unsigned k = 0; k < i; k++)
+                close(srv->workers[k].lsn[which].fd);
+            return -1;
+        }
+        l->used = true;
+        l->tls = which == LSN_TLS;
+        l->w = &srv->workers[i];
+    }
+    return 0;
+}
+
+static int bind_listeners(bsf_h2_server_t *srv, char *err, size_t err_cap)
+{
+    const bsf_h2_config_t *cfg = &srv->cfg;
+    bool plain = cfg->host && cfg->host[0], tls = cfg->tls_host && cfg->tls_host[0];
+    if (tls && !cfg->tls) {
+        snprintf(err, err_cap, "sbi.tls.listen: no TLS context");
+        return -1;
+    }
+    if (!plain && !tls) {
+        snprintf(err, err_cap, "neither sbi.listen nor sbi.tls.listen is set");
+        return -1;
+    }
+    srv->port = plain ? cfg->port : 0;
+    srv->tls_port = tls ? cfg->tls_port : 0;
+    if (plain && bind_all(srv, LSN_PLAIN, cfg->host, &srv->port, err, err_cap))
+        return -1;
+    if (tls && bind_all(srv, LSN_TLS, cfg->tls_host, &srv->tls_port, err, err_cap)) {
+        for (unsigned k = 0; plain && k < srv->n_workers; k++)
+            close(srv->workers[k].lsn[LSN_PLAIN].fd);
+        return -1;
+    }
+    return 0;
+}
+
+static int worker_listen(bsf_h2_worker_t *w)
+{
+    for (int i = 0; i < LSN_COUNT; i++) {
+        listener_t *l = &w->lsn[i];
+        if (!l->used)
+            continue;
+        uv_tcp_init(&w->loop, &l->tcp);
+        l->tcp.data = l;
+        uv_timer_init(&w->loop, &l->relisten_timer);
+        l->relisten_timer.data = l;
+        if (uv_tcp_open(&l->tcp, l->fd) ||
+            uv_listen((uv_stream_t *)&l->tcp, 1024, on_connection))
+            return -1;
+    }
+    return 0;
+}
+
 int bsf_h2_server_start(const bsf_h2_config_t *cfg, const bsf_h2_handler_t *handler,
                         bsf_h2_server_t **out, char *err, size_t err_cap)
 {
@@ -1481,39 +1717,23 @@ int bsf_h2_server_start(const bsf_h2_config_t *cfg, const bsf_h2_handler_t *hand
     srv->handler = *handler;
     srv->n_workers = cfg->workers ? cfg->workers : 1;
     srv->workers = calloc(srv->n_workers, sizeof *srv->workers);
-    if (!srv->workers) {
+    if (!srv->workers || bind_listeners(srv, err, err_cap)) {
+        if (!srv->workers)
+            snprintf(err, err_cap, "out of memory");
+        free(srv->workers);
         free(srv);
-        snprintf(err, err_cap, "out of memory");
         return -1;
     }
-    uint16_t port = cfg->port;
     for (unsigned i = 0; i < srv->n_workers; i++) {
         bsf_h2_worker_t *w = &srv->workers[i];
         w->srv = srv;
         w->index = cfg->worker_index_base + i;
-        w->fd = -1;
-        /* The first socket fixes the port (cfg->port may be 0); the others share it. */
-        if (bind_socket(cfg, port, &w->fd, &port, err, err_cap)) {
-            for (unsigned k = 0; k < i; k++)
-                close(srv->workers[k].fd);
-            free(srv->workers);
-            free(srv);
-            return -1;
-        }
-    }
-    srv->port = port;
-    for (unsigned i = 0; i < srv->n_workers; i++) {
-        bsf_h2_worker_t *w = &srv->workers[i];
         pthread_mutex_init(&w->mu, NULL);
         uv_loop_init(&w->loop);
-        uv_tcp_init(&w->loop, &w->listener);
-        w->listener.data = w;
         uv_async_init(&w->loop, &w->async, on_async);
         w->async.data = w;
         uv_timer_init(&w->loop, &w->stop_timer);
         w->stop_timer.data = w;
-        uv_timer_init(&w->loop, &w->relisten_timer);
-        w->relisten_timer.data = w;
         w->budget.limit = cfg->worker_memory_bytes;
         uv_timer_init(&w->loop, &w->tick_timer);
         w->tick_timer.data = w;
@@ -1521,15 +1741,18 @@ int bsf_h2_server_start(const bsf_h2_config_t *cfg, const bsf_h2_handler_t *hand
         uv_prepare_init(&w->loop, &w->prepare);
         w->prepare.data = w;
         uv_prepare_start(&w->prepare, on_prepare);
-        if (uv_tcp_open(&w->listener, w->fd) ||
-            uv_listen((uv_stream_t *)&w->listener, 1024, on_connection) ||
-            pthread_create(&w->thread, NULL, worker_main, w)) {
+        if (worker_listen(w) || pthread_create(&w->thread, NULL, worker_main, w)) {
             snprintf(err, err_cap, "cannot start SBI worker %u", i);
             return -1; /* start-up failure: the process exits */
         }
     }
     *out = srv;
     return 0;
+}
+
+uint16_t bsf_h2_server_tls_port(const bsf_h2_server_t *srv)
+{
+    return srv->tls_port;
 }
 
 uint16_t bsf_h2_server_port(const bsf_h2_server_t *srv)
@@ -1604,6 +1827,8 @@ void bsf_h2_server_stats(const bsf_h2_server_t *srv, bsf_h2_stats_t *out)
         out->connections += load(&w->open_conns);
         out->in_flight += load(&w->in_flight);
         out->receiving += load(&w->receiving);
+        out->tls_handshakes += load(&w->tls_handshakes);
+        out->tls_failures += load(&w->tls_failures);
         out->memory_bytes += bsf_h2_budget_used(&w->budget);
     }
 }

@@ -1,4 +1,5 @@
-/* An HTTP/2 cleartext (prior knowledge) server on nghttp2 and libuv.
+/* An HTTP/2 server on nghttp2 and libuv: cleartext (prior knowledge) and/or over TLS with
+ * ALPN h2 (issue 13 §1; the TLS context is sbi_tls.h, the record layer h2_tls.h).
  *
  * N worker threads, each with its own libuv loop and its own listening socket on the same
  * port (SO_REUSEPORT: the kernel spreads connections). A worker assembles each request
@@ -79,9 +80,15 @@ typedef struct {
     size_t (*response_headers)(void *ctx, bsf_h2_header_t *out, size_t cap);
 } bsf_h2_handler_t;
 
+typedef struct bsf_sbi_tls bsf_sbi_tls_t;
+
 typedef struct {
-    const char *host;  /* numeric IPv4 or IPv6 address */
+    const char *host;  /* numeric IPv4 or IPv6 address; NULL or "": no cleartext listener */
     uint16_t port;
+    const char *tls_host; /* the TLS listener; NULL or "": none (one of the two is needed) */
+    uint16_t tls_port;
+    bsf_sbi_tls_t *tls;   /* the TLS context (needed with tls_host); the caller keeps it
+                           * alive until the server is freed */
     unsigned workers;
     size_t max_body_bytes;
     size_t max_uri_bytes;
@@ -120,6 +127,8 @@ typedef struct {
     uint64_t connections;         /* open now */
     uint64_t in_flight;           /* complete requests not answered yet */
     uint64_t receiving;           /* admitted requests whose body is still coming */
+    uint64_t tls_handshakes;      /* TLS handshakes completed with ALPN h2 */
+    uint64_t tls_failures;        /* TLS handshakes refused (version, ALPN, client cert) */
     uint64_t memory_bytes;        /* held by connections and streams now */
 } bsf_h2_stats_t;
 
@@ -146,8 +155,9 @@ void bsf_h2_server_stats(const bsf_h2_server_t *srv, bsf_h2_stats_t *out);
  * peer push the node into shedding others). Any thread; relaxed loads. */
 uint64_t bsf_h2_server_in_flight(const bsf_h2_server_t *srv, bool receiving);
 
-/* The bound port (useful with port 0). */
+/* The bound ports (useful with port 0); 0 for a listener not configured. */
 uint16_t bsf_h2_server_port(const bsf_h2_server_t *srv);
+uint16_t bsf_h2_server_tls_port(const bsf_h2_server_t *srv);
 
 /* Sends a complete response. `body` (may be NULL) is copied. Headers are lowercase names. */
 void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,

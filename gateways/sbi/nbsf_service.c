@@ -354,6 +354,8 @@ static int start_servers(bsf_nbsf_service_t *svc, const bsf_h2_config_t *h2,
         if (i) {
             c.host = svc->cfg.also[i - 1].host;
             c.port = svc->cfg.also[i - 1].port;
+            c.tls_host = NULL; /* sbi.tls.listen is the primary server's: these are h2c */
+            c.tls = NULL;
         }
         c.workers = per_server;
         c.worker_index_base = i * per_server;
@@ -461,6 +463,11 @@ uint16_t bsf_nbsf_service_port_of(const bsf_nbsf_service_t *svc, unsigned i)
     return i < svc->n_servers ? bsf_h2_server_port(svc->servers[i]) : 0;
 }
 
+uint16_t bsf_nbsf_service_tls_port(const bsf_nbsf_service_t *svc)
+{
+    return bsf_h2_server_tls_port(svc->servers[0]); /* the primary server's alone */
+}
+
 void bsf_nbsf_service_write_metrics(void *svc, bsf_text_t *out)
 {
     const bsf_nbsf_service_t *s = svc;
@@ -490,6 +497,8 @@ void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *ou
         out->accept_errors += st.accept_errors;
         out->connections += st.connections;
         out->memory_bytes += st.memory_bytes;
+        out->tls_handshakes += st.tls_handshakes;
+        out->tls_failures += st.tls_failures;
     }
 }
 

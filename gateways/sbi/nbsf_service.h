@@ -60,10 +60,13 @@ void bsf_nbsf_service_drain(bsf_nbsf_service_t *svc);
 void bsf_nbsf_service_stop(bsf_nbsf_service_t *svc, unsigned timeout_ms);
 void bsf_nbsf_service_free(bsf_nbsf_service_t *svc);
 
+/* The bound cleartext and TLS ports; 0 for a listener not configured. */
 uint16_t bsf_nbsf_service_port(const bsf_nbsf_service_t *svc);
 /* The bound port of listener i (0: the h2 config's; 1..n_also: cfg.also[i - 1]); 0 when
- * there is no such listener. */
+ * there is no such listener. Cleartext ports only: the TLS listener is the primary
+ * server's (bsf_nbsf_service_tls_port). */
 uint16_t bsf_nbsf_service_port_of(const bsf_nbsf_service_t *svc, unsigned i);
+uint16_t bsf_nbsf_service_tls_port(const bsf_nbsf_service_t *svc);
 /* The service's metrics (every worker's counters summed) as Prometheus text: a
  * bsf_ops_metrics_fn, registered with bsf_ops_server_add_metrics(ops, this, svc). Any thread. */
 void bsf_nbsf_service_write_metrics(void *svc, bsf_text_t *out);

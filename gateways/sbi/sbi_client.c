@@ -8,7 +8,7 @@
 #include <strings.h>
 
 #include "common/clock.h"
-#include "gateways/sbi/h2_client_tls.h"
+#include "gateways/sbi/h2_tls.h"
 #include "gateways/sbi/sbi_client_internal.h"
 
 #define SWEEP_MS 1000
@@ -291,9 +291,12 @@ int bsf_sbi_client_start(const bsf_sbi_client_config_t *cfg, bsf_sbi_client_t **
     c->cfg.nf_instance_id = c->nf_instance_id;
     c->cfg.fqdn = c->fqdn;
     c->cfg.tls_ca_file = c->cfg.tls_cert_file = c->cfg.tls_key_file = NULL;
+    c->cfg.tls_ciphers = c->cfg.tls_ciphersuites = c->cfg.tls_groups = NULL;
     if (!bsf_sbi_user_agent(c->nf_instance_id, c->fqdn, c->user_agent, sizeof c->user_agent) ||
         !(c->tls = bsf_h2_tls_ctx_new(cfg->tls_ca_file, cfg->tls_verify, cfg->tls_cert_file,
-                                      cfg->tls_key_file, err, err_cap))) {
+                                      cfg->tls_key_file, err, err_cap)) ||
+        bsf_h2_tls_ctx_protocol(c->tls, cfg->tls_ciphers, cfg->tls_ciphersuites,
+                                cfg->tls_groups, err, err_cap)) {
         if (!c->tls && !*err)
             snprintf(err, err_cap, "NF instance id or FQDN too long");
         SSL_CTX_free(c->tls);

@@ -42,6 +42,8 @@ typedef struct {
     const char *tls_ca_file;        /* NULL: the system's trust store */
     const char *tls_cert_file;      /* client certificate (mutual TLS), may be NULL */
     const char *tls_key_file;
+    /* TLS 1.2 cipher list, TLS 1.3 suites, groups (OpenSSL syntax; NULL or "": OpenSSL's) */
+    const char *tls_ciphers, *tls_ciphersuites, *tls_groups;
     /* Model C: SCP apiRoots by preference, '\n'-separated; requests go through the first
      * available one (sbi_client_scp.h) unless they ask to go `direct`. NULL/empty: none. */
     const char *scp_uris;

@@ -148,4 +148,13 @@ void bsf_sbi_metrics_write_h2(const bsf_h2_stats_t *st, bsf_text_t *t)
                     (unsigned long long)st->headers_too_large,
                     (unsigned long long)st->protocol_errors, (unsigned long long)st->accept_errors,
                     (unsigned long long)st->connections, (unsigned long long)st->memory_bytes);
+    bsf_text_printf(t,
+                    "# HELP bsf_sbi_tls_handshakes_total TLS handshakes completed (ALPN h2).\n"
+                    "# TYPE bsf_sbi_tls_handshakes_total counter\n"
+                    "bsf_sbi_tls_handshakes_total %llu\n"
+                    "# HELP bsf_sbi_tls_handshake_failures_total TLS handshakes refused "
+                    "(protocol version, no ALPN h2, client certificate).\n"
+                    "# TYPE bsf_sbi_tls_handshake_failures_total counter\n"
+                    "bsf_sbi_tls_handshake_failures_total %llu\n",
+                    (unsigned long long)st->tls_handshakes, (unsigned long long)st->tls_failures);
 }

@@ -8,6 +8,7 @@
 #include <openssl/pem.h>
 #include <openssl/sha.h>
 #include <openssl/x509.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -15,14 +16,32 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/file_stamp.h"
+
 typedef enum { KEY_RSA, KEY_EC_P256 } key_kind_t;
 
-struct bsf_oauth2 {
+/* The keys of one version of the key file. Replaced whole on reload; a check holds a
+ * reference while it verifies, so the set it uses is never freed under it. */
+typedef struct {
     EVP_PKEY *keys[BSF_OAUTH2_MAX_KEYS];
     key_kind_t kinds[BSF_OAUTH2_MAX_KEYS];
     size_t n_keys;
+    uint64_t id; /* tells cache entries made with this set from others' */
+    atomic_uint refs;
+} key_set_t;
+
+/* What changes after start-up: the current key set (issue 13 §3, reload). */
+typedef struct {
+    pthread_mutex_t mu;
+    key_set_t *set;                  /* guarded by mu */
+    atomic_uint_fast64_t set_id;     /* set->id, read without the lock by the cache */
+    bsf_file_stamp_t seen;           /* the key file as last tried (reload thread only) */
+    char path[1024];
+} key_ring_t;
+
+struct bsf_oauth2 {
+    key_ring_t *ring;
     EVP_MD *sha256; /* fetched once: an implicit fetch per verification costs a lookup */
-    uint64_t id;    /* tells this verifier's cache entries from another's */
     bool validate_signature;
     char nf_instance_id[64];
     char producer_nf_set_id[128];
@@ -60,6 +79,12 @@ typedef struct {
 static _Thread_local cache_entry_t cache[CACHE_SLOTS];
 static atomic_uint_fast64_t next_id = 1;
 
+/* Entries are made with a key set: another set (a reload, another verifier) misses them. */
+static uint64_t cache_owner(const bsf_oauth2_t *o)
+{
+    return atomic_load_explicit(&o->ring->set_id, memory_order_acquire);
+}
+
 static cache_entry_t *cache_slot(const unsigned char digest[SHA256_DIGEST_LENGTH])
 {
     return &cache[digest[0] % CACHE_SLOTS];
@@ -68,12 +93,12 @@ static cache_entry_t *cache_slot(const unsigned char digest[SHA256_DIGEST_LENGTH
 static bool cache_hit(const bsf_oauth2_t *o, const unsigned char *digest, int64_t now)
 {
     const cache_entry_t *e = cache_slot(digest);
-    return e->owner == o->id && memcmp(e->digest, digest, SHA256_DIGEST_LENGTH) == 0 &&
+    return e->owner == cache_owner(o) && memcmp(e->digest, digest, SHA256_DIGEST_LENGTH) == 0 &&
            now >= e->not_before && now <= e->not_after;
 }
 
 /* Remembers an accepted token: valid until exp, not before nbf or iat (all with the skew). */
-static void cache_put(const bsf_oauth2_t *o, const unsigned char *digest, const json_t *claims)
+static void cache_put(uint64_t owner, const unsigned char *digest, const json_t *claims)
 {
     cache_entry_t *e = cache_slot(digest);
     const json_t *nbf = json_object_get(claims, "nbf"), *iat = json_object_get(claims, "iat");
@@ -83,7 +108,7 @@ static void cache_put(const bsf_oauth2_t *o, const unsigned char *digest, const 
     if (json_is_integer(iat) && json_integer_value(iat) > from)
         from = json_integer_value(iat);
     memcpy(e->digest, digest, SHA256_DIGEST_LENGTH);
-    e->owner = o->id;
+    e->owner = owner;
     int64_t exp = json_integer_value(json_object_get(claims, "exp"));
     e->not_before = from < INT64_MIN + BSF_OAUTH2_CLOCK_SKEW_S ? INT64_MIN
                                                                : from - BSF_OAUTH2_CLOCK_SKEW_S;
@@ -94,7 +119,7 @@ static void cache_put(const bsf_oauth2_t *o, const unsigned char *digest, const 
 /* ---- keys -------------------------------------------------------------------------- */
 
 /* Keeps `pk` when it is an RSA key of 2048 bits or more or an EC key on P-256. */
-static int add_key(bsf_oauth2_t *o, EVP_PKEY *pk, char *err, size_t cap)
+static int add_key(key_set_t *o, EVP_PKEY *pk, char *err, size_t cap)
 {
     key_kind_t kind;
     char group[32] = "";
@@ -136,7 +161,7 @@ static EVP_PKEY *block_key(const char *name, const unsigned char *data, long len
     return pk;
 }
 
-static int load_keys(bsf_oauth2_t *o, const char *path, char *err, size_t cap)
+static int load_keys(key_set_t *o, const char *path, char *err, size_t cap)
 {
     BIO *bio = BIO_new_file(path, "r");
     if (!bio) {
@@ -166,6 +191,68 @@ static int load_keys(bsf_oauth2_t *o, const char *path, char *err, size_t cap)
     return rc;
 }
 
+static void set_release(key_set_t *set)
+{
+    if (!set || atomic_fetch_sub(&set->refs, 1) != 1)
+        return;
+    for (size_t i = 0; i < set->n_keys; i++)
+        EVP_PKEY_free(set->keys[i]);
+    free(set);
+}
+
+/* A key set from the file, or an empty one (path NULL: signatures not checked). */
+static key_set_t *set_load(const char *path, char *err, size_t cap)
+{
+    key_set_t *set = calloc(1, sizeof *set);
+    if (!set) {
+        snprintf(err, cap, "out of memory");
+        return NULL;
+    }
+    set->id = atomic_fetch_add(&next_id, 1);
+    atomic_init(&set->refs, 1);
+    if (path && load_keys(set, path, err, cap)) {
+        set_release(set);
+        return NULL;
+    }
+    return set;
+}
+
+static key_set_t *set_acquire(const bsf_oauth2_t *o)
+{
+    pthread_mutex_lock(&o->ring->mu);
+    key_set_t *set = o->ring->set;
+    atomic_fetch_add(&set->refs, 1);
+    pthread_mutex_unlock(&o->ring->mu);
+    return set;
+}
+
+static void ring_install(key_ring_t *r, key_set_t *set)
+{
+    pthread_mutex_lock(&r->mu);
+    key_set_t *old = r->set;
+    r->set = set;
+    atomic_store_explicit(&r->set_id, set->id, memory_order_release);
+    pthread_mutex_unlock(&r->mu);
+    set_release(old); /* freed once the last check using it is done */
+}
+
+int bsf_oauth2_reload(bsf_oauth2_t *o, char *err, size_t err_cap)
+{
+    key_ring_t *r = o->ring;
+    if (!r->path[0])
+        return 0;
+    bsf_file_stamp_t now;
+    bsf_file_stamp_take(r->path, &now);
+    if (!bsf_file_stamp_differs(&now, &r->seen))
+        return 0;
+    r->seen = now; /* a bad file is tried again only once it changes */
+    key_set_t *set = set_load(r->path, err, err_cap);
+    if (!set)
+        return -1;
+    ring_install(r, set);
+    return 1;
+}
+
 static int parse_plmn(bsf_oauth2_t *o, const char *plmn, char *err, size_t cap)
 {
     size_t n = strlen(plmn);
@@ -191,12 +278,14 @@ int bsf_oauth2_create(const bsf_oauth2_settings_t *s, bsf_oauth2_t **out, char *
         return -1;
     }
     o->validate_signature = s->validate_signature;
-    o->id = atomic_fetch_add(&next_id, 1);
-    if (!(o->sha256 = EVP_MD_fetch(NULL, "SHA256", NULL))) {
-        snprintf(err, err_cap, "sbi.oauth2: OpenSSL has no SHA-256");
+    o->ring = calloc(1, sizeof *o->ring);
+    if (!o->ring || !(o->sha256 = EVP_MD_fetch(NULL, "SHA256", NULL))) {
+        snprintf(err, err_cap, "sbi.oauth2: out of memory, or OpenSSL has no SHA-256");
+        free(o->ring);
         free(o);
         return -1;
     }
+    pthread_mutex_init(&o->ring->mu, NULL);
     snprintf(o->nf_instance_id, sizeof o->nf_instance_id, "%s",
              s->nf_instance_id ? s->nf_instance_id : "");
     snprintf(o->producer_nf_set_id, sizeof o->producer_nf_set_id, "%s",
@@ -208,7 +297,14 @@ int bsf_oauth2_create(const bsf_oauth2_settings_t *s, bsf_oauth2_t **out, char *
         bsf_oauth2_free(o);
         return -1;
     }
-    if ((want_keys && load_keys(o, s->keys_path, err, err_cap)) ||
+    if (want_keys) {
+        snprintf(o->ring->path, sizeof o->ring->path, "%s", s->keys_path);
+        bsf_file_stamp_take(s->keys_path, &o->ring->seen);
+    }
+    key_set_t *set = set_load(want_keys ? s->keys_path : NULL, err, err_cap);
+    if (set)
+        ring_install(o->ring, set);
+    if (!set ||
         (s->producer_plmn_id && s->producer_plmn_id[0] &&
          parse_plmn(o, s->producer_plmn_id, err, err_cap))) {
         bsf_oauth2_free(o);
@@ -222,15 +318,19 @@ void bsf_oauth2_free(bsf_oauth2_t *o)
 {
     if (!o)
         return;
-    for (size_t i = 0; i < o->n_keys; i++)
-        EVP_PKEY_free(o->keys[i]);
+    set_release(o->ring->set);
+    pthread_mutex_destroy(&o->ring->mu);
+    free(o->ring);
     EVP_MD_free(o->sha256);
     free(o);
 }
 
 size_t bsf_oauth2_key_count(const bsf_oauth2_t *o)
 {
-    return o->n_keys;
+    key_set_t *set = set_acquire(o);
+    size_t n = set->n_keys;
+    set_release(set);
+    return n;
 }
 
 /* ---- encoding ---------------------------------------------------------------------- */
@@ -289,8 +389,9 @@ static size_t es256_der(const unsigned char *sig, unsigned char der[80])
 }
 
 /* True when one of the keys of `kind` verifies the signature over `input`. */
-static bool signature_ok(const bsf_oauth2_t *o, key_kind_t kind, const unsigned char *sig,
-                         size_t sig_len, const char *input, size_t input_len)
+static bool signature_ok(const bsf_oauth2_t *o, const key_set_t *set, key_kind_t kind,
+                         const unsigned char *sig, size_t sig_len, const char *input,
+                         size_t input_len)
 {
     unsigned char der[80];
     if (kind == KEY_EC_P256) {
@@ -298,9 +399,9 @@ static bool signature_ok(const bsf_oauth2_t *o, key_kind_t kind, const unsigned 
             return false;
         sig = der;
     }
-    for (size_t i = 0; i < o->n_keys; i++)
-        if (o->kinds[i] == kind &&
-            verify_with(o->sha256, o->keys[i], sig, sig_len, input, input_len))
+    for (size_t i = 0; i < set->n_keys; i++)
+        if (set->kinds[i] == kind &&
+            verify_with(o->sha256, set->keys[i], sig, sig_len, input, input_len))
             return true;
     return false;
 }
@@ -484,15 +585,19 @@ static bsf_oauth2_verdict_t check_jws(const bsf_oauth2_t *o, const char *tok, si
     long sig_len = bsf_oauth2_b64url_decode(sig_b64, sig_b64_len, buf, sizeof buf);
     if (sig_len <= 0)
         return refuse(BSF_OAUTH2_INVALID_TOKEN, why, cap, "the signature is malformed");
-    if (o->validate_signature &&
-        !signature_ok(o, kind, buf, (size_t)sig_len, tok, (size_t)(dot2 - tok)))
+    key_set_t *set = set_acquire(o);
+    uint64_t owner = set->id;
+    bool sig_ok = !o->validate_signature ||
+                  signature_ok(o, set, kind, buf, (size_t)sig_len, tok, (size_t)(dot2 - tok));
+    set_release(set);
+    if (!sig_ok)
         return refuse(BSF_OAUTH2_INVALID_TOKEN, why, cap, "the signature does not verify");
     json_t *claims = json_part(dot1 + 1, (size_t)(dot2 - dot1 - 1), buf, sizeof buf);
     if (!claims)
         return refuse(BSF_OAUTH2_INVALID_TOKEN, why, cap, "the claims are malformed");
     bsf_oauth2_verdict_t v = bsf_oauth2_check_claims(o, claims, now_s, why, cap);
     if (v == BSF_OAUTH2_OK)
-        cache_put(o, digest, claims);
+        cache_put(owner, digest, claims);
     json_decref(claims);
     return v;
 }

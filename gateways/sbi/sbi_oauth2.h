@@ -3,8 +3,9 @@
  * OpenSSL's EVP (RS256: RSASSA-PKCS1-v1_5 SHA-256; ES256: ECDSA P-256 SHA-256 with the raw
  * R||S signature of RFC 7518 §3.4 turned into an ECDSA_SIG), JSON is jansson.
  *
- * The verifier is built once at start-up (the NRF's public keys parsed and kept) and is
- * read-only afterwards: any thread may check tokens with it concurrently. */
+ * The verifier is built once at start-up (the NRF's public keys parsed and kept); any thread
+ * may check tokens with it concurrently. Only the key set changes afterwards: reloaded whole
+ * from the file when it changes (bsf_oauth2_reload, issue 13 §3). */
 #ifndef BSF_GATEWAYS_SBI_SBI_OAUTH2_H
 #define BSF_GATEWAYS_SBI_SBI_OAUTH2_H
 
@@ -46,6 +47,11 @@ typedef enum {
 int bsf_oauth2_create(const bsf_oauth2_settings_t *s, bsf_oauth2_t **out, char *err,
                       size_t err_cap);
 void bsf_oauth2_free(bsf_oauth2_t *o);
+/* Reloads sbi.oauth2.keys when the file changed since the last attempt (stat). Returns 1
+ * reloaded (checks made from now on use the new keys; tokens accepted with the old ones are
+ * verified again), 0 unchanged or no key file, -1 the new file is refused (err says why;
+ * the old keys stay). One thread at a time (the reload thread); checks run meanwhile. */
+int bsf_oauth2_reload(bsf_oauth2_t *o, char *err, size_t err_cap);
 /* Number of keys loaded. */
 size_t bsf_oauth2_key_count(const bsf_oauth2_t *o);
 /* Sets the NF instance id accepted as `aud` (nf.instance_id, or the one generated and kept

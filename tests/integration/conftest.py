@@ -127,8 +127,10 @@ class Bsfd:
     store    the store directory (kept across restart / kill9)
     """
 
-    def __init__(self, workdir, settings=None):
+    def __init__(self, workdir, settings=None, tls_client=None):
         self.workdir = pathlib.Path(workdir)
+        # An ssl.SSLContext for `client` when only sbi.tls.listen serves (tls_support.py).
+        self.tls_client = tls_client
         self.store = self.workdir / "store"
         self.store.mkdir()
         self.sbi_port, self.ops_port, self.admin_port = free_ports(3)
@@ -152,7 +154,11 @@ class Bsfd:
 
     @property
     def base_url(self):
-        """Where the client connects (sbi.api_root only changes what the server writes)."""
+        """Where the client connects (sbi.api_root only changes what the server writes):
+        https on sbi.tls.listen when sbi.listen is empty."""
+        tls = self.settings.get("sbi.tls.listen")
+        if tls and not self.settings.get("sbi.listen"):
+            return f"https://{tls}/nbsf-management/v1"
         return f"http://127.0.0.1:{self.sbi_port}/nbsf-management/v1"
 
     @property
@@ -179,7 +185,7 @@ class Bsfd:
     def new_client(self):
         """Another HTTP/2 client: a separate TCP connection to the server."""
         return httpx.Client(http1=False, http2=True, base_url=self.base_url,
-                            timeout=REQUEST_TIMEOUT)
+                            timeout=REQUEST_TIMEOUT, verify=self.tls_client or True)
 
     def start(self):
         """Start on the same ports and store; return once /health/ready answers 200."""
@@ -283,8 +289,8 @@ class Bsfd:
 def _server_factory(tmp_path_factory):
     servers = []
 
-    def start(settings=None):
-        server = Bsfd(tmp_path_factory.mktemp("bsfd"), settings)
+    def start(settings=None, tls_client=None):
+        server = Bsfd(tmp_path_factory.mktemp("bsfd"), settings, tls_client)
         servers.append(server)
         return server.start()
 

@@ -17,6 +17,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
+from conftest import free_ports
+from tls_support import Pki, client_context
 from support import Ue, assert_binding, assert_no_content, assert_problem, binding, \
     discover, location_id, post_binding
 
@@ -90,10 +92,20 @@ def nrf(tmp_path_factory):
     return Nrf(tmp_path_factory.mktemp("nrf"))
 
 
-@pytest.fixture(scope="module")
-def server(module_bsfd_factory, nrf):
-    return module_bsfd_factory({"sbi.oauth2.required": "true", "sbi.oauth2.keys": nrf.keys,
-                                "nf.instance_id": BSF_ID})
+@pytest.fixture(scope="module", params=["h2c", "tls"])
+def server(request, module_bsfd_factory, nrf, tmp_path_factory):
+    """Every test runs on h2c and again on h2 over TLS only (issue 13 §2: on TLS and on
+    cleartext)."""
+    settings = {"sbi.oauth2.required": "true", "sbi.oauth2.keys": nrf.keys,
+                "nf.instance_id": BSF_ID}
+    if request.param == "h2c":
+        return module_bsfd_factory(settings)
+    pki = Pki(tmp_path_factory.mktemp("pki"))
+    cert, key = pki.issue("server", "127.0.0.1")
+    port, = free_ports(1)
+    settings.update({"sbi.listen": "", "sbi.tls.listen": f"127.0.0.1:{port}",
+                     "sbi.tls.cert": cert, "sbi.tls.key": key})
+    return module_bsfd_factory(settings, tls_client=client_context(pki))
 
 
 def bearer(token):

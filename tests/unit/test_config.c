@@ -251,6 +251,39 @@ static void test_tombstone_horizon_alias(void **state)
     assert_int_equal(cfg.store_tombstone_horizon_ms, 7ull * 86400000);
 }
 
+/* sbi.tls.*: the listener needs a certificate and key, modes other than none need a CA, an
+ * empty sbi.listen makes the apiRoot https, and the SBI client gets the same identity. */
+static void test_sbi_tls_rules(void **state)
+{
+    (void)state;
+    bsf_config_defaults(&cfg);
+    set_ok("sbi.tls.listen=127.0.0.1:8443");
+    assert_int_equal(bsf_config_finish(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "sbi.tls.cert: required"));
+    set_ok("sbi.tls.cert=/c.pem");
+    assert_int_equal(bsf_config_finish(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "sbi.tls.key: required"));
+    set_ok("sbi.tls.key=/k.pem");
+    set_ok("sbi.tls.client_cert=optional");
+    assert_int_equal(bsf_config_finish(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "sbi.tls.ca: required"));
+    set_ok("sbi.tls.ca=/ca.pem");
+    set_ok("sbi.listen=");
+    set_ok("sbi.api_root="); /* the failed finishes above derived one from sbi.listen */
+    assert_int_equal(bsf_config_finish(&cfg, err, sizeof err), 0);
+    assert_string_equal(cfg.sbi_api_root, "https://127.0.0.1:8443");
+    assert_int_equal(cfg.sbi_tls_port, 8443);
+    assert_int_equal(cfg.sbi_tls_client_cert, 1);
+    assert_string_equal(cfg.nrf.client_tls_cert_file, "/c.pem");
+    assert_string_equal(cfg.nrf.client_tls_key_file, "/k.pem");
+    assert_string_equal(cfg.nrf.client_tls_groups, "X25519:P-256:P-384");
+    assert_string_equal(cfg.nrf.client_tls_ciphers, cfg.sbi_tls_ciphers);
+    set_ok("sbi.tls.listen=");
+    assert_int_equal(bsf_config_finish(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "sbi.listen and sbi.tls.listen are both empty"));
+    assert_int_equal(bsf_config_set(&cfg, "sbi.tls.client_cert=sometimes", err, sizeof err), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -264,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_admin_listener_rules),
         cmocka_unit_test(test_durations),
         cmocka_unit_test(test_tombstone_horizon_alias),
+        cmocka_unit_test(test_sbi_tls_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

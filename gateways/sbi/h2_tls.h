@@ -1,9 +1,10 @@
-/* TLS for the SBI client's connections, on OpenSSL memory BIOs so that libuv keeps the
- * socket: ciphertext read from the socket goes in with bsf_h2_tls_recv, plaintext to send
- * goes in with bsf_h2_tls_send, and ciphertext to write comes out through a sink.
- * One bsf_h2_tls_t per connection, used only on the SBI client's thread. */
-#ifndef BSF_GATEWAYS_SBI_H2_CLIENT_TLS_H
-#define BSF_GATEWAYS_SBI_H2_CLIENT_TLS_H
+/* TLS for HTTP/2 connections, client (the SBI client) and server (the SBI server, issue 13
+ * §1) alike, on OpenSSL memory BIOs so that libuv keeps the socket: ciphertext read from the
+ * socket goes in with bsf_h2_tls_recv, plaintext to send goes in with bsf_h2_tls_send, and
+ * ciphertext to write comes out through a sink. Both roles require ALPN "h2".
+ * One bsf_h2_tls_t per connection, used only on the thread of its connection. */
+#ifndef BSF_GATEWAYS_SBI_H2_TLS_H
+#define BSF_GATEWAYS_SBI_H2_TLS_H
 
 #include <openssl/ssl.h>
 #include <stdbool.h>
@@ -22,9 +23,19 @@ typedef int (*bsf_h2_tls_sink_fn)(void *arg, const uint8_t *data, size_t len);
 SSL_CTX *bsf_h2_tls_ctx_new(const char *ca_file, bool verify, const char *cert_file,
                             const char *key_file, char *err, size_t err_cap);
 
+/* Protocol settings every SBI context shares, client and server: TLS 1.2 and 1.3 only,
+ * the cipher list (TLS 1.2), the suites (TLS 1.3) and the groups; NULL or "" leaves one to
+ * OpenSSL. Returns 0, or -1 with a message naming the sbi.tls.* key refused. */
+int bsf_h2_tls_ctx_protocol(SSL_CTX *ctx, const char *ciphers, const char *ciphersuites,
+                            const char *groups, char *err, size_t err_cap);
+
 /* A session for one connection to `host` (SNI when it is a name; the certificate must name
  * the host or the address). Returns NULL when out of memory. */
 bsf_h2_tls_t *bsf_h2_tls_new(SSL_CTX *ctx, const char *host);
+/* A session for one accepted connection (the server side; ctx from sbi_tls.h, whose ALPN
+ * callback refuses a client that does not offer h2). Takes its own reference to ctx.
+ * Returns NULL when out of memory. */
+bsf_h2_tls_t *bsf_h2_tls_new_server(SSL_CTX *ctx);
 void bsf_h2_tls_free(bsf_h2_tls_t *t);
 
 /* Starts or continues the handshake. Returns 1 when done, 0 when more bytes must come,
@@ -41,6 +52,10 @@ int bsf_h2_tls_recv(bsf_h2_tls_t *t, const uint8_t *in, size_t n, bsf_h2_tls_sin
 /* Encrypts plaintext; ciphertext goes to `out`. Returns 0 or -1. */
 int bsf_h2_tls_send(bsf_h2_tls_t *t, const uint8_t *data, size_t n, bsf_h2_tls_sink_fn out,
                     void *arg);
+
+/* Queues a close_notify alert (once the handshake is done; else nothing); ciphertext goes
+ * to `out`. Returns 0 or -1. */
+int bsf_h2_tls_close_notify(bsf_h2_tls_t *t, bsf_h2_tls_sink_fn out, void *arg);
 
 bool bsf_h2_tls_done(const bsf_h2_tls_t *t);
 

@@ -1,5 +1,5 @@
-/* TLS for the SBI client's connections; see h2_client_tls.h. */
-#include "gateways/sbi/h2_client_tls.h"
+/* TLS for HTTP/2 connections, both roles; see h2_tls.h. */
+#include "gateways/sbi/h2_tls.h"
 
 #include <arpa/inet.h>
 #include <openssl/err.h>
@@ -26,6 +26,28 @@ static void ssl_error(char *err, size_t cap, const char *what)
     ERR_clear_error();
 }
 
+int bsf_h2_tls_ctx_protocol(SSL_CTX *ctx, const char *ciphers, const char *ciphersuites,
+                            const char *groups, char *err, size_t err_cap)
+{
+    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+    SSL_CTX_set_max_proto_version(ctx, TLS1_3_VERSION);
+    SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_COMPRESSION);
+    SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS); /* idle connections keep no buffers */
+    if (ciphers && *ciphers && SSL_CTX_set_cipher_list(ctx, ciphers) != 1) {
+        ssl_error(err, err_cap, "sbi.tls.ciphers: no usable cipher");
+        return -1;
+    }
+    if (ciphersuites && *ciphersuites && SSL_CTX_set_ciphersuites(ctx, ciphersuites) != 1) {
+        ssl_error(err, err_cap, "sbi.tls.ciphersuites: no usable TLS 1.3 suite");
+        return -1;
+    }
+    if (groups && *groups && SSL_CTX_set1_groups_list(ctx, groups) != 1) {
+        ssl_error(err, err_cap, "sbi.tls.groups: not a list of known groups");
+        return -1;
+    }
+    return 0;
+}
+
 SSL_CTX *bsf_h2_tls_ctx_new(const char *ca_file, bool verify, const char *cert_file,
                             const char *key_file, char *err, size_t err_cap)
 {
@@ -34,7 +56,10 @@ SSL_CTX *bsf_h2_tls_ctx_new(const char *ca_file, bool verify, const char *cert_f
         ssl_error(err, err_cap, "SSL_CTX_new");
         return NULL;
     }
-    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+    if (bsf_h2_tls_ctx_protocol(ctx, NULL, NULL, NULL, err, err_cap)) {
+        SSL_CTX_free(ctx);
+        return NULL;
+    }
     SSL_CTX_set_alpn_protos(ctx, alpn_h2, sizeof alpn_h2);
     SSL_CTX_set_verify(ctx, verify ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, NULL);
     int ok = ca_file && *ca_file ? SSL_CTX_load_verify_locations(ctx, ca_file, NULL)
@@ -55,7 +80,8 @@ SSL_CTX *bsf_h2_tls_ctx_new(const char *ca_file, bool verify, const char *cert_f
     return ctx;
 }
 
-bsf_h2_tls_t *bsf_h2_tls_new(SSL_CTX *ctx, const char *host)
+/* The SSL object on two memory BIOs. */
+static bsf_h2_tls_t *session_new(SSL_CTX *ctx)
 {
     bsf_h2_tls_t *t = calloc(1, sizeof *t);
     if (!t)
@@ -68,10 +94,27 @@ bsf_h2_tls_t *bsf_h2_tls_new(SSL_CTX *ctx, const char *host)
         BIO_free(t->wbio);
         SSL_free(t->ssl);
         free(t);
+        ERR_clear_error();
         return NULL;
     }
     BIO_set_mem_eof_return(t->rbio, -1);
     SSL_set_bio(t->ssl, t->rbio, t->wbio);
+    return t;
+}
+
+bsf_h2_tls_t *bsf_h2_tls_new_server(SSL_CTX *ctx)
+{
+    bsf_h2_tls_t *t = session_new(ctx);
+    if (t)
+        SSL_set_accept_state(t->ssl);
+    return t;
+}
+
+bsf_h2_tls_t *bsf_h2_tls_new(SSL_CTX *ctx, const char *host)
+{
+    bsf_h2_tls_t *t = session_new(ctx);
+    if (!t)
+        return NULL;
     SSL_set_connect_state(t->ssl);
     unsigned char addr[16];
     bool is_ip = inet_pton(AF_INET, host, addr) == 1 || inet_pton(AF_INET6, host, addr) == 1;
@@ -123,7 +166,8 @@ int bsf_h2_tls_handshake(bsf_h2_tls_t *t, bsf_h2_tls_sink_fn out, void *arg, cha
         unsigned len = 0;
         SSL_get0_alpn_selected(t->ssl, &proto, &len);
         if (len != 2 || memcmp(proto, "h2", 2) != 0) {
-            snprintf(err, err_cap, "the server did not select ALPN h2");
+            snprintf(err, err_cap, SSL_is_server(t->ssl) ? "the client did not offer ALPN h2"
+                                                         : "the server did not select ALPN h2");
             return -1;
         }
         t->done = true;
@@ -133,7 +177,7 @@ int bsf_h2_tls_handshake(bsf_h2_tls_t *t, bsf_h2_tls_sink_fn out, void *arg, cha
     if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE)
         return 0;
     long v = SSL_get_verify_result(t->ssl);
-    if (v != X509_V_OK) {
+    if (v != X509_V_OK && (!SSL_is_server(t->ssl) || SSL_get0_peer_certificate(t->ssl))) {
         snprintf(err, err_cap, "certificate verification failed: %s",
                  X509_verify_cert_error_string(v));
         ERR_clear_error();
@@ -183,4 +227,13 @@ int bsf_h2_tls_send(bsf_h2_tls_t *t, const uint8_t *data, size_t n, bsf_h2_tls_s
             return -1;
     }
     return 0;
+}
+
+int bsf_h2_tls_close_notify(bsf_h2_tls_t *t, bsf_h2_tls_sink_fn out, void *arg)
+{
+    if (!t->done)
+        return 0;
+    if (SSL_shutdown(t->ssl) < 0)
+        ERR_clear_error();
+    return drain(t, out, arg);
 }
