@@ -3,6 +3,7 @@
 #include "core/msgpack_guard.h"
 
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 
 static const char *const type_names[] = {
@@ -301,6 +302,90 @@ static int decode_mbs_payload(const msgpack_object *o, msgpack_zone *zone, bsf_e
     return 0;
 }
 
+/* Which members an event had, and where its payload is (inside the unpacked root). */
+enum { HAS_TYPE = 1, HAS_SITE = 2, HAS_SEQ = 4, HAS_HLC = 8, HAS_ID = 16, HAS_BINDING = 32,
+       HAS_REASON = 64, HAS_UE_BINDING = 128, HAS_MBS_BINDING = 256, HAS_AUDIT = 512,
+       HAS_SUBSCRIPTION = 1024 };
+typedef struct {
+    unsigned seen;
+    uint64_t version;
+    const msgpack_object *binding, *ue_binding, *mbs_binding, *subscription;
+} members_t;
+
+/* A payload member: kept for after the envelope is known. True when `k` is one. */
+static bool payload_member(const msgpack_object *k, const msgpack_object *val, members_t *m)
+{
+    static const struct {
+        const char *name;
+        unsigned flag;
+        size_t offset;
+    } payloads[] = {
+        {"binding", HAS_BINDING, offsetof(members_t, binding)},
+        {"ueBinding", HAS_UE_BINDING, offsetof(members_t, ue_binding)},
+        {"mbsBinding", HAS_MBS_BINDING, offsetof(members_t, mbs_binding)},
+        {"subscription", HAS_SUBSCRIPTION, offsetof(members_t, subscription)},
+    };
+    for (size_t i = 0; i < sizeof payloads / sizeof payloads[0]; i++)
+        if (str_eq(k, payloads[i].name)) {
+            *(const msgpack_object **)((char *)m + payloads[i].offset) = val;
+            m->seen |= payloads[i].flag;
+            return true;
+        }
+    return false;
+}
+
+/* One member of the root map into *out (or *m for payloads). Returns false on a wrong
+ * value; unknown members are ignored (a newer writer's additions). */
+static bool decode_member(const msgpack_object *k, const msgpack_object *val,
+                          msgpack_zone *zone, bsf_event_t *out, members_t *m)
+{
+    uint64_t site = 0;
+    bool ok = true;
+    if (payload_member(k, val, m))
+        return true;
+    if (str_eq(k, "v")) {
+        ok = get_uint(val, 255, &m->version);
+    } else if (str_eq(k, "type")) {
+        ok = get_type(val, &out->type);
+        m->seen |= HAS_TYPE;
+    } else if (str_eq(k, "site")) {
+        ok = get_uint(val, UINT16_MAX, &site);
+        out->site = (uint16_t)site;
+        m->seen |= HAS_SITE;
+    } else if (str_eq(k, "seq")) {
+        ok = get_uint(val, UINT64_MAX, &out->seq);
+        m->seen |= HAS_SEQ;
+    } else if (str_eq(k, "hlc")) {
+        ok = get_uint(val, UINT64_MAX, &out->hlc);
+        m->seen |= HAS_HLC;
+    } else if (str_eq(k, "bindingId")) {
+        ok = get_id(val, &out->binding_id);
+        m->seen |= HAS_ID;
+    } else if (str_eq(k, "createdHlc")) {
+        ok = get_uint(val, UINT64_MAX, &out->created_hlc);
+    } else if (str_eq(k, "originTs")) {
+        ok = get_ts(val, &out->origin_ts_ms);
+    } else if (str_eq(k, "senderTs")) {
+        ok = get_ts(val, &out->sender_ts_ms);
+    } else if (str_eq(k, "reason")) {
+        ok = get_reason(val, &out->reason);
+        m->seen |= HAS_REASON;
+    } else if (str_eq(k, "cookie")) {
+        ok = val->type == MSGPACK_OBJECT_STR && val->via.str.size <= BSF_COOKIE_MAX;
+        if (ok) {
+            out->cookie = val->via.str.size ? val->via.str.ptr : "";
+            out->cookie_len = val->via.str.size;
+        }
+    } else if (str_eq(k, "audit")) {
+        ok = decode_audit(val, zone, &out->audit);
+        m->seen |= HAS_AUDIT;
+    } else if (str_eq(k, "replacedBy")) {
+        ok = get_id(val, &out->replaced_by);
+        out->has_replaced_by = true;
+    }
+    return ok;
+}
+
 int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_t *out,
                      bsf_pcf_binding_t *binding_storage, char *err, size_t err_cap)
 {
@@ -309,75 +394,18 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
     out->origin_ts_ms = out->sender_ts_ms = -1;
     if (unpack_root(buf, len, zone, &root, err, err_cap))
         return -1;
-    uint64_t version = 0, site = 0;
-    enum { HAS_TYPE = 1, HAS_SITE = 2, HAS_SEQ = 4, HAS_HLC = 8, HAS_ID = 16, HAS_BINDING = 32,
-           HAS_REASON = 64, HAS_UE_BINDING = 128,
-           HAS_MBS_BINDING = 256, HAS_AUDIT = 512, HAS_SUBSCRIPTION = 1024 };
-    unsigned seen = 0;
-    const msgpack_object *binding = NULL, *ue_binding = NULL, *mbs_binding = NULL,
-                         *subscription = NULL;
+    members_t m = {0};
     for (uint32_t i = 0; i < root.via.map.size; i++) {
         const msgpack_object *k = &root.via.map.ptr[i].key, *val = &root.via.map.ptr[i].val;
-        bool ok = true;
-        if (str_eq(k, "v")) {
-            ok = get_uint(val, 255, &version);
-        } else if (str_eq(k, "type")) {
-            ok = get_type(val, &out->type);
-            seen |= HAS_TYPE;
-        } else if (str_eq(k, "site")) {
-            ok = get_uint(val, UINT16_MAX, &site);
-            out->site = (uint16_t)site;
-            seen |= HAS_SITE;
-        } else if (str_eq(k, "seq")) {
-            ok = get_uint(val, UINT64_MAX, &out->seq);
-            seen |= HAS_SEQ;
-        } else if (str_eq(k, "hlc")) {
-            ok = get_uint(val, UINT64_MAX, &out->hlc);
-            seen |= HAS_HLC;
-        } else if (str_eq(k, "bindingId")) {
-            ok = get_id(val, &out->binding_id);
-            seen |= HAS_ID;
-        } else if (str_eq(k, "binding")) {
-            binding = val;
-            seen |= HAS_BINDING;
-        } else if (str_eq(k, "mbsBinding")) {
-            mbs_binding = val;
-            seen |= HAS_MBS_BINDING;
-        } else if (str_eq(k, "subscription")) {
-            subscription = val;
-            seen |= HAS_SUBSCRIPTION;
-        } else if (str_eq(k, "ueBinding")) {
-            ue_binding = val;
-            seen |= HAS_UE_BINDING;
-        } else if (str_eq(k, "createdHlc")) {
-            ok = get_uint(val, UINT64_MAX, &out->created_hlc);
-        } else if (str_eq(k, "originTs")) {
-            ok = get_ts(val, &out->origin_ts_ms);
-        } else if (str_eq(k, "senderTs")) {
-            ok = get_ts(val, &out->sender_ts_ms);
-        } else if (str_eq(k, "reason")) {
-            ok = get_reason(val, &out->reason);
-            seen |= HAS_REASON;
-        } else if (str_eq(k, "cookie")) {
-            ok = val->type == MSGPACK_OBJECT_STR && val->via.str.size <= BSF_COOKIE_MAX;
-            if (ok) {
-                out->cookie = val->via.str.size ? val->via.str.ptr : "";
-                out->cookie_len = val->via.str.size;
-            }
-        } else if (str_eq(k, "audit")) {
-            ok = decode_audit(val, zone, &out->audit);
-            seen |= HAS_AUDIT;
-        } else if (str_eq(k, "replacedBy")) {
-            ok = get_id(val, &out->replaced_by);
-            out->has_replaced_by = true;
-        }
-        if (!ok) {
+        if (!decode_member(k, val, zone, out, &m)) {
             snprintf(err, err_cap, "member %.*s has a wrong value",
                      k->type == MSGPACK_OBJECT_STR ? (int)k->via.str.size : 1,
                      k->type == MSGPACK_OBJECT_STR ? k->via.str.ptr : "?");
             return -1;
         }
     }
+    unsigned seen = m.seen;
+    uint64_t version = m.version;
     if (version != BSF_EVENT_VERSION) {
         snprintf(err, err_cap, "unsupported event version %llu", (unsigned long long)version);
         return -1;
@@ -394,14 +422,14 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
         return -1;
     }
     if (need & HAS_UE_BINDING)
-        return decode_ue_payload(ue_binding, zone, out, err, err_cap);
+        return decode_ue_payload(m.ue_binding, zone, out, err, err_cap);
     if (need & HAS_MBS_BINDING)
-        return decode_mbs_payload(mbs_binding, zone, out, err, err_cap);
+        return decode_mbs_payload(m.mbs_binding, zone, out, err, err_cap);
     if (need & HAS_SUBSCRIPTION)
-        return decode_sub_payload(subscription, zone, out, err, err_cap);
+        return decode_sub_payload(m.subscription, zone, out, err, err_cap);
     if (need & HAS_BINDING) {
         bsf_problem_t problem;
-        if (bsf_pcf_binding_decode(binding, zone, binding_storage, &problem)) {
+        if (bsf_pcf_binding_decode(m.binding, zone, binding_storage, &problem)) {
             snprintf(err, err_cap, "binding payload: %s", problem.detail);
             return -1;
         }
