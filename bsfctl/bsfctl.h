@@ -26,6 +26,9 @@ typedef struct {
     const char *map_size;   /* rebuild, replay: the new store's map in MiB (NULL: default) */
     const char *archive;    /* history, export, rebuild: the log's archive (log.archive_dir),
                                read before the store's live log */
+    const char *to;         /* backup: the backup file to write */
+    const char *from;       /* restore: the backup file to read */
+    bool force;             /* restore: replace the store the directory holds */
 } bsfctl_options_t;
 
 /* The new store's map for rebuild and replay: --map-size MB (16..1048576) or `fallback_mb`.
@@ -38,5 +41,8 @@ int bsfctl_rebuild(const bsfctl_options_t *o);
 int bsfctl_stats(const bsfctl_options_t *o);
 int bsfctl_replay(const bsfctl_options_t *o);
 int bsfctl_export(const bsfctl_options_t *o);
+/* Return 0, 1 (failed or refused, said on stderr) or 2 (usage). */
+int bsfctl_backup(const bsfctl_options_t *o);
+int bsfctl_restore(const bsfctl_options_t *o);
 
 #endif

@@ -11,7 +11,7 @@
 enum {
     OPT_STORE = 1, OPT_BINDING, OPT_SUPI, OPT_GPSI, OPT_UE_ADDR, OPT_OUT, OPT_SINCE, OPT_UNTIL,
     OPT_KAFKA, OPT_TOPICS, OPT_OFFSET, OPT_FORMAT, OPT_MAP_SIZE, OPT_ARCHIVE, OPT_JSON,
-    OPT_FROM_BEGINNING, OPT_HELP, OPT_VERSION, OPT_COUNT
+    OPT_FROM_BEGINNING, OPT_HELP, OPT_VERSION, OPT_TO, OPT_FROM, OPT_FORCE, OPT_COUNT
 };
 #define BIT(o) (1u << (o))
 
@@ -53,6 +53,16 @@ static const command_t commands[] = {
      "       [--since TIME] [--until TIME] [--json]",
      "every event, from the store's log or from the topics, as JSON lines (docs/events.md;\n"
      "--json is --format jsonl) or raw msgpack, on stdout"},
+    {"backup", bsfctl_backup, BIT(OPT_TO), "backup --to PATH [--json]",
+     "a compacted copy of the store in one file, consistent while bsfd serves (one LMDB read\n"
+     "transaction, as mdb_copy -c), written to PATH.tmp.PID, fsynced and renamed to PATH;\n"
+     "prints its size, log position and site id"},
+    {"restore", bsfctl_restore, BIT(OPT_FROM) | BIT(OPT_FORCE),
+     "restore --from PATH [--force] [--json]",
+     "checks the backup PATH (an LMDB file of a schema this build reads, every database\n"
+     "readable) and puts it in place as the store --store DIR; refused while a process has\n"
+     "DIR open (LMDB's lock) and when DIR holds a store, unless --force. bsfd refuses a\n"
+     "store of another site.id at start (docs/operations.md)"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -75,6 +85,9 @@ static const struct option long_options[] = {
     {"from-beginning", no_argument, NULL, OPT_FROM_BEGINNING},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
+    {"to", required_argument, NULL, OPT_TO},
+    {"from", required_argument, NULL, OPT_FROM},
+    {"force", no_argument, NULL, OPT_FORCE},
     {NULL, 0, NULL, 0},
 };
 
@@ -88,6 +101,8 @@ static void usage(FILE *out)
                  "history, export and rebuild take --archive DIR (the site's log.archive_dir)\n"
                  "to read the events log.retention moved out of the log first. On a terminal\n"
                  "rebuild, replay, export and history draw a progress bar on stderr.\n"
+                 "backup copies a serving store into one file; restore puts one in place\n"
+                 "(bsfd stopped) as --store DIR.\n"
                  "bsfctl --version\n");
 }
 
@@ -112,11 +127,14 @@ static void set_option(bsfctl_options_t *o, int opt, const char *arg)
         [OPT_GPSI] = &o->gpsi, [OPT_UE_ADDR] = &o->ue_addr, [OPT_OUT] = &o->out,
         [OPT_SINCE] = &o->since, [OPT_UNTIL] = &o->until, [OPT_KAFKA] = &o->kafka,
         [OPT_TOPICS] = &o->topics, [OPT_OFFSET] = &o->offset, [OPT_FORMAT] = &o->format,
-        [OPT_MAP_SIZE] = &o->map_size, [OPT_ARCHIVE] = &o->archive};
+        [OPT_MAP_SIZE] = &o->map_size, [OPT_ARCHIVE] = &o->archive, [OPT_TO] = &o->to,
+        [OPT_FROM] = &o->from};
     if (opt == OPT_JSON)
         o->json = true;
     else if (opt == OPT_FROM_BEGINNING)
         o->from_beginning = true;
+    else if (opt == OPT_FORCE)
+        o->force = true;
     else if (opt > 0 && opt < OPT_COUNT && slots[opt])
         *slots[opt] = arg;
 }

@@ -25,6 +25,7 @@
 #include "core/problem.h"
 #include "engine/engine.h"
 #include "engine/log_retention.h"
+#include "engine/site_identity.h"
 #include "engine/store.h"
 #include "engine/warmup.h"
 #include "gateways/diameter/rx_gateway.h"
@@ -96,6 +97,7 @@ typedef struct {
     bsf_config_t cfg;
     bsf_store_t store;
     bool store_open;
+    int exit_code; /* a failed start's exit status other than 1 (EXIT_CONFIG) */
     bsf_engine_config_t ec;
     bsf_replication_t *repl;
     bsf_engine_t *engine;
@@ -223,6 +225,12 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
     if (bsf_store_open(&d->store, &so, err, cap))
         return -1;
     d->store_open = true;
+    /* A store of another site (a restored backup) is refused: its sequence is not ours. */
+    int site_rc = bsf_site_identity_check(&d->store, cfg->site_id, err, cap);
+    if (site_rc) {
+        d->exit_code = site_rc == 1 ? EXIT_CONFIG : 0;
+        return -1;
+    }
     /* Known before anything serves: the audience of access tokens, the NRF profile's id. */
     if (bsf_nrf_service_resolve_instance_id(&cfg->nrf, &d->store, d->instance_id,
                                             sizeof d->instance_id, err, cap))
@@ -700,7 +708,7 @@ int main(int argc, char **argv)
 
     if (bsfd_start(&d)) {
         bsfd_stop(&d);
-        return 1;
+        return d.exit_code ? d.exit_code : 1;
     }
     int sig;
     while ((sig = bsf_service_notify_wait(&signals)) == SIGHUP)
