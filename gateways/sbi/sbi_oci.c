@@ -99,6 +99,11 @@ static int parameter(const char *p, const char *end, bsf_sbi_oci_t *o, unsigned 
 int bsf_sbi_oci_parse(const char *value, size_t len, bsf_sbi_oci_t *out)
 {
     memset(out, 0, sizeof *out);
+    /* A field value is visible characters, spaces and tabs (RFC 9110 §5.5): a NUL or another
+     * control byte is refused, so that no parameter is cut short by one. */
+    for (size_t i = 0; i < len; i++)
+        if (((unsigned char)value[i] < 0x20 && value[i] != '\t') || value[i] == 0x7f)
+            return -1;
     unsigned seen = 0;
     const char *p = value, *end = value + len;
     while (p < end) {

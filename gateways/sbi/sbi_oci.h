@@ -35,7 +35,8 @@ typedef struct {
 } bsf_sbi_oci_t;
 
 /* Parses one OCI value (of `len` bytes). Returns 0, or -1 when a mandatory parameter
- * (Timestamp, Validity, Metric, a scope) is missing or malformed. */
+ * (Timestamp, Validity, Metric, a scope) is missing or malformed, or the value holds a
+ * control byte (NUL, CR, LF, ...; RFC 9110 §5.5). */
 int bsf_sbi_oci_parse(const char *value, size_t len, bsf_sbi_oci_t *out);
 
 #endif

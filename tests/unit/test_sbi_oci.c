@@ -59,6 +59,13 @@ static void parse_others(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (bsf_sbi_oci_parse(bad[i], strlen(bad[i]), &o) != -1)
             fail_msg("accepted: %s", bad[i]);
+    /* a control byte anywhere (found by fuzz_sbi_oci: a NUL made the scope empty) */
+    static const char nul[] = "Timestamp: \"Tue, 04 Feb 2020 08:49:37.845 GMT\"; Validity: 60; "
+                              "Metric: 20%; NFInst: \0" "54803-ed8";
+    assert_int_equal(bsf_sbi_oci_parse(nul, sizeof nul - 1, &o), -1);
+    static const char lf[] = "Timestamp: \"Tue, 04 Feb 2020 08:49:37.845 GMT\"; Validity: 60; "
+                             "Metric: 20%; NFInst: a\nb";
+    assert_int_equal(bsf_sbi_oci_parse(lf, sizeof lf - 1, &o), -1);
 }
 
 /* The table: newer timestamps replace, older are discarded, validity ends it, Loss is exact. */
