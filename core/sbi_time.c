@@ -62,3 +62,40 @@ int64_t bsf_sbi_time_parse(const char *s, size_t n)
     int64_t secs = (int64_t)timegm(&tm) - (int64_t)offset_min * 60;
     return secs * 1000 + ms;
 }
+
+int64_t bsf_rfc3339_parse_ms(const char *s, size_t n)
+{
+    /* YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM) */
+    if (n < 20 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != 't') ||
+        s[13] != ':' || s[16] != ':')
+        return -1;
+    int y = parse_digits(s, 4), mo = parse_digits(s + 5, 2), d = parse_digits(s + 8, 2), h = parse_digits(s + 11, 2),
+        mi = parse_digits(s + 14, 2), se = parse_digits(s + 17, 2);
+    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 ||
+        mi > 59 || se < 0 || se > 60)
+        return -1;
+    size_t i = 19;
+    int ms = 0, scale = 100;
+    if (i < n && s[i] == '.') {
+        size_t start = ++i;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, scale /= 10)
+            ms += scale > 0 ? (s[i] - '0') * scale : 0;
+        if (i == start)
+            return -1;
+    }
+    int offset_min = 0;
+    if (i + 1 == n && (s[i] == 'Z' || s[i] == 'z')) {
+        offset_min = 0;
+    } else if (i + 6 == n && (s[i] == '+' || s[i] == '-') && s[i + 3] == ':') {
+        int oh = parse_digits(s + i + 1, 2), om = parse_digits(s + i + 4, 2);
+        if (oh < 0 || oh > 23 || om < 0 || om > 59)
+            return -1;
+        offset_min = (oh * 60 + om) * (s[i] == '-' ? -1 : 1);
+    } else {
+        return -1;
+    }
+    struct tm tm = {.tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d, .tm_hour = h,
+                    .tm_min = mi, .tm_sec = se};
+    int64_t secs = (int64_t)timegm(&tm) - (int64_t)offset_min * 60;
+    return secs < 0 ? -1 : secs * 1000 + ms;
+}

@@ -9,6 +9,7 @@
 
 #include "core/member_pack.h"
 #include "core/member_parse.h"
+#include "core/sbi_time.h"
 
 static const char *const event_names[BSF_SUB_EVENT_COUNT] = {
     "PCF_PDU_SESSION_BINDING_REGISTRATION", "PCF_PDU_SESSION_BINDING_DEREGISTRATION",
@@ -307,54 +308,4 @@ bool bsf_subscription_pair_matches(const bsf_subscription_t *s, const char *dnn,
         if (pair_eq(&s->add_pairs[i], dnn, snssai))
             return true;
     return false;
-}
-
-/* ---- RFC 3339 ---------------------------------------------------------------------- */
-
-static int digits(const char *s, int n)
-{
-    int v = 0;
-    for (int i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return -1;
-        v = v * 10 + (s[i] - '0');
-    }
-    return v;
-}
-
-int64_t bsf_rfc3339_parse_ms(const char *s, size_t n)
-{
-    /* YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM) */
-    if (n < 20 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != 't') ||
-        s[13] != ':' || s[16] != ':')
-        return -1;
-    int y = digits(s, 4), mo = digits(s + 5, 2), d = digits(s + 8, 2), h = digits(s + 11, 2),
-        mi = digits(s + 14, 2), se = digits(s + 17, 2);
-    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 ||
-        mi > 59 || se < 0 || se > 60)
-        return -1;
-    size_t i = 19;
-    int ms = 0, scale = 100;
-    if (i < n && s[i] == '.') {
-        size_t start = ++i;
-        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, scale /= 10)
-            ms += scale > 0 ? (s[i] - '0') * scale : 0;
-        if (i == start)
-            return -1;
-    }
-    int offset_min = 0;
-    if (i + 1 == n && (s[i] == 'Z' || s[i] == 'z')) {
-        offset_min = 0;
-    } else if (i + 6 == n && (s[i] == '+' || s[i] == '-') && s[i + 3] == ':') {
-        int oh = digits(s + i + 1, 2), om = digits(s + i + 4, 2);
-        if (oh < 0 || oh > 23 || om < 0 || om > 59)
-            return -1;
-        offset_min = (oh * 60 + om) * (s[i] == '-' ? -1 : 1);
-    } else {
-        return -1;
-    }
-    struct tm tm = {.tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d, .tm_hour = h,
-                    .tm_min = mi, .tm_sec = se};
-    int64_t secs = (int64_t)timegm(&tm) - (int64_t)offset_min * 60;
-    return secs < 0 ? -1 : secs * 1000 + ms;
 }

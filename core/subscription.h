@@ -14,6 +14,7 @@
 
 #include "core/pcf_binding.h"
 #include "core/problem.h"
+#include "core/sbi_time.h" /* bsf_rfc3339_parse_ms */
 
 /* BsfEvent values this BSF notifies (bit i of bsf_subscription_t.events). */
 typedef enum {
@@ -76,8 +77,5 @@ int bsf_subscription_set_expiry(bsf_subscription_t *s, int64_t ms, msgpack_zone 
 bool bsf_subscription_pair_matches(const bsf_subscription_t *s, const char *dnn,
                                    const bsf_snssai_t *snssai);
 
-/* Milliseconds since the Unix epoch of an RFC 3339 date-time ("2026-12-01T10:00:00Z",
- * fractions and offsets allowed), or -1 when the text is not one. */
-int64_t bsf_rfc3339_parse_ms(const char *s, size_t n);
 
 #endif
