@@ -20,7 +20,8 @@ test_packages=(
   lmdb-utils kcat freediameterd
   libcmocka-dev clang libclang-rt-14-dev
   nghttp2-client nghttp2-server curl tshark prometheus openssl
-  python3 python3-pytest python3-httpx python3-h2 python3-jsonschema python3-yaml python3-cryptography
+  python3 python3-pytest python3-pytest-xdist python3-httpx python3-h2 python3-jsonschema python3-yaml
+  python3-cryptography
   maven default-jre-headless
 )
 case $profile in

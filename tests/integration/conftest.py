@@ -62,6 +62,17 @@ def _ephemeral_range():
 _PORTS_GIVEN = set()
 
 
+def _worker_share():
+    """(index, count) of this pytest-xdist worker, (0, 1) without xdist. Each worker takes only
+    the ports of its residue: a port one worker handed out but has not bound yet is never the
+    free port another worker finds."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    if not worker.startswith("gw") or count < 2:
+        return 0, 1
+    return int(worker[2:]) % count, count
+
+
 def free_ports(count):
     """Distinct free TCP ports on 127.0.0.1 for servers the tests start.
 
@@ -76,13 +87,14 @@ def free_ports(count):
     else:  # the ephemeral range is everything: pick anywhere and accept the small race
         first, last = 10000, 65535
     rng = random.Random(os.getpid() ^ time.monotonic_ns())
+    share, shares = _worker_share()
     ports, held = [], []
     try:
         for _ in range(20000):
             if len(ports) == count:
                 break
             port = rng.randint(first, last)
-            if port in _PORTS_GIVEN or port in ports:
+            if port % shares != share or port in _PORTS_GIVEN or port in ports:
                 continue
             sock = socket.socket()
             try:
@@ -413,3 +425,23 @@ class SiteFactory:
 @pytest.fixture
 def site_factory(bsfd_factory, kafka_broker):
     return SiteFactory(bsfd_factory, kafka_broker)
+
+
+# Modules whose assertions bound a latency, a rate or a timer window: scripts/test.sh runs
+# them alone, after the rest has run on several pytest-xdist workers, so another worker's
+# sanitizer build does not take the CPU they measure.
+SERIAL_MODULES = {
+    "test_audit", "test_crash_recovery", "test_nf_scoring", "test_rx_congestion",
+    "test_rx_failures", "test_rx_feed", "test_sbi_admission", "test_sbi_admission_rx",
+    "test_sbi_hostile", "test_shutdown",
+}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "serial: run without other test workers (timing bounds)")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.module.__name__ in SERIAL_MODULES:
+            item.add_marker(pytest.mark.serial)

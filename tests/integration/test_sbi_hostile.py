@@ -8,6 +8,7 @@ normally again."""
 import resource
 import socket
 import struct
+import statistics
 import threading
 import time
 
@@ -143,11 +144,14 @@ class Prober:
         self._stop.set()
         self._thread.join(timeout=10)
 
-    def check(self, max_latency=1.0):
+    def check(self, max_latency=1.0, median_latency=None):
         assert self.latencies, "the prober made no request"
         assert self.failures == 0, f"{self.failures} of {len(self.latencies)} discoveries failed"
         assert max(self.latencies) < max_latency, \
             f"discovery took {max(self.latencies):.3f} s during the attack"
+        if median_latency is not None:
+            median = statistics.median(self.latencies)
+            assert median < median_latency, f"discovery's median was {median:.3f} s"
 
 
 def recovered(server):
@@ -442,7 +446,9 @@ def test_header_flood_from_ten_connections_does_not_starve_discovery(bsfd_factor
         for t in threads:
             t.join(timeout=10)
     assert sent[0] > 400 * 1024, f"the flood sent only {sent[0]} bytes"
-    probe.check(max_latency=0.5)
+    # The prober shares the GIL with ten flooding threads, so a single slow probe says more
+    # about Python on a loaded machine than about bsfd: starvation shows in the median.
+    probe.check(max_latency=1.0, median_latency=0.2)
     recovered(server)
 
 
