@@ -225,6 +225,7 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
     if (bsf_store_open(&d->store, &so, err, cap))
         return -1;
     d->store_open = true;
+    d->store.event_version = cfg->events_write_version; /* rolling upgrades: docs/operations.md */
     /* A store of another site (a restored backup) is refused: its sequence is not ours. */
     int site_rc = bsf_site_identity_check(&d->store, cfg->site_id, err, cap);
     if (site_rc) {
