@@ -1,12 +1,14 @@
 /* bsfctl backup: a compacted copy of the store's data file, consistent (one LMDB read
  * transaction, as `mdb_copy -c`) while bsfd writes, into a temporary file that is fsynced,
- * checked and renamed to --to. */
+ * checked and renamed to --to; its SHA-256 goes beside it in --to.sha256 (backup_checksum.h)
+ * for restore to check. */
 #include <errno.h>
 #include <fcntl.h>
 #include <lmdb.h>
 #include <stdio.h>
 #include <unistd.h>
 
+#include "bsfctl/backup_checksum.h"
 #include "bsfctl/backup_file.h"
 #include "bsfctl/bsfctl.h"
 #include "common/error.h"
@@ -33,17 +35,18 @@ static int copy_to(bsf_store_t *store, const char *tmp)
     return 0;
 }
 
-static void print_info(const char *path, const bsfctl_backup_info_t *in, bool json)
+static void print_info(const char *path, const bsfctl_backup_info_t *in, const char *sha,
+                       bool json)
 {
     if (json)
         printf("{\"bytes\":%llu,\"log_position\":%llu,\"site_id\":%u,"
-               "\"schema_version\":%u}\n",
+               "\"schema_version\":%u,\"sha256\":\"%s\"}\n",
                (unsigned long long)in->bytes, (unsigned long long)in->log_position, in->site,
-               in->schema);
+               in->schema, sha);
     else
-        printf("%s: %llu bytes, log position %llu, site %u%s, schema version %u\n", path,
-               (unsigned long long)in->bytes, (unsigned long long)in->log_position, in->site,
-               in->site ? "" : " (not kept yet)", in->schema);
+        printf("%s: %llu bytes, log position %llu, site %u%s, schema version %u, sha256 %s\n",
+               path, (unsigned long long)in->bytes, (unsigned long long)in->log_position,
+               in->site, in->site ? "" : " (not kept yet)", in->schema, sha);
 }
 
 int bsfctl_backup(const bsfctl_options_t *o)
@@ -72,7 +75,12 @@ int bsfctl_backup(const bsfctl_options_t *o)
         fprintf(stderr, "bsfctl: the copy does not check: %s\n", err);
         out = 1;
     }
+    char sha[BSFCTL_SHA256_HEX_LEN + 1];
     int rc = 0;
+    if (!out && (rc = bsfctl_sha256_file(tmp, sha))) {
+        fprintf(stderr, "bsfctl: cannot read the copy %s back: %s\n", tmp, bsf_strerror(rc));
+        out = 1;
+    }
     if (!out && (rename(tmp, o->to) ? (rc = -errno) : (rc = bsfctl_fsync_parent(o->to)))) {
         fprintf(stderr, "bsfctl: cannot put the backup at %s: %s\n", o->to, bsf_strerror(rc));
         out = 1;
@@ -81,6 +89,10 @@ int bsfctl_backup(const bsfctl_options_t *o)
         unlink(tmp);
         return out;
     }
-    print_info(o->to, &info, o->json);
+    if ((rc = bsfctl_checksum_write(o->to, sha))) {
+        fprintf(stderr, "bsfctl: cannot write %s.sha256: %s\n", o->to, bsf_strerror(rc));
+        return 1;
+    }
+    print_info(o->to, &info, sha, o->json);
     return 0;
 }

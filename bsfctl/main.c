@@ -56,11 +56,12 @@ static const command_t commands[] = {
     {"backup", bsfctl_backup, BIT(OPT_TO), "backup --to PATH [--json]",
      "a compacted copy of the store in one file, consistent while bsfd serves (one LMDB read\n"
      "transaction, as mdb_copy -c), written to PATH.tmp.PID, fsynced and renamed to PATH;\n"
-     "prints its size, log position and site id"},
+     "and its SHA-256 to PATH.sha256 (sha256sum -c reads it); prints its size, log position,\n"
+     "site id and SHA-256"},
     {"restore", bsfctl_restore, BIT(OPT_FROM) | BIT(OPT_FORCE),
      "restore --from PATH [--force] [--json]",
-     "checks the backup PATH (an LMDB file of a schema this build reads, every database\n"
-     "readable) and puts it in place as the store --store DIR; refused while a process has\n"
+     "checks the backup PATH (its SHA-256 against PATH.sha256 when there is one, an LMDB\n"
+     "file of a schema this build reads, every database readable) and puts it in place as the store --store DIR; refused while a process has\n"
      "DIR open (LMDB's lock) and when DIR holds a store, unless --force. bsfd refuses a\n"
      "store of another site.id at start (docs/operations.md)"},
 };

@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bsfctl/backup_checksum.h"
 #include "bsfctl/backup_file.h"
 #include "bsfctl/bsfctl.h"
 #include "common/error.h"
@@ -42,6 +44,35 @@ static int copy_file(const char *from, const char *to)
         rc = -errno;
     close(in);
     return rc;
+}
+
+/* Checks `from` against `from`.sha256 (written by bsfctl backup). Returns 0 (equal, or no
+ * checksum file: said on stderr), or 1 after printing why it is refused. */
+static int check_sum(const char *from)
+{
+    char want[BSFCTL_SHA256_HEX_LEN + 1], got[BSFCTL_SHA256_HEX_LEN + 1], err[512];
+    int r = bsfctl_checksum_read(from, want, err, sizeof err);
+    if (r == 1) {
+        fprintf(stderr, "bsfctl: warning: no %s.sha256 beside the backup (bsfctl before "
+                        "checksums, or a copy without it): only its structure is checked\n",
+                from);
+        return 0;
+    }
+    if (r) {
+        fprintf(stderr, "bsfctl: refused: %s\n", err);
+        return 1;
+    }
+    if ((r = bsfctl_sha256_file(from, got))) {
+        fprintf(stderr, "bsfctl: cannot read %s: %s\n", from, bsf_strerror(r));
+        return 1;
+    }
+    if (strcmp(got, want)) {
+        fprintf(stderr, "bsfctl: refused: %s does not match its checksum: SHA-256 %s, %s.sha256 "
+                        "records %s (the file changed after the backup)\n",
+                from, got, from, want);
+        return 1;
+    }
+    return 0;
 }
 
 /* Refuses a directory that holds a store (unless --force) or that a process has open.
@@ -83,6 +114,8 @@ int bsfctl_restore(const bsfctl_options_t *o)
     }
     snprintf(tmp, sizeof tmp, "%s/.restore.%ld", o->store, (long)getpid());
     bsfctl_backup_info_t info;
+    if (check_sum(o->from))
+        return 1;
     if (bsfctl_backup_inspect(o->from, &info, err, sizeof err)) {
         fprintf(stderr, "bsfctl: refused: %s is not a usable backup: %s\n", o->from, err);
         return 1;

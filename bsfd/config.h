@@ -126,6 +126,7 @@ typedef struct {
     unsigned notify_backoff_max_ms;      /* notify.backoff_max_ms */
     unsigned notify_priority;            /* notify.priority */
     unsigned notify_max_subscribers;     /* notify.max_subscribers */
+    uint32_t events_write_version;       /* events.write_version (config_keys_upgrade.c) */
 
     /* Keys set by the file or --set (not by the defaults), for aliases' checks. */
     const void *explicit_keys[BSF_CFG_MAX_EXPLICIT];
@@ -265,6 +266,7 @@ extern const bsf_config_section_t bsf_config_admission_section;
 extern const bsf_config_section_t bsf_config_audit_section;
 extern const bsf_config_section_t bsf_config_subscriptions_section;
 extern const bsf_config_section_t bsf_config_tls_section;
+extern const bsf_config_section_t bsf_config_upgrade_section;
 
 /* Sets every key to its default. */
 void bsf_config_defaults(bsf_config_t *cfg);

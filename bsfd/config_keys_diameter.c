@@ -157,14 +157,14 @@ static const bsf_config_key_t keys[] = {
     BSF_CFG_UINT_KEY("diameter.congestion.sample_count", diameter.congestion_samples, "5", 1,
         2147483647,
         "stateChangeSampleCount: consecutive samples a new state must hold before it applies."),
-    BSF_CFG_LIST_KEY("diameter.congestion.cpu_thresholds", diameter.congestion_cpu, "60;70;75;80",
-        63,
+    BSF_CFG_LIVE(LIST, "diameter.congestion.cpu_thresholds", diameter.congestion_cpu,
+        "60;70;75;80", 63,
         "bsfd's CPU use (% of the CPUs it may run on) from which DOC, L1, L2 and CONGESTED hold; "
-        "strictly increasing, 1-100."),
-    BSF_CFG_LIST_KEY("diameter.congestion.queue_thresholds", diameter.congestion_queue,
+        "strictly increasing, 1-100. Changes at run time (the next sample)."),
+    BSF_CFG_LIVE(LIST, "diameter.congestion.queue_thresholds", diameter.congestion_queue,
         "6300;7200;8100;9000", 127,
         "Forwarded requests waiting for an answer from which DOC, L1, L2 and CONGESTED hold; "
-        "strictly increasing."),
+        "strictly increasing. Changes at run time (the next sample)."),
     BSF_CFG_ENUM_KEY("diameter.congestion.shedding", diameter.congestion_mode, "priority",
         shedding_choices,
         "Load shedding by `priority` (discard_priorities) or by `percentage` "

@@ -8,6 +8,7 @@
 #include "bsfd/grace_timer.h"
 #include "common/diag.h"
 #include "common/operational_state.h"
+#include "gateways/diameter/rx_gateway.h"
 #include "gateways/nrf/nrf_service.h"
 
 #include <stdatomic.h>
@@ -43,6 +44,24 @@ static void apply_nrf_timers(const bsf_config_t *cfg)
     bsf_nrf_service_set_timers(atomic_load(&nrf_target), &cfg->nrf);
 }
 
+static _Atomic(bsf_rx_gateway_t *) rx_target;
+
+void bsf_config_runtime_attach_rx(bsf_rx_gateway_t *rx)
+{
+    atomic_store(&rx_target, rx);
+}
+
+/* Checked with the whole configuration before (config_keys_diameter.c): cannot fail here. */
+static void apply_rx_thresholds(const bsf_config_t *cfg)
+{
+    bsf_rx_gateway_t *rx = atomic_load(&rx_target);
+    char err[256];
+    if (rx && bsf_rx_gateway_set_congestion_thresholds(rx, cfg->diameter.congestion_cpu,
+                                                       cfg->diameter.congestion_queue, err,
+                                                       sizeof err))
+        BSF_WARN("config", "%s", err);
+}
+
 static const struct {
     const char *key;
     applier_fn fn;
@@ -55,6 +74,8 @@ static const struct {
     {"nrf.timeout_ms", apply_nrf_timers},
     {"nrf.retry_min_ms", apply_nrf_timers},
     {"nrf.retry_max_ms", apply_nrf_timers},
+    {"diameter.congestion.cpu_thresholds", apply_rx_thresholds},
+    {"diameter.congestion.queue_thresholds", apply_rx_thresholds},
 };
 #define N_APPLIERS (sizeof appliers / sizeof appliers[0])
 

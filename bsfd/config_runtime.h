@@ -23,6 +23,10 @@ void bsf_config_runtime_apply_all(const bsf_config_t *cfg);
  * cleared before it stops). */
 typedef struct bsf_nrf_service bsf_nrf_service_t;
 void bsf_config_runtime_attach_nrf(bsf_nrf_service_t *nrf);
+/* The running Rx gateway the diameter.congestion thresholds change (NULL: none; set once it
+ * started, cleared before it stops). */
+typedef struct bsf_rx_gateway bsf_rx_gateway_t;
+void bsf_config_runtime_attach_rx(bsf_rx_gateway_t *rx);
 /* Copies key k's field from `from` into `to` (both finished configurations). */
 void bsf_config_runtime_copy(bsf_config_t *to, const bsf_config_t *from,
                              const bsf_config_key_t *k);

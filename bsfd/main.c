@@ -225,6 +225,7 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
     if (bsf_store_open(&d->store, &so, err, cap))
         return -1;
     d->store_open = true;
+    d->store.event_version = cfg->events_write_version; /* rolling upgrades: docs/operations.md */
     /* A store of another site (a restored backup) is refused: its sequence is not ours. */
     int site_rc = bsf_site_identity_check(&d->store, cfg->site_id, err, cap);
     if (site_rc) {
@@ -445,6 +446,7 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
     if (bsf_nrf_service_start(&nrfc, &d->nrf, err, cap))
         return -1;
     bsf_config_runtime_attach_nrf(d->nrf); /* nrf.timeout_ms and the back-off change live */
+    bsf_config_runtime_attach_rx(d->rx);   /* and the Rx congestion thresholds */
     bsf_notifier_set_client(d->notifier, bsf_nrf_service_client(d->nrf));
     return 0;
 }
@@ -627,6 +629,7 @@ static void bsfd_stop(bsfd_t *d)
      * heartbeat asks for the load any more); before the gateways it reads go. */
     bsf_nf_scoring_stop(atomic_exchange(&d->scoring, NULL));
     bsf_config_runtime_attach_nrf(NULL);
+    bsf_config_runtime_attach_rx(NULL);
     bsf_nrf_service_stop(d->nrf);
     bsf_admission_stop(d->admission); /* its thread reads the front ends' counts */
     bsf_notifier_destroy(d->notifier); /* after the engine and the client stopped */

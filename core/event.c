@@ -1,10 +1,15 @@
 #include "core/event.h"
 
 #include "core/msgpack_guard.h"
+#include "migrations/event_upcast.h"
 
 #include <stdio.h>
 #include <stddef.h>
 #include <string.h>
+
+_Static_assert(BSF_EVENT_VERSION == BSF_EVENT_UPCAST_NEWEST &&
+                   BSF_EVENT_VERSION_OLDEST == BSF_EVENT_UPCAST_OLDEST,
+               "the upcasters end at the version the decoder reads");
 
 static const char *const type_names[] = {
     [BSF_EVENT_BINDING_REGISTERED] = "BindingRegistered",
@@ -77,51 +82,86 @@ static int pack_audit(msgpack_packer *pk, const bsf_audit_state_t *a)
            (a->responder && (pack_cstr(pk, "pcf") || pack_cstr(pk, a->responder)));
 }
 
+/* The creations: their createdHlc is their own hlc. */
+static bool is_creation(bsf_event_type_t t)
+{
+    return t == BSF_EVENT_BINDING_REGISTERED || t == BSF_EVENT_UE_BINDING_REGISTERED ||
+           t == BSF_EVENT_MBS_BINDING_REGISTERED || t == BSF_EVENT_SUBSCRIPTION_CREATED;
+}
+
+/* Version 2 leaves out what a reader knows without it: a creation's createdHlc equal to its
+ * hlc, an absent timestamp. */
+static bool keeps_created(const bsf_event_t *ev, unsigned v)
+{
+    return v < 2 || !is_creation(ev->type) || ev->created_hlc != ev->hlc;
+}
+
+static bool keeps_ts(int64_t ts, unsigned v)
+{
+    return v < 2 || ts >= 0;
+}
+
+static int pack_envelope(msgpack_packer *pk, const bsf_event_t *ev, unsigned v, size_t members)
+{
+    return msgpack_pack_map(pk, members) || pack_cstr(pk, "v") ||
+           msgpack_pack_uint8(pk, (uint8_t)v) || pack_cstr(pk, "type") ||
+           pack_cstr(pk, bsf_event_type_name(ev->type)) || pack_cstr(pk, "site") ||
+           msgpack_pack_uint16(pk, ev->site) || pack_cstr(pk, "seq") ||
+           msgpack_pack_uint64(pk, ev->seq) || pack_cstr(pk, "hlc") ||
+           msgpack_pack_uint64(pk, ev->hlc) || pack_cstr(pk, "bindingId") ||
+           pack_id(pk, &ev->binding_id);
+}
+
+static int pack_created(msgpack_packer *pk, const bsf_event_t *ev, unsigned v)
+{
+    return keeps_created(ev, v) &&
+           (pack_cstr(pk, "createdHlc") || msgpack_pack_uint64(pk, ev->created_hlc));
+}
+
+static int pack_named_ts(msgpack_packer *pk, const char *name, int64_t ts, unsigned v)
+{
+    return keeps_ts(ts, v) && (pack_cstr(pk, name) || pack_ts(pk, ts));
+}
+
+/* BindingRegistered / BindingUpdated after the envelope. */
+static int pack_pcf_payload(msgpack_packer *pk, const bsf_event_t *ev, unsigned v)
+{
+    return pack_cstr(pk, "binding") || bsf_pcf_binding_encode(ev->binding, pk) ||
+           pack_created(pk, ev, v) || pack_named_ts(pk, "originTs", ev->origin_ts_ms, v) ||
+           pack_named_ts(pk, "senderTs", ev->sender_ts_ms, v) ||
+           (ev->cookie && (pack_cstr(pk, "cookie") || msgpack_pack_str(pk, ev->cookie_len) ||
+                           msgpack_pack_str_body(pk, ev->cookie, ev->cookie_len)));
+}
+
 int bsf_event_encode(const bsf_event_t *ev, msgpack_packer *pk)
 {
-    if (bsf_event_is_audit(ev->type)) {
-        char id[BSF_BINDING_ID_TEXT_LEN + 1];
-        bsf_binding_id_format(&ev->binding_id, id);
-        return msgpack_pack_map(pk, 7) || pack_cstr(pk, "v") ||
-               msgpack_pack_uint8(pk, BSF_EVENT_VERSION) || pack_cstr(pk, "type") ||
-               pack_cstr(pk, bsf_event_type_name(ev->type)) || pack_cstr(pk, "site") ||
-               msgpack_pack_uint16(pk, ev->site) || pack_cstr(pk, "seq") ||
-               msgpack_pack_uint64(pk, ev->seq) || pack_cstr(pk, "hlc") ||
-               msgpack_pack_uint64(pk, ev->hlc) || pack_cstr(pk, "bindingId") ||
-               pack_cstr(pk, id) || pack_audit(pk, &ev->audit);
-    }
-    bool has_binding = !bsf_event_is_deregistration(ev->type);
-    bool ue = bsf_event_is_ue(ev->type) || bsf_event_is_mbs(ev->type) ||
-              bsf_event_is_subscription(ev->type); /* no timestamps */
-    bool has_cookie = has_binding && !ue && ev->cookie;
-    size_t members = 6 + (has_binding ? (ue ? 2 : 4 + has_cookie) : 1 + ev->has_replaced_by);
-    if (msgpack_pack_map(pk, members) || pack_cstr(pk, "v") ||
-        msgpack_pack_uint8(pk, BSF_EVENT_VERSION) || pack_cstr(pk, "type") ||
-        pack_cstr(pk, bsf_event_type_name(ev->type)) || pack_cstr(pk, "site") ||
-        msgpack_pack_uint16(pk, ev->site) || pack_cstr(pk, "seq") ||
-        msgpack_pack_uint64(pk, ev->seq) || pack_cstr(pk, "hlc") ||
-        msgpack_pack_uint64(pk, ev->hlc) || pack_cstr(pk, "bindingId") ||
-        pack_id(pk, &ev->binding_id))
+    return bsf_event_encode_version(ev, BSF_EVENT_WRITE_DEFAULT, pk);
+}
+
+int bsf_event_encode_version(const bsf_event_t *ev, unsigned v, msgpack_packer *pk)
+{
+    if (v < BSF_EVENT_VERSION_OLDEST || v > BSF_EVENT_VERSION)
         return -1;
-    if (has_binding && bsf_event_is_subscription(ev->type))
-        return pack_cstr(pk, "subscription") || bsf_subscription_encode(ev->subscription, pk) ||
-               pack_cstr(pk, "createdHlc") || msgpack_pack_uint64(pk, ev->created_hlc);
-    if (has_binding && bsf_event_is_mbs(ev->type))
-        return pack_cstr(pk, "mbsBinding") || bsf_pcf_mbs_binding_encode(ev->mbs_binding, pk) ||
-               pack_cstr(pk, "createdHlc") || msgpack_pack_uint64(pk, ev->created_hlc);
-    if (has_binding && ue)
-        return pack_cstr(pk, "ueBinding") || bsf_pcf_ue_binding_encode(ev->ue_binding, pk) ||
-               pack_cstr(pk, "createdHlc") || msgpack_pack_uint64(pk, ev->created_hlc);
-    if (has_binding)
-        return pack_cstr(pk, "binding") || bsf_pcf_binding_encode(ev->binding, pk) ||
-               pack_cstr(pk, "createdHlc") || msgpack_pack_uint64(pk, ev->created_hlc) ||
-               pack_cstr(pk, "originTs") || pack_ts(pk, ev->origin_ts_ms) ||
-               pack_cstr(pk, "senderTs") || pack_ts(pk, ev->sender_ts_ms) ||
-               (has_cookie && (pack_cstr(pk, "cookie") || msgpack_pack_str(pk, ev->cookie_len) ||
-                               msgpack_pack_str_body(pk, ev->cookie, ev->cookie_len)));
-    if (pack_cstr(pk, "reason") || pack_cstr(pk, bsf_dereg_reason_name(ev->reason)))
-        return -1;
-    return ev->has_replaced_by && (pack_cstr(pk, "replacedBy") || pack_id(pk, &ev->replaced_by));
+    if (bsf_event_is_audit(ev->type))
+        return pack_envelope(pk, ev, v, 7) || pack_audit(pk, &ev->audit);
+    if (bsf_event_is_deregistration(ev->type))
+        return pack_envelope(pk, ev, v, 7 + ev->has_replaced_by) || pack_cstr(pk, "reason") ||
+               pack_cstr(pk, bsf_dereg_reason_name(ev->reason)) ||
+               (ev->has_replaced_by &&
+                (pack_cstr(pk, "replacedBy") || pack_id(pk, &ev->replaced_by)));
+    size_t with_created = 7 + keeps_created(ev, v);
+    if (bsf_event_is_subscription(ev->type))
+        return pack_envelope(pk, ev, v, with_created) || pack_cstr(pk, "subscription") ||
+               bsf_subscription_encode(ev->subscription, pk) || pack_created(pk, ev, v);
+    if (bsf_event_is_mbs(ev->type))
+        return pack_envelope(pk, ev, v, with_created) || pack_cstr(pk, "mbsBinding") ||
+               bsf_pcf_mbs_binding_encode(ev->mbs_binding, pk) || pack_created(pk, ev, v);
+    if (bsf_event_is_ue(ev->type))
+        return pack_envelope(pk, ev, v, with_created) || pack_cstr(pk, "ueBinding") ||
+               bsf_pcf_ue_binding_encode(ev->ue_binding, pk) || pack_created(pk, ev, v);
+    size_t members = with_created + keeps_ts(ev->origin_ts_ms, v) +
+                     keeps_ts(ev->sender_ts_ms, v) + (ev->cookie != NULL);
+    return pack_envelope(pk, ev, v, members) || pack_pcf_payload(pk, ev, v);
 }
 
 /* ---- decoding ---------------------------------------------------------------------- */
@@ -305,7 +345,7 @@ static int decode_mbs_payload(const msgpack_object *o, msgpack_zone *zone, bsf_e
 /* Which members an event had, and where its payload is (inside the unpacked root). */
 enum { HAS_TYPE = 1, HAS_SITE = 2, HAS_SEQ = 4, HAS_HLC = 8, HAS_ID = 16, HAS_BINDING = 32,
        HAS_REASON = 64, HAS_UE_BINDING = 128, HAS_MBS_BINDING = 256, HAS_AUDIT = 512,
-       HAS_SUBSCRIPTION = 1024 };
+       HAS_SUBSCRIPTION = 1024, HAS_CREATED = 2048 };
 typedef struct {
     unsigned seen;
     uint64_t version;
@@ -363,10 +403,11 @@ static bool decode_member(const msgpack_object *k, const msgpack_object *val,
         m->seen |= HAS_ID;
     } else if (str_eq(k, "createdHlc")) {
         ok = get_uint(val, UINT64_MAX, &out->created_hlc);
-    } else if (str_eq(k, "originTs")) {
-        ok = get_ts(val, &out->origin_ts_ms);
-    } else if (str_eq(k, "senderTs")) {
-        ok = get_ts(val, &out->sender_ts_ms);
+        m->seen |= HAS_CREATED;
+    } else if (str_eq(k, "originTs") || str_eq(k, "senderTs")) {
+        /* the newest form has no nil here (absent: no header); the upcaster dropped v1's */
+        ok = val->type != MSGPACK_OBJECT_NIL &&
+             get_ts(val, str_eq(k, "originTs") ? &out->origin_ts_ms : &out->sender_ts_ms);
     } else if (str_eq(k, "reason")) {
         ok = get_reason(val, &out->reason);
         m->seen |= HAS_REASON;
@@ -386,13 +427,51 @@ static bool decode_member(const msgpack_object *k, const msgpack_object *val,
     return ok;
 }
 
+/* The root's `v`, before the members are read (they are read in the newest form). False
+ * when it is not an unsigned integer; 0 when absent. */
+static bool root_version(const msgpack_object *root, uint64_t *version)
+{
+    *version = 0;
+    for (uint32_t i = 0; i < root->via.map.size; i++)
+        if (str_eq(&root->via.map.ptr[i].key, "v"))
+            return get_uint(&root->via.map.ptr[i].val, UINT64_MAX, version);
+    return true;
+}
+
+/* Brings `root` to the newest version. Returns 0 or -1 with a message. */
+static int upcast_root(msgpack_object *root, msgpack_zone *zone, char *err, size_t err_cap)
+{
+    uint64_t version;
+    if (!root_version(root, &version)) {
+        snprintf(err, err_cap, "member v has a wrong value");
+        return -1;
+    }
+    if (version < BSF_EVENT_VERSION_OLDEST || version > BSF_EVENT_VERSION) {
+        snprintf(err, err_cap,
+                 "unsupported event version %llu (this build reads versions %d to %d)",
+                 (unsigned long long)version, BSF_EVENT_VERSION_OLDEST, BSF_EVENT_VERSION);
+        return -1;
+    }
+    return version == BSF_EVENT_VERSION
+               ? 0
+               : bsf_event_upcast(root, (unsigned)version, zone, err, err_cap);
+}
+
+/* Events carrying `createdHlc`; a creation may leave it out (it is its hlc). */
+static bool carries_created(bsf_event_type_t t)
+{
+    return bsf_event_has_binding(t) || t == BSF_EVENT_SUBSCRIPTION_CREATED ||
+           t == BSF_EVENT_SUBSCRIPTION_REPLACED;
+}
+
 int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_t *out,
                      bsf_pcf_binding_t *binding_storage, char *err, size_t err_cap)
 {
     msgpack_object root;
     memset(out, 0, sizeof *out);
     out->origin_ts_ms = out->sender_ts_ms = -1;
-    if (unpack_root(buf, len, zone, &root, err, err_cap))
+    if (unpack_root(buf, len, zone, &root, err, err_cap) ||
+        upcast_root(&root, zone, err, err_cap))
         return -1;
     members_t m = {0};
     for (uint32_t i = 0; i < root.via.map.size; i++) {
@@ -405,10 +484,12 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
         }
     }
     unsigned seen = m.seen;
-    uint64_t version = m.version;
-    if (version != BSF_EVENT_VERSION) {
-        snprintf(err, err_cap, "unsupported event version %llu", (unsigned long long)version);
-        return -1;
+    if (carries_created(out->type) && !(seen & HAS_CREATED)) {
+        if (!is_creation(out->type)) {
+            snprintf(err, err_cap, "missing member createdHlc");
+            return -1;
+        }
+        out->created_hlc = out->hlc;
     }
     unsigned need = HAS_TYPE | HAS_SITE | HAS_SEQ | HAS_HLC | HAS_ID |
                     (bsf_event_is_audit(out->type)          ? HAS_AUDIT

@@ -17,7 +17,13 @@
 #include "core/pcf_ue_binding.h"
 #include "core/subscription.h"
 
-#define BSF_EVENT_VERSION 1
+/* Versions of the contract (docs/events.md, "Versions"). Every version from OLDEST to
+ * NEWEST is read (older ones through the upcasters of migrations/event_upcast.h); the writer
+ * writes the one it is given (events.write_version), by default WRITE_DEFAULT, which every
+ * site of the previous release reads too (rolling upgrades). */
+#define BSF_EVENT_VERSION_OLDEST 1
+#define BSF_EVENT_VERSION 2 /* newest */
+#define BSF_EVENT_WRITE_DEFAULT 1
 #define BSF_COOKIE_MAX 1024 /* longest ocnf-service-cookie kept */
 
 typedef enum {
@@ -142,18 +148,25 @@ const char *bsf_dereg_reason_name(bsf_dereg_reason_t reason);
 /* The type named `s` (n bytes, not NUL-terminated); false when no type has that name. */
 bool bsf_event_type_parse(const char *s, size_t n, bsf_event_type_t *out);
 
+/* Encodes `ev` in version BSF_EVENT_WRITE_DEFAULT. Returns 0, or non-zero when the packer
+ * failed (out of memory). */
 int bsf_event_encode(const bsf_event_t *ev, msgpack_packer *pk);
+/* The same in `version` (BSF_EVENT_VERSION_OLDEST .. BSF_EVENT_VERSION; another one is
+ * refused with -1, nothing written). Version 2 leaves out a registration's `createdHlc`
+ * when it equals `hlc` and absent timestamps. */
+int bsf_event_encode_version(const bsf_event_t *ev, unsigned version, msgpack_packer *pk);
 
-/* Decodes one event. `binding` storage comes from `zone` (a pcfBinding payload is decoded
- * into `binding_storage`, a ueBinding or mbsBinding payload into storage taken from
- * `zone`). Returns 0, or -1 with a reason in
- * `err`. */
+/* Decodes one event of any version read (an older one upcast to the newest form first, so
+ * equal events of different versions decode equal). `binding` storage comes from `zone` (a
+ * pcfBinding payload is decoded into `binding_storage`, a ueBinding or mbsBinding payload
+ * into storage taken from `zone`). Returns 0, or -1 with a reason in `err` (a version this
+ * build does not read: "unsupported event version N (this build reads versions 1 to 2)"). */
 int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_t *out,
                      bsf_pcf_binding_t *binding_storage, char *err, size_t err_cap);
 
 /* Reads only the envelope (type, site, seq, hlc, bindingId) of an encoded event; the
- * payload members of `out` stay empty. Returns 0, or -1 when the bytes are not an event of a
- * known version. */
+ * payload members of `out` stay empty (the envelope is the same in every version). Returns
+ * 0, or -1 when the bytes are not an event of a version this build reads. */
 int bsf_event_decode_envelope(const char *buf, size_t len, bsf_event_t *out);
 
 #endif

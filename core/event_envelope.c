@@ -137,5 +137,6 @@ int bsf_event_decode_envelope(const char *buf, size_t len, bsf_event_t *out)
             return -1; /* a bad or repeated envelope member */
         seen |= bit;
     }
-    return version == BSF_EVENT_VERSION && seen == 63 ? 0 : -1;
+    bool known = version >= BSF_EVENT_VERSION_OLDEST && version <= BSF_EVENT_VERSION;
+    return known && seen == 63 ? 0 : -1;
 }

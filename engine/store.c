@@ -120,7 +120,8 @@ int bsf_store_write_event(bsf_store_t *s, MDB_txn *txn, const bsf_event_t *ev,
     msgpack_packer pk;
     msgpack_sbuffer_clear(buf);
     msgpack_packer_init(&pk, buf, msgpack_sbuffer_write);
-    if (bsf_event_encode(ev, &pk))
+    if (bsf_event_encode_version(ev, s->event_version ? s->event_version
+                                                      : BSF_EVENT_WRITE_DEFAULT, &pk))
         return -ENOMEM;
     int rc = bsf_embedded_log_append(&s->log, txn, buf->data, buf->size, position);
     return rc ? rc : bsf_projection_apply(&s->proj, txn, ev, scratch);

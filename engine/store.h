@@ -26,6 +26,8 @@ typedef struct bsf_store {
     bsf_projection_t proj;
     bsf_embedded_log_t log;
     bool read_only;
+    unsigned event_version; /* version bsf_store_write_event writes (core/event.h); 0: the
+                               default. Set before the writer starts. */
     /* engine/read.h's handles not in use, kept with their reset read transactions. */
     pthread_mutex_t read_mu;
     struct bsf_read *read_idle;

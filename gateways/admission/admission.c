@@ -21,7 +21,7 @@
 
 typedef struct {
     const char *name;
-    uint32_t thresholds[BSF_ADM_LEVELS];
+    uint32_t thresholds[BSF_ADM_LEVELS]; /* under `mu` (runtime configuration changes them) */
     bsf_admission_count_fn count; /* NULL: the CPU use */
     void *ctx;
     atomic_int level;
@@ -173,17 +173,33 @@ static void update_overload(bsf_admission_t *a, uint32_t cpu, uint64_t pending, 
         atomic_store(&a->lci, now << 8 | load);
 }
 
+int bsf_admission_set_thresholds(bsf_admission_t *a, int index,
+                                 const uint32_t thresholds[BSF_ADM_LEVELS])
+{
+    if (!a || index < 0 || index >= atomic_load_explicit(&a->n_res, memory_order_acquire))
+        return -1;
+    pthread_mutex_lock(&a->mu);
+    memcpy(a->res[index].thresholds, thresholds, sizeof a->res[index].thresholds);
+    pthread_mutex_unlock(&a->mu);
+    return 0;
+}
+
 static bsf_adm_state_t sample(bsf_admission_t *a, uint32_t cpu, uint32_t mem)
 {
     bsf_adm_state_t candidate = BSF_ADM_NORMAL;
     uint64_t pending = 0;
     int n = atomic_load_explicit(&a->n_res, memory_order_acquire);
+    uint32_t thr[MAX_RESOURCES][BSF_ADM_LEVELS];
+    pthread_mutex_lock(&a->mu); /* one sample sees one set of thresholds per resource */
+    for (int i = 0; i < n; i++)
+        memcpy(thr[i], a->res[i].thresholds, sizeof thr[i]);
+    pthread_mutex_unlock(&a->mu);
     for (int i = 0; i < n; i++) {
         resource_t *r = &a->res[i];
         uint64_t v = r->count ? r->count(r->ctx) : cpu;
-        if (r->count && r->thresholds[0] != UINT32_MAX) /* watched counts make the load */
+        if (r->count && thr[i][0] != UINT32_MAX) /* watched counts make the load */
             pending += v;
-        bsf_adm_state_t l = bsf_adm_level(r->thresholds, v);
+        bsf_adm_state_t l = bsf_adm_level(thr[i], v);
         atomic_store(&r->level, l);
         if (l > candidate)
             candidate = l;

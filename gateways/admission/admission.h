@@ -62,6 +62,11 @@ int bsf_admission_add_resource(bsf_admission_t *a, const char *name,
                                const uint32_t thresholds[BSF_ADM_LEVELS],
                                bsf_admission_count_fn count, void *ctx);
 
+/* Replaces resource `index`'s thresholds (runtime configuration); the next sample uses them.
+ * Any thread. Returns 0, or -1 for an index no resource has (or a NULL controller). */
+int bsf_admission_set_thresholds(bsf_admission_t *a, int index,
+                                 const uint32_t thresholds[BSF_ADM_LEVELS]);
+
 /* Starts the sampling thread. Returns 0 or -1 (errno). */
 int bsf_admission_start(bsf_admission_t *a);
 

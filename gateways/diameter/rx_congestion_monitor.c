@@ -61,6 +61,26 @@ void bsf_rx_cong_monitor_free(bsf_rx_cong_monitor_t *m)
     free(m);
 }
 
+int bsf_rx_cong_monitor_set_thresholds(bsf_rx_cong_monitor_t *m, const char *cpu,
+                                       const char *queue, char *err, size_t cap)
+{
+    uint32_t c[BSF_RX_CONG_LEVELS], q[BSF_RX_CONG_LEVELS];
+    char why[256];
+    if (bsf_rx_cong_parse_levels(cpu, 100, c, why, sizeof why)) {
+        snprintf(err, cap, "diameter.congestion.cpu_thresholds: %s", why);
+        return -1;
+    }
+    if (bsf_rx_cong_parse_levels(queue, 100000000, q, why, sizeof why)) {
+        snprintf(err, cap, "diameter.congestion.queue_thresholds: %s", why);
+        return -1;
+    }
+    if (!m->enabled)
+        return 0;
+    bsf_admission_set_thresholds(m->adm, m->cpu_res, c);
+    bsf_admission_set_thresholds(m->adm, m->queue_res, q);
+    return 0;
+}
+
 uint32_t bsf_rx_cong_monitor_tick(bsf_rx_cong_monitor_t *m, uint64_t now_ns, size_t pending)
 {
     (void)now_ns;

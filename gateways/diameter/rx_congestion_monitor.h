@@ -26,6 +26,13 @@ bsf_rx_cong_monitor_t *bsf_rx_cong_monitor_new(const bsf_diameter_settings_t *s,
                                                bsf_admission_t *adm, char *err, size_t cap);
 void bsf_rx_cong_monitor_free(bsf_rx_cong_monitor_t *m);
 
+/* New CPU and pending-request thresholds (the lists of diameter.congestion.cpu_thresholds and
+ * queue_thresholds, runtime configuration); the next sample uses them. Any thread. Returns 0
+ * (nothing changes when congestion control is off), or -1 with the key and reason in err when
+ * a list does not parse (nothing changed). */
+int bsf_rx_cong_monitor_set_thresholds(bsf_rx_cong_monitor_t *m, const char *cpu,
+                                       const char *queue, char *err, size_t cap);
+
 /* The gateway's worker, as often as it likes: reports the pending requests. Returns the
  * milliseconds until the next report is useful (UINT32_MAX when disabled). */
 uint32_t bsf_rx_cong_monitor_tick(bsf_rx_cong_monitor_t *m, uint64_t now_ns, size_t pending);

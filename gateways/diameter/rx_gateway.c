@@ -134,3 +134,9 @@ bsf_rx_repaving_t *bsf_rx_gateway_repaving(bsf_rx_gateway_t *gw)
 {
     return gw->repaving;
 }
+
+int bsf_rx_gateway_set_congestion_thresholds(bsf_rx_gateway_t *gw, const char *cpu,
+                                             const char *queue, char *err, size_t cap)
+{
+    return bsf_rx_proxy_set_congestion_thresholds(gw->proxy, cpu, queue, err, cap);
+}

@@ -29,5 +29,9 @@ void bsf_rx_gateway_write_metrics(void *gw, bsf_text_t *out);
 void bsf_rx_gateway_load(bsf_rx_gateway_t *gw, uint64_t *messages, unsigned *connections);
 /* Connection repaving (seed §3.45), for its management resources (rx_repaving_api.h). */
 bsf_rx_repaving_t *bsf_rx_gateway_repaving(bsf_rx_gateway_t *gw);
+/* diameter.congestion.cpu_thresholds / queue_thresholds changed at run time (see
+ * bsf_rx_cong_monitor_set_thresholds). Any thread. Returns 0 or -1 with err. */
+int bsf_rx_gateway_set_congestion_thresholds(bsf_rx_gateway_t *gw, const char *cpu,
+                                             const char *queue, char *err, size_t cap);
 
 #endif

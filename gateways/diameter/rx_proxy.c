@@ -250,3 +250,9 @@ void bsf_rx_proxy_write_metrics(bsf_rx_proxy_t *px, bsf_text_t *out)
         bsf_rx_cong_monitor_write_metrics(px->congestion, out);
     bsf_rx_node_write_peers(out);
 }
+
+int bsf_rx_proxy_set_congestion_thresholds(bsf_rx_proxy_t *px, const char *cpu,
+                                           const char *queue, char *err, size_t cap)
+{
+    return bsf_rx_cong_monitor_set_thresholds(px->congestion, cpu, queue, err, cap);
+}

@@ -43,6 +43,9 @@ void bsf_rx_proxy_drain(bsf_rx_proxy_t *px, unsigned wait_ms);
 void bsf_rx_proxy_stop(bsf_rx_proxy_t *px);
 void bsf_rx_proxy_free(bsf_rx_proxy_t *px);
 
+/* The congestion thresholds at run time (bsf_rx_cong_monitor_set_thresholds). Any thread. */
+int bsf_rx_proxy_set_congestion_thresholds(bsf_rx_proxy_t *px, const char *cpu,
+                                           const char *queue, char *err, size_t cap);
 void bsf_rx_proxy_write_metrics(bsf_rx_proxy_t *px, bsf_text_t *out);
 /* bsf_rx_metrics_messages of the proxy. Any thread. */
 uint64_t bsf_rx_proxy_messages(const bsf_rx_proxy_t *px);

@@ -3,8 +3,10 @@ registrations run holds every binding acknowledged before it started, a prefix o
 log and the projections of that prefix, and restores into a store bsfd serves; with the load
 stopped the restored digest equals the source's; restore is refused into a store, while bsfd
 has the target open, and for a truncated or corrupt file; bsfd refuses a store of another
-site.id with exit code 2."""
+site.id with exit code 2; a backup's SHA-256 (PATH.sha256) is checked by restore, so a byte
+changed inside a record, which LMDB cannot see, is refused."""
 
+import hashlib
 import json
 import subprocess
 import threading
@@ -20,8 +22,12 @@ STOP_TIMEOUT = 30
 def backup(store, path):
     out = run_bsfctl(store, "backup", "--to", path, "--json").stdout
     info = json.loads(out)
-    assert set(info) == {"bytes", "log_position", "site_id", "schema_version"}, info
+    assert set(info) == {"bytes", "log_position", "site_id", "schema_version", "sha256"}, info
     assert info["bytes"] == path.stat().st_size, info
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    assert info["sha256"] == digest, info
+    sidecar = path.with_name(path.name + ".sha256")
+    assert sidecar.read_text() == f"{digest}  {path.name}\n"
     return info
 
 
@@ -221,3 +227,49 @@ def test_backup_and_restore_usage(tmp_path):
     assert done.returncode == 2 and "does not take --from" in done.stderr, done
     help_text = run_bsfctl(tmp_path, "restore", "--help").stdout
     assert "--force" in help_text and "lock" in help_text, help_text
+
+
+def test_changed_byte_inside_a_record_refused_by_its_checksum(bsfd_factory, new_server, tmp_path):
+    source = bsfd_factory()
+    ues = [Ue() for _ in range(10)]
+    for ue in ues:
+        register(source.client, binding(ipv4Addr=ue.ipv4, supi=ue.supi))
+    path = tmp_path / "good.bak"
+    backup(source.store, path)
+    sidecar = tmp_path / "good.bak.sha256"
+    # sha256sum(1) reads the checksum file as it is
+    done = subprocess.run(["sha256sum", "-c", sidecar.name], cwd=tmp_path, capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0 and "good.bak: OK" in done.stdout, done
+    data = bytearray(path.read_bytes())
+    # one digit of a SUPI inside a record (the UE's binding or its event): LMDB's structure
+    # stays as it was
+    at = data.find(ues[4].supi.encode())
+    assert at > 0, "the SUPI is stored as text"
+    at += len(ues[4].supi) - 1
+    data[at] = ord("0") + (data[at] - ord("0") + 1) % 10
+    bad = tmp_path / "flipped.bak"
+    bad.write_bytes(bytes(data))
+    (tmp_path / "flipped.bak.sha256").write_text(sidecar.read_text().replace("good", "flipped"))
+    target = new_server()
+    done = restore(target.store, bad, check=False)
+    assert done.returncode == 1, (done.returncode, done.stdout, done.stderr)
+    want = hashlib.sha256(path.read_bytes()).hexdigest()
+    got = hashlib.sha256(bytes(data)).hexdigest()
+    assert (f"refused: {bad} does not match its checksum: SHA-256 {got}, {bad}.sha256 records "
+            f"{want} (the file changed after the backup)") in done.stderr, done.stderr
+    assert_no_sanitizer_report(done.stderr, "bsfctl")
+    assert list(target.store.iterdir()) == [], "a refused restore leaves the directory as it was"
+    # a checksum file that is not one is refused too
+    (tmp_path / "flipped.bak.sha256").write_text("not a checksum\n")
+    done = restore(target.store, bad, check=False)
+    assert done.returncode == 1 and "is not a SHA-256 line" in done.stderr, done.stderr
+    # without its checksum file only the structure can be checked, and the change passes:
+    # restore says so
+    (tmp_path / "flipped.bak.sha256").unlink()
+    done = restore(target.store, bad, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "warning: no " + str(bad) + ".sha256" in done.stderr, done.stderr
+    # the intact backup with its checksum restores
+    restore(target.store, path, "--force")
+    assert target.digest() == source.digest()

@@ -140,3 +140,38 @@ def test_a_priority_profile_rule_gives_the_priority(rx_lab):
     assert metric(lab.bsfd, "ocbsf_diam_congestion_discards_total", state="DOC") == 3
     release(lab)
 
+
+
+def test_thresholds_change_at_run_time(rx_lab):
+    """diameter.congestion.cpu_thresholds / queue_thresholds are runtime keys (issue 15 §2):
+    a PATCH of the configuration moves the state with the same requests pending, an invalid
+    list is refused naming the key and nothing changes."""
+    path = "/oc-bsf-configuration/v1/configuration"
+    merge = {"content-type": "application/merge-patch+json"}
+    lab = rx_lab(settings={**CONGESTION, "diameter.congestion.queue_thresholds": "50;100;200;300"})
+    ues = [Ue() for _ in range(3)]
+    for ue in ues:
+        lab.register(ue)
+    lab.hold_aar_is(ues)
+    wait_until(lambda: lab.pending() == 3, what="three AAR-Is pending")
+    admin = lab.bsfd.admin
+
+    def set_queue(levels, status=200):
+        resp = admin.patch(path, json={"diameter": {"congestion": {"queue_thresholds": levels}}},
+                           headers=merge)
+        assert resp.status_code == status, resp.text
+        return resp.json()
+
+    assert state(lab) == 0
+    set_queue(["3", "100", "200", "300"])
+    wait_until(lambda: state(lab) == 1, what="DOC after the PATCH")
+    body = set_queue(["9", "8", "7", "6"], status=400)
+    assert "diameter.congestion.queue_thresholds" in body["detail"], body
+    got = admin.get(path).json()["diameter"]["congestion"]["queue_thresholds"]
+    assert got == ["3", "100", "200", "300"], got
+    set_queue(["1", "2", "3", "300"])
+    wait_until(lambda: state(lab) == 3, what="L2 with 3 pending")
+    set_queue(["50", "100", "200", "300"])
+    wait_until(lambda: state(lab) == 0, what="NORMAL after the PATCH back")
+    assert "diameter.congestion.queue_thresholds" in lab.bsfd.stderr_text()
+    release(lab)

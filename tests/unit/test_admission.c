@@ -238,6 +238,27 @@ static void controller(void **state)
     bsf_admission_free(a);
 }
 
+/* A resource's thresholds replaced at run time: the next sample uses them. */
+static void thresholds_at_run_time(void **state)
+{
+    (void)state;
+    bsf_admission_config_t c = default_config();
+    c.sample_count = 1;
+    bsf_admission_t *a = bsf_admission_new(&c);
+    size_t pending = 5;
+    uint32_t high[BSF_ADM_LEVELS] = {50, 60, 70, 80}, low[BSF_ADM_LEVELS] = {1, 2, 5, 9};
+    assert_int_equal(bsf_admission_add_resource(a, "queue", high, count_of, &pending), 0);
+    assert_int_equal(bsf_admission_sample(a, 0, 0), BSF_ADM_NORMAL);
+    assert_int_equal(bsf_admission_set_thresholds(a, 0, low), 0);
+    assert_int_equal(bsf_admission_sample(a, 0, 0), BSF_ADM_L2); /* 5 >= the third */
+    assert_int_equal(bsf_admission_resource_level(a, 0), BSF_ADM_L2);
+    assert_int_equal(bsf_admission_set_thresholds(a, 0, high), 0);
+    assert_int_equal(bsf_admission_sample(a, 0, 0), BSF_ADM_NORMAL);
+    assert_int_equal(bsf_admission_set_thresholds(a, 1, low), -1); /* no such resource */
+    assert_int_equal(bsf_admission_set_thresholds(NULL, 0, low), -1);
+    bsf_admission_free(a);
+}
+
 /* Seed §3.33: the operator's status and cause per error condition. */
 static void error_overrides(void **state)
 {
@@ -278,6 +299,7 @@ int main(void)
         cmocka_unit_test(settings_errors),
         cmocka_unit_test(token_bucket),
         cmocka_unit_test(controller),
+        cmocka_unit_test(thresholds_at_run_time),
         cmocka_unit_test(error_overrides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -84,8 +84,8 @@ static void test_envelope_other_orders_and_refusals(void **state)
     assert_int_equal(env.seq, 3);
     assert_int_equal(env.type, BSF_EVENT_BINDING_DEREGISTERED);
     static const char *const bad[] = {
-        "{\"v\":2,\"type\":\"BindingDeregistered\",\"site\":2,\"seq\":3,\"hlc\":7,"
-        "\"bindingId\":\"0002000000000001aaaaaaaaaaaaaaaa\"}",                /* version */
+        "{\"v\":3,\"type\":\"BindingDeregistered\",\"site\":2,\"seq\":3,\"hlc\":7,"
+        "\"bindingId\":\"0002000000000001aaaaaaaaaaaaaaaa\"}",                /* version 3 */
         "{\"v\":1,\"type\":\"Nope\",\"site\":2,\"seq\":3,\"hlc\":7,"
         "\"bindingId\":\"0002000000000001aaaaaaaaaaaaaaaa\"}",                /* type */
         "{\"v\":1,\"type\":\"BindingDeregistered\",\"site\":70000,\"seq\":3,\"hlc\":7,"
