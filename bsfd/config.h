@@ -126,6 +126,7 @@ typedef struct {
     unsigned notify_backoff_max_ms;      /* notify.backoff_max_ms */
     unsigned notify_priority;            /* notify.priority */
     unsigned notify_max_subscribers;     /* notify.max_subscribers */
+    unsigned notify_handoff_max;         /* notify.handoff_max */
 
     /* Keys set by the file or --set (not by the defaults), for aliases' checks. */
     const void *explicit_keys[BSF_CFG_MAX_EXPLICIT];
