@@ -26,3 +26,23 @@ def free_ports(n):
     for s in socks:
         s.close()
     return ports
+
+
+def thread_cpu(pid):
+    """CPU seconds of pid's threads summed by thread name (comm, e.g. bsf-engine), from
+    schedstat (nanoseconds on a CPU; stat's ticks are too coarse for short runs)."""
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                name = f.read().strip()
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                ns = int(f.read().split()[0])
+        except OSError:
+            continue
+        out[name] = out.get(name, 0.0) + ns / 1e9
+    return out
+
+
+def thread_cpu_delta(before, after):
+    return {k: after.get(k, 0.0) - before.get(k, 0.0) for k in after}

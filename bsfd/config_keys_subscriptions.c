@@ -17,6 +17,11 @@ static const bsf_config_key_t keys[] = {
     BSF_CFG_UINT_KEY("notify.max_subscribers", notify_max_subscribers, "100000", 1, 10000000,
         "notifUris with notifications in flight or waiting; a notification for one more is "
         "dropped (counted and logged)."),
+    BSF_CFG_UINT_KEY("notify.handoff_max", notify_handoff_max, "100000", 1, 10000000,
+        "Notifications committed by the engine and not yet taken by the SBI client's thread "
+        "(the hand-off between them; bsf_notifications_handoff). When the client thread falls "
+        "this far behind, the oldest there is dropped (bsf_notifications_dropped_total"
+        "{reason=\"handoff_full\"}, a log line each); the registration is never held up."),
     BSF_CFG_UINT_KEY("notify.retries", notify_retries, "3", 0, 20,
         "Retries of a notification answered 5xx (or 429), timed out, or whose connection "
         "failed, before it is dropped (counted and logged). 307/308 are followed, not retried."),

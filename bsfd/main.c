@@ -247,6 +247,7 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
     bsf_config_api_effective(d->cfgapi, &d->cfg);
     bsf_notifier_config_t ncfg = {.queue_per_subscriber = cfg->notify_queue_per_subscriber,
                                   .max_subscribers = cfg->notify_max_subscribers,
+                                  .handoff_max = cfg->notify_handoff_max,
                                   .retries = cfg->notify_retries,
                                   .timeout_ms = cfg->notify_timeout_ms,
                                   .backoff_ms = cfg->notify_backoff_ms,

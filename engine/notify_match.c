@@ -29,6 +29,13 @@ void bsf_notify_list_clear(bsf_notify_list_t *l)
     l->n = 0;
 }
 
+void bsf_notify_list_destroy(bsf_notify_list_t *l)
+{
+    bsf_notify_list_clear(l);
+    msgpack_sbuffer_destroy(&l->scratch);
+    memset(&l->scratch, 0, sizeof l->scratch);
+}
+
 typedef struct {
     bsf_binding_id_t ids[MAX_SUBS];
     size_t n;
@@ -119,31 +126,30 @@ static int first_or_last(bsf_store_t *s, MDB_txn *txn, const bsf_event_t *ev,
     return rc;
 }
 
-/* One item: the notifUri and the BsfNotification's msgpack. NULL when out of memory. */
+/* One item: the notifUri and the BsfNotification's msgpack (encoded in `body`, the list's
+ * scratch, so no buffer is allocated per item). NULL when out of memory. */
 static bsf_notify_item_t *make_item(const bsf_binding_id_t *id, const bsf_event_t *ev,
                                     const bsf_subscription_t *sub, uint32_t events,
-                                    const bsf_binding_change_t *c)
+                                    const bsf_binding_change_t *c, msgpack_sbuffer *body)
 {
-    msgpack_sbuffer body;
     msgpack_packer pk;
-    msgpack_sbuffer_init(&body);
-    msgpack_packer_init(&pk, &body, msgpack_sbuffer_write);
+    msgpack_sbuffer_clear(body);
+    msgpack_packer_init(&pk, body, msgpack_sbuffer_write);
     bsf_notify_item_t *it = NULL;
     size_t ulen = strlen(sub->notif_uri), slen = strlen(sub->supi);
     if (!bsf_notification_encode(sub, events, c, &pk) &&
-        (it = malloc(sizeof *it + ulen + 1 + slen + 1 + body.size))) {
+        (it = malloc(sizeof *it + ulen + 1 + slen + 1 + body->size))) {
         memset(it, 0, sizeof *it);
         it->sub_id = *id;
         it->event_hlc = ev->hlc;
         memcpy(it->data, sub->notif_uri, ulen + 1);
         memcpy(it->data + ulen + 1, sub->supi, slen + 1);
-        memcpy(it->data + ulen + slen + 2, body.data, body.size);
+        memcpy(it->data + ulen + slen + 2, body->data, body->size);
         it->uri = it->data;
         it->supi = it->data + ulen + 1;
         it->body = it->data + ulen + slen + 2;
-        it->body_len = body.size;
+        it->body_len = body->size;
     }
-    msgpack_sbuffer_destroy(&body);
     return it;
 }
 
@@ -215,7 +221,7 @@ int bsf_notify_match(bsf_store_t *s, MDB_txn *txn, const bsf_event_t *ev, uint16
         uint32_t events = rc ? 0 : bsf_notification_events(&sub, &c);
         if (!events)
             continue;
-        bsf_notify_item_t *it = make_item(&subs->ids[i], ev, &sub, events, &c);
+        bsf_notify_item_t *it = make_item(&subs->ids[i], ev, &sub, events, &c, &out->scratch);
         if (it)
             append(out, it);
         else

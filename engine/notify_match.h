@@ -18,6 +18,8 @@
 typedef struct {
     bsf_notify_item_t *head, *tail;
     size_t n;
+    msgpack_sbuffer scratch; /* the bodies are encoded here first (kept between events; a
+                                zeroed one is empty) */
 } bsf_notify_list_t;
 
 /* Appends to `out` one item per live, unexpired subscription of `site` that the event
@@ -27,7 +29,10 @@ typedef struct {
 int bsf_notify_match(bsf_store_t *s, MDB_txn *txn, const bsf_event_t *ev, uint16_t site,
                      int64_t now_ms, msgpack_zone *zone, bsf_notify_list_t *out);
 
-/* Frees the list's items and empties it. */
+/* Frees the list's items and empties it (the scratch buffer stays). */
 void bsf_notify_list_clear(bsf_notify_list_t *l);
+
+/* Frees the items and the scratch buffer (the list's end). */
+void bsf_notify_list_destroy(bsf_notify_list_t *l);
 
 #endif

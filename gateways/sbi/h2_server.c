@@ -1557,6 +1557,7 @@ static void *worker_main(void *arg)
 {
     bsf_h2_worker_t *w = arg;
     bsf_h2_server_t *srv = w->srv;
+    pthread_setname_np(pthread_self(), "bsf-sbi-worker"); /* per-thread CPU (benches) */
     if (srv->handler.worker_init)
         w->state = srv->handler.worker_init(srv->handler.ctx, w);
     uv_run(&w->loop, UV_RUN_DEFAULT);

@@ -14,9 +14,9 @@
 #define CALLBACK_NAME "Nbsf_Management_Notification" /* 3gpp-Sbi-Callback */
 
 typedef enum { DROP_QUEUE_FULL, DROP_SUBSCRIBERS, DROP_FAILED, DROP_REFUSED, DROP_STOPPED,
-               DROP_COUNT } drop_reason_t;
+               DROP_HANDOFF_FULL, DROP_COUNT } drop_reason_t;
 static const char *const drop_names[DROP_COUNT] = {"queue_full", "subscribers", "failed",
-                                                   "refused", "stopped"};
+                                                   "refused", "stopped", "handoff_full"};
 
 static const double delay_bounds_ms[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000,
                                          10000, 30000};
@@ -38,6 +38,7 @@ struct bsf_notifier {
     /* engine thread -> client thread */
     pthread_mutex_t mu;
     bsf_notify_item_t *inbox_head, *inbox_tail;
+    size_t inbox_n; /* at most cfg.handoff_max */
     bool posted;
     bsf_sbi_client_t *client;
     /* client thread */
@@ -47,7 +48,7 @@ struct bsf_notifier {
     msgpack_sbuffer json;
     /* metrics */
     atomic_uint_fast64_t queued, sent, attempts, dropped[DROP_COUNT];
-    atomic_uint_fast64_t waiting;
+    atomic_uint_fast64_t waiting, handoff;
     atomic_uint_fast64_t delay[DELAY_BUCKETS + 1], delay_sum_us;
 };
 
@@ -68,6 +69,8 @@ bsf_notifier_t *bsf_notifier_create(const bsf_notifier_config_t *cfg)
         return NULL;
     }
     n->cfg = *cfg;
+    if (!n->cfg.handoff_max)
+        n->cfg.handoff_max = BSF_NOTIFIER_HANDOFF_DEFAULT;
     n->retry = (bsf_sbi_retry_profile_t){.max_retries = cfg->retries,
                                          .n_statuses = 5,
                                          .statuses = {429, 500, 502, 503, 504},
@@ -233,6 +236,8 @@ static void drain(void *arg, bool stopped)
     pthread_mutex_lock(&n->mu);
     bsf_notify_item_t *items = n->inbox_head;
     n->inbox_head = n->inbox_tail = NULL;
+    n->inbox_n = 0;
+    atomic_store(&n->handoff, 0);
     n->posted = false;
     pthread_mutex_unlock(&n->mu);
     while (items) {
@@ -262,15 +267,35 @@ void bsf_notifier_deliver(void *ctx, bsf_notify_item_t *items)
     bsf_notify_item_t *last = items;
     for (bsf_notify_item_t *it = items; it; it = it->next, count++)
         last = it;
+    if (!count)
+        return;
     atomic_fetch_add(&n->queued, count);
+    bsf_notify_item_t *over = NULL, **over_tail = &over;
     pthread_mutex_lock(&n->mu);
     if (n->inbox_tail)
         n->inbox_tail->next = items;
     else
         n->inbox_head = items;
     n->inbox_tail = last;
+    n->inbox_n += count;
+    while (n->inbox_n > n->cfg.handoff_max) { /* the oldest go, as in a subscriber's queue */
+        bsf_notify_item_t *old = n->inbox_head;
+        n->inbox_head = old->next;
+        n->inbox_n--;
+        *over_tail = old;
+        over_tail = &old->next;
+    }
+    *over_tail = NULL;
+    if (!n->inbox_head)
+        n->inbox_tail = NULL;
+    atomic_store(&n->handoff, n->inbox_n);
     post_drain_locked(n);
     pthread_mutex_unlock(&n->mu);
+    while (over) { /* logged outside the lock */
+        bsf_notify_item_t *next = over->next;
+        drop(n, over, DROP_HANDOFF_FULL, "the hand-off to the SBI client is full");
+        over = next;
+    }
 }
 
 void bsf_notifier_set_client(bsf_notifier_t *n, bsf_sbi_client_t *client)
@@ -298,12 +323,16 @@ void bsf_notifier_write_metrics(void *ctx, bsf_text_t *out)
                     "bsf_notification_attempts_total %llu\n"
                     "# HELP bsf_notifications_waiting Notifications queued, not yet sent.\n"
                     "# TYPE bsf_notifications_waiting gauge\nbsf_notifications_waiting %llu\n"
+                    "# HELP bsf_notifications_handoff Notifications committed and not yet taken "
+                    "by the SBI client's thread (at most notify.handoff_max).\n"
+                    "# TYPE bsf_notifications_handoff gauge\nbsf_notifications_handoff %llu\n"
                     "# HELP bsf_notifications_dropped_total Notifications given up, by reason.\n"
                     "# TYPE bsf_notifications_dropped_total counter\n",
                     (unsigned long long)atomic_load(&n->queued),
                     (unsigned long long)atomic_load(&n->sent),
                     (unsigned long long)atomic_load(&n->attempts),
-                    (unsigned long long)atomic_load(&n->waiting));
+                    (unsigned long long)atomic_load(&n->waiting),
+                    (unsigned long long)atomic_load(&n->handoff));
     for (int i = 0; i < DROP_COUNT; i++)
         bsf_text_printf(out, "bsf_notifications_dropped_total{reason=\"%s\"} %llu\n",
                         drop_names[i], (unsigned long long)atomic_load(&n->dropped[i]));

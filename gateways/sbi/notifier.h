@@ -9,7 +9,9 @@
  * timeouts and connection failures are retried with a doubling back-off (notify.retries),
  * 307/308 are followed; a notification that still fails, is refused (4xx), or does not fit
  * its subscriber's queue (the oldest waiting one goes) is dropped, counted in
- * bsf_notifications_dropped_total{reason} and logged. */
+ * bsf_notifications_dropped_total{reason} and logged. The hand-off from the engine to the
+ * client thread is bounded too (notify.handoff_max, for when that thread falls behind or has
+ * no client yet): beyond it the oldest item there is dropped (reason handoff_full). */
 #ifndef BSF_GATEWAYS_SBI_NOTIFIER_H
 #define BSF_GATEWAYS_SBI_NOTIFIER_H
 
@@ -20,9 +22,12 @@
 #include "engine/notify.h"
 #include "gateways/sbi/sbi_client.h"
 
+#define BSF_NOTIFIER_HANDOFF_DEFAULT 100000u /* notify.handoff_max's default (0 in the config) */
+
 typedef struct {
     unsigned queue_per_subscriber; /* notify.queue_per_subscriber */
     unsigned max_subscribers;      /* notify.max_subscribers */
+    unsigned handoff_max;          /* notify.handoff_max: engine -> client thread list */
     unsigned retries;              /* notify.retries */
     unsigned timeout_ms;           /* notify.timeout_ms: one attempt */
     unsigned backoff_ms;           /* notify.backoff_ms */
@@ -41,11 +46,12 @@ bsf_notifier_t *bsf_notifier_create(const bsf_notifier_config_t *cfg);
 void bsf_notifier_set_client(bsf_notifier_t *n, bsf_sbi_client_t *client);
 
 /* The engine's sink (bsf_notify_sink_t.deliver; ctx is the notifier): takes the items.
- * Engine thread; never blocks beyond a mutex. */
+ * When more than handoff_max wait for the client thread, the oldest go (counted, one log
+ * line each). Engine thread; never blocks beyond a mutex. */
 void bsf_notifier_deliver(void *ctx, bsf_notify_item_t *items);
 
-/* Prometheus text (bsf_ops_metrics_fn): sent, dropped by reason, attempts, waiting, and the
- * delay from the commit to the receiver's answer. Any thread. */
+/* Prometheus text (bsf_ops_metrics_fn): sent, dropped by reason, attempts, waiting (in the
+ * subscribers' queues, and in the hand-off), and the delay from the commit to the receiver's answer. Any thread. */
 void bsf_notifier_write_metrics(void *ctx, bsf_text_t *out);
 
 /* Frees everything still queued. After the engine stopped (no more deliver) and the client
