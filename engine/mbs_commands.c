@@ -25,6 +25,8 @@ typedef struct {
     int rc;
 } collect_t;
 
+static const bsf_engine_doc_kind_t mbs_kind;
+
 static bool collect_visit(void *ctx, const bsf_binding_id_t *id)
 {
     collect_t *c = ctx;
@@ -32,11 +34,10 @@ static bool collect_visit(void *ctx, const bsf_binding_id_t *id)
         if (memcmp(c->ids[i].b, id->b, 16) == 0)
             return false; /* found under its other identifier already */
     bsf_record_t rec;
-    int rc = bsf_mbs_projection_get(&bsf_engine_store(c->e)->proj, c->txn, id, &rec);
-    if (rc == MDB_NOTFOUND || (rc == 0 && rec.state != BSF_RECORD_LIVE))
+    int rc = bsf_engine_doc_get_live(c->e, c->txn, &mbs_kind, id, bsf_engine_zone(c->e), &rec,
+                                     &c->bindings[c->n]);
+    if (rc == MDB_NOTFOUND)
         return false;
-    if (!rc && bsf_record_decode_mbs_binding(&rec, bsf_engine_zone(c->e), &c->bindings[c->n]))
-        rc = MDB_CORRUPTED;
     if (rc) {
         c->rc = rc;
         return true;
@@ -167,13 +168,11 @@ int bsf_engine_resolve_mbs_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_ba
     bsf_record_t rec;
     bsf_pcf_mbs_binding_t remote;
     msgpack_zone_clear(bsf_engine_zone(e));
-    int rc = bsf_mbs_projection_get(&bsf_engine_store(e)->proj, txn, id, &rec);
-    if (rc == MDB_NOTFOUND || (rc == 0 && rec.state != BSF_RECORD_LIVE))
-        return 0;
+    int rc = bsf_engine_doc_get_live(e, txn, &mbs_kind, id, bsf_engine_zone(e), &rec, &remote);
+    if (rc == MDB_NOTFOUND)
+        return 0; /* already deregistered */
     if (rc)
         return rc;
-    if (bsf_record_decode_mbs_binding(&rec, bsf_engine_zone(e), &remote))
-        return MDB_CORRUPTED;
     uint64_t remote_created = rec.created_hlc;
     collect_t c;
     if ((rc = collect(e, txn, &remote.mbs_session_id, &c)))
