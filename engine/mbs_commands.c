@@ -67,7 +67,8 @@ static int collect(bsf_engine_t *e, MDB_txn *txn, const bsf_mbs_session_id_t *se
     return 0;
 }
 
-static int encode(const bsf_pcf_mbs_binding_t *b, msgpack_sbuffer *out)
+/* The canonical msgpack of `b` (a bsf_pcf_mbs_binding_t) into `out`: 0 or -ENOMEM. */
+static int encode(const void *b, msgpack_sbuffer *out)
 {
     msgpack_packer pk;
     msgpack_sbuffer_clear(out);
@@ -133,11 +134,6 @@ static void set_binding(bsf_event_t *ev, const void *binding)
     ev->mbs_binding = binding;
 }
 
-static int encode_any(const void *binding, msgpack_sbuffer *out)
-{
-    return encode(binding, out);
-}
-
 static const bsf_engine_doc_kind_t mbs_kind = {
     .get = bsf_mbs_projection_get,
     .what = "no PCF for an MBS session binding",
@@ -147,7 +143,7 @@ static const bsf_engine_doc_kind_t mbs_kind = {
     .patch_is_empty = patch_is_empty,
     .patch_apply = patch_apply,
     .set_binding = set_binding,
-    .encode = encode_any,
+    .encode = encode,
 };
 
 int bsf_engine_run_mbs_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)

@@ -49,7 +49,8 @@ static int collect(bsf_engine_t *e, MDB_txn *txn, const char *supi, collect_t *c
     return rc ? rc : c->rc;
 }
 
-static int encode(const bsf_pcf_ue_binding_t *b, msgpack_sbuffer *out)
+/* The canonical msgpack of `b` (a bsf_pcf_ue_binding_t) into `out`: 0 or -ENOMEM. */
+static int encode(const void *b, msgpack_sbuffer *out)
 {
     msgpack_packer pk;
     msgpack_sbuffer_clear(out);
@@ -109,11 +110,6 @@ static void set_binding(bsf_event_t *ev, const void *binding)
     ev->ue_binding = binding;
 }
 
-static int encode_any(const void *binding, msgpack_sbuffer *out)
-{
-    return encode(binding, out);
-}
-
 static const bsf_engine_doc_kind_t ue_kind = {
     .get = bsf_ue_projection_get,
     .what = "no PCF for a UE binding",
@@ -123,7 +119,7 @@ static const bsf_engine_doc_kind_t ue_kind = {
     .patch_is_empty = patch_is_empty,
     .patch_apply = patch_apply,
     .set_binding = set_binding,
-    .encode = encode_any,
+    .encode = encode,
 };
 
 int bsf_engine_run_ue_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
