@@ -393,27 +393,37 @@ void hf_encode_event(hf_history_t *f, size_t i, msgpack_sbuffer *out)
     assert_int_equal(bsf_event_encode(&f->events[i], &pk), 0);
 }
 
+void hf_writer_begin(hf_writer_t *w)
+{
+    hf_store_open(&w->s, w->dir, 64);
+    assert_int_equal(mdb_txn_begin(w->s.env, NULL, 0, &w->txn), 0);
+    msgpack_sbuffer_init(&w->scratch);
+}
+
+void hf_writer_end(hf_writer_t *w, bool commit)
+{
+    if (commit)
+        assert_int_equal(mdb_txn_commit(w->txn), 0);
+    else
+        mdb_txn_abort(w->txn);
+    msgpack_sbuffer_destroy(&w->scratch);
+    hf_store_close(&w->s, w->dir);
+}
+
 void hf_apply(hf_history_t *f, const size_t *order, int times, uint8_t digest[32],
               hf_inspect_fn inspect, void *ctx)
 {
-    bsf_store_t s;
-    char dir[64];
-    hf_store_open(&s, dir, 64);
-    MDB_txn *txn;
-    assert_int_equal(mdb_txn_begin(s.env, NULL, 0, &txn), 0);
-    msgpack_sbuffer scratch;
-    msgpack_sbuffer_init(&scratch);
+    hf_writer_t w;
+    hf_writer_begin(&w);
     for (int k = 0; k < times; k++)
         for (size_t i = 0; i < f->n; i++)
-            assert_int_equal(bsf_projection_apply(&s.proj, txn, &f->events[order ? order[i] : i],
-                                                  &scratch),
+            assert_int_equal(bsf_projection_apply(&w.s.proj, w.txn,
+                                                  &f->events[order ? order[i] : i], &w.scratch),
                              0);
-    assert_int_equal(bsf_projection_digest(&s.proj, txn, digest), 0);
+    assert_int_equal(bsf_projection_digest(&w.s.proj, w.txn, digest), 0);
     if (inspect)
-        inspect(ctx, &s, txn);
-    assert_int_equal(mdb_txn_commit(txn), 0);
-    msgpack_sbuffer_destroy(&scratch);
-    hf_store_close(&s, dir);
+        inspect(ctx, &w.s, w.txn);
+    hf_writer_end(&w, true);
 }
 
 void hf_reference_digest(hf_history_t *f, uint8_t digest[32])

@@ -7,6 +7,7 @@
 #define BSF_TESTS_UNIT_HISTORY_FIXTURES_H
 
 #include <msgpack.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,18 @@ bsf_binding_id_t hf_make_id(uint16_t site, uint64_t seq);
  * hf_store_close closes it and removes its files and the directory. */
 void hf_store_open(bsf_store_t *s, char *dir, size_t map_mb);
 void hf_store_close(bsf_store_t *s, const char *dir);
+
+/* A test writing a store directly: a fresh store of 64 MB, a write transaction on it and a
+ * scratch buffer for the projections. hf_writer_end commits (or aborts) the transaction,
+ * then closes and removes the store. */
+typedef struct {
+    bsf_store_t s;
+    char dir[64];
+    MDB_txn *txn;
+    msgpack_sbuffer scratch;
+} hf_writer_t;
+void hf_writer_begin(hf_writer_t *w);
+void hf_writer_end(hf_writer_t *w, bool commit);
 
 /* The encoded form of event i (as Kafka or another store's log carries it) into `out`. */
 void hf_encode_event(hf_history_t *f, size_t i, msgpack_sbuffer *out);

@@ -19,15 +19,14 @@ static void prepared_events_give_the_same_store(void **state)
     hf_history_t *f = *state;
     uint8_t reference[32], digest[32];
     hf_reference_digest(f, reference);
-    bsf_store_t s;
-    char dir[64], err[256];
-    hf_store_open(&s, dir, 64);
-    MDB_txn *txn;
-    assert_int_equal(mdb_txn_begin(s.env, NULL, 0, &txn), 0);
-    msgpack_sbuffer raw, tmp, scratch;
+    char err[256];
+    hf_writer_t w;
+    hf_writer_begin(&w);
+    bsf_store_t *s = &w.s;
+    MDB_txn *txn = w.txn;
+    msgpack_sbuffer raw, tmp;
     msgpack_sbuffer_init(&raw);
     msgpack_sbuffer_init(&tmp);
-    msgpack_sbuffer_init(&scratch);
     msgpack_zone zone;
     msgpack_zone_init(&zone, 4096);
     for (size_t i = 0; i < f->n; i++) {
@@ -43,12 +42,12 @@ static void prepared_events_give_the_same_store(void **state)
         assert_true((pe.binding_frame != NULL) ==
                     (i % 2 == 0 && bsf_event_has_binding(pe.ev.type) &&
                      !bsf_event_is_ue(pe.ev.type) && !bsf_event_is_mbs(pe.ev.type)));
-        assert_int_equal(bsf_store_write_prepared(&s, txn, &pe, &scratch, NULL), 0);
+        assert_int_equal(bsf_store_write_prepared(s, txn, &pe, &w.scratch, NULL), 0);
         msgpack_zone_clear(&zone);
     }
-    assert_int_equal(bsf_projection_digest(&s.proj, txn, digest), 0);
+    assert_int_equal(bsf_projection_digest(&s->proj, txn, digest), 0);
     assert_memory_equal(digest, reference, 32);
-    assert_int_equal(s.log.last, f->n);
+    assert_int_equal(s->log.last, f->n);
     /* not an event: refused with a reason, nothing allocated outside the zone */
     bsf_prepared_event_t pe;
     err[0] = '\0';
@@ -56,12 +55,10 @@ static void prepared_events_give_the_same_store(void **state)
                                              sizeof err),
                      -1);
     assert_true(err[0] != '\0');
-    mdb_txn_abort(txn);
     msgpack_zone_destroy(&zone);
     msgpack_sbuffer_destroy(&raw);
     msgpack_sbuffer_destroy(&tmp);
-    msgpack_sbuffer_destroy(&scratch);
-    hf_store_close(&s, dir);
+    hf_writer_end(&w, false);
 }
 
 int main(void)

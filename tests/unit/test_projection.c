@@ -142,16 +142,28 @@ static void same_digest_in_any_order(void **state)
     }
 }
 
+/* Registers bindings[0..n) (JSON) at site 9, sequence numbers from `seq`, HLCs from `t`
+ * (each one later than the one before); their ids into ids[]. */
+static void register_all(hf_history_t *f, hf_writer_t *w, const char *const *bindings, int n,
+                         uint64_t seq, uint64_t t, bsf_binding_id_t *ids)
+{
+    for (int i = 0; i < n; i++) {
+        ids[i] = hf_make_id(9, seq + (uint64_t)i);
+        bsf_event_t ev = {.type = BSF_EVENT_BINDING_REGISTERED, .site = 9,
+                          .seq = seq + (uint64_t)i, .hlc = t + (uint64_t)i, .binding_id = ids[i],
+                          .binding = hf_binding(f, bindings[i]), .created_hlc = t + (uint64_t)i,
+                          .origin_ts_ms = -1, .sender_ts_ms = -1};
+        assert_int_equal(bsf_projection_apply(&w->s.proj, w->txn, &ev, &w->scratch), 0);
+    }
+}
+
 static void lookups(void **state)
 {
     hf_history_t *f = *state;
-    bsf_store_t s;
-    char dir[64];
-    hf_store_open(&s, dir, 64);
-    MDB_txn *txn;
-    assert_int_equal(mdb_txn_begin(s.env, NULL, 0, &txn), 0);
-    msgpack_sbuffer scratch;
-    msgpack_sbuffer_init(&scratch);
+    hf_writer_t w;
+    hf_writer_begin(&w);
+    bsf_store_t *s = &w.s;
+    MDB_txn *txn = w.txn;
     uint64_t t = BSF_HLC_FROM_MS(1800000000000ULL);
     const char *const bindings[] = {
         "{\"supi\":\"imsi-001019999900001\",\"ipv6Prefix\":\"2001:db8:aa::/64\",\"dnn\":\"x\","
@@ -165,36 +177,29 @@ static void lookups(void **state)
         "\"pcfFqdn\":\"d.example.com\"}",
     };
     bsf_binding_id_t ids[4];
-    for (int i = 0; i < 4; i++) {
-        ids[i] = hf_make_id(9, 1000 + (uint64_t)i);
-        bsf_event_t ev = {.type = BSF_EVENT_BINDING_REGISTERED, .site = 9,
-                          .seq = 1000 + (uint64_t)i, .hlc = t + (uint64_t)i, .binding_id = ids[i],
-                          .binding = hf_binding(f, bindings[i]), .created_hlc = t + (uint64_t)i,
-                          .origin_ts_ms = -1, .sender_ts_ms = -1};
-        assert_int_equal(bsf_projection_apply(&s.proj, txn, &ev, &scratch), 0);
-    }
+    register_all(f, &w, bindings, 4, 1000, t, ids);
     bsf_discovery_query_t q = {.kind = BSF_UE_ADDR_IPV6};
     bsf_match_t m;
     size_t n;
     /* A /128 inside the /64 finds it; one outside and a /48 around it do not. */
     assert_true(bsf_ipv6_prefix_parse("2001:db8:aa::77/128", 19, &q.ipv6));
-    assert_int_equal(bsf_projection_discover(&s.proj, txn, &q, &f->zone, &m, &n), 0);
+    assert_int_equal(bsf_projection_discover(&s->proj, txn, &q, &f->zone, &m, &n), 0);
     assert_int_equal(n, 1);
     assert_memory_equal(m.id.b, ids[0].b, 16);
     assert_true(bsf_ipv6_prefix_parse("2001:db8:ab::77/128", 19, &q.ipv6));
-    assert_int_equal(bsf_projection_discover(&s.proj, txn, &q, &f->zone, &m, &n), 0);
+    assert_int_equal(bsf_projection_discover(&s->proj, txn, &q, &f->zone, &m, &n), 0);
     assert_int_equal(n, 0);
     assert_true(bsf_ipv6_prefix_parse("2001:db8::/32", 13, &q.ipv6));
-    assert_int_equal(bsf_projection_discover(&s.proj, txn, &q, &f->zone, &m, &n), 0);
+    assert_int_equal(bsf_projection_discover(&s->proj, txn, &q, &f->zone, &m, &n), 0);
     assert_int_equal(n, 0);
     /* Two bindings on one IPv4 address: the most recent wins, both are counted. */
     q.kind = BSF_UE_ADDR_IPV4;
     assert_true(bsf_ipv4_parse("10.50.0.1", 9, &q.ipv4));
-    assert_int_equal(bsf_projection_discover(&s.proj, txn, &q, &f->zone, &m, &n), 0);
+    assert_int_equal(bsf_projection_discover(&s->proj, txn, &q, &f->zone, &m, &n), 0);
     assert_int_equal(n, 2);
     assert_memory_equal(m.id.b, ids[2].b, 16);
     q.supi = "imsi-001019999900002"; /* a filter narrows to the older one */
-    assert_int_equal(bsf_projection_discover(&s.proj, txn, &q, &f->zone, &m, &n), 0);
+    assert_int_equal(bsf_projection_discover(&s->proj, txn, &q, &f->zone, &m, &n), 0);
     assert_int_equal(n, 1);
     assert_memory_equal(m.id.b, ids[1].b, 16);
     /* A registration's cookie is kept in the record (seed 3.3). */
@@ -203,18 +208,18 @@ static void lookups(void **state)
                                .binding = hf_binding(f, bindings[0]), .created_hlc = t + 50,
                                .origin_ts_ms = -1, .sender_ts_ms = -1, .cookie = "cookie-data",
                                .cookie_len = 11};
-    assert_int_equal(bsf_projection_apply(&s.proj, txn, &with_cookie, &scratch), 0);
+    assert_int_equal(bsf_projection_apply(&s->proj, txn, &with_cookie, &w.scratch), 0);
     bsf_record_t rec;
-    assert_int_equal(bsf_projection_get(&s.proj, txn, &with_cookie.binding_id, &rec), 0);
+    assert_int_equal(bsf_projection_get(&s->proj, txn, &with_cookie.binding_id, &rec), 0);
     assert_int_equal(rec.cookie_len, 11);
     assert_memory_equal(rec.cookie, "cookie-data", 11);
-    assert_int_equal(bsf_projection_get(&s.proj, txn, &ids[0], &rec), 0);
+    assert_int_equal(bsf_projection_get(&s->proj, txn, &ids[0], &rec), 0);
     assert_int_equal(rec.cookie_len, 0);
     bsf_event_t drop_cookie = with_cookie;
     drop_cookie.type = BSF_EVENT_BINDING_DEREGISTERED;
     drop_cookie.hlc = t + 51;
     drop_cookie.reason = BSF_REASON_PCF_REQUEST;
-    assert_int_equal(bsf_projection_apply(&s.proj, txn, &drop_cookie, &scratch), 0);
+    assert_int_equal(bsf_projection_apply(&s->proj, txn, &drop_cookie, &w.scratch), 0);
     /* Tombstones past the horizon are collected, the others kept. */
     bsf_event_t old_dereg = {.type = BSF_EVENT_BINDING_DEREGISTERED, .site = 9, .seq = 1600,
                              .hlc = t + 10, .binding_id = ids[1], .reason = BSF_REASON_PCF_REQUEST};
@@ -222,36 +227,34 @@ static void lookups(void **state)
     new_dereg.seq = 1601;
     new_dereg.hlc = t + 90;
     new_dereg.binding_id = ids[2];
-    assert_int_equal(bsf_projection_apply(&s.proj, txn, &old_dereg, &scratch), 0);
-    assert_int_equal(bsf_projection_apply(&s.proj, txn, &new_dereg, &scratch), 0);
+    assert_int_equal(bsf_projection_apply(&s->proj, txn, &old_dereg, &w.scratch), 0);
+    assert_int_equal(bsf_projection_apply(&s->proj, txn, &new_dereg, &w.scratch), 0);
     size_t removed = 0;
-    assert_int_equal(bsf_projection_gc_tombstones(&s.proj, txn, t + 60, 100, &removed), 0);
+    assert_int_equal(bsf_projection_gc_tombstones(&s->proj, txn, t + 60, 100, &removed), 0);
     assert_int_equal(removed, 2); /* ids[1] and the cookie binding (t + 51) */
-    assert_int_equal(bsf_projection_get(&s.proj, txn, &ids[1], &rec), MDB_NOTFOUND);
-    assert_int_equal(bsf_projection_get(&s.proj, txn, &ids[2], &rec), 0);
+    assert_int_equal(bsf_projection_get(&s->proj, txn, &ids[1], &rec), MDB_NOTFOUND);
+    assert_int_equal(bsf_projection_get(&s->proj, txn, &ids[2], &rec), 0);
     assert_int_equal(rec.state, BSF_RECORD_DEAD);
     MDB_stat st;
-    assert_int_equal(mdb_stat(txn, s.proj.tombstones, &st), 0);
+    assert_int_equal(mdb_stat(txn, s->proj.tombstones, &st), 0);
     assert_int_equal(st.ms_entries, 1);
     /* Additional MAC addresses are indexed. */
     q = (bsf_discovery_query_t){.kind = BSF_UE_ADDR_MAC};
     assert_true(bsf_mac48_parse("02-00-00-00-00-02", 17, &q.mac));
-    assert_int_equal(bsf_projection_discover(&s.proj, txn, &q, &f->zone, &m, &n), 0);
+    assert_int_equal(bsf_projection_discover(&s->proj, txn, &q, &f->zone, &m, &n), 0);
     assert_int_equal(n, 1);
     assert_memory_equal(m.id.b, ids[3].b, 16);
     /* Deregistration removes every index entry and counter. */
     bsf_event_t dereg = {.type = BSF_EVENT_BINDING_DEREGISTERED, .site = 9, .seq = 2000,
                          .hlc = t + 100, .binding_id = ids[3], .reason = BSF_REASON_PCF_REQUEST};
-    assert_int_equal(bsf_projection_apply(&s.proj, txn, &dereg, &scratch), 0);
-    assert_int_equal(bsf_projection_discover(&s.proj, txn, &q, &f->zone, &m, &n), 0);
+    assert_int_equal(bsf_projection_apply(&s->proj, txn, &dereg, &w.scratch), 0);
+    assert_int_equal(bsf_projection_discover(&s->proj, txn, &q, &f->zone, &m, &n), 0);
     assert_int_equal(n, 0);
     /* Live now: only ids[0] (ids[1], ids[2] and the cookie binding were deregistered above). */
-    assert_int_equal(bsf_projection_counter(&s.proj, txn, "total"), 1);
-    assert_int_equal(bsf_projection_counter(&s.proj, txn, "pcf/d.example.com"), 0);
-    assert_int_equal(bsf_projection_counter(&s.proj, txn, "dnn/x"), 1);
-    mdb_txn_abort(txn);
-    msgpack_sbuffer_destroy(&scratch);
-    hf_store_close(&s, dir);
+    assert_int_equal(bsf_projection_counter(&s->proj, txn, "total"), 1);
+    assert_int_equal(bsf_projection_counter(&s->proj, txn, "pcf/d.example.com"), 0);
+    assert_int_equal(bsf_projection_counter(&s->proj, txn, "dnn/x"), 1);
+    hf_writer_end(&w, false);
 }
 
 static size_t discover6(hf_history_t *f, bsf_store_t *s, MDB_txn *txn, const char *prefix,
@@ -269,13 +272,10 @@ static size_t discover6(hf_history_t *f, bsf_store_t *s, MDB_txn *txn, const cha
 static void longest_prefix_wins(void **state)
 {
     hf_history_t *f = *state;
-    bsf_store_t s;
-    char dir[64];
-    hf_store_open(&s, dir, 64);
-    MDB_txn *txn;
-    assert_int_equal(mdb_txn_begin(s.env, NULL, 0, &txn), 0);
-    msgpack_sbuffer scratch;
-    msgpack_sbuffer_init(&scratch);
+    hf_writer_t w;
+    hf_writer_begin(&w);
+    bsf_store_t *s = &w.s;
+    MDB_txn *txn = w.txn;
     uint64_t t = BSF_HLC_FROM_MS(1800000000000ULL);
     const char *const bindings[] = {
         "{\"ipv6Prefix\":\"2001:db8:1:2::/64\",\"dnn\":\"a\",\"snssai\":{\"sst\":1},"
@@ -285,33 +285,24 @@ static void longest_prefix_wins(void **state)
         "{\"ipv6Prefix\":\"2001:db8:9::/64\",\"ipv6FrameRouteList\":[\"2001:db8:1:2:3::/80\"],"
         "\"dnn\":\"c\",\"snssai\":{\"sst\":1},\"pcfFqdn\":\"route.example.com\"}",
     };
-    bsf_binding_id_t ids[3];
-    for (int i = 0; i < 3; i++) { /* the /32 is the most recent of the first two */
-        ids[i] = hf_make_id(9, 3000 + (uint64_t)i);
-        bsf_event_t ev = {.type = BSF_EVENT_BINDING_REGISTERED, .site = 9,
-                          .seq = 3000 + (uint64_t)i, .hlc = t + (uint64_t)i, .binding_id = ids[i],
-                          .binding = hf_binding(f, bindings[i]), .created_hlc = t + (uint64_t)i,
-                          .origin_ts_ms = -1, .sender_ts_ms = -1};
-        assert_int_equal(bsf_projection_apply(&s.proj, txn, &ev, &scratch), 0);
-    }
+    bsf_binding_id_t ids[3]; /* the /32 is the most recent of the first two */
+    register_all(f, &w, bindings, 3, 3000, t, ids);
     bsf_match_t m;
-    assert_int_equal(discover6(f, &s, txn, "2001:db8:1:2::77/128", NULL, &m), 1);
+    assert_int_equal(discover6(f, s, txn, "2001:db8:1:2::77/128", NULL, &m), 1);
     assert_memory_equal(m.id.b, ids[0].b, 16);
-    assert_int_equal(discover6(f, &s, txn, "2001:db8:1:2::/64", NULL, &m), 1);
+    assert_int_equal(discover6(f, s, txn, "2001:db8:1:2::/64", NULL, &m), 1);
     assert_memory_equal(m.id.b, ids[0].b, 16);
-    assert_int_equal(discover6(f, &s, txn, "2001:db8:1:2::77/128", "b", &m), 1);
+    assert_int_equal(discover6(f, s, txn, "2001:db8:1:2::77/128", "b", &m), 1);
     assert_memory_equal(m.id.b, ids[1].b, 16); /* the /64 fails the filter */
-    assert_int_equal(discover6(f, &s, txn, "2001:db8:1:3::77/128", NULL, &m), 1);
+    assert_int_equal(discover6(f, s, txn, "2001:db8:1:3::77/128", NULL, &m), 1);
     assert_memory_equal(m.id.b, ids[1].b, 16);
-    assert_int_equal(discover6(f, &s, txn, "2001:db8:1::/48", NULL, &m), 1);
+    assert_int_equal(discover6(f, s, txn, "2001:db8:1::/48", NULL, &m), 1);
     assert_memory_equal(m.id.b, ids[1].b, 16);
     /* A framed route is a prefix like the others: the /80 is more specific than the /64. */
-    assert_int_equal(discover6(f, &s, txn, "2001:db8:1:2:3::1/128", NULL, &m), 1);
+    assert_int_equal(discover6(f, s, txn, "2001:db8:1:2:3::1/128", NULL, &m), 1);
     assert_memory_equal(m.id.b, ids[2].b, 16);
-    assert_int_equal(discover6(f, &s, txn, "2001:db9::1/128", NULL, &m), 0);
-    mdb_txn_abort(txn);
-    msgpack_sbuffer_destroy(&scratch);
-    hf_store_close(&s, dir);
+    assert_int_equal(discover6(f, s, txn, "2001:db9::1/128", NULL, &m), 0);
+    hf_writer_end(&w, false);
 }
 
 int main(void)
