@@ -140,16 +140,13 @@ int bsf_doc_projection_apply(const bsf_doc_kind_t *k, const bsf_projection_t *p,
     if (rc && rc != MDB_NOTFOUND)
         return rc;
     bool exists = rc == 0;
-    /* `cur` points into pages that the writes below may move: copy the document. */
+    /* `cur` points into LMDB pages that the writes below may move. */
     bsf_record_t snapshot = cur;
     msgpack_sbuffer copy;
-    msgpack_sbuffer_init(&copy);
-    if (exists && cur.state == BSF_RECORD_LIVE) {
-        msgpack_sbuffer_write(&copy, cur.binding, cur.binding_len);
-        snapshot.binding = copy.data;
-    }
-    rc = doc ? apply_version(k, p, txn, ev, doc, &snapshot, exists, scratch)
-             : apply_deregistration(k, p, txn, ev, &snapshot, exists, scratch);
+    rc = bsf_record_detach(&snapshot, exists, &copy);
+    if (!rc)
+        rc = doc ? apply_version(k, p, txn, ev, doc, &snapshot, exists, scratch)
+                 : apply_deregistration(k, p, txn, ev, &snapshot, exists, scratch);
     msgpack_sbuffer_destroy(&copy);
     return rc;
 }

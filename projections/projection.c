@@ -234,17 +234,13 @@ int bsf_projection_apply_framed(const bsf_projection_t *p, MDB_txn *txn, const b
     if (rc && rc != MDB_NOTFOUND)
         return rc;
     bool exists = rc == 0;
-    /* `cur` points into LMDB pages that the writes below may move; copy what we need. */
+    /* `cur` points into LMDB pages that the writes below may move. */
     bsf_record_t snapshot = cur;
     msgpack_sbuffer copy;
-    msgpack_sbuffer_init(&copy);
-    if (exists && cur.state == BSF_RECORD_LIVE) {
-        msgpack_sbuffer_write(&copy, cur.binding, cur.binding_len);
-        snapshot.binding = copy.data;
-    }
-    if (ev->type == BSF_EVENT_BINDING_DEREGISTERED)
+    rc = bsf_record_detach(&snapshot, exists, &copy);
+    if (!rc && ev->type == BSF_EVENT_BINDING_DEREGISTERED)
         rc = apply_deregistration(p, txn, ev, &snapshot, exists, scratch);
-    else
+    else if (!rc)
         rc = apply_binding_version(p, txn, ev, &snapshot, exists, frame, frame_len, scratch);
     msgpack_sbuffer_destroy(&copy);
     return rc ? rc : bsf_audit_projection_apply(p, txn, ev);
