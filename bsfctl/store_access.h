@@ -1,4 +1,4 @@
-/* Opening a store from bsfctl. */
+/* Opening a store from bsfctl (its main thread; messages go to stderr). */
 #ifndef BSF_BSFCTL_STORE_ACCESS_H
 #define BSF_BSFCTL_STORE_ACCESS_H
 

@@ -1,4 +1,5 @@
-/* Lists as the configuration stores them: items separated by '\n', and the numbers in them. */
+/* Lists as the configuration stores them: items separated by '\n', and the numbers in them.
+ * Any thread: the functions read only their arguments. */
 #ifndef BSF_COMMON_TEXT_LIST_H
 #define BSF_COMMON_TEXT_LIST_H
 

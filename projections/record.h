@@ -2,7 +2,9 @@
  *
  * A live record holds the binding as its canonical msgpack map plus the metadata that
  * last-writer-wins and discovery need. A dead record (tombstone) keeps only the HLC of the
- * deregistration, so a late registration or update of the same id stays dead. */
+ * deregistration, so a late registration or update of the same id stays dead.
+ *
+ * Any thread: the functions work on the caller's buffers only. */
 #ifndef BSF_PROJECTIONS_RECORD_H
 #define BSF_PROJECTIONS_RECORD_H
 
