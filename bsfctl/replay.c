@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "bsfctl/apply_pipeline.h"
 #include "bsfctl/bsfctl.h"
@@ -151,13 +150,8 @@ int bsfctl_replay(const bsfctl_options_t *o)
     }
     if (parse_start(o, &how))
         return 2;
-    struct stat st;
-    char probe[4096];
-    snprintf(probe, sizeof probe, "%s/data.mdb", o->out);
-    if (stat(probe, &st) == 0) {
-        fprintf(stderr, "bsfctl: %s already holds a store; give a new directory\n", o->out);
+    if (bsfctl_refuse_existing_store(o->out))
         return 2;
-    }
     bsf_store_t dst;
     char err[512];
     uint64_t map_mb;

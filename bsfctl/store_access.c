@@ -3,11 +3,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "bsfctl/progress.h"
 #include "common/error.h"
 #include "core/member_parse.h"
+
+int bsfctl_refuse_existing_store(const char *dir)
+{
+    struct stat st;
+    char probe[4096];
+    snprintf(probe, sizeof probe, "%s/data.mdb", dir);
+    if (stat(probe, &st) != 0)
+        return 0;
+    fprintf(stderr, "bsfctl: %s already holds a store; give a new directory\n", dir);
+    return -1;
+}
 
 int bsfctl_open_read(const char *path, bsf_store_t *store, MDB_txn **txn)
 {

@@ -1,4 +1,4 @@
-/* Opening a store from bsfctl. */
+/* Opening a store from bsfctl (its main thread; messages go to stderr). */
 #ifndef BSF_BSFCTL_STORE_ACCESS_H
 #define BSF_BSFCTL_STORE_ACCESS_H
 
@@ -11,6 +11,9 @@
 
 /* Opens the store read-only and begins a read transaction; prints the reason on failure. */
 int bsfctl_open_read(const char *path, bsf_store_t *store, MDB_txn **txn);
+/* A store written from scratch (rebuild, replay) goes to a new directory: returns 0 when
+ * `dir` holds no store (no data.mdb), -1 after saying on stderr that it does. */
+int bsfctl_refuse_existing_store(const char *dir);
 /* NULL -> -1 (no bound); RFC 3339 or Unix milliseconds. Returns 0 or -1. */
 int bsfctl_parse_time(const char *s, int64_t *ms);
 /* Every event of the store's history: the archive (--archive) then the live log

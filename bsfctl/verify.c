@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bsfctl/apply_pipeline.h"
@@ -193,13 +192,8 @@ int bsfctl_rebuild(const bsfctl_options_t *o)
         fprintf(stderr, "bsfctl: rebuild needs --out DIR (a new, empty directory)\n");
         return 2;
     }
-    struct stat st;
-    char probe[4096];
-    snprintf(probe, sizeof probe, "%s/data.mdb", o->out);
-    if (stat(probe, &st) == 0) {
-        fprintf(stderr, "bsfctl: %s already holds a store; give a new directory\n", o->out);
+    if (bsfctl_refuse_existing_store(o->out))
         return 2;
-    }
     bsf_store_t src, dst;
     MDB_txn *stxn;
     if (bsfctl_open_read(o->store, &src, &stxn))

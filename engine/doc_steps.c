@@ -7,14 +7,26 @@ typedef union {
     bsf_pcf_mbs_binding_t mbs;
 } any_binding_t;
 
+int bsf_engine_doc_get_live(bsf_engine_t *e, MDB_txn *txn, const bsf_engine_doc_kind_t *k,
+                            const bsf_binding_id_t *id, msgpack_zone *zone, bsf_record_t *rec,
+                            void *out)
+{
+    int rc = k->get(&bsf_engine_store(e)->proj, txn, id, rec);
+    if (rc == 0 && rec->state != BSF_RECORD_LIVE)
+        return MDB_NOTFOUND;
+    if (rc)
+        return rc;
+    return k->decode(rec, zone, out) ? MDB_CORRUPTED : 0;
+}
+
 /* The live binding cmd->id into `out` (its record in *rec); refuses the command (404) when
  * there is none: 0 with *found false. */
 static int load_live(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,
                      const bsf_engine_doc_kind_t *k, bsf_record_t *rec, void *out, bool *found)
 {
     *found = false;
-    int rc = k->get(&bsf_engine_store(e)->proj, txn, &cmd->id, rec);
-    if (rc == MDB_NOTFOUND || (rc == 0 && rec->state != BSF_RECORD_LIVE)) {
+    int rc = bsf_engine_doc_get_live(e, txn, k, &cmd->id, &cmd->zone, rec, out);
+    if (rc == MDB_NOTFOUND) {
         char id[BSF_BINDING_ID_TEXT_LEN + 1];
         bsf_binding_id_format(&cmd->id, id);
         cmd->status = BSF_CMD_REFUSED;
@@ -22,12 +34,8 @@ static int load_live(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,
                         k->what, id);
         return 0;
     }
-    if (rc)
-        return rc;
-    if (k->decode(rec, &cmd->zone, out))
-        return MDB_CORRUPTED;
-    *found = true;
-    return 0;
+    *found = rc == 0;
+    return rc;
 }
 
 int bsf_engine_doc_update(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,

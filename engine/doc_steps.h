@@ -1,6 +1,6 @@
 /* The command steps the document-style binding kinds (PCF for a UE, PCF for an MBS session;
- * engine/ue_commands.c, engine/mbs_commands.c) share: update and deregister of a live
- * binding, and emitting a deregistration. Engine thread only, inside its write transaction. */
+ * engine/ue_commands.c, engine/mbs_commands.c) share: reading a live binding, update and
+ * deregister of one, and emitting a deregistration. Engine thread only, inside its write transaction. */
 #ifndef BSF_ENGINE_DOC_STEPS_H
 #define BSF_ENGINE_DOC_STEPS_H
 
@@ -27,6 +27,14 @@ typedef struct {
     /* the canonical msgpack of the binding into `out`: 0 or -ENOMEM */
     int (*encode)(const void *binding, msgpack_sbuffer *out);
 } bsf_engine_doc_kind_t;
+
+/* The live binding `id` of kind `k` decoded into `out` (of the kind's type; its members in
+ * `zone`), its record in *rec (pointing into `txn`'s pages). Returns 0, MDB_NOTFOUND when
+ * there is none or it is deregistered, MDB_CORRUPTED when the record does not parse, or the
+ * projection's LMDB error. */
+int bsf_engine_doc_get_live(bsf_engine_t *e, MDB_txn *txn, const bsf_engine_doc_kind_t *k,
+                            const bsf_binding_id_t *id, msgpack_zone *zone, bsf_record_t *rec,
+                            void *out);
 
 /* The update (merge patch) and deregister commands on the live binding cmd->id: 0 with the
  * outcome in cmd (the binding in cmd->body after an update; 404 RESOURCE_CONTEXT_NOT_FOUND,

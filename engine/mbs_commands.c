@@ -25,6 +25,8 @@ typedef struct {
     int rc;
 } collect_t;
 
+static const bsf_engine_doc_kind_t mbs_kind;
+
 static bool collect_visit(void *ctx, const bsf_binding_id_t *id)
 {
     collect_t *c = ctx;
@@ -32,11 +34,10 @@ static bool collect_visit(void *ctx, const bsf_binding_id_t *id)
         if (memcmp(c->ids[i].b, id->b, 16) == 0)
             return false; /* found under its other identifier already */
     bsf_record_t rec;
-    int rc = bsf_mbs_projection_get(&bsf_engine_store(c->e)->proj, c->txn, id, &rec);
-    if (rc == MDB_NOTFOUND || (rc == 0 && rec.state != BSF_RECORD_LIVE))
+    int rc = bsf_engine_doc_get_live(c->e, c->txn, &mbs_kind, id, bsf_engine_zone(c->e), &rec,
+                                     &c->bindings[c->n]);
+    if (rc == MDB_NOTFOUND)
         return false;
-    if (!rc && bsf_record_decode_mbs_binding(&rec, bsf_engine_zone(c->e), &c->bindings[c->n]))
-        rc = MDB_CORRUPTED;
     if (rc) {
         c->rc = rc;
         return true;
@@ -66,7 +67,8 @@ static int collect(bsf_engine_t *e, MDB_txn *txn, const bsf_mbs_session_id_t *se
     return 0;
 }
 
-static int encode(const bsf_pcf_mbs_binding_t *b, msgpack_sbuffer *out)
+/* The canonical msgpack of `b` (a bsf_pcf_mbs_binding_t) into `out`: 0 or -ENOMEM. */
+static int encode(const void *b, msgpack_sbuffer *out)
 {
     msgpack_packer pk;
     msgpack_sbuffer_clear(out);
@@ -132,11 +134,6 @@ static void set_binding(bsf_event_t *ev, const void *binding)
     ev->mbs_binding = binding;
 }
 
-static int encode_any(const void *binding, msgpack_sbuffer *out)
-{
-    return encode(binding, out);
-}
-
 static const bsf_engine_doc_kind_t mbs_kind = {
     .get = bsf_mbs_projection_get,
     .what = "no PCF for an MBS session binding",
@@ -146,7 +143,7 @@ static const bsf_engine_doc_kind_t mbs_kind = {
     .patch_is_empty = patch_is_empty,
     .patch_apply = patch_apply,
     .set_binding = set_binding,
-    .encode = encode_any,
+    .encode = encode,
 };
 
 int bsf_engine_run_mbs_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
@@ -167,13 +164,11 @@ int bsf_engine_resolve_mbs_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_ba
     bsf_record_t rec;
     bsf_pcf_mbs_binding_t remote;
     msgpack_zone_clear(bsf_engine_zone(e));
-    int rc = bsf_mbs_projection_get(&bsf_engine_store(e)->proj, txn, id, &rec);
-    if (rc == MDB_NOTFOUND || (rc == 0 && rec.state != BSF_RECORD_LIVE))
-        return 0;
+    int rc = bsf_engine_doc_get_live(e, txn, &mbs_kind, id, bsf_engine_zone(e), &rec, &remote);
+    if (rc == MDB_NOTFOUND)
+        return 0; /* already deregistered */
     if (rc)
         return rc;
-    if (bsf_record_decode_mbs_binding(&rec, bsf_engine_zone(e), &remote))
-        return MDB_CORRUPTED;
     uint64_t remote_created = rec.created_hlc;
     collect_t c;
     if ((rc = collect(e, txn, &remote.mbs_session_id, &c)))

@@ -20,16 +20,16 @@ typedef struct {
     int rc;
 } collect_t;
 
+static const bsf_engine_doc_kind_t ue_kind;
+
 static bool collect_visit(void *ctx, const bsf_binding_id_t *id)
 {
     collect_t *c = ctx;
     bsf_record_t rec;
-    bsf_store_t *s = bsf_engine_store(c->e);
-    int rc = bsf_ue_projection_get(&s->proj, c->txn, id, &rec);
-    if (rc == MDB_NOTFOUND || (rc == 0 && rec.state != BSF_RECORD_LIVE))
+    int rc = bsf_engine_doc_get_live(c->e, c->txn, &ue_kind, id, bsf_engine_zone(c->e), &rec,
+                                     &c->bindings[c->n]);
+    if (rc == MDB_NOTFOUND)
         return false;
-    if (!rc && bsf_record_decode_ue_binding(&rec, bsf_engine_zone(c->e), &c->bindings[c->n]))
-        rc = MDB_CORRUPTED;
     if (rc) {
         c->rc = rc;
         return true;
@@ -49,7 +49,8 @@ static int collect(bsf_engine_t *e, MDB_txn *txn, const char *supi, collect_t *c
     return rc ? rc : c->rc;
 }
 
-static int encode(const bsf_pcf_ue_binding_t *b, msgpack_sbuffer *out)
+/* The canonical msgpack of `b` (a bsf_pcf_ue_binding_t) into `out`: 0 or -ENOMEM. */
+static int encode(const void *b, msgpack_sbuffer *out)
 {
     msgpack_packer pk;
     msgpack_sbuffer_clear(out);
@@ -109,11 +110,6 @@ static void set_binding(bsf_event_t *ev, const void *binding)
     ev->ue_binding = binding;
 }
 
-static int encode_any(const void *binding, msgpack_sbuffer *out)
-{
-    return encode(binding, out);
-}
-
 static const bsf_engine_doc_kind_t ue_kind = {
     .get = bsf_ue_projection_get,
     .what = "no PCF for a UE binding",
@@ -123,7 +119,7 @@ static const bsf_engine_doc_kind_t ue_kind = {
     .patch_is_empty = patch_is_empty,
     .patch_apply = patch_apply,
     .set_binding = set_binding,
-    .encode = encode_any,
+    .encode = encode,
 };
 
 int bsf_engine_run_ue_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
@@ -144,13 +140,11 @@ int bsf_engine_resolve_ue_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_bat
     bsf_record_t rec;
     bsf_pcf_ue_binding_t remote;
     msgpack_zone_clear(bsf_engine_zone(e));
-    int rc = bsf_ue_projection_get(&bsf_engine_store(e)->proj, txn, id, &rec);
-    if (rc == MDB_NOTFOUND || (rc == 0 && rec.state != BSF_RECORD_LIVE))
+    int rc = bsf_engine_doc_get_live(e, txn, &ue_kind, id, bsf_engine_zone(e), &rec, &remote);
+    if (rc == MDB_NOTFOUND)
         return 0; /* already deregistered */
     if (rc)
         return rc;
-    if (bsf_record_decode_ue_binding(&rec, bsf_engine_zone(e), &remote))
-        return MDB_CORRUPTED;
     bsf_ue_binding_view_t rv = {*id, &remote, rec.created_hlc};
     bsf_ue_binding_view_t views[MAX_UE_CANDIDATES];
     bsf_pcf_ue_binding_t bindings[MAX_UE_CANDIDATES];

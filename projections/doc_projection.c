@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "common/compress.h"
-#include "core/bytes.h"
 #include "projections/counters.h"
+#include "projections/tombstone.h"
 
 int bsf_doc_projection_get(const bsf_doc_kind_t *k, MDB_txn *txn, const bsf_binding_id_t *id,
                            bsf_record_t *out)
@@ -77,16 +77,6 @@ static int put_record(const bsf_doc_kind_t *k, MDB_txn *txn, const bsf_binding_i
     return mdb_put(txn, k->records, &key, &v, 0);
 }
 
-static MDB_val tombstone_key(uint8_t key[26], uint64_t hlc, uint16_t site,
-                              const bsf_binding_id_t *id)
-{
-    bsf_put_be64(key, hlc);
-    key[8] = (uint8_t)(site >> 8);
-    key[9] = (uint8_t)site;
-    memcpy(key + 10, id->b, 16);
-    return (MDB_val){26, key};
-}
-
 static int apply_deregistration(const bsf_doc_kind_t *k, const bsf_projection_t *p,
                                 MDB_txn *txn, const bsf_event_t *ev, const bsf_record_t *cur,
                                 bool exists, msgpack_sbuffer *scratch)
@@ -94,20 +84,14 @@ static int apply_deregistration(const bsf_doc_kind_t *k, const bsf_projection_t 
     if (exists && cur->state == BSF_RECORD_DEAD &&
         bsf_record_version_cmp(cur->hlc, cur->site, ev->hlc, ev->site) >= 0)
         return 0; /* already dead at this or a later deregistration */
-    uint8_t key[26];
-    MDB_val kv, empty = {0, ""};
     int rc = 0;
     if (exists && cur->state == BSF_RECORD_LIVE)
         rc = unindex_record(k, p, txn, cur, &ev->binding_id);
-    if (!rc && exists && cur->state == BSF_RECORD_DEAD) { /* a later deregistration */
-        kv = tombstone_key(key, cur->hlc, cur->site, &ev->binding_id);
-        rc = mdb_del(txn, p->tombstones, &kv, NULL);
-        rc = rc == MDB_NOTFOUND ? 0 : rc;
-    }
+    if (!rc)
+        rc = bsf_tombstone_put(txn, p->tombstones,
+                               exists && cur->state == BSF_RECORD_DEAD ? cur : NULL, ev->hlc,
+                               ev->site, &ev->binding_id);
     if (rc)
-        return rc;
-    kv = tombstone_key(key, ev->hlc, ev->site, &ev->binding_id);
-    if ((rc = mdb_put(txn, p->tombstones, &kv, &empty, 0)))
         return rc;
     bsf_record_t tomb = {.state = BSF_RECORD_DEAD, .site = ev->site, .hlc = ev->hlc};
     return put_record(k, txn, &ev->binding_id, &tomb, scratch);
@@ -156,16 +140,13 @@ int bsf_doc_projection_apply(const bsf_doc_kind_t *k, const bsf_projection_t *p,
     if (rc && rc != MDB_NOTFOUND)
         return rc;
     bool exists = rc == 0;
-    /* `cur` points into pages that the writes below may move: copy the document. */
+    /* `cur` points into LMDB pages that the writes below may move. */
     bsf_record_t snapshot = cur;
     msgpack_sbuffer copy;
-    msgpack_sbuffer_init(&copy);
-    if (exists && cur.state == BSF_RECORD_LIVE) {
-        msgpack_sbuffer_write(&copy, cur.binding, cur.binding_len);
-        snapshot.binding = copy.data;
-    }
-    rc = doc ? apply_version(k, p, txn, ev, doc, &snapshot, exists, scratch)
-             : apply_deregistration(k, p, txn, ev, &snapshot, exists, scratch);
+    rc = bsf_record_detach(&snapshot, exists, &copy);
+    if (!rc)
+        rc = doc ? apply_version(k, p, txn, ev, doc, &snapshot, exists, scratch)
+                 : apply_deregistration(k, p, txn, ev, &snapshot, exists, scratch);
     msgpack_sbuffer_destroy(&copy);
     return rc;
 }

@@ -5,6 +5,7 @@
 
 #include "projections/audit_projection.h"
 #include "projections/counters.h"
+#include "projections/tombstone.h"
 #include "core/bytes.h"
 #include "projections/index_keys.h"
 #include "projections/mbs_projection.h"
@@ -145,36 +146,20 @@ static int put_record(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding
     return mdb_put(txn, p->bindings, &k, &v, 0);
 }
 
-static MDB_val tombstone_key(uint8_t key[26], uint64_t hlc, uint16_t site,
-                              const bsf_binding_id_t *id)
-{
-    bsf_put_be64(key, hlc);
-    key[8] = (uint8_t)(site >> 8);
-    key[9] = (uint8_t)site;
-    memcpy(key + 10, id->b, 16);
-    return (MDB_val){26, key};
-}
-
 static int apply_deregistration(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,
                                 const bsf_record_t *cur, bool exists, msgpack_sbuffer *scratch)
 {
     if (exists && cur->state == BSF_RECORD_DEAD &&
         bsf_record_version_cmp(cur->hlc, cur->site, ev->hlc, ev->site) >= 0)
         return 0; /* already dead at this or a later deregistration */
-    uint8_t key[26];
-    MDB_val k, empty = {0, ""};
     int rc = 0;
     if (exists && cur->state == BSF_RECORD_LIVE)
         rc = unindex_record(p, txn, cur, &ev->binding_id);
-    if (!rc && exists && cur->state == BSF_RECORD_DEAD) { /* a later deregistration */
-        k = tombstone_key(key, cur->hlc, cur->site, &ev->binding_id);
-        rc = mdb_del(txn, p->tombstones, &k, NULL);
-        rc = rc == MDB_NOTFOUND ? 0 : rc;
-    }
+    if (!rc)
+        rc = bsf_tombstone_put(txn, p->tombstones,
+                               exists && cur->state == BSF_RECORD_DEAD ? cur : NULL, ev->hlc,
+                               ev->site, &ev->binding_id);
     if (rc)
-        return rc;
-    k = tombstone_key(key, ev->hlc, ev->site, &ev->binding_id);
-    if ((rc = mdb_put(txn, p->tombstones, &k, &empty, 0)))
         return rc;
     bsf_record_t tomb = {.state = BSF_RECORD_DEAD, .site = ev->site, .hlc = ev->hlc};
     return put_record(p, txn, &ev->binding_id, &tomb, scratch);
@@ -249,17 +234,13 @@ int bsf_projection_apply_framed(const bsf_projection_t *p, MDB_txn *txn, const b
     if (rc && rc != MDB_NOTFOUND)
         return rc;
     bool exists = rc == 0;
-    /* `cur` points into LMDB pages that the writes below may move; copy what we need. */
+    /* `cur` points into LMDB pages that the writes below may move. */
     bsf_record_t snapshot = cur;
     msgpack_sbuffer copy;
-    msgpack_sbuffer_init(&copy);
-    if (exists && cur.state == BSF_RECORD_LIVE) {
-        msgpack_sbuffer_write(&copy, cur.binding, cur.binding_len);
-        snapshot.binding = copy.data;
-    }
-    if (ev->type == BSF_EVENT_BINDING_DEREGISTERED)
+    rc = bsf_record_detach(&snapshot, exists, &copy);
+    if (!rc && ev->type == BSF_EVENT_BINDING_DEREGISTERED)
         rc = apply_deregistration(p, txn, ev, &snapshot, exists, scratch);
-    else
+    else if (!rc)
         rc = apply_binding_version(p, txn, ev, &snapshot, exists, frame, frame_len, scratch);
     msgpack_sbuffer_destroy(&copy);
     return rc ? rc : bsf_audit_projection_apply(p, txn, ev);

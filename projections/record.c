@@ -1,5 +1,7 @@
 #include "projections/record.h"
 
+#include <errno.h>
+
 #include "core/bytes.h"
 #include "common/compress.h"
 
@@ -61,4 +63,15 @@ int bsf_record_binding_msgpack(const bsf_record_t *r, msgpack_zone *zone, const 
     if (r->state != BSF_RECORD_LIVE)
         return -1;
     return bsf_compress_unpack(r->binding, r->binding_len, zone, mp, len);
+}
+
+int bsf_record_detach(bsf_record_t *r, bool exists, msgpack_sbuffer *copy)
+{
+    msgpack_sbuffer_init(copy);
+    if (!exists || r->state != BSF_RECORD_LIVE)
+        return 0;
+    if (msgpack_sbuffer_write(copy, r->binding, r->binding_len))
+        return -ENOMEM;
+    r->binding = copy->data;
+    return 0;
 }

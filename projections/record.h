@@ -2,11 +2,14 @@
  *
  * A live record holds the binding as its canonical msgpack map plus the metadata that
  * last-writer-wins and discovery need. A dead record (tombstone) keeps only the HLC of the
- * deregistration, so a late registration or update of the same id stays dead. */
+ * deregistration, so a late registration or update of the same id stays dead.
+ *
+ * Any thread: the functions work on the caller's buffers only. */
 #ifndef BSF_PROJECTIONS_RECORD_H
 #define BSF_PROJECTIONS_RECORD_H
 
 #include <msgpack.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,6 +42,13 @@ size_t bsf_record_write_header(const bsf_record_t *r, uint8_t *out);
 /* The binding's canonical msgpack, decompressed into `zone`. Returns 0 or -1. */
 int bsf_record_binding_msgpack(const bsf_record_t *r, msgpack_zone *zone, const char **mp,
                                size_t *len);
+
+/* Makes a record read from LMDB pages safe across later writes in the same transaction
+ * (they may move the pages): when `exists` and the record is live, its binding is copied into
+ * `copy` and r->binding points there. `copy` is initialised here either way; the caller
+ * destroys it when done with `r`. Returns 0, or -ENOMEM when the copy cannot be made (`r`
+ * must not be used then). */
+int bsf_record_detach(bsf_record_t *r, bool exists, msgpack_sbuffer *copy);
 
 /* Order of two versions of the same binding: by HLC, then by site. >0 when a is newer. */
 int bsf_record_version_cmp(uint64_t a_hlc, uint16_t a_site, uint64_t b_hlc, uint16_t b_site);

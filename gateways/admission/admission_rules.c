@@ -108,17 +108,6 @@ int bsf_adm_priority_parse(const char *v)
     return n <= BSF_ADM_PRIORITY_MAX ? n : -1;
 }
 
-/* A number from 0 to max at *p (digits only); advances *p. -1 when there is none. */
-static long number(const char **p, long max)
-{
-    if (!isdigit((unsigned char)**p))
-        return -1;
-    char *end;
-    long v = strtol(*p, &end, 10);
-    *p = end;
-    return v <= max ? v : -1;
-}
-
 /* Four numbers of one item each: strictly increasing from 1 to max (`rising`), or not
  * increasing from 0 to max. */
 static int parse_four(const char *list, uint32_t max, bool rising, uint32_t out[BSF_ADM_LEVELS],
@@ -129,7 +118,7 @@ static int parse_four(const char *list, uint32_t max, bool rising, uint32_t out[
     int n = 0;
     for (const char *cursor = list; bsf_text_list_next(&cursor, item, sizeof item, &too_long);) {
         const char *p = item;
-        long v = too_long ? -1 : number(&p, (long)max);
+        long v = too_long ? -1 : bsf_text_list_number(&p, (long)max);
         bool order_ok = !n || (rising ? (uint32_t)v > out[n - 1] : (uint32_t)v <= out[n - 1]);
         if (n == BSF_ADM_LEVELS || v < (rising ? 1 : 0) || *p || !order_ok) {
             n = -1;
@@ -171,14 +160,14 @@ static bool parse_ranges(const char **pp, uint8_t row[BSF_ADM_PRIORITY_MAX + 1],
     while (*p == ' ') {
         while (*p == ' ')
             p++;
-        long lo = number(&p, BSF_ADM_PRIORITY_MAX), hi = -1, pct = -1;
+        long lo = bsf_text_list_number(&p, BSF_ADM_PRIORITY_MAX), hi = -1, pct = -1;
         if (lo >= 0 && *p == '-') {
             p++;
-            hi = number(&p, BSF_ADM_PRIORITY_MAX);
+            hi = bsf_text_list_number(&p, BSF_ADM_PRIORITY_MAX);
         }
         if (hi >= lo && *p == ':') {
             p++;
-            pct = number(&p, 100);
+            pct = bsf_text_list_number(&p, 100);
         }
         if (lo < 0 || hi < lo || pct < 0 || (*p && *p != ' ')) /* lo < 0: not a number */
             return false;
@@ -221,10 +210,10 @@ int bsf_adm_parse_overload(const char *list, uint32_t max, bsf_adm_overload_thre
     unsigned n = 0;
     for (const char *cursor = list; bsf_text_list_next(&cursor, item, sizeof item, &too_long);) {
         const char *p = item;
-        long on = too_long ? -1 : number(&p, (long)max), ab = -1;
+        long on = too_long ? -1 : bsf_text_list_number(&p, (long)max), ab = -1;
         if (on >= 1 && *p == ':') {
             p++;
-            ab = number(&p, on);
+            ab = bsf_text_list_number(&p, on);
         }
         bool ok = n < BSF_ADM_OVERLOAD_LEVELS && ab >= 1 && !*p &&
                   (!n || ((uint32_t)on > out->onset[n - 1] &&
@@ -257,7 +246,7 @@ int bsf_adm_parse_op_values(const char *list, uint32_t max, uint32_t out[BSF_ADM
             if (strlen(op_names[i]) == name_len && strncasecmp(op_names[i], item, name_len) == 0)
                 which = i;
         const char *p = item + name_len;
-        long v = which >= 0 && *p == '=' ? (p++, number(&p, (long)max)) : -1;
+        long v = which >= 0 && *p == '=' ? (p++, bsf_text_list_number(&p, (long)max)) : -1;
         if (v < 0 || *p) {
             snprintf(why, cap,
                      "'%.64s' is not OPERATION=N (discovery, register, deregister, update, "

@@ -1,7 +1,6 @@
 /* Congestion states and load shedding of the Diameter front end (see rx_congestion.h). */
 #include "gateways/diameter/rx_congestion.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,17 +94,6 @@ bool bsf_rx_cong_discard(const bsf_rx_cong_rules_t *r, bsf_rx_cong_state_t s, ui
     return bsf_adm_discard(&sh, s, priority, draw);
 }
 
-/* A number from 0 to max at *p (digits only); advances *p. -1 when there is none. */
-static long number(const char **p, long max)
-{
-    if (!isdigit((unsigned char)**p))
-        return -1;
-    char *end;
-    long v = strtol(*p, &end, 10);
-    *p = end;
-    return v <= max ? v : -1;
-}
-
 int bsf_rx_cong_parse_levels(const char *list, uint32_t max, uint32_t out[BSF_RX_CONG_LEVELS],
                              char *why, size_t cap)
 {
@@ -139,7 +127,7 @@ int bsf_rx_cong_parse_priorities(const char *list, bsf_rx_cong_rules_t *r, char 
             if (strlen(names[i]) == name_len && strncasecmp(names[i], item, name_len) == 0)
                 which = i;
         const char *p = item + name_len;
-        long v = which >= 0 && *p == '=' ? (p++, number(&p, BSF_RX_PRIORITY_MAX)) : -1;
+        long v = which >= 0 && *p == '=' ? (p++, bsf_text_list_number(&p, BSF_RX_PRIORITY_MAX)) : -1;
         if (v < 0 || *p) {
             snprintf(why, cap, "'%.64s' is not COMMAND=PRIORITY (default, aar, str, rar, asr; 0-31)",
                      item);
@@ -194,7 +182,7 @@ static bool rule_word(const char **p, bsf_rx_priority_rule_t *rule, bool *has_pr
     }
     if (strncmp(*p, "priority=", 9) == 0) {
         *p += 9;
-        long v = *has_priority ? -1 : number(p, BSF_RX_PRIORITY_MAX);
+        long v = *has_priority ? -1 : bsf_text_list_number(p, BSF_RX_PRIORITY_MAX);
         rule->priority = v >= 0 ? (uint8_t)v : 0;
         *has_priority = true;
         return v >= 0;
@@ -205,7 +193,7 @@ static bool rule_word(const char **p, bsf_rx_priority_rule_t *rule, bool *has_pr
     *p += drmp ? 4 : 2;
     bsf_rx_priority_condition_t *c = &rule->conditions[rule->n_conditions++];
     c->oc = oc;
-    long v = comparison(p, &c->cmp) == 0 ? number(p, drmp ? 15 : BSF_RX_PRIORITY_MAX) : -1;
+    long v = comparison(p, &c->cmp) == 0 ? bsf_text_list_number(p, drmp ? 15 : BSF_RX_PRIORITY_MAX) : -1;
     c->value = v >= 0 ? (uint32_t)v : 0;
     return v >= 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "common/deadline.h"
 #include "gateways/diameter/rx_node.h"
 #include "gateways/diameter/rx_proxy_internal.h"
@@ -16,9 +17,7 @@ bsf_rx_proxy_t *bsf_rx_proxy_instance;
 
 uint64_t bsf_rx_proxy_now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    return bsf_clock_mono_ns();
 }
 
 bsf_rx_result_t bsf_rx_proxy_rc(uint32_t code, const char *message)

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "common/clock.h"
+#include "common/deadline.h"
 #include "common/diag.h"
 #include "common/operational_state.h"
 #include "common/time_text.h"
@@ -441,14 +442,10 @@ void bsf_nrf_client_deregister(bsf_nrf_client_t *n)
         free(t);
         return;
     }
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    uint64_t ns = (uint64_t)until.tv_nsec + (uint64_t)(n->s.deregister_timeout_ms + 500) * 1000000u;
-    until.tv_sec += (time_t)(ns / 1000000000u);
-    until.tv_nsec = (long)(ns % 1000000000u);
+    struct timespec until = bsf_deadline_after_ms((uint64_t)n->s.deregister_timeout_ms + 500);
     pthread_mutex_lock(&n->mu);
     while (!n->deregistered)
-        if (pthread_cond_timedwait(&n->cv, &n->mu, &until))
+        if (bsf_cond_wait_until(&n->cv, &n->mu, &until))
             break;
     pthread_mutex_unlock(&n->mu);
 }
@@ -482,7 +479,12 @@ int bsf_nrf_client_start(const bsf_nrf_client_config_t *cfg, bsf_sbi_client_t *s
     n->load_fn = cfg->load_fn;
     n->load_ctx = cfg->load_ctx;
     pthread_mutex_init(&n->mu, NULL);
-    pthread_cond_init(&n->cv, NULL);
+    if (bsf_cond_init_monotonic(&n->cv)) { /* the deregistration's wait is a monotonic one */
+        snprintf(err, err_cap, "out of memory");
+        pthread_mutex_destroy(&n->mu);
+        free(n);
+        return -1;
+    }
     if (bsf_nrf_select_init(&n->sel, n->s.uri) == 0) {
         snprintf(err, err_cap, "nrf.uri is empty");
         bsf_nrf_client_free(n);

@@ -161,19 +161,6 @@ void bsf_nbsf_doc_answer_discovery(bsf_nbsf_request_t *rq, int rc, const char *s
 
 /* ---- routing ----------------------------------------------------------------------- */
 
-static void refuse_method(bsf_nbsf_request_t *rq, const char *method, const char *allow)
-{
-    bsf_h2_header_t h = {"allow", allow};
-    if (strcmp(method, "HEAD") == 0) {
-        bsf_nbsf_respond_headers(rq, 405, &h, 1);
-        return;
-    }
-    bsf_problem_t p;
-    bsf_problem_set(&p, BSF_CAUSE_METHOD_NOT_ALLOWED, "%s is not allowed on %s (allowed: %s)",
-                    method, rq->instance, allow);
-    bsf_nbsf_respond_problem_with(rq, &p, NULL, &h, 1);
-}
-
 /* A member request past the method and query checks: the id, then update or deregister. */
 static void member(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
                    const bsf_h2_request_t *r, const char *id_text, size_t id_len)
@@ -196,15 +183,11 @@ bool bsf_nbsf_doc_route(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq
                         const bsf_h2_request_t *r, const char *res, size_t res_len,
                         const char *query, size_t query_len)
 {
-    const size_t nlen = strlen(d->name);
-    if (res_len < nlen || memcmp(res, d->name, nlen) != 0 ||
-        (res_len > nlen && res[nlen] != '/'))
+    const char *id_text;
+    size_t id_len;
+    if (!bsf_nbsf_resource_match(res, res_len, d->name, &id_text, &id_len))
         return false;
-    bool collection = res_len == nlen;
-    const char *id_text = res + nlen + 1;
-    size_t id_len = collection ? 0 : res_len - nlen - 1;
-    if (!collection && (id_len == 0 || memchr(id_text, '/', id_len)))
-        return false;
+    bool collection = id_len == 0;
     const char *m = r->method;
     if (collection && strcmp(m, "GET") == 0) {
         rq->op = BSF_SBI_OP_DISCOVER;
@@ -212,14 +195,11 @@ bool bsf_nbsf_doc_route(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq
         return true;
     }
     if (collection ? strcmp(m, "POST") != 0 : strcmp(m, "DELETE") && strcmp(m, "PATCH")) {
-        refuse_method(rq, m, collection ? "GET, POST" : "DELETE, PATCH");
+        bsf_nbsf_refuse_method(rq, m, collection ? "GET, POST" : "DELETE, PATCH");
         return true;
     }
     if (query) {
-        bsf_problem_t p;
-        bsf_problem_set(&p, BSF_CAUSE_INVALID_QUERY_PARAM, "%s takes no query parameters", m);
-        bsf_problem_add_param(&p, "query", "is not a parameter of this operation");
-        bsf_nbsf_respond_problem(rq, &p, NULL);
+        bsf_nbsf_refuse_query(rq, m, "query");
         return true;
     }
     if (collection) {

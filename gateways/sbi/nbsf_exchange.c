@@ -1,6 +1,7 @@
-/* A request in progress on the Nbsf_Management service: its headers, and its answer (with the
- * answer's metrics and its copy to the feed). Used by the router (nbsf_service.c) and the
- * operations (pcf_bindings.c); it calls neither. */
+/* A request in progress on the Nbsf_Management service: its headers, its resource path, and
+ * its answer (with the answer's metrics and its copy to the feed). Used by the router
+ * (nbsf_service.c) and the resources (pcf_bindings.c, nbsf_doc_resource.c, subscriptions.c);
+ * it calls none of them. */
 #include "gateways/sbi/nbsf_exchange.h"
 
 #include <string.h>
@@ -103,6 +104,42 @@ void bsf_nbsf_respond_problem(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
                               const msgpack_object *binding)
 {
     bsf_nbsf_respond_problem_with(rq, p, binding, NULL, 0);
+}
+
+void bsf_nbsf_refuse_method(bsf_nbsf_request_t *rq, const char *method, const char *allow)
+{
+    bsf_h2_header_t h = {"allow", allow};
+    if (strcmp(method, "HEAD") == 0) {
+        bsf_nbsf_respond_headers(rq, 405, &h, 1);
+        return;
+    }
+    bsf_problem_t p;
+    bsf_problem_set(&p, BSF_CAUSE_METHOD_NOT_ALLOWED, "%s is not allowed on %s (allowed: %s)",
+                    method, rq->instance, allow);
+    bsf_nbsf_respond_problem_with(rq, &p, NULL, &h, 1);
+}
+
+void bsf_nbsf_refuse_query(bsf_nbsf_request_t *rq, const char *method, const char *param)
+{
+    bsf_problem_t p;
+    bsf_problem_set(&p, BSF_CAUSE_INVALID_QUERY_PARAM, "%s takes no query parameters", method);
+    bsf_problem_add_param(&p, param, "is not a parameter of this operation");
+    bsf_nbsf_respond_problem(rq, &p, NULL);
+}
+
+bool bsf_nbsf_resource_match(const char *res, size_t res_len, const char *name, const char **id,
+                             size_t *id_len)
+{
+    const size_t nlen = strlen(name);
+    if (res_len < nlen || memcmp(res, name, nlen) != 0 || (res_len > nlen && res[nlen] != '/'))
+        return false;
+    const char *member = res + nlen + 1;
+    size_t member_len = res_len == nlen ? 0 : res_len - nlen - 1;
+    if (res_len > nlen && (member_len == 0 || memchr(member, '/', member_len)))
+        return false;
+    *id = member;
+    *id_len = member_len;
+    return true;
 }
 
 const char *bsf_nbsf_header(const bsf_h2_request_t *r, const char *name)

@@ -1,5 +1,5 @@
-/* A request in progress on the Nbsf_Management service: its headers and its answer. Every
- * answer is recorded in the worker's metrics and copied to the feed (when on); when the client
+/* A request in progress on the Nbsf_Management service: its headers, its resource path and
+ * its answer (with the refusals every resource shares). Every answer is recorded in the worker's metrics and copied to the feed (when on); when the client
  * went away (rq->stream NULL) only that is done. Worker thread of the request only. */
 #ifndef BSF_GATEWAYS_SBI_NBSF_EXCHANGE_H
 #define BSF_GATEWAYS_SBI_NBSF_EXCHANGE_H
@@ -31,6 +31,20 @@ void bsf_nbsf_respond_body(bsf_nbsf_request_t *rq, int status, const char *conte
 void bsf_nbsf_respond_empty(bsf_nbsf_request_t *rq, int status);
 void bsf_nbsf_respond_headers(bsf_nbsf_request_t *rq, int status, const bsf_h2_header_t *headers,
                               size_t n_headers);
+
+/* 405 to `method` with Allow: `allow` (e.g. "GET, POST"): a METHOD_NOT_ALLOWED ProblemDetails,
+ * or to HEAD the status and the header alone (an answer to HEAD has no body). */
+void bsf_nbsf_refuse_method(bsf_nbsf_request_t *rq, const char *method, const char *allow);
+/* 400 INVALID_QUERY_PARAM to a `method` that takes no query: detail "<method> takes no query
+ * parameters", `param` (e.g. "query", "query <name>"; copied) as the invalid parameter. */
+void bsf_nbsf_refuse_query(bsf_nbsf_request_t *rq, const char *method, const char *param);
+
+/* Whether `res` (the path after /nbsf-management/v1/, without the query) is the collection
+ * `name` or one of its members ("<name>/<id>", the id not empty and without '/'): true with
+ * the id in *id / *id_len (pointing into `res`; *id_len 0 for the collection), false (outputs
+ * untouched) when it is neither. Any thread: reads only its arguments. */
+bool bsf_nbsf_resource_match(const char *res, size_t res_len, const char *name, const char **id,
+                             size_t *id_len);
 
 /* A request header by lowercase name, or NULL. */
 const char *bsf_nbsf_header(const bsf_h2_request_t *r, const char *name);

@@ -19,19 +19,6 @@
 
 /* ---- routing ----------------------------------------------------------------------- */
 
-static void method_not_allowed(bsf_nbsf_request_t *rq, const char *method, const char *allow)
-{
-    bsf_h2_header_t h = {"allow", allow};
-    if (strcmp(method, "HEAD") == 0) { /* a HEAD answer never has content */
-        bsf_nbsf_respond_headers(rq, 405, &h, 1);
-        return;
-    }
-    bsf_problem_t p;
-    bsf_problem_set(&p, BSF_CAUSE_METHOD_NOT_ALLOWED, "%s is not allowed on %s (allowed: %s)",
-                    method, rq->instance, allow);
-    bsf_nbsf_respond_problem_with(rq, &p, NULL, &h, 1);
-}
-
 static void problem(bsf_nbsf_request_t *rq, bsf_cause_t cause, const char *detail)
 {
     bsf_problem_t p;
@@ -166,25 +153,21 @@ static void route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
         bsf_pcf_mbs_bindings_route(rq, r, res, res_len, q ? q + 1 : NULL, query_len) ||
         bsf_subscriptions_route(rq, r, res, res_len, q ? q + 1 : NULL, query_len))
         return;
-    bool collection = res_len == 11 && memcmp(res, "pcfBindings", 11) == 0;
-    bool individual = res_len > 12 && memcmp(res, "pcfBindings/", 12) == 0 &&
-                      !memchr(res + 12, '/', res_len - 12);
-    if (!collection && !individual) {
+    const char *id_text;
+    size_t id_len;
+    if (!bsf_nbsf_resource_match(res, res_len, "pcfBindings", &id_text, &id_len)) {
         problem(rq, BSF_CAUSE_RESOURCE_URI_STRUCTURE_NOT_FOUND, "no such resource");
         return;
     }
+    bool collection = id_len == 0;
     const char *m = r->method;
     if (collection && strcmp(m, "GET") == 0) {
         rq->op = BSF_SBI_OP_DISCOVER;
         bsf_pcf_bindings_discover(rq, q ? q + 1 : "", query_len);
         return;
     }
-    if (collection && strcmp(m, "POST") != 0) {
-        method_not_allowed(rq, m, "GET, POST");
-        return;
-    }
-    if (individual && strcmp(m, "DELETE") != 0 && strcmp(m, "PATCH") != 0) {
-        method_not_allowed(rq, m, "DELETE, PATCH");
+    if (collection ? strcmp(m, "POST") != 0 : strcmp(m, "DELETE") && strcmp(m, "PATCH")) {
+        bsf_nbsf_refuse_method(rq, m, collection ? "GET, POST" : "DELETE, PATCH");
         return;
     }
     if (q) {
@@ -196,11 +179,7 @@ static void route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
             n = (size_t)(eq - q - 1);
         char param[48];
         snprintf(param, sizeof param, "query %.*s", (int)(n < 40 ? n : 40), q + 1);
-        bsf_problem_t p;
-        bsf_problem_set(&p, BSF_CAUSE_INVALID_QUERY_PARAM,
-                        "%s takes no query parameters", m);
-        bsf_problem_add_param(&p, param, "is not a parameter of this operation");
-        bsf_nbsf_respond_problem(rq, &p, NULL);
+        bsf_nbsf_refuse_query(rq, m, param);
         return;
     }
     if (collection) {
@@ -210,7 +189,7 @@ static void route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
     }
     bsf_binding_id_t id;
     rq->op = m[0] == 'D' ? BSF_SBI_OP_DEREGISTER : BSF_SBI_OP_UPDATE;
-    if (!bsf_binding_id_parse(res + 12, res_len - 12, &id)) {
+    if (!bsf_binding_id_parse(id_text, id_len, &id)) {
         problem(rq, BSF_CAUSE_RESOURCE_CONTEXT_NOT_FOUND, "no PCF binding with this id");
         return;
     }

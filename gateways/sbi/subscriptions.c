@@ -84,19 +84,6 @@ static void write_subscription(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r
     bsf_nbsf_submit(rq, cmd, answer);
 }
 
-static void refuse_method(bsf_nbsf_request_t *rq, const char *method, const char *allow)
-{
-    bsf_h2_header_t h = {"allow", allow};
-    if (strcmp(method, "HEAD") == 0) { /* no body in an answer to HEAD */
-        bsf_nbsf_respond_headers(rq, 405, &h, 1);
-        return;
-    }
-    bsf_problem_t p;
-    bsf_problem_set(&p, BSF_CAUSE_METHOD_NOT_ALLOWED, "%s is not allowed on %s (allowed: %s)",
-                    method, rq->instance, allow);
-    bsf_nbsf_respond_problem_with(rq, &p, NULL, &h, 1);
-}
-
 static void member(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r, const char *id_text,
                    size_t id_len)
 {
@@ -123,27 +110,20 @@ static void member(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r, const char
 bool bsf_subscriptions_route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r, const char *res,
                              size_t res_len, const char *query, size_t query_len)
 {
-    const size_t nlen = strlen(BSF_SUBSCRIPTIONS);
+    const char *id_text;
+    size_t id_len;
     (void)query_len;
-    if (res_len < nlen || memcmp(res, BSF_SUBSCRIPTIONS, nlen) != 0 ||
-        (res_len > nlen && res[nlen] != '/'))
+    if (!bsf_nbsf_resource_match(res, res_len, BSF_SUBSCRIPTIONS, &id_text, &id_len))
         return false;
-    bool collection = res_len == nlen;
-    const char *id_text = res + nlen + 1;
-    size_t id_len = collection ? 0 : res_len - nlen - 1;
-    if (!collection && (id_len == 0 || memchr(id_text, '/', id_len)))
-        return false;
+    bool collection = id_len == 0;
     rq->op = BSF_SBI_OP_OTHER;
     const char *m = r->method;
     if (collection ? strcmp(m, "POST") != 0 : strcmp(m, "PUT") && strcmp(m, "DELETE")) {
-        refuse_method(rq, m, collection ? "POST" : "DELETE, PUT");
+        bsf_nbsf_refuse_method(rq, m, collection ? "POST" : "DELETE, PUT");
         return true;
     }
     if (query) {
-        bsf_problem_t p;
-        bsf_problem_set(&p, BSF_CAUSE_INVALID_QUERY_PARAM, "%s takes no query parameters", m);
-        bsf_problem_add_param(&p, "query", "is not a parameter of this operation");
-        bsf_nbsf_respond_problem(rq, &p, NULL);
+        bsf_nbsf_refuse_query(rq, m, "query");
         return true;
     }
     if (collection)

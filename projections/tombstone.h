@@ -1,0 +1,21 @@
+/* The tombstone index (`ix_tombstones`: hlc[8] | site[2] | id -> "", oldest first, which the
+ * collector walks), shared by every record kind (PCF, UE and MBS bindings, subscriptions):
+ * one entry per dead record, at its latest deregistration. Inside the caller's LMDB write
+ * transaction, on its thread. */
+#ifndef BSF_PROJECTIONS_TOMBSTONE_H
+#define BSF_PROJECTIONS_TOMBSTONE_H
+
+#include <lmdb.h>
+#include <stdint.h>
+
+#include "core/binding_id.h"
+#include "projections/record.h"
+
+/* Records that `id` is dead since the deregistration at (`hlc`, `site`): puts its entry in
+ * `tombstones`, after removing the entry of the earlier deregistration `dead` (the record as
+ * it was; NULL when it was live or absent). Returns 0 or an LMDB error of mdb_del / mdb_put
+ * (MDB_MAP_FULL, MDB_TXN_FULL, EACCES, ...); a missing earlier entry is not an error. */
+int bsf_tombstone_put(MDB_txn *txn, MDB_dbi tombstones, const bsf_record_t *dead, uint64_t hlc,
+                      uint16_t site, const bsf_binding_id_t *id);
+
+#endif
