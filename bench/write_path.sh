@@ -5,7 +5,8 @@
 #   bench/write_path.sh [N] [DIR]      default N=100000, DIR=/tmp/bsf-write-bench
 #
 # Environment: BSFD (binary), WORKERS (sbi.workers, 1), LOW_COUNT (registrations of each paced
-# run, 20000), WINDOWS (the store.commit_window_us values of the paced runs, "0 500"),
+# run, 20000), WINDOWS (the store.commit_window_us values of the paced runs, "0 500"; "base"
+# runs BASE_BSFD, a build before the key, without it; the loaded run is then made with both),
 # LOAD_COUNT (of the loaded run, 300000), EXTRA ("--set k=v ..." for bsfd), PERF=1 (perf
 # record -g of each paced run into $DIR.perf.W.data), REBUILD=0 (skip the rebuild).
 # Admission control is off: on a shared machine it would shed the load.
@@ -56,7 +57,8 @@ echo "## preload $N bindings (8 x 128 streams)"
 # The paced run once per commit window (bsfd restarted with it), so they compare in one run.
 for w in $WINDOWS; do
     stop_bsfd
-    EXTRA="$EXTRA0 --set store.commit_window_us=$w" start_bsfd
+    if [ "$w" = base ]; then EXTRA="$EXTRA0" BSFD="$BASE_BSFD" start_bsfd # the build before
+    else EXTRA="$EXTRA0 --set store.commit_window_us=$w" start_bsfd; fi
     echo "## paced: $LOW_COUNT registrations at 1,000/s from 64 streams (8 connections x 8), store.commit_window_us=$w"
     c0=$(metric bsf_store_commands_total); t0=$(metric bsf_store_transactions_total)
     if [ "${PERF:-0}" = 1 ]; then
@@ -68,22 +70,24 @@ for w in $WINDOWS; do
     per_txn "$c0" "$t0"
     START=$((START + LOW_COUNT))
 done
-stop_bsfd
-EXTRA="$EXTRA0" start_bsfd
-
-echo "## loaded: $LOAD_COUNT registrations, 8 connections x 128 streams"
-c0=$(metric bsf_store_commands_total); t0=$(metric bsf_store_transactions_total)
-"$LOAD" --target 127.0.0.1:$SBI_PORT --mode register --count "$LOAD_COUNT" \
-    --start "$START" --connections 8 --streams 128 --pid "$PID"
-per_txn "$c0" "$t0"
+for b in "$BSFD" ${BASE_BSFD:-}; do
+    stop_bsfd
+    EXTRA="$EXTRA0" BSFD="$b" start_bsfd
+    echo "## loaded: $LOAD_COUNT registrations, 8 connections x 128 streams, $b"
+    c0=$(metric bsf_store_commands_total); t0=$(metric bsf_store_transactions_total)
+    "$LOAD" --target 127.0.0.1:$SBI_PORT --mode register --count "$LOAD_COUNT" \
+        --start "$START" --connections 8 --streams 128 --pid "$PID"
+    per_txn "$c0" "$t0"
+    START=$((START + LOAD_COUNT))
+done
 stop_bsfd
 
 if [ "${REBUILD:-1}" = 1 ]; then
-    echo "## bsfctl rebuild ($((START + LOAD_COUNT)) events): its own rate, then CPU (user+sys) per event"
+    echo "## bsfctl rebuild ($START events): its own rate, then CPU (user+sys) per event"
     /usr/bin/time -f "%U %S" -o "$DIR.time" "$BSFCTL" --store "$DIR" rebuild --out "$DIR.rebuilt" \
         2>&1 >/dev/null | grep 'events replayed'
     read -r u s < "$DIR.time"
-    /usr/bin/python3 -c "print('rebuild CPU per event (digest included): %.2f us' % (($u + $s) * 1e6 / $((START + LOAD_COUNT))))"
+    /usr/bin/python3 -c "print('rebuild CPU per event (digest included): %.2f us' % (($u + $s) * 1e6 / $START))"
 fi
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 rm -rf "$DIR.rebuilt"
