@@ -32,6 +32,7 @@ struct bsf_engine {
     pthread_cond_t cv;
     bsf_command_t *head, *tail;
     size_t depth;
+    size_t window_need; /* in the commit window: queued commands that fill the batch; else 0 */
     bool stopping;
     bsf_engine_stats_t stats; /* under mu */
 
@@ -991,7 +992,11 @@ static size_t gather(bsf_engine_t *e, bsf_command_t **batch, size_t n)
             n = take(e, batch, n);
             continue;
         }
-        if (bsf_cond_wait_until(&e->cv, &e->mu, &deadline) == -ETIMEDOUT)
+        /* submit wakes us only when the batch is full, not at every arrival */
+        e->window_need = e->cfg.commit_window_batch - n;
+        int rc = bsf_cond_wait_until(&e->cv, &e->mu, &deadline);
+        e->window_need = 0;
+        if (rc == -ETIMEDOUT)
             break;
     }
     n = take(e, batch, n); /* whatever came with the last wake-up */
@@ -1120,7 +1125,8 @@ int bsf_engine_submit(bsf_engine_t *e, bsf_command_t *cmd)
     e->tail = cmd;
     e->depth++;
     e->stats.queue_depth = e->depth;
-    pthread_cond_signal(&e->cv);
+    if (!e->window_need || e->depth >= e->window_need)
+        pthread_cond_signal(&e->cv);
     pthread_mutex_unlock(&e->mu);
     return 0;
 }
