@@ -77,6 +77,8 @@ typedef struct {
     unsigned store_reserve_percent;
     unsigned store_max_batch;
     unsigned store_queue_capacity;
+    unsigned store_commit_window_us;    /* store.commit_window_us (config_keys_write_path.c) */
+    unsigned store_commit_window_batch; /* store.commit_window_batch */
     bool store_warmup;
     uint64_t store_tombstone_horizon_ms; /* store.tombstone_horizon */
     unsigned store_tombstone_horizon_h;  /* its alias in hours */
@@ -261,6 +263,7 @@ extern const bsf_config_section_t bsf_config_feed_section;
 extern const bsf_config_section_t bsf_config_nrf_section;
 extern const bsf_config_section_t bsf_config_scoring_section;
 extern const bsf_config_section_t bsf_config_hygiene_section;
+extern const bsf_config_section_t bsf_config_write_path_section;
 extern const bsf_config_section_t bsf_config_ops_section;
 extern const bsf_config_section_t bsf_config_observe_section;
 extern const bsf_config_section_t bsf_config_admission_section;

@@ -262,6 +262,8 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
         .collision_detection = cfg->bindings_collision_detection,
         .max_batch = cfg->store_max_batch,
         .queue_capacity = cfg->store_queue_capacity,
+        .commit_window_us = cfg->store_commit_window_us,
+        .commit_window_batch = cfg->store_commit_window_batch,
         .hooks = {0}, /* set by bsf_replication_create when the log is Kafka */
         .tombstone_horizon_ms = cfg->store_tombstone_horizon_ms,
         .reserve_percent = cfg->store_reserve_percent,

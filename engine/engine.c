@@ -32,6 +32,7 @@ struct bsf_engine {
     pthread_cond_t cv;
     bsf_command_t *head, *tail;
     size_t depth;
+    size_t window_need; /* in the commit window: queued commands that fill the batch; else 0 */
     bool stopping;
     bsf_engine_stats_t stats; /* under mu */
 
@@ -962,6 +963,48 @@ static void queue_expiry(bsf_engine_t *e)
     e->expiry_queued = true;
 }
 
+/* Moves queued commands into batch[n..max_batch); returns the new count. Under mu. */
+static size_t take(bsf_engine_t *e, bsf_command_t **batch, size_t n)
+{
+    size_t before = n;
+    while (e->head && n < e->cfg.max_batch) {
+        batch[n++] = e->head;
+        e->head = e->head->next;
+    }
+    if (!e->head)
+        e->tail = NULL;
+    e->depth -= n - before;
+    e->stats.queue_depth = e->depth;
+    return n;
+}
+
+/* The commit window (store.commit_window_us): a batch smaller than commit_window_batch
+ * waits, at most the window from now, for more commands, so that one transaction's fsyncs
+ * cover them all. Stopping ends the wait. Under mu; returns the batch's new count. */
+static size_t gather(bsf_engine_t *e, bsf_command_t **batch, size_t n)
+{
+    if (!e->cfg.commit_window_us || n >= e->cfg.commit_window_batch)
+        return n;
+    struct timespec deadline = bsf_deadline_after_ns((uint64_t)e->cfg.commit_window_us * 1000u);
+    uint64_t waited_from = bsf_clock_mono_ns();
+    while (n < e->cfg.commit_window_batch && !e->stopping) {
+        if (e->head) {
+            n = take(e, batch, n);
+            continue;
+        }
+        /* submit wakes us only when the batch is full, not at every arrival */
+        e->window_need = e->cfg.commit_window_batch - n;
+        int rc = bsf_cond_wait_until(&e->cv, &e->mu, &deadline);
+        e->window_need = 0;
+        if (rc == -ETIMEDOUT)
+            break;
+    }
+    n = take(e, batch, n); /* whatever came with the last wake-up */
+    e->stats.window_waits++;
+    e->stats.window_wait_ns += bsf_clock_mono_ns() - waited_from;
+    return n;
+}
+
 static void *engine_main(void *arg)
 {
     bsf_engine_t *e = arg;
@@ -1003,15 +1046,7 @@ static void *engine_main(void *arg)
             pthread_mutex_unlock(&e->mu);
             break;
         }
-        size_t n = 0;
-        while (e->head && n < e->cfg.max_batch) {
-            batch[n++] = e->head;
-            e->head = e->head->next;
-        }
-        if (!e->head)
-            e->tail = NULL;
-        e->depth -= n;
-        e->stats.queue_depth = e->depth;
+        size_t n = gather(e, batch, take(e, batch, 0));
         pthread_mutex_unlock(&e->mu);
         process(e, batch, n);
     }
@@ -1034,6 +1069,8 @@ int bsf_engine_create(bsf_store_t *store, const bsf_engine_config_t *cfg, bsf_en
     e->cfg = *cfg;
     if (e->cfg.max_batch == 0)
         e->cfg.max_batch = 1;
+    if (e->cfg.commit_window_batch == 0 || e->cfg.commit_window_batch > e->cfg.max_batch)
+        e->cfg.commit_window_batch = e->cfg.max_batch;
     e->random_used = sizeof e->random;
     pthread_mutex_init(&e->mu, NULL);
     bsf_cond_init_monotonic(&e->cv);
@@ -1089,7 +1126,8 @@ int bsf_engine_submit(bsf_engine_t *e, bsf_command_t *cmd)
     e->tail = cmd;
     e->depth++;
     e->stats.queue_depth = e->depth;
-    pthread_cond_signal(&e->cv);
+    if (!e->window_need || e->depth >= e->window_need)
+        pthread_cond_signal(&e->cv);
     pthread_mutex_unlock(&e->mu);
     return 0;
 }

@@ -59,6 +59,11 @@ typedef struct {
     bool collision_detection;
     unsigned max_batch;      /* commands per transaction */
     unsigned queue_capacity; /* queued commands before submit refuses (503) */
+    /* The commit window: a batch of fewer than commit_window_batch commands waits up to
+     * commit_window_us (from when the engine took it) for more before its transaction
+     * runs, so that one commit's fsyncs cover more commands. 0: no wait. */
+    unsigned commit_window_us;
+    unsigned commit_window_batch; /* capped at max_batch */
     bsf_engine_hooks_t hooks;
     uint64_t tombstone_horizon_ms; /* tombstones older than this are removed; 0: kept */
     /* Share of the map kept for writes that do not add a binding (updates, deregistrations,
@@ -92,6 +97,8 @@ typedef struct {
     uint64_t tombstones_removed;
     uint64_t log_trimmed;     /* events deleted from the log (log.retention) */
     uint64_t max_batch_seen;
+    uint64_t window_waits;    /* batches that waited in the commit window */
+    uint64_t window_wait_ns;  /* their total wait */
     uint64_t log_position;
     uint64_t own_seq;         /* highest sequence number of this site's events in the store */
     uint64_t seq_floor;       /* see bsf_engine_raise_seq_floor */

@@ -204,6 +204,16 @@ static void store_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
                 (unsigned long long)st.log_position,
                 (unsigned long long)bsf_read_file_bytes(ops->cfg.store),
                 (unsigned long long)st.reserve_refusals, st.at_reserve ? 1 : 0);
+    bsf_text_printf(t,
+                    "# HELP bsf_store_commit_window_waits_total Batches that waited in the "
+                    "commit window (store.commit_window_us) for more commands.\n"
+                    "# TYPE bsf_store_commit_window_waits_total counter\n"
+                    "bsf_store_commit_window_waits_total %llu\n"
+                    "# HELP bsf_store_commit_window_seconds_total Time batches waited in the "
+                    "commit window.\n"
+                    "# TYPE bsf_store_commit_window_seconds_total counter\n"
+                    "bsf_store_commit_window_seconds_total %.9f\n",
+                    (unsigned long long)st.window_waits, (double)st.window_wait_ns / 1e9);
     repository_metrics(t, &st);
     bsf_read_space_t space;
     if (bsf_read_space(ops->cfg.store, &space) == 0)

@@ -83,6 +83,8 @@ struct bsf_h2_worker {
     pthread_mutex_t mu;
     post_item_t *posts_head, *posts_tail;
     bool posts_closed;
+    bool in_posts;          /* running posted answers: connections flush once, after them */
+    conn_t *flush_deferred; /* the connections that wait for that flush */
     bool drain_requested, stop_requested;
     bool draining, stopping;
     uint64_t stop_deadline_ns;
@@ -142,6 +144,8 @@ struct conn {
     bool finishing;     /* nothing more to say: shut down writing once the output is out */
     bool lingering;     /* write side shut down: discarding what the peer still sends */
     bool in_recv; /* inside nghttp2_session_mem_recv: output is flushed after it returns */
+    bool flush_queued;      /* on w->flush_deferred */
+    conn_t *flush_next;
     bool addrs_known;   /* local and peer are filled in on first use */
     uint64_t accepted_ns;
     uint64_t last_active_ns;   /* last request begun or answer queued (idle timeout) */
@@ -398,6 +402,14 @@ static void conn_flush(conn_t *c)
 {
     if (c->closing || c->in_recv || c->lingering)
         return;
+    if (c->w->in_posts) { /* one write for all the answers a batch of posts gives it */
+        if (!c->flush_queued) {
+            c->flush_queued = true;
+            c->flush_next = c->w->flush_deferred;
+            c->w->flush_deferred = c;
+        }
+        return;
+    }
     if (c->preface == PREFACE_PENDING) { /* nothing is said before the client spoke */
         update_reading(c);
         return;
@@ -1351,11 +1363,21 @@ static void run_posts(bsf_h2_worker_t *w)
     post_item_t *items = w->posts_head;
     w->posts_head = w->posts_tail = NULL;
     pthread_mutex_unlock(&w->mu);
+    /* The engine answers a whole transaction's commands at once: each connection then
+     * writes its answers in one go rather than one write per answer. */
+    w->in_posts = true;
     while (items) {
         post_item_t *next = items->next;
         items->fn(items->arg);
         free(items);
         items = next;
+    }
+    w->in_posts = false;
+    while (w->flush_deferred) { /* closed ones are still allocated: uv_close is pending */
+        conn_t *c = w->flush_deferred;
+        w->flush_deferred = c->flush_next;
+        c->flush_queued = false;
+        conn_flush(c);
     }
 }
 
