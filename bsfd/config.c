@@ -25,6 +25,7 @@ static const bsf_config_section_t *const sections[] = {
     &bsf_config_audit_section,
     &bsf_config_subscriptions_section,
     &bsf_config_tls_section,
+    &bsf_config_egress_section,
 };
 #define N_SECTIONS (sizeof sections / sizeof sections[0])
 
