@@ -18,6 +18,8 @@ typedef struct {
     uint64_t expires_ms, used_ms; /* monotonic */
 } entry_t;
 
+typedef struct search search_t;
+
 struct bsf_nf_discovery {
     bsf_sbi_client_t *sbi;
     char nrfs[NRF_MAX][512];
@@ -28,10 +30,13 @@ struct bsf_nf_discovery {
     pthread_mutex_t mu;      /* the cache: searches start on any thread */
     entry_t *cache;
     size_t cache_size;
+    search_t *inflight;      /* client thread: searches waiting for an NRF */
     atomic_uint_fast64_t searches, cache_hits, nrf_requests, nrf_failovers, failed;
 };
 
-typedef struct {
+struct search {
+    search_t *next;          /* in flight: the next search; waiting: the next waiter */
+    search_t *waiters;       /* searches of the same query served by this one's answer */
     bsf_nf_discovery_t *d;
     bsf_nf_discovery_done_fn done;
     void *arg;
@@ -40,7 +45,7 @@ typedef struct {
     unsigned asked;
     json_t *cached;          /* a cache hit, delivered on the client thread */
     char last_error[200];
-} search_t;
+};
 
 static uint64_t now_ms(void)
 {
@@ -136,14 +141,34 @@ static void cache_put(bsf_nf_discovery_t *d, const char *key, json_t *instances,
     pthread_mutex_unlock(&d->mu);
 }
 
-static void deliver(search_t *s, bsf_nf_discovery_result_t *r)
+static void deliver_one(search_t *s, bsf_nf_discovery_result_t *r)
 {
     if (!r->ok)
         atomic_fetch_add(&s->d->failed, 1);
-    r->nrfs_asked = s->asked;
     s->done(s->arg, r);
     json_decref(s->cached);
     free(s);
+}
+
+/* The result goes to `s` and to the searches that waited for it. */
+static void deliver(search_t *s, bsf_nf_discovery_result_t *r)
+{
+    bsf_nf_discovery_t *d = s->d;
+    for (search_t **p = &d->inflight; *p; p = &(*p)->next)
+        if (*p == s) {
+            *p = s->next;
+            break;
+        }
+    r->nrfs_asked = s->asked;
+    search_t *w = s->waiters;
+    deliver_one(s, r);
+    while (w) {
+        search_t *next = w->next;
+        if (r->ok)
+            atomic_fetch_add(&d->cache_hits, 1);
+        deliver_one(w, r);
+        w = next;
+    }
 }
 
 static void ask_next(search_t *s);
@@ -222,12 +247,23 @@ static void on_posted(void *arg, bool stopped)
         deliver(s, &r);
         return;
     }
+    bsf_nf_discovery_t *d = s->d;
+    if (!s->cached) /* an answer may have come since the search started */
+        s->cached = cache_get(d, s->query);
     if (s->cached) {
-        atomic_fetch_add(&s->d->cache_hits, 1);
+        atomic_fetch_add(&d->cache_hits, 1);
         bsf_nf_discovery_result_t r = {.ok = true, .nf_instances = s->cached, .cached = true};
-        deliver(s, &r);
+        deliver_one(s, &r);
         return;
     }
+    for (search_t *f = d->inflight; f; f = f->next)
+        if (strcmp(f->query, s->query) == 0) { /* the same query is out: wait for it */
+            s->next = f->waiters;
+            f->waiters = s;
+            return;
+        }
+    s->next = d->inflight;
+    d->inflight = s;
     ask_next(s);
 }
 

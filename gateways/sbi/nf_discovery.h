@@ -3,7 +3,8 @@
  * A search asks the NRFs of `nrf_uris` in order (the first is the primary): an NRF that
  * gives no answer, 429 or a 5xx is skipped for the next; another answer ends the search.
  * A SearchResult is kept for its validityPeriod (seconds, at most max_validity_ms; 0: not
- * kept), so a search for the same query within it asks no NRF. Used by alternate routing
+ * kept), so a search for the same query within it asks no NRF; searches of a query that is
+ * already being asked wait for that answer. Used by alternate routing
  * (sbi_alt_route.h) and the audit's alternate PCF (audit_pcf_client.h). */
 #ifndef BSF_GATEWAYS_SBI_NF_DISCOVERY_H
 #define BSF_GATEWAYS_SBI_NF_DISCOVERY_H
