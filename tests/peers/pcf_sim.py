@@ -235,3 +235,29 @@ class DiscoverySim:
                   "nfInstances": [self.profile(p, set_id) for p in self.sets.get(set_id, [])]}
         openapi.validate(result, "SearchResult", self.API)
         return 200, [("content-type", "application/json")], json.dumps(result).encode()
+
+
+if __name__ == "__main__":  # standalone, for the C tests: PCFs of one set and a discovery NRF
+    import argparse
+    import os
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--info-file", required=True)
+    ap.add_argument("--set", default="set1.pcfset.5gc.mnc001.mcc001")
+    ap.add_argument("--pcfs", type=int, default=3)
+    args = ap.parse_args()
+    pcfs = [PcfSim().start() for _ in range(args.pcfs)]
+    disc = DiscoverySim().start()
+    disc.sets[args.set] = pcfs
+    info = {"discovery": disc.uri, "pcfs": [{"id": p.instance_id, "port": p.port}
+                                            for p in pcfs]}
+    with open(args.info_file + ".tmp", "w") as f:
+        json.dump(info, f)
+    os.rename(args.info_file + ".tmp", args.info_file)
+    try:
+        while True:  # violations end the run with status 1 at SIGTERM
+            time.sleep(0.2)
+            if disc.violations or any(p.violations for p in pcfs):
+                print(disc.violations, [p.violations for p in pcfs], flush=True)
+                os._exit(1)
+    except KeyboardInterrupt:
+        pass
