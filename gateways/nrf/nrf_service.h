@@ -30,7 +30,8 @@ typedef struct {
     unsigned (*load_fn)(void *ctx, unsigned fallback); /* see bsf_nrf_client_config_t */
     void *load_ctx;
     bool ignore_oci;                /* the SBI client ignores producers' OCI (overload.honour_oci) */
-    const bsf_sbi_egress_settings_t *egress; /* alternate routing, NF discovery; NULL: off */
+    /* alternate routing and NF discovery (config_keys_egress.c); NULL: off */
+    const bsf_sbi_egress_settings_t *egress;
 } bsf_nrf_service_config_t;
 
 /* The NF instance id: nf.instance_id, or the one kept in the store, or a new one (UUID)
