@@ -177,3 +177,39 @@ def test_the_audit_404_quorum_uses_the_cached_discovery_and_the_second_nrf(bsfd_
     wait_until(lambda: all(removal(server, i) for i in ids), 20, "two removals")
     assert all(len(other.queries_of(f"q{i}")) == 1 for i in range(2))
     assert len(discovery.searches()) == 1, discovery.searches()
+
+
+@pytest.fixture
+def scp():
+    from scp_sim import ScpSim
+    sim = ScpSim("scp1").start()
+    yield sim
+    sim.close()
+
+
+def test_through_an_scp_a_target_not_reachable_leads_to_an_alternate(bsfd_factory, pcfs,
+                                                                        discovery, scp):
+    """Model C: the SCP answers 504 TARGET_NF_NOT_REACHABLE for the dead PCF (the target
+    failed, not the SCP); the alternate is asked through the same SCP."""
+    primary, alternate, _ = pcfs
+    discovery.sets[SET] = [primary, alternate]
+    primary.close()
+    server = bsfd_factory(alt_settings(discovery.uri, scp__uris=scp.uri))
+    binding_id, _ = register(server.client, audited_binding(primary, "via", pcfSetId=SET))
+    wait_until(lambda: confirmed_by(server, binding_id), 20, "the alternate's 2xx via the SCP")
+    assert confirmed_by(server, binding_id) == f"PCF-{alternate.instance_id}"
+    roots = [r[3].get("3gpp-sbi-target-apiroot") for r in scp.routed("GET")]
+    assert primary.api_root in roots and alternate.api_root in roots
+    assert roots.index(primary.api_root) < roots.index(alternate.api_root)
+
+
+def test_the_scps_own_failure_is_no_reason_for_an_alternate_producer(bsfd_factory, pcfs,
+                                                                      discovery, scp):
+    primary, alternate, _ = pcfs
+    discovery.sets[SET] = [primary, alternate]
+    scp.fail_with(503, "NF_CONGESTION", own=True)
+    server = bsfd_factory(alt_settings(discovery.uri, scp__uris=scp.uri))
+    binding_id, _ = register(server.client, audited_binding(primary, "scpdown", pcfSetId=SET))
+    wait_until(lambda: events(server, binding_id, "AuditFailed"), 15, "a failed audit")
+    assert not alternate.queries and not primary.queries
+    assert metrics(server)[ALT % "sent"] == 0
