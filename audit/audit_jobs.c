@@ -122,7 +122,7 @@ void bsf_audit_job_send(audit_job_t *j)
     j->waiting = JOB_QUERY;
     audit_count(a, C_QUERIES);
     unsigned timeout = (unsigned)a->cfg.settings.query_timeout_ms;
-    if (a->cfg.pcf.query(a->cfg.pcf.ctx, j->url, timeout, on_answer, j) == 0)
+    if (a->cfg.pcf.query(a->cfg.pcf.ctx, j->url, j->set_id, timeout, on_answer, j) == 0)
         return;
     bsf_audit_answer_t failed = {BSF_AUDIT_ANSWER_FAILED, 0, NULL, "not sent"};
     on_answer(j, &failed);

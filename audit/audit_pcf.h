@@ -23,10 +23,11 @@ typedef void (*bsf_audit_alternate_fn)(void *arg, const char *api_root);
 
 typedef struct {
     void *ctx;
-    /* GET `url` within timeout_ms. Returns 0 (done is called once), or -1 (not sent; done is
-     * never called). */
-    int (*query)(void *ctx, const char *url, unsigned timeout_ms, bsf_audit_answer_fn done,
-                 void *arg);
+    /* GET `url` within timeout_ms; `pcf_set_id` ("" when none): the set whose other PCFs may
+     * answer when that PCF fails (alternate routing). Returns 0 (done is called once), or -1
+     * (not sent; done is never called). */
+    int (*query)(void *ctx, const char *url, const char *pcf_set_id, unsigned timeout_ms,
+                 bsf_audit_answer_fn done, void *arg);
     /* Another PCF of set `pcf_set_id` than the `n` responders in `exclude` (NF discovery).
      * Returns 0 (done called once, any thread) or -1 (no discovery: done never called).
      * NULL: no alternate PCFs can be found. */

@@ -27,6 +27,7 @@ static const bsf_config_section_t *const sections[] = {
     &bsf_config_tls_section,
     &bsf_config_upgrade_section,
     &bsf_config_write_path_section,
+    &bsf_config_egress_section,
 };
 #define N_SECTIONS (sizeof sections / sizeof sections[0])
 

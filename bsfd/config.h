@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "audit/audit_settings.h"
+#include "gateways/sbi/sbi_egress_settings.h"
 #include "gateways/diameter/rx_settings.h"
 #include "feed/feed_settings.h"
 #include "gateways/nrf/nrf_settings.h"
@@ -118,6 +119,7 @@ typedef struct {
     uint64_t shutdown_grace_ms;    /* shutdown.grace_period */
     bsf_admission_settings_t admission;     /* admission.*, congestion.*, overload.*, ... */
     bsf_audit_settings_t audit;             /* binding audit, deletion log (audit.*) */
+    bsf_sbi_egress_settings_t egress;       /* alternate routing, NF discovery (config_keys_egress.c) */
 
     /* Subscriptions to binding events and their notifications (config_keys_subscriptions.c) */
     uint64_t sub_max_expiry_ms;          /* subscriptions.max_expiry */
@@ -262,6 +264,7 @@ extern const bsf_config_section_t bsf_config_diameter_section;
 extern const bsf_config_section_t bsf_config_feed_section;
 extern const bsf_config_section_t bsf_config_nrf_section;
 extern const bsf_config_section_t bsf_config_scoring_section;
+extern const bsf_config_section_t bsf_config_egress_section;
 extern const bsf_config_section_t bsf_config_hygiene_section;
 extern const bsf_config_section_t bsf_config_write_path_section;
 extern const bsf_config_section_t bsf_config_ops_section;

@@ -445,7 +445,7 @@ static int start_gateways(bsfd_t *d, char *err, size_t cap)
                                      cfg->sbi_api_root,
                                      d->rx ? cfg->diameter.identity : NULL,
                                      d->rx ? cfg->diameter.realm : NULL, heartbeat_load, d,
-                                     !cfg->admission.client_oci};
+                                     !cfg->admission.client_oci, &cfg->egress};
     if (bsf_nrf_service_start(&nrfc, &d->nrf, err, cap))
         return -1;
     bsf_config_runtime_attach_nrf(d->nrf); /* nrf.timeout_ms and the back-off change live */
@@ -495,7 +495,9 @@ static int start_audit(bsfd_t *d, char *err, size_t cap)
     const bsf_config_t *cfg = &d->cfg;
     if (!cfg->audit.enabled)
         return 0;
-    d->audit_pcf = bsf_audit_pcf_client_create(bsf_nrf_service_client(d->nrf), cfg->nrf.uri);
+    d->audit_pcf = bsf_audit_pcf_client_create(bsf_nrf_service_client(d->nrf),
+                                               bsf_nrf_service_discovery(d->nrf),
+                                               bsf_nrf_service_alt_route(d->nrf));
     if (!d->audit_pcf) {
         snprintf(err, cap, "out of memory");
         return -1;

@@ -18,7 +18,32 @@ struct bsf_nrf_service {
     bsf_sbi_client_t *sbi;
     bsf_nrf_client_t *nrf;
     bsf_nrf_tokens_t *tokens;
+    bsf_nf_discovery_t *discovery;
+    bsf_sbi_alt_route_t *alt;
 };
+
+/* NF discovery and alternate routing (seed §3.23) on the started client. Returns 0 or -1. */
+static int start_egress(bsf_nrf_service_t *s, const bsf_nrf_service_config_t *cfg, char *err,
+                        size_t err_cap)
+{
+    const bsf_sbi_egress_settings_t *e = cfg->egress;
+    bsf_nf_discovery_config_t dc = {.nrf_uris = cfg->settings->uri,
+                                    .requester_nf_instance_id = s->instance_id,
+                                    .timeout_ms = e ? (unsigned)e->disc_timeout_ms : 0,
+                                    .cache_size = e ? e->disc_cache_size : 0,
+                                    .max_validity_ms = e ? e->disc_max_validity_ms : 0};
+    if (!(s->discovery = bsf_nf_discovery_create(s->sbi, &dc))) {
+        snprintf(err, err_cap, "out of memory");
+        return -1;
+    }
+    bsf_sbi_alt_config_t ac = {.enabled = e && e->alt_enabled,
+                               .max_alternates = e ? e->alt_max : 0,
+                               .statuses = e ? e->alt_statuses : NULL,
+                               .on_timeout = e && e->alt_on_timeout,
+                               .on_connect_error = e && e->alt_on_connect_error};
+    s->alt = bsf_sbi_alt_route_create(s->sbi, s->discovery, &ac, err, err_cap);
+    return s->alt ? 0 : -1;
+}
 
 int bsf_nrf_service_resolve_instance_id(const bsf_nrf_settings_t *settings, bsf_store_t *store,
                                         char *out, size_t cap, char *err, size_t err_cap)
@@ -76,12 +101,20 @@ int bsf_nrf_service_start(const bsf_nrf_service_config_t *cfg, bsf_nrf_service_t
         free(s);
         return -1;
     }
+    if (start_egress(s, cfg, err, err_cap)) {
+        bsf_sbi_client_stop(s->sbi);
+        bsf_nf_discovery_free(s->discovery);
+        free(s);
+        return -1;
+    }
     if (cfg->settings->uri[0]) {
         bsf_nrf_client_config_t nc = {cfg->settings, s->instance_id, cfg->listen_host,
                                       cfg->listen_port, cfg->api_root, cfg->rx_host,
                                       cfg->rx_realm, cfg->load_fn, cfg->load_ctx};
         if (bsf_nrf_client_start(&nc, s->sbi, &s->nrf, err, err_cap)) {
             bsf_sbi_client_stop(s->sbi);
+            bsf_sbi_alt_route_free(s->alt);
+            bsf_nf_discovery_free(s->discovery);
             free(s);
             return -1;
         }
@@ -111,6 +144,8 @@ void bsf_nrf_service_attach_ops(bsf_nrf_service_t *s, bsf_ops_server_t *ops)
 {
     bsf_ops_server_add_route(ops, BSF_SCP_STATUS_PATH, scp_status_route, s->sbi);
     bsf_ops_server_add_metrics(ops, bsf_sbi_client_write_metrics, s->sbi);
+    bsf_ops_server_add_metrics(ops, bsf_sbi_alt_route_write_metrics, s->alt);
+    bsf_ops_server_add_metrics(ops, bsf_nf_discovery_write_metrics, s->discovery);
     if (!s->nrf)
         return;
     bsf_ops_server_add_route(ops, BSF_NRF_STATUS_PATH, bsf_nrf_client_status_route, s->nrf);
@@ -125,6 +160,16 @@ const char *bsf_nrf_service_instance_id(const bsf_nrf_service_t *s)
 bsf_sbi_client_t *bsf_nrf_service_client(bsf_nrf_service_t *s)
 {
     return s->sbi;
+}
+
+bsf_nf_discovery_t *bsf_nrf_service_discovery(bsf_nrf_service_t *s)
+{
+    return s->discovery;
+}
+
+bsf_sbi_alt_route_t *bsf_nrf_service_alt_route(bsf_nrf_service_t *s)
+{
+    return s->alt;
 }
 
 bool bsf_nrf_service_registered(bsf_nrf_service_t *s, bool *registered)
@@ -155,5 +200,7 @@ void bsf_nrf_service_stop(bsf_nrf_service_t *s)
     bsf_sbi_client_stop(s->sbi); /* no NRF callback after this */
     bsf_nrf_tokens_free(s->tokens);
     bsf_nrf_client_free(s->nrf);
+    bsf_sbi_alt_route_free(s->alt);
+    bsf_nf_discovery_free(s->discovery);
     free(s);
 }

@@ -10,7 +10,10 @@
 #include "engine/ext_meta.h"
 #include "gateways/nrf/nrf_settings.h"
 #include "gateways/ops/ops_server.h"
+#include "gateways/sbi/nf_discovery.h"
+#include "gateways/sbi/sbi_alt_route.h"
 #include "gateways/sbi/sbi_client.h"
+#include "gateways/sbi/sbi_egress_settings.h"
 
 typedef struct bsf_nrf_service bsf_nrf_service_t;
 
@@ -27,6 +30,8 @@ typedef struct {
     unsigned (*load_fn)(void *ctx, unsigned fallback); /* see bsf_nrf_client_config_t */
     void *load_ctx;
     bool ignore_oci;                /* the SBI client ignores producers' OCI (overload.honour_oci) */
+    /* alternate routing and NF discovery (config_keys_egress.c); NULL: off */
+    const bsf_sbi_egress_settings_t *egress;
 } bsf_nrf_service_config_t;
 
 /* The NF instance id: nf.instance_id, or the one kept in the store, or a new one (UUID)
@@ -43,6 +48,10 @@ void bsf_nrf_service_attach_ops(bsf_nrf_service_t *s, bsf_ops_server_t *ops);
 const char *bsf_nrf_service_instance_id(const bsf_nrf_service_t *s);
 /* The SBI client, for other outbound flows. */
 bsf_sbi_client_t *bsf_nrf_service_client(bsf_nrf_service_t *s);
+/* NF discovery at the NRFs of nrf.uri (cached) and alternate routing over the SBI client;
+ * owned by the service, valid until bsf_nrf_service_stop. */
+bsf_nf_discovery_t *bsf_nrf_service_discovery(bsf_nrf_service_t *s);
+bsf_sbi_alt_route_t *bsf_nrf_service_alt_route(bsf_nrf_service_t *s);
 /* True when an NRF is configured; *registered then says whether it is registered with one.
  * Any thread; NULL: false. */
 bool bsf_nrf_service_registered(bsf_nrf_service_t *s, bool *registered);

@@ -6,7 +6,8 @@
 
 struct bsf_audit_pcf_client {
     bsf_sbi_client_t *sbi;
-    char nrf[512];
+    bsf_nf_discovery_t *discovery;
+    bsf_sbi_alt_route_t *alt;
 };
 
 typedef struct {
@@ -34,6 +35,8 @@ static void authority_of(const char *uri, char *out, size_t cap)
 static void on_query(void *arg, const bsf_sbi_response_t *rsp)
 {
     query_t *q = arg;
+    if (rsp->alternates && rsp->uri) /* an alternate PCF answered (or failed last) */
+        authority_of(rsp->uri, q->authority, sizeof q->authority);
     bsf_audit_answer_t a = {BSF_AUDIT_ANSWER_FAILED, 0, q->authority, rsp->error};
     const char *server = bsf_sbi_response_header(rsp, "server");
     char who[BSF_AUDIT_RESPONDER_MAX];
@@ -52,8 +55,8 @@ static void on_query(void *arg, const bsf_sbi_response_t *rsp)
     free(q);
 }
 
-static int query(void *ctx, const char *url, unsigned timeout_ms, bsf_audit_answer_fn done,
-                 void *arg)
+static int query(void *ctx, const char *url, const char *set_id, unsigned timeout_ms,
+                 bsf_audit_answer_fn done, void *arg)
 {
     bsf_audit_pcf_client_t *c = ctx;
     query_t *q = calloc(1, sizeof *q);
@@ -64,8 +67,14 @@ static int query(void *ctx, const char *url, unsigned timeout_ms, bsf_audit_answ
     authority_of(url, q->authority, sizeof q->authority);
     bsf_sbi_request_t req = {.method = "GET", .uri = url, .timeout_ms = timeout_ms,
                              .priority = -1, .callback = "Nbsf_Management_myNotification"};
+    /* a PCF that fails is replaced by another of its set (seed §3.23) */
+    bsf_sbi_alt_target_t alt = {.nf_type = "PCF",
+                                .nf_set_id = set_id && set_id[0] ? set_id : NULL};
     char err[256];
-    if (bsf_sbi_client_submit(c->sbi, &req, on_query, q, err, sizeof err)) {
+    int rc = c->alt ? bsf_sbi_alt_route_submit(c->alt, &req, set_id && set_id[0] ? &alt : NULL,
+                                               on_query, q, err, sizeof err)
+                    : bsf_sbi_client_submit(c->sbi, &req, on_query, q, err, sizeof err);
+    if (rc) {
         free(q);
         return -1;
     }
@@ -80,36 +89,9 @@ static bool excluded(const char *const *ex, size_t n, const char *a, const char 
     return false;
 }
 
-/* The API root of one NF profile: its first service's scheme, first end point (or FQDN) and
- * port. Returns 0 or -1. */
-static int api_root_of(json_t *p, char *out, size_t cap, char *authority, size_t acap)
+/* The first PCF of an nfInstances array not excluded. Returns 0 or -1. */
+static int pick_from(json_t *list, const char *const *exclude, size_t n, char *out, size_t cap)
 {
-    json_t *svc = json_array_get(json_object_get(p, "nfServices"), 0);
-    const char *scheme = json_string_value(json_object_get(svc, "scheme"));
-    json_t *ep = json_array_get(json_object_get(svc, "ipEndPoints"), 0);
-    const char *host = json_string_value(json_object_get(ep, "ipv4Address"));
-    if (!host)
-        host = json_string_value(json_object_get(svc, "fqdn"));
-    if (!host)
-        host = json_string_value(json_object_get(p, "fqdn"));
-    if (!host)
-        host = json_string_value(json_array_get(json_object_get(p, "ipv4Addresses"), 0));
-    if (!host)
-        return -1;
-    scheme = scheme && strcmp(scheme, "https") == 0 ? "https" : "http";
-    json_int_t port = json_integer_value(json_object_get(ep, "port"));
-    if (port <= 0 || port > 65535)
-        port = strcmp(scheme, "https") == 0 ? 443 : 80;
-    snprintf(authority, acap, "%s:%d", host, (int)port);
-    int n = snprintf(out, cap, "%s://%s", scheme, authority);
-    return n > 0 && (size_t)n < cap ? 0 : -1;
-}
-
-int bsf_audit_pick_alternate(const char *body, size_t len, const char *const *exclude, size_t n,
-                             char *out, size_t cap)
-{
-    json_t *root = json_loadb(body, len, 0, NULL);
-    json_t *list = json_object_get(root, "nfInstances");
     size_t i;
     json_t *p;
     int rc = -1;
@@ -118,7 +100,7 @@ int bsf_audit_pick_alternate(const char *body, size_t len, const char *const *ex
         const char *type = json_string_value(json_object_get(p, "nfType"));
         char who[128], authority[300];
         if (!id || (type && strcmp(type, "PCF") != 0) ||
-            api_root_of(p, out, cap, authority, sizeof authority))
+            bsf_nf_profile_api_root(p, NULL, out, cap, authority, sizeof authority))
             continue;
         snprintf(who, sizeof who, "PCF-%s", id);
         if (!excluded(exclude, n, who, authority)) {
@@ -126,20 +108,26 @@ int bsf_audit_pick_alternate(const char *body, size_t len, const char *const *ex
             break;
         }
     }
+    return rc;
+}
+
+int bsf_audit_pick_alternate(const char *body, size_t len, const char *const *exclude, size_t n,
+                             char *out, size_t cap)
+{
+    json_t *root = json_loadb(body, len, 0, NULL);
+    int rc = pick_from(json_object_get(root, "nfInstances"), exclude, n, out, cap);
     json_decref(root);
     return rc;
 }
 
-static void on_discovery(void *arg, const bsf_sbi_response_t *rsp)
+static void on_discovery(void *arg, const bsf_nf_discovery_result_t *r)
 {
     discovery_t *d = arg;
     const char *ex[16];
     for (size_t i = 0; i < d->n; i++)
         ex[i] = d->exclude[i];
     char root[512];
-    bool ok = rsp->result == BSF_SBI_OK && rsp->status == 200 &&
-              bsf_audit_pick_alternate(rsp->body, rsp->body_len, ex, d->n, root,
-                                       sizeof root) == 0;
+    bool ok = r->ok && pick_from(r->nf_instances, ex, d->n, root, sizeof root) == 0;
     d->done(d->arg, ok ? root : NULL); /* a failed discovery: the 404s so far are final */
     free(d);
 }
@@ -148,19 +136,9 @@ static int alternate(void *ctx, const char *set_id, const char *const *exclude, 
                      bsf_audit_alternate_fn done, void *arg)
 {
     bsf_audit_pcf_client_t *c = ctx;
-    if (!c->nrf[0] || n > 16)
+    if (!bsf_nf_discovery_enabled(c->discovery) || n > 16 || !set_id[0])
         return -1;
-    /* An NfSetId (TS 29.571 §5.4.2: "set<id>.pcfset.5gc.mnc<MNC>.mcc<MCC>") needs no
-     * percent-encoding; another text is not looked up. */
-    if (!set_id[0] || strspn(set_id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                     "0123456789.-_~") != strlen(set_id))
-        return -1;
-    char uri[1024];
-    int len = snprintf(uri, sizeof uri,
-                       "%s/nnrf-disc/v1/nf-instances?target-nf-type=PCF&requester-nf-type=BSF"
-                       "&target-nf-set-id=%s",
-                       c->nrf, set_id);
-    discovery_t *d = len > 0 && (size_t)len < sizeof uri ? calloc(1, sizeof *d) : NULL;
+    discovery_t *d = calloc(1, sizeof *d);
     if (!d)
         return -1;
     d->done = done;
@@ -168,9 +146,10 @@ static int alternate(void *ctx, const char *set_id, const char *const *exclude, 
     d->n = n;
     for (size_t i = 0; i < n; i++)
         snprintf(d->exclude[i], sizeof d->exclude[i], "%s", exclude[i]);
-    bsf_sbi_request_t req = {.method = "GET", .uri = uri, .timeout_ms = 2000, .priority = -1};
-    char err[256];
-    if (bsf_sbi_client_submit(c->sbi, &req, on_discovery, d, err, sizeof err)) {
+    /* the NRFs in order, and the cached SearchResult within its validityPeriod; a set id
+     * that is not a plain token is not looked up */
+    bsf_nf_discovery_query_t q = {.target_nf_type = "PCF", .target_nf_set_id = set_id};
+    if (bsf_nf_discovery_search(c->discovery, &q, on_discovery, d)) {
         free(d);
         return -1;
     }
@@ -178,14 +157,15 @@ static int alternate(void *ctx, const char *set_id, const char *const *exclude, 
 }
 
 bsf_audit_pcf_client_t *bsf_audit_pcf_client_create(bsf_sbi_client_t *sbi,
-                                                    const char *nrf_api_root)
+                                                    bsf_nf_discovery_t *discovery,
+                                                    bsf_sbi_alt_route_t *alt)
 {
     bsf_audit_pcf_client_t *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
     c->sbi = sbi;
-    if (nrf_api_root)
-        snprintf(c->nrf, sizeof c->nrf, "%.*s", (int)strcspn(nrf_api_root, "\n"), nrf_api_root);
+    c->discovery = discovery;
+    c->alt = alt;
     return c;
 }
 

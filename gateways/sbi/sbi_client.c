@@ -3,6 +3,7 @@
 #include "gateways/sbi/sbi_client.h"
 
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -425,7 +426,9 @@ static req_t *copy_request(const bsf_sbi_request_t *q, char *err, size_t cap)
 {
     if (validate(q, err, cap))
         return NULL;
-    req_t *r = calloc(1, sizeof *r);
+    req_t *r = malloc(sizeof *r);
+    if (r)
+        memset(r, 0, offsetof(req_t, target));
     size_t total = slen(q->method) + slen(q->content_type) + slen(q->correlation_info) +
                    slen(q->callback) + slen(q->routing_binding) + slen(q->binding) +
                    slen(q->oauth_scope) + slen(q->target_nf_type) +

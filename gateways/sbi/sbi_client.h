@@ -109,6 +109,7 @@ typedef struct {
     bsf_sbi_problem_t problem;
     unsigned attempts;           /* sent attempts, redirects included */
     unsigned redirects;
+    unsigned alternates;         /* alternate producers tried (sbi_alt_route.h); 0 here */
     const char *uri;             /* the URI that gave this answer (after redirects) */
     const char *via_scp;         /* the SCP used for the last attempt, NULL: direct */
     bool from_scp;               /* a failure of the SCP itself (its Server header; seed 001),

@@ -35,9 +35,7 @@ typedef struct req {
     int priority;
     unsigned timeout_ms;
     bsf_sbi_retry_profile_t retry;
-    bsf_sbi_uri_t target;            /* after redirects */
     bool via_scp;
-    bsf_sbi_uri_t scp;
     bool scp_auto;                   /* through the configured SCPs */
     int scp_index;
     uint32_t scp_tried;
@@ -52,6 +50,10 @@ typedef struct req {
     unsigned attempts, retries, redirects;
     char last_error[160];
     bsf_sbi_result_t last_result;
+    /* Last and not zeroed at submit (5 KB of a request's 6): the URI parser writes target,
+     * and scp is written (parse or choose_scp) before via_scp is set. */
+    bsf_sbi_uri_t target;            /* after redirects */
+    bsf_sbi_uri_t scp;
 } req_t;
 
 typedef struct post {

@@ -13,6 +13,7 @@ Usage:
 """
 
 import datetime
+import json
 import functools
 import pathlib
 import re
@@ -113,3 +114,55 @@ def validate(instance, schema_name, document=None):
     """Raise AssertionError listing every violation when instance does not match."""
     problems = errors(instance, schema_name, document)
     assert not problems, f"body does not match {schema_name}: {problems}; body={instance!r}"
+
+
+def _parameter_schema(param, document):
+    """(JSON schema of a parameter, how its text is read: 'json', 'csv' or 'plain')."""
+    if "content" in param:
+        return param["content"]["application/json"]["schema"], "json"
+    schema = param["schema"]
+    if "$ref" in schema:
+        ref_doc, _, pointer = schema["$ref"].partition("#")
+        target = _documents()[(SPEC_DIR / (ref_doc or document)).as_uri()]
+        for part in pointer.strip("/").split("/"):
+            target = target[part]
+        schema_type = target.get("type")
+    else:
+        schema_type = schema.get("type")
+    if schema_type == "array":
+        return schema, "csv"  # style form, explode false: comma-separated
+    return schema, "plain" if schema_type not in ("integer", "number", "boolean") else schema_type
+
+
+def query_errors(pairs, path, method, document):
+    """Messages of every violation of a query string (list of (name, value)) against the
+    query parameters of `method path` in `document`: unknown or repeated names, missing
+    required ones, values that do not match their schemas."""
+    doc = _documents()[(SPEC_DIR / document).as_uri()]
+    op = doc["paths"][path][method.lower()]
+    params = {p["name"]: p for p in op.get("parameters", []) if p.get("in") == "query"}
+    problems, seen = [], set()
+    base = (SPEC_DIR / document).as_uri()
+    resolver = jsonschema.RefResolver(base_uri=base, referrer=doc, store=_documents())
+    for name, text in pairs:
+        if name not in params:
+            problems.append(f"unknown query parameter {name!r}")
+            continue
+        if name in seen:
+            problems.append(f"query parameter {name!r} repeated")
+        seen.add(name)
+        schema, how = _parameter_schema(params[name], document)
+        try:
+            value = (json.loads(text) if how == "json" else text.split(",") if how == "csv"
+                     else int(text) if how == "integer" else float(text) if how == "number"
+                     else {"true": True, "false": False}[text] if how == "boolean" else text)
+        except (ValueError, KeyError):
+            problems.append(f"{name}: {text!r} is not {how}")
+            continue
+        checker = jsonschema.Draft4Validator(schema, resolver=resolver,
+                                             format_checker=FORMAT_CHECKER)
+        problems += [f"{name}: {e.message}" for e in checker.iter_errors(value)]
+    for name, p in params.items():
+        if p.get("required") and name not in seen:
+            problems.append(f"required query parameter {name!r} missing")
+    return problems

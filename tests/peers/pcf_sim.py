@@ -147,16 +147,25 @@ class PcfSim:
 
 class DiscoverySim:
     """Nnrf_NFDiscovery (TS 29.510 §5.3.2.2) for PCFs by NF set: GET
-    /nnrf-disc/v1/nf-instances?target-nf-type=PCF&requester-nf-type=BSF&target-nf-set-id=S."""
+    /nnrf-disc/v1/nf-instances?target-nf-type=PCF&requester-nf-type=BSF&target-nf-set-id=S.
+
+    Strict: the query string is validated against the GET /nf-instances parameters of
+    TS29510_Nnrf_NFDiscovery.yaml (unknown, repeated or missing required parameters, values
+    against their schemas: a violation is answered 400 and recorded), the TS 29.500 headers
+    are checked, and every SearchResult answered is validated against its schema.
+    `validity` is the SearchResult's validityPeriod (s); `fail` an HTTP status answered to
+    everything."""
 
     API = "TS29510_Nnrf_NFDiscovery.yaml"
 
     def __init__(self):
         openapi.validator("SearchResult", self.API)
         self.sets = {}       # set id -> [PcfSim]
+        self.priorities = {}  # PcfSim instance id -> NFProfile priority
         self.requests = []
         self.violations = []
         self.fail = None     # an HTTP status answered to everything
+        self.validity = 60
         self._loop = _Loop(self._handle)
 
     def start(self):
@@ -170,37 +179,85 @@ class DiscoverySim:
     def uri(self):
         return f"http://127.0.0.1:{self._loop.port}"
 
-    @staticmethod
-    def profile(pcf, set_id):
-        return {"nfInstanceId": pcf.instance_id, "nfType": "PCF", "nfStatus": "REGISTERED",
-                "nfSetIdList": [set_id], "ipv4Addresses": ["127.0.0.1"],
-                "nfServices": [{"serviceInstanceId": "sm-1",
-                                "serviceName": "npcf-smpolicycontrol",
-                                "versions": [{"apiVersionInUri": "v1",
-                                              "apiFullVersion": "1.0.0"}],
-                                "scheme": "http", "nfServiceStatus": "REGISTERED",
-                                "ipEndPoints": [{"ipv4Address": "127.0.0.1",
-                                                 "port": pcf.port}]}]}
+    def searches(self):
+        return [q for m, p, q in self.requests if p == "/nnrf-disc/v1/nf-instances"]
+
+    def profile(self, pcf, set_id):
+        p = {"nfInstanceId": pcf.instance_id, "nfType": "PCF", "nfStatus": "REGISTERED",
+             "nfSetIdList": [set_id], "ipv4Addresses": ["127.0.0.1"],
+             "nfServices": [{"serviceInstanceId": "sm-1",
+                             "serviceName": "npcf-smpolicycontrol",
+                             "versions": [{"apiVersionInUri": "v1",
+                                           "apiFullVersion": "1.0.0"}],
+                             "scheme": "http", "nfServiceStatus": "REGISTERED",
+                             "ipEndPoints": [{"ipv4Address": "127.0.0.1",
+                                              "port": pcf.port}]}]}
+        if pcf.instance_id in self.priorities:
+            p["priority"] = self.priorities[pcf.instance_id]
+        return p
+
+    def _check(self, req, pairs):
+        problems = openapi.query_errors(pairs, "/nf-instances", "GET", self.API)
+        ua = req.header("user-agent") or ""
+        if not re.match(r"^BSF-[0-9a-fA-F-]{36}( \S+)?$", ua):
+            problems.append(f"User-Agent {ua!r} is not BSF-<nfInstanceId>")
+        if not SENDER_TS.match(req.header("3gpp-sbi-sender-timestamp") or ""):
+            problems.append("3gpp-Sbi-Sender-Timestamp missing or malformed")
+        if not (req.header("3gpp-sbi-max-rsp-time") or "").isdigit():
+            problems.append("3gpp-Sbi-Max-Rsp-Time missing or malformed")
+        if req.body:
+            problems.append("a discovery GET carries no body")
+        q = dict(pairs)
+        if q.get("target-nf-type") != "PCF" or q.get("requester-nf-type") != "BSF":
+            problems.append(f"query {q}")
+        return problems
 
     async def _handle(self, req):
         path, _, query = req.path.partition("?")
-        q = dict(urllib.parse.parse_qsl(query))
+        pairs = urllib.parse.parse_qsl(query, keep_blank_values=True)
+        q = dict(pairs)
         self.requests.append((req.method, path, q))
         if req.method != "GET" or path != "/nnrf-disc/v1/nf-instances":
             headers, body = h2_peer.problem(404, "RESOURCE_URI_STRUCTURE_NOT_FOUND")
             return 404, headers, body
-        for name in ("target-nf-type", "requester-nf-type"):
-            if name not in q:
-                self.violations.append(f"no {name}")
-                headers, body = h2_peer.problem(400, "MANDATORY_QUERY_PARAM_MISSING", name)
-                return 400, headers, body
-        if q["target-nf-type"] != "PCF" or q["requester-nf-type"] != "BSF":
-            self.violations.append(f"query {q}")
+        problems = self._check(req, pairs)
+        if problems:
+            self.violations += problems
+            missing = any("missing" in p for p in problems)
+            headers, body = h2_peer.problem(400, "MANDATORY_QUERY_PARAM_MISSING" if missing
+                                            else "INVALID_QUERY_PARAM", "; ".join(problems))
+            return 400, headers, body
         if self.fail:
             headers, body = h2_peer.problem(self.fail, "SYSTEM_FAILURE")
             return self.fail, headers, body
         set_id = q.get("target-nf-set-id", "")
-        result = {"validityPeriod": 60,
+        result = {"validityPeriod": self.validity,
                   "nfInstances": [self.profile(p, set_id) for p in self.sets.get(set_id, [])]}
         openapi.validate(result, "SearchResult", self.API)
         return 200, [("content-type", "application/json")], json.dumps(result).encode()
+
+
+if __name__ == "__main__":  # standalone, for the C tests: PCFs of one set and a discovery NRF
+    import argparse
+    import os
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--info-file", required=True)
+    ap.add_argument("--set", default="set1.pcfset.5gc.mnc001.mcc001")
+    ap.add_argument("--pcfs", type=int, default=3)
+    args = ap.parse_args()
+    pcfs = [PcfSim().start() for _ in range(args.pcfs)]
+    disc = DiscoverySim().start()
+    disc.sets[args.set] = pcfs
+    info = {"discovery": disc.uri, "pcfs": [{"id": p.instance_id, "port": p.port}
+                                            for p in pcfs]}
+    with open(args.info_file + ".tmp", "w") as f:
+        json.dump(info, f)
+    os.rename(args.info_file + ".tmp", args.info_file)
+    try:
+        while True:  # violations end the run with status 1 at SIGTERM
+            time.sleep(0.2)
+            if disc.violations or any(p.violations for p in pcfs):
+                print(disc.violations, [p.violations for p in pcfs], flush=True)
+                os._exit(1)
+    except KeyboardInterrupt:
+        pass

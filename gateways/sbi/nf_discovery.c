@@ -1,0 +1,381 @@
+/* Nnrf_NFDiscovery with a cache of SearchResults; see nf_discovery.h. */
+#include "gateways/sbi/nf_discovery.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+
+#define QUERY_MAX 512
+#define NRF_MAX 8
+
+typedef struct {
+    char key[QUERY_MAX];     /* the query string: what the result answers */
+    json_t *instances;       /* owned; NULL: a free slot */
+    uint64_t expires_ms, used_ms; /* monotonic */
+} entry_t;
+
+typedef struct search search_t;
+
+struct bsf_nf_discovery {
+    bsf_sbi_client_t *sbi;
+    char nrfs[NRF_MAX][512];
+    size_t n_nrfs;
+    char requester[64];
+    unsigned timeout_ms;
+    uint64_t max_validity_ms;
+    pthread_mutex_t mu;      /* the cache: searches start on any thread */
+    entry_t *cache;
+    size_t cache_size;
+    search_t *inflight;      /* client thread: searches waiting for an NRF */
+    atomic_uint_fast64_t searches, cache_hits, nrf_requests, nrf_failovers, failed;
+};
+
+struct search {
+    search_t *next;          /* in flight: the next search; waiting: the next waiter */
+    search_t *waiters;       /* searches of the same query served by this one's answer */
+    bsf_nf_discovery_t *d;
+    bsf_nf_discovery_done_fn done;
+    void *arg;
+    char query[QUERY_MAX];
+    size_t next_nrf;         /* the NRF to ask next */
+    unsigned asked;
+    json_t *cached;          /* a cache hit, delivered on the client thread */
+    char last_error[200];
+};
+
+static uint64_t now_ms(void)
+{
+    return bsf_clock_mono_ns() / 1000000u;
+}
+
+/* A query value this client sends without percent-encoding (NfSetId, ServiceName, NFType
+ * and an NfInstanceId are made of these). */
+static bool plain(const char *s)
+{
+    return s && s[0] && strlen(s) < 200 &&
+           strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_~") ==
+               strlen(s);
+}
+
+bsf_nf_discovery_t *bsf_nf_discovery_create(bsf_sbi_client_t *sbi,
+                                            const bsf_nf_discovery_config_t *cfg)
+{
+    bsf_nf_discovery_t *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->sbi = sbi;
+    for (const char *p = cfg->nrf_uris ? cfg->nrf_uris : ""; *p && d->n_nrfs < NRF_MAX;) {
+        size_t n = strcspn(p, "\n");
+        while (n && p[n - 1] == '/') /* apiRoot: no trailing slash */
+            n--;
+        if (n && n < sizeof d->nrfs[0])
+            snprintf(d->nrfs[d->n_nrfs++], sizeof d->nrfs[0], "%.*s", (int)n, p);
+        p += strcspn(p, "\n");
+        p += *p == '\n';
+    }
+    if (plain(cfg->requester_nf_instance_id))
+        snprintf(d->requester, sizeof d->requester, "%s", cfg->requester_nf_instance_id);
+    d->timeout_ms = cfg->timeout_ms ? cfg->timeout_ms : 2000;
+    d->max_validity_ms = cfg->max_validity_ms ? cfg->max_validity_ms : 3600000;
+    d->cache_size = cfg->cache_size;
+    if (d->cache_size && !(d->cache = calloc(d->cache_size, sizeof *d->cache))) {
+        free(d);
+        return NULL;
+    }
+    pthread_mutex_init(&d->mu, NULL);
+    return d;
+}
+
+bool bsf_nf_discovery_enabled(const bsf_nf_discovery_t *d)
+{
+    return d && d->n_nrfs > 0;
+}
+
+/* The cached instances of `key` (a new reference), NULL when none or expired. */
+static json_t *cache_get(bsf_nf_discovery_t *d, const char *key)
+{
+    json_t *got = NULL;
+    uint64_t now = now_ms();
+    pthread_mutex_lock(&d->mu);
+    for (size_t i = 0; i < d->cache_size; i++) {
+        entry_t *e = &d->cache[i];
+        if (e->instances && now < e->expires_ms && strcmp(e->key, key) == 0) {
+            e->used_ms = now;
+            got = json_incref(e->instances);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&d->mu);
+    return got;
+}
+
+/* Keeps `instances` (a new reference is taken) for validity_ms: in the slot of the same
+ * key, else a free or expired one, else the least recently used. */
+static void cache_put(bsf_nf_discovery_t *d, const char *key, json_t *instances,
+                      uint64_t validity_ms)
+{
+    if (!d->cache_size || !validity_ms)
+        return;
+    uint64_t now = now_ms();
+    pthread_mutex_lock(&d->mu);
+    entry_t *slot = NULL;
+    for (size_t i = 0; i < d->cache_size && !slot; i++)
+        if (d->cache[i].instances && strcmp(d->cache[i].key, key) == 0)
+            slot = &d->cache[i];
+    for (size_t i = 0; i < d->cache_size && !slot; i++)
+        if (!d->cache[i].instances || d->cache[i].expires_ms <= now)
+            slot = &d->cache[i];
+    for (size_t i = 0; i < d->cache_size && !slot; i++) /* every slot live: the LRU one */
+        for (size_t j = 0; j < d->cache_size; j++)
+            if (!slot || d->cache[j].used_ms < slot->used_ms)
+                slot = &d->cache[j];
+    json_decref(slot->instances);
+    snprintf(slot->key, sizeof slot->key, "%s", key);
+    slot->instances = json_incref(instances);
+    slot->expires_ms = now + validity_ms;
+    slot->used_ms = now;
+    pthread_mutex_unlock(&d->mu);
+}
+
+static void deliver_one(search_t *s, bsf_nf_discovery_result_t *r)
+{
+    if (!r->ok)
+        atomic_fetch_add(&s->d->failed, 1);
+    s->done(s->arg, r);
+    json_decref(s->cached);
+    free(s);
+}
+
+/* The result goes to `s` and to the searches that waited for it. */
+static void deliver(search_t *s, bsf_nf_discovery_result_t *r)
+{
+    bsf_nf_discovery_t *d = s->d;
+    for (search_t **p = &d->inflight; *p; p = &(*p)->next)
+        if (*p == s) {
+            *p = s->next;
+            break;
+        }
+    r->nrfs_asked = s->asked;
+    search_t *w = s->waiters;
+    deliver_one(s, r);
+    while (w) {
+        search_t *next = w->next;
+        if (r->ok)
+            atomic_fetch_add(&d->cache_hits, 1);
+        deliver_one(w, r);
+        w = next;
+    }
+}
+
+static void ask_next(search_t *s);
+
+/* A SearchResult (TS 29.510 §6.2.6.2.2): nfInstances required, validityPeriod (s). */
+static void on_answer(void *arg, const bsf_sbi_response_t *rsp)
+{
+    search_t *s = arg;
+    bsf_nf_discovery_t *d = s->d;
+    const char *nrf = d->nrfs[s->next_nrf - 1];
+    if (rsp->result != BSF_SBI_OK || rsp->status == 429 || rsp->status >= 500) {
+        if (rsp->result != BSF_SBI_OK)
+            snprintf(s->last_error, sizeof s->last_error, "%s: %s", nrf, rsp->error);
+        else
+            snprintf(s->last_error, sizeof s->last_error, "%s: status %d", nrf, rsp->status);
+        if (s->next_nrf < d->n_nrfs)
+            atomic_fetch_add(&d->nrf_failovers, 1);
+        ask_next(s);
+        return;
+    }
+    char why[240];
+    bsf_nf_discovery_result_t r = {.nrf = nrf, .error = why};
+    json_t *root = NULL;
+    if (rsp->status != 200) {
+        snprintf(why, sizeof why, "%s answered %d%s%s", nrf, rsp->status,
+                 rsp->has_problem ? " " : "", rsp->has_problem ? rsp->problem.cause : "");
+    } else if (!(root = json_loadb(rsp->body, rsp->body_len, 0, NULL)) ||
+               !json_is_array(json_object_get(root, "nfInstances"))) {
+        snprintf(why, sizeof why, "%s: not a SearchResult", nrf);
+    } else {
+        json_t *vp = json_object_get(root, "validityPeriod");
+        json_int_t v = json_is_integer(vp) ? json_integer_value(vp) : 0;
+        uint64_t validity = v > 0 ? (uint64_t)v * 1000u : 0;
+        if (validity > d->max_validity_ms)
+            validity = d->max_validity_ms;
+        r.ok = true;
+        r.error = NULL;
+        r.nf_instances = json_object_get(root, "nfInstances");
+        cache_put(d, s->query, r.nf_instances, validity);
+    }
+    deliver(s, &r);
+    json_decref(root);
+}
+
+static void ask_next(search_t *s)
+{
+    bsf_nf_discovery_t *d = s->d;
+    while (s->next_nrf < d->n_nrfs) {
+        const char *nrf = d->nrfs[s->next_nrf++];
+        char uri[sizeof d->nrfs[0] + QUERY_MAX + 128];
+        int n = snprintf(uri, sizeof uri, "%s/nnrf-disc/v1/nf-instances?%s%s%s", nrf, s->query,
+                         d->requester[0] ? "&requester-nf-instance-id=" : "", d->requester);
+        if (n < 0 || (size_t)n >= sizeof uri)
+            continue;
+        bsf_sbi_request_t req = {.method = "GET", .uri = uri, .timeout_ms = d->timeout_ms,
+                                 .priority = -1};
+        char err[200];
+        s->asked++;
+        atomic_fetch_add(&d->nrf_requests, 1);
+        if (bsf_sbi_client_submit(d->sbi, &req, on_answer, s, err, sizeof err) == 0)
+            return;
+        snprintf(s->last_error, sizeof s->last_error, "%s: %s", nrf, err);
+    }
+    char why[260];
+    snprintf(why, sizeof why, "no NRF answered (%u asked): %s", s->asked, s->last_error);
+    bsf_nf_discovery_result_t r = {.error = why};
+    deliver(s, &r);
+}
+
+/* On the client thread: a cache hit, or the first NRF request. */
+static void on_posted(void *arg, bool stopped)
+{
+    search_t *s = arg;
+    if (stopped) {
+        bsf_nf_discovery_result_t r = {.error = "SBI client stopped"};
+        deliver(s, &r);
+        return;
+    }
+    bsf_nf_discovery_t *d = s->d;
+    if (!s->cached) /* an answer may have come since the search started */
+        s->cached = cache_get(d, s->query);
+    if (s->cached) {
+        atomic_fetch_add(&d->cache_hits, 1);
+        bsf_nf_discovery_result_t r = {.ok = true, .nf_instances = s->cached, .cached = true};
+        deliver_one(s, &r);
+        return;
+    }
+    for (search_t *f = d->inflight; f; f = f->next)
+        if (strcmp(f->query, s->query) == 0) { /* the same query is out: wait for it */
+            s->next = f->waiters;
+            f->waiters = s;
+            return;
+        }
+    s->next = d->inflight;
+    d->inflight = s;
+    ask_next(s);
+}
+
+int bsf_nf_discovery_search(bsf_nf_discovery_t *d, const bsf_nf_discovery_query_t *q,
+                            bsf_nf_discovery_done_fn done, void *arg)
+{
+    if (!bsf_nf_discovery_enabled(d) || !plain(q->target_nf_type) ||
+        (q->target_nf_set_id && !plain(q->target_nf_set_id)) ||
+        (q->service_name && !plain(q->service_name)))
+        return -1;
+    search_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return -1;
+    *s = (search_t){.d = d, .done = done, .arg = arg};
+    snprintf(s->query, sizeof s->query, "target-nf-type=%s&requester-nf-type=BSF%s%s%s%s",
+             q->target_nf_type, q->target_nf_set_id ? "&target-nf-set-id=" : "",
+             q->target_nf_set_id ? q->target_nf_set_id : "",
+             q->service_name ? "&service-names=" : "", q->service_name ? q->service_name : "");
+    s->cached = cache_get(d, s->query);
+    atomic_fetch_add(&d->searches, 1);
+    if (bsf_sbi_client_post(d->sbi, 0, on_posted, s)) {
+        json_decref(s->cached);
+        free(s);
+        return -1;
+    }
+    return 0;
+}
+
+void bsf_nf_discovery_free(bsf_nf_discovery_t *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->cache_size; i++)
+        json_decref(d->cache[i].instances);
+    free(d->cache);
+    pthread_mutex_destroy(&d->mu);
+    free(d);
+}
+
+void bsf_nf_discovery_stats(bsf_nf_discovery_t *d, bsf_nf_discovery_stats_t *out)
+{
+    *out = (bsf_nf_discovery_stats_t){atomic_load(&d->searches), atomic_load(&d->cache_hits),
+                                      atomic_load(&d->nrf_requests),
+                                      atomic_load(&d->nrf_failovers), atomic_load(&d->failed)};
+}
+
+void bsf_nf_discovery_write_metrics(void *ctx, bsf_text_t *out)
+{
+    bsf_nf_discovery_stats_t s;
+    bsf_nf_discovery_stats(ctx, &s);
+    bsf_text_printf(out,
+                    "# HELP bsf_nf_discovery_total NF discovery searches by outcome.\n"
+                    "# TYPE bsf_nf_discovery_total counter\n"
+                    "bsf_nf_discovery_total{outcome=\"searched\"} %llu\n"
+                    "bsf_nf_discovery_total{outcome=\"cache_hit\"} %llu\n"
+                    "bsf_nf_discovery_total{outcome=\"failed\"} %llu\n"
+                    "# HELP bsf_nf_discovery_nrf_requests_total Nnrf_NFDiscovery requests sent.\n"
+                    "# TYPE bsf_nf_discovery_nrf_requests_total counter\n"
+                    "bsf_nf_discovery_nrf_requests_total %llu\n"
+                    "# HELP bsf_nf_discovery_nrf_failovers_total Searches passed to the next NRF.\n"
+                    "# TYPE bsf_nf_discovery_nrf_failovers_total counter\n"
+                    "bsf_nf_discovery_nrf_failovers_total %llu\n",
+                    (unsigned long long)s.searches, (unsigned long long)s.cache_hits,
+                    (unsigned long long)s.failed, (unsigned long long)s.nrf_requests,
+                    (unsigned long long)s.nrf_failovers);
+}
+
+static const char *first_address(json_t *svc, json_t *p, char *buf, size_t cap,
+                                 json_int_t *port)
+{
+    json_t *ep = json_array_get(json_object_get(svc, "ipEndPoints"), 0);
+    json_int_t pt = json_integer_value(json_object_get(ep, "port"));
+    *port = pt > 0 && pt <= 65535 ? pt : 0;
+    const char *host = json_string_value(json_object_get(ep, "ipv4Address"));
+    const char *v6 = json_string_value(json_object_get(ep, "ipv6Address"));
+    if (!host && v6 && strlen(v6) < cap - 2) {
+        snprintf(buf, cap, "[%s]", v6);
+        host = buf;
+    }
+    if (!host)
+        host = json_string_value(json_object_get(svc, "fqdn"));
+    if (!host)
+        host = json_string_value(json_object_get(p, "fqdn"));
+    if (!host)
+        host = json_string_value(json_array_get(json_object_get(p, "ipv4Addresses"), 0));
+    return host;
+}
+
+int bsf_nf_profile_api_root(json_t *profile, const char *service_name, char *root, size_t cap,
+                            char *authority, size_t acap)
+{
+    json_t *services = json_object_get(profile, "nfServices");
+    json_t *svc = json_array_get(services, 0);
+    size_t i;
+    json_t *s;
+    json_array_foreach(services, i, s) {
+        const char *name = json_string_value(json_object_get(s, "serviceName"));
+        if (service_name && name && strcmp(name, service_name) == 0) {
+            svc = s;
+            break;
+        }
+    }
+    char v6[64];
+    json_int_t port;
+    const char *host = first_address(svc, profile, v6, sizeof v6, &port);
+    if (!host || !host[0] || strlen(host) > 255)
+        return -1;
+    const char *scheme = json_string_value(json_object_get(svc, "scheme"));
+    scheme = scheme && strcmp(scheme, "https") == 0 ? "https" : "http";
+    if (!port)
+        port = strcmp(scheme, "https") == 0 ? 443 : 80;
+    int a = snprintf(authority, acap, "%s:%d", host, (int)port);
+    int n = snprintf(root, cap, "%s://%s:%d", scheme, host, (int)port);
+    return a > 0 && (size_t)a < acap && n > 0 && (size_t)n < cap ? 0 : -1;
+}

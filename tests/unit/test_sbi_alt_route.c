@@ -1,0 +1,230 @@
+/* Alternate routing by binding indication (gateways/sbi/sbi_alt_route.h) over the real SBI
+ * client, against tests/peers/pcf_sim.py standalone on loopback: three PCFs of one set and a
+ * strict discovery NRF, listed second in the NRF list behind one nobody listens on. */
+#include <jansson.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "gateways/sbi/nf_discovery.h"
+#include "gateways/sbi/sbi_alt_route.h"
+
+#define SET "set1.pcfset.5gc.mnc001.mcc001"
+#define PATH "/npcf-custom-binding/v1/sessions/alt"
+
+static char dir[64], dead[64], nrfs[256], pcf_id[3][64];
+static pid_t sim;
+static bsf_sbi_client_t *client;
+static bsf_nf_discovery_t *disc;
+static bsf_sbi_alt_route_t *alt;
+
+/* A loopback port nobody listens on. */
+static int dead_port(void)
+{
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof a;
+    if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof a) ||
+        getsockname(s, (struct sockaddr *)&a, &len))
+        return -1;
+    close(s);
+    return ntohs(a.sin_port);
+}
+
+static int read_info(const char *path)
+{
+    json_t *j = json_load_file(path, 0, NULL);
+    if (!j)
+        return -1;
+    snprintf(nrfs, sizeof nrfs, "%s\n%s", dead,
+             json_string_value(json_object_get(j, "discovery")));
+    for (size_t i = 0; i < 3; i++)
+        snprintf(pcf_id[i], sizeof pcf_id[i], "%s",
+                 json_string_value(json_object_get(
+                     json_array_get(json_object_get(j, "pcfs"), i), "id")));
+    json_decref(j);
+    return 0;
+}
+
+static int start_sim(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/test_sbi_alt_route.XXXXXX");
+    if (!mkdtemp(dir))
+        return -1;
+    char info[128];
+    snprintf(info, sizeof info, "%s/info.json", dir);
+    sim = fork();
+    if (sim == 0) {
+        execl("/usr/bin/python3", "python3", BSF_PCF_SIM, "--info-file", info, (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 600; i++) {
+        if (access(info, R_OK) == 0)
+            return read_info(info);
+        usleep(50000);
+    }
+    return -1;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dead, sizeof dead, "http://127.0.0.1:%d", dead_port());
+    if (start_sim())
+        return -1;
+    bsf_sbi_client_config_t cc = {.nf_instance_id = "5a1c6a4e-0000-4000-8000-0000000000b5"};
+    char err[200];
+    if (bsf_sbi_client_start(&cc, &client, err, sizeof err))
+        return -1;
+    bsf_nf_discovery_config_t dc = {.nrf_uris = nrfs, .requester_nf_instance_id =
+                                    cc.nf_instance_id, .timeout_ms = 2000, .cache_size = 8};
+    disc = bsf_nf_discovery_create(client, &dc);
+    bsf_sbi_alt_config_t ac = {.enabled = true, .max_alternates = 2, .on_timeout = true,
+                               .on_connect_error = true};
+    alt = bsf_sbi_alt_route_create(client, disc, &ac, err, sizeof err);
+    return disc && alt ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    bsf_sbi_client_stop(client);
+    bsf_sbi_alt_route_free(alt);
+    bsf_nf_discovery_free(disc);
+    kill(sim, SIGTERM);
+    int status = 0;
+    waitpid(sim, &status, 0);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    /* the sims exit 1 at once when they saw a request that breaks the spec */
+    return system(cmd) == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 1) ? 0 : -1;
+}
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool done;
+    bsf_sbi_result_t result;
+    int status;
+    unsigned alternates;
+    char server[128], error[600];
+} call_t;
+
+static void on_done(void *arg, const bsf_sbi_response_t *rsp)
+{
+    call_t *c = arg;
+    const char *server = bsf_sbi_response_header(rsp, "server");
+    pthread_mutex_lock(&c->mu);
+    c->result = rsp->result;
+    c->status = rsp->status;
+    c->alternates = rsp->alternates;
+    snprintf(c->server, sizeof c->server, "%s", server ? server : "");
+    snprintf(c->error, sizeof c->error, "%s", rsp->error ? rsp->error : "");
+    c->done = true;
+    pthread_cond_signal(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+}
+
+/* A GET of PATH at the dead primary with this routing binding. */
+static call_t run(const char *routing_binding)
+{
+    char uri[160], err[200];
+    snprintf(uri, sizeof uri, "%s%s", dead, PATH);
+    call_t c = {.done = false};
+    pthread_mutex_init(&c.mu, NULL);
+    pthread_cond_init(&c.cv, NULL);
+    bsf_sbi_request_t q = {.method = "GET", .uri = uri, .timeout_ms = 4000, .priority = -1,
+                           .callback = "Nbsf_Management_myNotification",
+                           .routing_binding = routing_binding};
+    bsf_sbi_alt_target_t t = {.nf_type = "PCF"};
+    if (bsf_sbi_alt_route_submit(alt, &q, &t, on_done, &c, err, sizeof err))
+        fail_msg("submit: %s", err);
+    pthread_mutex_lock(&c.mu);
+    while (!c.done)
+        pthread_cond_wait(&c.cv, &c.mu);
+    pthread_mutex_unlock(&c.mu);
+    return c;
+}
+
+static void test_a_set_binding_finds_an_alternate_of_that_set(void **state)
+{
+    (void)state;
+    call_t c = run("bl=nfset; nfset=" SET);
+    assert_int_equal(c.result, BSF_SBI_OK);
+    assert_int_equal(c.status, 200);
+    assert_int_equal(c.alternates, 1);
+    assert_true(strncmp(c.server, "PCF-", 4) == 0);
+}
+
+static void test_the_bound_instance_is_not_an_alternate(void **state)
+{
+    (void)state;
+    char b[200], not_it[80];
+    snprintf(b, sizeof b, "bl=nfinstance; nfinst=%s; nfset=" SET, pcf_id[0]);
+    snprintf(not_it, sizeof not_it, "PCF-%s", pcf_id[0]);
+    call_t c = run(b);
+    assert_int_equal(c.status, 200);
+    assert_int_equal(c.alternates, 1);
+    assert_string_not_equal(c.server, not_it);
+}
+
+static void test_an_instance_binding_without_a_set_has_no_alternate(void **state)
+{
+    (void)state;
+    char b[200];
+    snprintf(b, sizeof b, "bl=nfinstance; nfinst=%s", pcf_id[1]);
+    call_t c = run(b);
+    assert_int_equal(c.result, BSF_SBI_ERR_CONNECT);
+    assert_int_equal(c.alternates, 0);
+}
+
+static void test_an_unknown_set_ends_with_why(void **state)
+{
+    (void)state;
+    call_t c = run("bl=nfset; nfset=set9.pcfset.5gc.mnc001.mcc001");
+    assert_int_equal(c.result, BSF_SBI_ERR_CONNECT);
+    assert_int_equal(c.alternates, 0);
+    assert_non_null(strstr(c.error, "no alternate producer: none left among the 0 PCF"));
+}
+
+static void test_one_nrf_request_per_query_and_the_dead_nrf_skipped(void **state)
+{
+    (void)state;
+    bsf_nf_discovery_stats_t s;
+    bsf_nf_discovery_stats(disc, &s);
+    /* two queries (SET, set9), each: the dead NRF, then the live one; the second SET search
+     * came from the cache */
+    assert_int_equal(s.searches, 3);
+    assert_int_equal(s.cache_hits, 1);
+    assert_int_equal(s.nrf_requests, 4);
+    assert_int_equal(s.nrf_failovers, 2);
+    bsf_sbi_alt_route_stats_t a;
+    bsf_sbi_alt_route_stats(alt, &a);
+    assert_int_equal(a.alternates_sent, 2);
+    assert_int_equal(a.answered_by_alternate, 2);
+    assert_int_equal(a.no_alternate, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_set_binding_finds_an_alternate_of_that_set),
+        cmocka_unit_test(test_the_bound_instance_is_not_an_alternate),
+        cmocka_unit_test(test_an_instance_binding_without_a_set_has_no_alternate),
+        cmocka_unit_test(test_an_unknown_set_ends_with_why),
+        cmocka_unit_test(test_one_nrf_request_per_query_and_the_dead_nrf_skipped),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
