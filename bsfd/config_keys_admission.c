@@ -11,6 +11,7 @@
 #include "core/problem.h"
 
 static const char *const shedding_choices[] = {"priority", "percentage", NULL};
+static const char *const refuse_choices[] = {"DOC", "L1", "L2", "CONGESTED", "never", NULL};
 
 static const bsf_config_key_t keys[] = {
     BSF_CFG_BOOL_KEY("admission.enabled", admission.enabled, "true",
@@ -98,6 +99,18 @@ static const bsf_config_key_t keys[] = {
     BSF_CFG_LIST_KEY("ratelimit.routes", admission.route_rates, "", 127,
         "Requests per second per operation, all consumers together: `register=N`, "
         "`discovery=N`, `deregister=N`, `update=N`, `other=N`; over it, 429."),
+    BSF_CFG_ENUM_KEY("admission.connection_refuse_state", admission.connection_refuse,
+        "never", refuse_choices,
+        "Seed 3.29: from this congestion state on (DOC, L1, L2, CONGESTED; `never`: never) a new "
+        "SBI connection is closed as soon as it is accepted, before anything is read; the "
+        "connections already open keep being served (and shed by priority). `never` by "
+        "default: a consumer then gets seed 3.5's answer (503, Retry-After) rather than a "
+        "closed connection."),
+    BSF_CFG_UINT_KEY("admission.connection_max_streams", admission.connection_max_streams,
+        "32", 0, 2147483647,
+        "Seed 3.29: SETTINGS_MAX_CONCURRENT_STREAMS of an SBI connection opened while the "
+        "congestion state is DOC or above (and new connections are not refused); 0 or more "
+        "than sbi.max_concurrent_streams: sbi.max_concurrent_streams."),
     BSF_CFG_UINT_KEY("ratelimit.priority_cutoff", admission.rate_priority, "0", 0, 31,
         "Requests of this priority or a more important one (lower number) are never rate "
         "limited (seed 3.28: only those above the configured value are discarded)."),

@@ -379,7 +379,11 @@ static int create_admission(bsfd_t *d, char *err, size_t cap)
                                      .retry_after_s = cfg->admission.retry_after_s,
                                      .consumer_rate = cfg->admission.rate_per_consumer,
                                      .burst = cfg->admission.rate_burst,
-                                     .rate_priority_cutoff = cfg->admission.rate_priority};
+                                     .rate_priority_cutoff = cfg->admission.rate_priority,
+                                     .connection_refuse_state =
+                                         (bsf_adm_state_t)(cfg->admission.connection_refuse + 1),
+                                     .connection_max_streams =
+                                         cfg->admission.connection_max_streams};
     memcpy(sc.route_rate, ac.route_rate, sizeof sc.route_rate);
     if (!(d->admission = bsf_admission_new(&ac)) ||
         (ac.sbi_enabled &&

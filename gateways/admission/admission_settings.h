@@ -35,6 +35,9 @@ typedef struct {
     uint32_t rate_burst;              /* ratelimit.burst */
     char route_rates[128];            /* ratelimit.routes: op=N items */
     uint32_t rate_priority;           /* ratelimit.priority_cutoff: <= this is never limited */
+    int connection_refuse;            /* admission.connection_refuse_state: 0 DOC .. 3
+                                         CONGESTED, 4 never */
+    uint32_t connection_max_streams;  /* admission.connection_max_streams */
 } bsf_admission_settings_t;
 
 /* The controller's configuration from the settings. Returns 0, or -1 with the reason naming

@@ -78,6 +78,12 @@ typedef struct {
      * `cap` into out (the strings must stay valid until the next call on this thread) and
      * returns how many. Worker thread. */
     size_t (*response_headers)(void *ctx, bsf_h2_header_t *out, size_t cap);
+    /* Optional (NULL: every connection within max_connections and the budget is admitted).
+     * Called on the worker thread for each accepted connection, before anything is read or
+     * sent: false closes it at once (counted in refused_connections); the handler may lower
+     * `*max_streams` (max_concurrent_streams on entry), the SETTINGS_MAX_CONCURRENT_STREAMS
+     * this connection gets (seed §3.29: connection admission by congestion state). */
+    bool (*admit_connection)(void *ctx, uint32_t *max_streams);
 } bsf_h2_handler_t;
 
 typedef struct bsf_sbi_tls bsf_sbi_tls_t;

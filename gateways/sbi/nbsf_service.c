@@ -302,6 +302,11 @@ static bool on_admit(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s, const b
     return bsf_sbi_admission_check(((bsf_nbsf_service_t *)ctx)->cfg.admission, s, r);
 }
 
+static bool on_admit_connection(void *ctx, uint32_t *max_streams)
+{
+    return bsf_sbi_admission_connection(((bsf_nbsf_service_t *)ctx)->cfg.admission, max_streams);
+}
+
 static size_t on_response_headers(void *ctx, bsf_h2_header_t *out, size_t cap)
 {
     return bsf_sbi_admission_headers(((bsf_nbsf_service_t *)ctx)->cfg.admission, out, cap);
@@ -408,6 +413,7 @@ int bsf_nbsf_service_start(const bsf_nbsf_config_t *cfg, const bsf_h2_config_t *
     if (cfg->admission) {
         handler.admit = on_admit;
         handler.response_headers = on_response_headers;
+        handler.admit_connection = on_admit_connection;
     }
     if (start_servers(svc, h2, &handler, per_server, err, err_cap)) {
         free(metrics);

@@ -32,6 +32,7 @@ struct bsf_sbi_admission {
     consumer_t *consumers;
     atomic_uint_fast64_t limited_total[BSF_ADM_OP_COUNT];
     atomic_uint_fast64_t by_priority[4];
+    atomic_uint_fast64_t conn_refused[BSF_ADM_CONGESTED + 1], conn_limited[BSF_ADM_CONGESTED + 1];
 };
 
 static bool cause_ok(const char *c)
@@ -183,6 +184,25 @@ bool bsf_sbi_admission_check(bsf_sbi_admission_t *a, bsf_h2_stream_t *s,
     return true;
 }
 
+bool bsf_sbi_admission_connection(bsf_sbi_admission_t *a, uint32_t *max_streams)
+{
+    if (!a->cfg.adm)
+        return true;
+    bsf_adm_state_t state = bsf_admission_state(a->cfg.adm);
+    if (state == BSF_ADM_NORMAL)
+        return true;
+    if (state >= a->cfg.connection_refuse_state) {
+        atomic_fetch_add_explicit(&a->conn_refused[state], 1, memory_order_relaxed);
+        return false;
+    }
+    uint32_t cap = a->cfg.connection_max_streams;
+    if (cap && cap < *max_streams) {
+        *max_streams = cap;
+        atomic_fetch_add_explicit(&a->conn_limited[state], 1, memory_order_relaxed);
+    }
+    return true;
+}
+
 /* Per-thread copies of the OCI and LCI values: rewritten only when the controller's change. */
 typedef struct {
     uint64_t key;
@@ -229,6 +249,19 @@ void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *o
         bsf_text_printf(out, "ocbsf_sbi_ratelimit_reject_total{route=\"%s\"} %llu\n",
                         bsf_adm_op_name((bsf_adm_op_t)op),
                         (unsigned long long)atomic_load(&a->limited_total[op]));
+    bsf_text_printf(out, "# HELP ocbsf_sbi_connection_reject_total SBI connections closed at "
+                         "accept by the congestion state (seed 3.29).\n"
+                         "# TYPE ocbsf_sbi_connection_reject_total counter\n"
+                         "# HELP ocbsf_sbi_connection_limited_total SBI connections opened "
+                         "with a lower stream limit by the congestion state.\n"
+                         "# TYPE ocbsf_sbi_connection_limited_total counter\n");
+    for (int s = BSF_ADM_DOC; s <= BSF_ADM_CONGESTED; s++) {
+        const char *name = bsf_adm_state_name((bsf_adm_state_t)s);
+        bsf_text_printf(out, "ocbsf_sbi_connection_reject_total{state=\"%s\"} %llu\n"
+                             "ocbsf_sbi_connection_limited_total{state=\"%s\"} %llu\n",
+                        name, (unsigned long long)atomic_load(&a->conn_refused[s]), name,
+                        (unsigned long long)atomic_load(&a->conn_limited[s]));
+    }
     static const char *const ranges[] = {"0-7", "8-15", "16-23", "24-31"};
     bsf_text_printf(out, "# HELP ocbsf_http_message_priority_request_count_total SBI requests "
                          "by evaluated priority.\n"
