@@ -111,6 +111,22 @@ static const bsf_config_key_t keys[] = {
         "Seed 3.29: SETTINGS_MAX_CONCURRENT_STREAMS of an SBI connection opened while the "
         "congestion state is DOC or above (and new connections are not refused); 0 or more "
         "than sbi.max_concurrent_streams: sbi.max_concurrent_streams."),
+    BSF_CFG_BOOL_KEY("sbi.error_detail.enhanced", admission.error_detail, "false",
+        "Seed 3.11: the ProblemDetails detail of every SBI error answer is "
+        "`<fqdn>:BSF_MGMT:<text> :EC-OBSF-BSF_MGMT-<CATEGORY>-<STATUS>-<ID>` (fqdn: nf.fqdn, "
+        "else the host name; the error ids are listed in docs/operations.md)."),
+    BSF_CFG_BOOL_KEY("sbi.error_log.enabled", admission.error_log, "false",
+        "Seed 3.9: every SBI error answer is logged (WARN, module sbi) as one JSON object: "
+        "errorStatus, errorTitle, errorDetails, errorCause, sender (BSF-<nf.instance_id>) "
+        "and, with sbi.error_log.ue_id, subscriberId."),
+    BSF_CFG_BOOL_KEY("sbi.error_log.ue_id", admission.error_log_ue_id, "false",
+        "Seed 3.9 (Enable UE Identifier Information): the error log names the request's SUPI, "
+        "else its GPSI (query or body). Personal data: off by default."),
+    BSF_CFG_UINT_KEY("sbi.error_log.rate", admission.error_log_rate, "500", 1, 10000000,
+        "Seed 3.9 burst filter: error log lines per second on average; beyond rate and burst "
+        "they are dropped (counted in ocbsf_sbi_error_log_total{result=\"dropped\"})."),
+    BSF_CFG_UINT_KEY("sbi.error_log.max_burst", admission.error_log_burst, "3000", 1,
+        10000000, "Seed 3.9 burst filter: error log lines that may be written at once."),
     BSF_CFG_UINT_KEY("ratelimit.priority_cutoff", admission.rate_priority, "0", 0, 31,
         "Requests of this priority or a more important one (lower number) are never rate "
         "limited (seed 3.28: only those above the configured value are discarded)."),

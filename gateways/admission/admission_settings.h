@@ -38,6 +38,11 @@ typedef struct {
     int connection_refuse;            /* admission.connection_refuse_state: 0 DOC .. 3
                                          CONGESTED, 4 never */
     uint32_t connection_max_streams;  /* admission.connection_max_streams */
+    bool error_detail;                /* sbi.error_detail.enhanced (seed §3.11) */
+    bool error_log;                   /* sbi.error_log.enabled (seed §3.9) */
+    bool error_log_ue_id;             /* sbi.error_log.ue_id */
+    uint32_t error_log_rate;          /* sbi.error_log.rate */
+    uint32_t error_log_burst;         /* sbi.error_log.max_burst */
 } bsf_admission_settings_t;
 
 /* The controller's configuration from the settings. Returns 0, or -1 with the reason naming
