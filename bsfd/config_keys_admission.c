@@ -9,6 +9,7 @@
 
 #include "bsfd/config.h"
 #include "core/problem.h"
+#include "gateways/admission/message_profile.h"
 
 static const char *const shedding_choices[] = {"priority", "percentage", NULL};
 static const char *const refuse_choices[] = {"DOC", "L1", "L2", "CONGESTED", "never", NULL};
@@ -99,6 +100,19 @@ static const bsf_config_key_t keys[] = {
     BSF_CFG_LIST_KEY("ratelimit.routes", admission.route_rates, "", 127,
         "Requests per second per operation, all consumers together: `register=N`, "
         "`discovery=N`, `deregister=N`, `update=N`, `other=N`; over it, 429."),
+    BSF_CFG_LIST_KEY("admission.message_priority_profile", admission.message_profile, "", 2047,
+        "Seed 3.1's message priority profile (messagePriority.messagePriorityProfile): rules "
+        "separated by `;`, each `field=value` members separated by `,` with the seed's field "
+        "names: messageID, rulePriority (lowest first; the first matching rule applies), "
+        "interfaceType (`Nbsf_Management`: requests to the BSF and their answers; "
+        "`Npcf_Binding_Audit`: the audit's requests to PCFs), messageType (`Discovery`, "
+        "`Register`, `Deregister`, `Update`, `Audit_Notify`, `Any`), requestPriorityOverride "
+        "and responsePriorityAssign (`Always`, `IfNotPresent`, `Never`), requestPriorityValue "
+        "and responsePriorityValue (0-31). Example: `messageID=reg,rulePriority=1,"
+        "interfaceType=Nbsf_Management,messageType=Register,requestPriorityOverride=Always,"
+        "requestPriorityValue=3,responsePriorityAssign=Always,responsePriorityValue=3`. "
+        "Empty (the default): no profile; requests keep their header or their operation's "
+        "default (admission.priorities) and answers carry none."),
     BSF_CFG_ENUM_KEY("admission.connection_refuse_state", admission.connection_refuse,
         "never", refuse_choices,
         "Seed 3.29: from this congestion state on (DOC, L1, L2, CONGESTED; `never`: never) a new "
@@ -139,6 +153,11 @@ static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
     char why[320];
     if (bsf_admission_settings_apply(&cfg->admission, &ac, why, sizeof why)) {
         snprintf(err, err_cap, "%s", why);
+        return -1;
+    }
+    bsf_message_profile_t profile;
+    if (bsf_message_profile_parse(cfg->admission.message_profile, &profile, why, sizeof why)) {
+        snprintf(err, err_cap, "admission.message_priority_profile: %s", why);
         return -1;
     }
     bsf_cause_overrides_t errors;

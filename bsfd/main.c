@@ -40,6 +40,7 @@
 #include "gateways/sbi/nbsf_service.h"
 #include "gateways/sbi/sbi_admission.h"
 #include "gateways/sbi/sbi_error_log.h"
+#include "gateways/admission/message_profile.h"
 #include "gateways/sbi/sbi_oauth2.h"
 #include "gateways/sbi/sbi_tls.h"
 #include "bsfd/cert_watch.h"
@@ -400,6 +401,10 @@ static int create_admission(bsfd_t *d, char *err, size_t cap)
     char host[256] = "";
     if (!cfg->nrf.fqdn[0] && gethostname(host, sizeof host - 1))
         host[0] = '\0';
+    static bsf_message_profile_t profile; /* checked by the configuration */
+    if (bsf_message_profile_parse(cfg->admission.message_profile, &profile, err, cap))
+        return -1;
+    bsf_message_profile_install(&profile);
     bsf_sbi_errors_install(&(bsf_sbi_errors_config_t){
         .enhanced_detail = cfg->admission.error_detail,
         .log = cfg->admission.error_log,

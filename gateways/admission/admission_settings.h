@@ -43,6 +43,7 @@ typedef struct {
     bool error_log_ue_id;             /* sbi.error_log.ue_id */
     uint32_t error_log_rate;          /* sbi.error_log.rate */
     uint32_t error_log_burst;         /* sbi.error_log.max_burst */
+    char message_profile[2048];       /* admission.message_priority_profile (seed §3.1) */
 } bsf_admission_settings_t;
 
 /* The controller's configuration from the settings. Returns 0, or -1 with the reason naming

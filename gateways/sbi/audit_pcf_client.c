@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gateways/admission/message_profile.h"
+
 struct bsf_audit_pcf_client {
     bsf_sbi_client_t *sbi;
     char nrf[512];
@@ -63,7 +65,9 @@ static int query(void *ctx, const char *url, unsigned timeout_ms, bsf_audit_answ
     q->arg = arg;
     authority_of(url, q->authority, sizeof q->authority);
     bsf_sbi_request_t req = {.method = "GET", .uri = url, .timeout_ms = timeout_ms,
-                             .priority = -1, .callback = "Nbsf_Management_myNotification"};
+                             .priority = bsf_message_profile_egress(BSF_MP_NPCF_BINDING_AUDIT,
+                                                                    BSF_MP_AUDIT_NOTIFY, -1),
+                             .callback = "Nbsf_Management_myNotification"};
     char err[256];
     if (bsf_sbi_client_submit(c->sbi, &req, on_query, q, err, sizeof err)) {
         free(q);

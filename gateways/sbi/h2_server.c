@@ -184,6 +184,7 @@ struct bsf_h2_stream {
     char *body;
     size_t body_len, body_cap;
     bool refused;   /* answered by the server, rest of the request ignored */
+    char answer_priority[4]; /* 3gpp-Sbi-Message-Priority of the answer; "": none */
     bool responded;
     void *pending;
     char *resp;
@@ -554,6 +555,8 @@ void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
         NV("content-type", content_type);
     for (size_t i = 0; i < n_headers && n < sizeof nva / sizeof nva[0]; i++)
         NV(headers[i].name, headers[i].value);
+    if (s->answer_priority[0] && n < sizeof nva / sizeof nva[0])
+        NV("3gpp-sbi-message-priority", s->answer_priority);
     const bsf_h2_handler_t *hd = &s->conn->w->srv->handler;
     bsf_h2_header_t added[4];
     size_t n_added = hd->response_headers ? hd->response_headers(hd->ctx, added, 4) : 0;
@@ -571,6 +574,14 @@ void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
     }
     nghttp2_submit_response(s->conn->session, s->id, nva, n, body_len ? &prd : NULL);
     conn_flush(s->conn);
+}
+
+void bsf_h2_stream_set_answer_priority(bsf_h2_stream_t *s, int priority)
+{
+    if (priority < 0 || priority > 31)
+        s->answer_priority[0] = '\0';
+    else
+        snprintf(s->answer_priority, sizeof s->answer_priority, "%d", priority);
 }
 
 void bsf_h2_stream_info(bsf_h2_stream_t *s, bsf_h2_stream_info_t *out)

@@ -184,6 +184,10 @@ void bsf_h2_stream_info(bsf_h2_stream_t *s, bsf_h2_stream_info_t *out);
 /* Marks the stream as waiting for an answer computed elsewhere; see `abandon`. */
 void bsf_h2_stream_set_pending(bsf_h2_stream_t *s, void *pending);
 
+/* The 3gpp-Sbi-Message-Priority the stream's answer carries (seed §3.1's profile); -1: none
+ * (the default). Worker thread, before bsf_h2_respond. */
+void bsf_h2_stream_set_answer_priority(bsf_h2_stream_t *s, int priority);
+
 /* Runs fn(arg) on the worker's thread. Thread-safe. Returns 0, or -1 if the worker is gone
  * (then fn is not called). */
 int bsf_h2_worker_post(bsf_h2_worker_t *w, void (*fn)(void *arg), void *arg);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "gateways/admission/message_profile.h"
 #include "gateways/sbi/sbi_oci.h"
 
 #define CONSUMER_SLOTS 1024 /* consumers tracked at once; a newcomer takes the oldest's slot */
@@ -158,12 +159,19 @@ static bool within_rates(bsf_sbi_admission_t *a, bsf_h2_stream_t *s, const bsf_h
 bool bsf_sbi_admission_check(bsf_sbi_admission_t *a, bsf_h2_stream_t *s,
                              const bsf_h2_request_t *r)
 {
+    bsf_adm_op_t op = bsf_adm_op_of(r->method);
+    int received = bsf_adm_priority_parse(header(r, "3gpp-sbi-message-priority"));
+    /* seed §3.1: the profile's rule sets the request's priority and its answer's */
+    const bsf_mp_rule_t *rule =
+        bsf_message_profile_match(bsf_message_profile_installed(), BSF_MP_NBSF_MANAGEMENT, (int)op);
+    int evaluated = rule ? bsf_mp_request_priority(rule, received) : received;
+    if (rule)
+        bsf_h2_stream_set_answer_priority(s, bsf_mp_response_priority(rule, received));
     bsf_admission_t *adm = a->cfg.adm;
     if (!adm)
         return true;
-    bsf_adm_op_t op = bsf_adm_op_of(r->method);
-    uint32_t priority =
-        bsf_admission_sbi_priority(adm, r->method, header(r, "3gpp-sbi-message-priority"));
+    uint32_t priority = evaluated >= 0 ? (uint32_t)evaluated
+                                       : bsf_admission_sbi_priority(adm, r->method, NULL);
     atomic_fetch_add_explicit(&a->by_priority[priority / 8], 1, memory_order_relaxed);
     bsf_h2_header_t h = {"retry-after", a->retry_after};
     bsf_adm_state_t state = bsf_admission_state(adm);
