@@ -32,7 +32,9 @@ struct bsf_sbi_admission {
     bsf_adm_bucket_t routes[BSF_ADM_OP_COUNT];
     consumer_t *consumers;
     atomic_uint_fast64_t limited_total[BSF_ADM_OP_COUNT];
-    atomic_uint_fast64_t by_priority[4];
+    /* seed §3.1's metric: [received priority, 32 = none][evaluated][operation] */
+    atomic_uint_fast64_t by_priority[BSF_ADM_PRIORITY_MAX + 2][BSF_ADM_PRIORITY_MAX + 1]
+                                    [BSF_ADM_OP_COUNT];
     atomic_uint_fast64_t conn_refused[BSF_ADM_CONGESTED + 1], conn_limited[BSF_ADM_CONGESTED + 1];
 };
 
@@ -172,7 +174,10 @@ bool bsf_sbi_admission_check(bsf_sbi_admission_t *a, bsf_h2_stream_t *s,
         return true;
     uint32_t priority = evaluated >= 0 ? (uint32_t)evaluated
                                        : bsf_admission_sbi_priority(adm, r->method, NULL);
-    atomic_fetch_add_explicit(&a->by_priority[priority / 8], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&a->by_priority[received >= 0 ? received : BSF_ADM_PRIORITY_MAX + 1]
+                                             [priority > BSF_ADM_PRIORITY_MAX ? BSF_ADM_PRIORITY_MAX
+                                                                              : priority][op],
+                              1, memory_order_relaxed);
     bsf_h2_header_t h = {"retry-after", a->retry_after};
     bsf_adm_state_t state = bsf_admission_state(adm);
     if (!bsf_admission_sbi_admit(adm, priority)) {
@@ -270,13 +275,24 @@ void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *o
                         name, (unsigned long long)atomic_load(&a->conn_refused[s]), name,
                         (unsigned long long)atomic_load(&a->conn_limited[s]));
     }
-    static const char *const ranges[] = {"0-7", "8-15", "16-23", "24-31"};
+    static const char *const types[BSF_ADM_OP_COUNT] = {"Discovery", "Register", "Deregister",
+                                                         "Update", "Other"};
     bsf_text_printf(out, "# HELP ocbsf_http_message_priority_request_count_total SBI requests "
-                         "by evaluated priority.\n"
+                         "by received and evaluated priority (seed 3.1; NA: no valid "
+                         "header), counted once seen.\n"
                          "# TYPE ocbsf_http_message_priority_request_count_total counter\n");
-    for (int i = 0; i < 4; i++)
-        bsf_text_printf(out,
-                        "ocbsf_http_message_priority_request_count_total{direction=\"in\","
-                        "eval_priority=\"%s\"} %llu\n",
-                        ranges[i], (unsigned long long)atomic_load(&a->by_priority[i]));
+    for (int rc = 0; rc <= BSF_ADM_PRIORITY_MAX + 1; rc++)
+        for (int ev = 0; ev <= BSF_ADM_PRIORITY_MAX; ev++)
+            for (int op = 0; op < BSF_ADM_OP_COUNT; op++) {
+                unsigned long long v = atomic_load(&a->by_priority[rc][ev][op]);
+                char rcvd[4] = "NA";
+                if (rc <= BSF_ADM_PRIORITY_MAX)
+                    snprintf(rcvd, sizeof rcvd, "%d", rc);
+                if (v)
+                    bsf_text_printf(out,
+                                    "ocbsf_http_message_priority_request_count_total{direction="
+                                    "\"in\",rcvd_priority=\"%s\",eval_priority=\"%d\","
+                                    "interfaceType=\"Nbsf_Management\",msgType=\"%s\"} %llu\n",
+                                    rcvd, ev, types[op], v);
+            }
 }

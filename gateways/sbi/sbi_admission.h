@@ -59,8 +59,9 @@ bool bsf_sbi_admission_connection(bsf_sbi_admission_t *a, uint32_t *max_streams)
  * in per-thread buffers until the next call on the thread. */
 size_t bsf_sbi_admission_headers(bsf_sbi_admission_t *a, bsf_h2_header_t *out, size_t cap);
 
-/* ocbsf_sbi_ratelimit_reject_total{route}, ocbsf_sbi_message_priority_request_total{priority}
- * (coarse: 0-7, 8-15, 16-23, 24-31), ocbsf_sbi_connection_reject_total{state},
+/* ocbsf_sbi_ratelimit_reject_total{route},
+ * ocbsf_http_message_priority_request_count_total{direction,rcvd_priority,eval_priority,
+ * interfaceType,msgType} (seed §3.1; the combinations seen), ocbsf_sbi_connection_reject_total{state},
  * ocbsf_sbi_connection_limited_total{state}. */
 void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *out);
 

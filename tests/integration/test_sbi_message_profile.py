@@ -2,7 +2,7 @@
 over HTTP/2 loopback: the evaluated priority is what admission control sheds by (the state
 comes from held requests, as in test_sbi_admission.py), and answers carry the priority the
 rule assigns."""
-from support import binding, new_pcf_id, Ue, wait_until
+from support import binding, metrics, new_pcf_id, Ue, wait_until
 from test_sbi_admission import ADMISSION, STATES, Holder, assert_shed, state
 
 RULES = ";".join([
@@ -45,6 +45,13 @@ def test_profile_sets_request_and_answer_priorities(bsfd_factory):
     assert get(server, priority=30).status_code == 204  # Always 3: never shed in L1
     holder.close()
     wait_until(lambda: state(server) == 0, what="state NORMAL")
+    m = metrics(server)
+    series = ('ocbsf_http_message_priority_request_count_total{{direction="in",rcvd_priority="{}",'
+              'eval_priority="{}",interfaceType="Nbsf_Management",msgType="{}"}}')
+    assert m[series.format(8, 8, "Register")] == 1
+    assert m[series.format("NA", 26, "Register")] == 2  # IfNotPresent, twice
+    assert m[series.format(5, 5, "Register")] == 1
+    assert m[series.format(30, 3, "Discovery")] == 2  # Always
 
 
 def test_no_profile_no_header(bsfd_factory):
