@@ -262,18 +262,19 @@ void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *o
         bsf_text_printf(out, "ocbsf_sbi_ratelimit_reject_total{route=\"%s\"} %llu\n",
                         bsf_adm_op_name((bsf_adm_op_t)op),
                         (unsigned long long)atomic_load(&a->limited_total[op]));
-    bsf_text_printf(out, "# HELP ocbsf_sbi_connection_reject_total SBI connections closed at "
-                         "accept by the congestion state (seed 3.29).\n"
-                         "# TYPE ocbsf_sbi_connection_reject_total counter\n"
-                         "# HELP ocbsf_sbi_connection_limited_total SBI connections opened "
-                         "with a lower stream limit by the congestion state.\n"
-                         "# TYPE ocbsf_sbi_connection_limited_total counter\n");
-    for (int s = BSF_ADM_DOC; s <= BSF_ADM_CONGESTED; s++) {
-        const char *name = bsf_adm_state_name((bsf_adm_state_t)s);
-        bsf_text_printf(out, "ocbsf_sbi_connection_reject_total{state=\"%s\"} %llu\n"
-                             "ocbsf_sbi_connection_limited_total{state=\"%s\"} %llu\n",
-                        name, (unsigned long long)atomic_load(&a->conn_refused[s]), name,
-                        (unsigned long long)atomic_load(&a->conn_limited[s]));
+    static const char *const conn_metrics[2][2] = {
+        {"ocbsf_sbi_connection_reject_total", "SBI connections closed at accept by the "
+                                              "congestion state (seed 3.29)."},
+        {"ocbsf_sbi_connection_limited_total", "SBI connections opened with a lower stream "
+                                               "limit by the congestion state."}};
+    for (int k = 0; k < 2; k++) {
+        bsf_text_printf(out, "# HELP %s %s\n# TYPE %s counter\n", conn_metrics[k][0],
+                        conn_metrics[k][1], conn_metrics[k][0]);
+        for (int s = BSF_ADM_DOC; s <= BSF_ADM_CONGESTED; s++)
+            bsf_text_printf(out, "%s{state=\"%s\"} %llu\n", conn_metrics[k][0],
+                            bsf_adm_state_name((bsf_adm_state_t)s),
+                            (unsigned long long)atomic_load(k ? &a->conn_limited[s]
+                                                              : &a->conn_refused[s]));
     }
     static const char *const types[BSF_ADM_OP_COUNT] = {"Discovery", "Register", "Deregister",
                                                          "Update", "Other"};
@@ -292,7 +293,7 @@ void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *o
                     bsf_text_printf(out,
                                     "ocbsf_http_message_priority_request_count_total{direction="
                                     "\"in\",rcvd_priority=\"%s\",eval_priority=\"%d\","
-                                    "interfaceType=\"Nbsf_Management\",msgType=\"%s\"} %llu\n",
+                                    "interface_type=\"Nbsf_Management\",msg_type=\"%s\"} %llu\n",
                                     rcvd, ev, types[op], v);
             }
 }

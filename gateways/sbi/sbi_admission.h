@@ -61,7 +61,7 @@ size_t bsf_sbi_admission_headers(bsf_sbi_admission_t *a, bsf_h2_header_t *out, s
 
 /* ocbsf_sbi_ratelimit_reject_total{route},
  * ocbsf_http_message_priority_request_count_total{direction,rcvd_priority,eval_priority,
- * interfaceType,msgType} (seed §3.1; the combinations seen), ocbsf_sbi_connection_reject_total{state},
+ * interface_type,msg_type} (seed §3.1; the combinations seen), ocbsf_sbi_connection_reject_total{state},
  * ocbsf_sbi_connection_limited_total{state}. */
 void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *out);
 

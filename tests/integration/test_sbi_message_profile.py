@@ -47,7 +47,7 @@ def test_profile_sets_request_and_answer_priorities(bsfd_factory):
     wait_until(lambda: state(server) == 0, what="state NORMAL")
     m = metrics(server)
     series = ('ocbsf_http_message_priority_request_count_total{{direction="in",rcvd_priority="{}",'
-              'eval_priority="{}",interfaceType="Nbsf_Management",msgType="{}"}}')
+              'eval_priority="{}",interface_type="Nbsf_Management",msg_type="{}"}}')
     assert m[series.format(8, 8, "Register")] == 1
     assert m[series.format("NA", 26, "Register")] == 2  # IfNotPresent, twice
     assert m[series.format(5, 5, "Register")] == 1
