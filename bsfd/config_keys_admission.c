@@ -9,8 +9,10 @@
 
 #include "bsfd/config.h"
 #include "core/problem.h"
+#include "gateways/admission/message_profile.h"
 
 static const char *const shedding_choices[] = {"priority", "percentage", NULL};
+static const char *const refuse_choices[] = {"DOC", "L1", "L2", "CONGESTED", "never", NULL};
 
 static const bsf_config_key_t keys[] = {
     BSF_CFG_BOOL_KEY("admission.enabled", admission.enabled, "true",
@@ -98,6 +100,47 @@ static const bsf_config_key_t keys[] = {
     BSF_CFG_LIST_KEY("ratelimit.routes", admission.route_rates, "", 127,
         "Requests per second per operation, all consumers together: `register=N`, "
         "`discovery=N`, `deregister=N`, `update=N`, `other=N`; over it, 429."),
+    BSF_CFG_LIST_KEY("admission.message_priority_profile", admission.message_profile, "", 2047,
+        "Seed 3.1's message priority profile (messagePriority.messagePriorityProfile): rules "
+        "separated by `;`, each `field=value` members separated by `,` with the seed's field "
+        "names: messageID, rulePriority (lowest first; the first matching rule applies), "
+        "interfaceType (`Nbsf_Management`: requests to the BSF and their answers; "
+        "`Npcf_Binding_Audit`: the audit's requests to PCFs), messageType (`Discovery`, "
+        "`Register`, `Deregister`, `Update`, `Audit_Notify`, `Any`), requestPriorityOverride "
+        "and responsePriorityAssign (`Always`, `IfNotPresent`, `Never`), requestPriorityValue "
+        "and responsePriorityValue (0-31). Example: `messageID=reg,rulePriority=1,"
+        "interfaceType=Nbsf_Management,messageType=Register,requestPriorityOverride=Always,"
+        "requestPriorityValue=3,responsePriorityAssign=Always,responsePriorityValue=3`. "
+        "Empty (the default): no profile; requests keep their header or their operation's "
+        "default (admission.priorities) and answers carry none."),
+    BSF_CFG_ENUM_KEY("admission.connection_refuse_state", admission.connection_refuse,
+        "never", refuse_choices,
+        "Seed 3.29: from this congestion state on (DOC, L1, L2, CONGESTED; `never`: never) a new "
+        "SBI connection is closed as soon as it is accepted, before anything is read; the "
+        "connections already open keep being served (and shed by priority). `never` by "
+        "default: a consumer then gets seed 3.5's answer (503, Retry-After) rather than a "
+        "closed connection."),
+    BSF_CFG_UINT_KEY("admission.connection_max_streams", admission.connection_max_streams,
+        "32", 0, 2147483647,
+        "Seed 3.29: SETTINGS_MAX_CONCURRENT_STREAMS of an SBI connection opened while the "
+        "congestion state is DOC or above (and new connections are not refused); 0 or more "
+        "than sbi.max_concurrent_streams: sbi.max_concurrent_streams."),
+    BSF_CFG_BOOL_KEY("sbi.error_detail.enhanced", admission.error_detail, "false",
+        "Seed 3.11: the ProblemDetails detail of every SBI error answer is "
+        "`<fqdn>:BSF_MGMT:<text> :EC-OBSF-BSF_MGMT-<CATEGORY>-<STATUS>-<ID>` (fqdn: nf.fqdn, "
+        "else the host name; the error ids are listed in docs/operations.md)."),
+    BSF_CFG_BOOL_KEY("sbi.error_log.enabled", admission.error_log, "false",
+        "Seed 3.9: every SBI error answer is logged (WARN, module sbi) as one JSON object: "
+        "errorStatus, errorTitle, errorDetails, errorCause, sender (BSF-<nf.instance_id>) "
+        "and, with sbi.error_log.ue_id, subscriberId."),
+    BSF_CFG_BOOL_KEY("sbi.error_log.ue_id", admission.error_log_ue_id, "false",
+        "Seed 3.9 (Enable UE Identifier Information): the error log names the request's SUPI, "
+        "else its GPSI (query or body). Personal data: off by default."),
+    BSF_CFG_UINT_KEY("sbi.error_log.rate", admission.error_log_rate, "500", 1, 10000000,
+        "Seed 3.9 burst filter: error log lines per second on average; beyond rate and burst "
+        "they are dropped (counted in ocbsf_sbi_error_log_total{result=\"dropped\"})."),
+    BSF_CFG_UINT_KEY("sbi.error_log.max_burst", admission.error_log_burst, "3000", 1,
+        10000000, "Seed 3.9 burst filter: error log lines that may be written at once."),
     BSF_CFG_UINT_KEY("ratelimit.priority_cutoff", admission.rate_priority, "0", 0, 31,
         "Requests of this priority or a more important one (lower number) are never rate "
         "limited (seed 3.28: only those above the configured value are discarded)."),
@@ -110,6 +153,11 @@ static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
     char why[320];
     if (bsf_admission_settings_apply(&cfg->admission, &ac, why, sizeof why)) {
         snprintf(err, err_cap, "%s", why);
+        return -1;
+    }
+    bsf_message_profile_t profile;
+    if (bsf_message_profile_parse(cfg->admission.message_profile, &profile, why, sizeof why)) {
+        snprintf(err, err_cap, "admission.message_priority_profile: %s", why);
         return -1;
     }
     bsf_cause_overrides_t errors;

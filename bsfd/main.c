@@ -39,6 +39,8 @@
 #include "gateways/admission/admission.h"
 #include "gateways/sbi/nbsf_service.h"
 #include "gateways/sbi/sbi_admission.h"
+#include "gateways/sbi/sbi_error_log.h"
+#include "gateways/admission/message_profile.h"
 #include "gateways/sbi/sbi_oauth2.h"
 #include "gateways/sbi/sbi_tls.h"
 #include "bsfd/cert_watch.h"
@@ -383,7 +385,11 @@ static int create_admission(bsfd_t *d, char *err, size_t cap)
                                      .retry_after_s = cfg->admission.retry_after_s,
                                      .consumer_rate = cfg->admission.rate_per_consumer,
                                      .burst = cfg->admission.rate_burst,
-                                     .rate_priority_cutoff = cfg->admission.rate_priority};
+                                     .rate_priority_cutoff = cfg->admission.rate_priority,
+                                     .connection_refuse_state =
+                                         (bsf_adm_state_t)(cfg->admission.connection_refuse + 1),
+                                     .connection_max_streams =
+                                         cfg->admission.connection_max_streams};
     memcpy(sc.route_rate, ac.route_rate, sizeof sc.route_rate);
     if (!(d->admission = bsf_admission_new(&ac)) ||
         (ac.sbi_enabled &&
@@ -396,6 +402,21 @@ static int create_admission(bsfd_t *d, char *err, size_t cap)
         return -1;
     }
     sc.adm = ac.sbi_enabled ? d->admission : NULL;
+    char host[256] = "";
+    if (!cfg->nrf.fqdn[0] && gethostname(host, sizeof host - 1))
+        host[0] = '\0';
+    static bsf_message_profile_t profile; /* checked by the configuration */
+    if (bsf_message_profile_parse(cfg->admission.message_profile, &profile, err, cap))
+        return -1;
+    bsf_message_profile_install(&profile);
+    bsf_sbi_errors_install(&(bsf_sbi_errors_config_t){
+        .enhanced_detail = cfg->admission.error_detail,
+        .log = cfg->admission.error_log,
+        .log_ue_id = cfg->admission.error_log_ue_id,
+        .rate = cfg->admission.error_log_rate,
+        .burst = cfg->admission.error_log_burst,
+        .fqdn = cfg->nrf.fqdn[0] ? cfg->nrf.fqdn : host,
+        .nf_instance_id = d->instance_id});
     if (!(d->sbi_admission = bsf_sbi_admission_new(&sc))) {
         snprintf(err, cap, "admission: out of memory");
         return -1;
@@ -521,6 +542,7 @@ static void attach_ops(bsfd_t *d)
         return;
     bsf_ops_server_add_metrics(ops, bsf_nbsf_service_write_metrics, d->sbi);
     bsf_ops_server_add_metrics(ops, bsf_ops_opstate_write_metrics, NULL);
+    bsf_ops_server_add_metrics(ops, bsf_sbi_errors_write_metrics, NULL);
     if (d->cfg.ops_admin_listen[0]) {
         bsf_ops_server_add_admin_route(ops, BSF_OPSTATE_PATH, bsf_ops_opstate_route, &d->store);
         bsf_ops_server_add_admin_route(ops, BSF_CONFIG_API_PATH, bsf_config_api_route,

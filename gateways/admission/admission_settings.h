@@ -35,6 +35,15 @@ typedef struct {
     uint32_t rate_burst;              /* ratelimit.burst */
     char route_rates[128];            /* ratelimit.routes: op=N items */
     uint32_t rate_priority;           /* ratelimit.priority_cutoff: <= this is never limited */
+    int connection_refuse;            /* admission.connection_refuse_state: 0 DOC .. 3
+                                         CONGESTED, 4 never */
+    uint32_t connection_max_streams;  /* admission.connection_max_streams */
+    bool error_detail;                /* sbi.error_detail.enhanced (seed §3.11) */
+    bool error_log;                   /* sbi.error_log.enabled (seed §3.9) */
+    bool error_log_ue_id;             /* sbi.error_log.ue_id */
+    uint32_t error_log_rate;          /* sbi.error_log.rate */
+    uint32_t error_log_burst;         /* sbi.error_log.max_burst */
+    char message_profile[2048];       /* admission.message_priority_profile (seed §3.1) */
 } bsf_admission_settings_t;
 
 /* The controller's configuration from the settings. Returns 0, or -1 with the reason naming

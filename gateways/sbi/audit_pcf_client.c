@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gateways/admission/message_profile.h"
+
 struct bsf_audit_pcf_client {
     bsf_sbi_client_t *sbi;
     bsf_nf_discovery_t *discovery;
@@ -66,7 +68,9 @@ static int query(void *ctx, const char *url, const char *set_id, unsigned timeou
     q->arg = arg;
     authority_of(url, q->authority, sizeof q->authority);
     bsf_sbi_request_t req = {.method = "GET", .uri = url, .timeout_ms = timeout_ms,
-                             .priority = -1, .callback = "Nbsf_Management_myNotification"};
+                             .priority = bsf_message_profile_egress(BSF_MP_NPCF_BINDING_AUDIT,
+                                                                    BSF_MP_AUDIT_NOTIFY, -1),
+                             .callback = "Nbsf_Management_myNotification"};
     /* a PCF that fails is replaced by another of its set (seed §3.23) */
     bsf_sbi_alt_target_t alt = {.nf_type = "PCF",
                                 .nf_set_id = set_id && set_id[0] ? set_id : NULL};

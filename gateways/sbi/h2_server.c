@@ -26,6 +26,10 @@
 
 #define READ_CHUNK 16384           /* one read(), into the worker's buffer */
 #define READ_QUANTUM 65536         /* per connection and loop iteration, then the others */
+/* Requests begun per connection and loop iteration (issue 14 §6): a flood connection's
+ * 64 KiB can hold thousands of HEADERS, so bytes alone do not bound the work another
+ * connection waits behind; the rest of the read is kept (conn_t.held) for the next round. */
+#define STREAM_QUANTUM 16
 #define OUTPUT_HIGH_WATER 65536    /* stop reading and pulling frames while this much is unsent */
 #define OUTBUF_KEEP 0              /* an emptied output buffer larger than this is freed */
 #define HEADER_LIST_DEFAULT 16384  /* sbi.max_header_list_bytes when 0 */
@@ -77,6 +81,7 @@ struct bsf_h2_worker {
     uv_timer_t stop_timer;
     uv_timer_t tick_timer; /* phase timeouts, idle connections, lingering closes */
     uv_prepare_t prepare;  /* once per loop iteration: resumes connections that yielded */
+    uv_idle_t idle;        /* active while a connection holds unprocessed input: no blocking poll */
     uint64_t iteration;
     size_t n_conns;
     pthread_t thread;
@@ -154,8 +159,12 @@ struct conn {
     uint64_t write_start_ns;   /* the write in flight started */
     uint64_t linger_deadline_ns;
     size_t linger_bytes;
-    uint64_t iteration;        /* loop iteration iter_bytes belongs to */
+    uint64_t iteration;        /* loop iteration iter_bytes and iter_streams belong to */
     size_t iter_bytes;
+    unsigned iter_streams;     /* requests begun in that iteration */
+    bool pause_next;           /* STREAM_QUANTUM reached: pause at the next header */
+    outbuf_t held;             /* input nghttp2 was paused before (STREAM_QUANTUM) */
+    uint32_t max_streams;      /* its SETTINGS_MAX_CONCURRENT_STREAMS */
     bsf_h2_stream_t *streams; /* open streams, to abandon them if the connection dies */
     char local[BSF_SOCKADDR_TEXT_MAX], peer[BSF_SOCKADDR_TEXT_MAX];
 };
@@ -179,6 +188,7 @@ struct bsf_h2_stream {
     char *body;
     size_t body_len, body_cap;
     bool refused;   /* answered by the server, rest of the request ignored */
+    char answer_priority[4]; /* 3gpp-Sbi-Message-Priority of the answer; "": none */
     bool responded;
     void *pending;
     char *resp;
@@ -234,6 +244,12 @@ static size_t unsent(const conn_t *c)
 
 static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf);
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
+
+/* Keeps the loop's poll from blocking while input is held (its work is in on_prepare). */
+static void on_idle(uv_idle_t *h)
+{
+    (void)h;
+}
 
 static void update_reading(conn_t *c)
 {
@@ -551,6 +567,8 @@ void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
         NV("content-type", content_type);
     for (size_t i = 0; i < n_headers && n < sizeof nva / sizeof nva[0]; i++)
         NV(headers[i].name, headers[i].value);
+    if (s->answer_priority[0] && n < sizeof nva / sizeof nva[0])
+        NV("3gpp-sbi-message-priority", s->answer_priority);
     const bsf_h2_handler_t *hd = &s->conn->w->srv->handler;
     bsf_h2_header_t added[4];
     size_t n_added = hd->response_headers ? hd->response_headers(hd->ctx, added, 4) : 0;
@@ -568,6 +586,14 @@ void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
     }
     nghttp2_submit_response(s->conn->session, s->id, nva, n, body_len ? &prd : NULL);
     conn_flush(s->conn);
+}
+
+void bsf_h2_stream_set_answer_priority(bsf_h2_stream_t *s, int priority)
+{
+    if (priority < 0 || priority > 31)
+        s->answer_priority[0] = '\0';
+    else
+        snprintf(s->answer_priority, sizeof s->answer_priority, "%d", priority);
 }
 
 void bsf_h2_stream_info(bsf_h2_stream_t *s, bsf_h2_stream_info_t *out)
@@ -748,6 +774,16 @@ static int on_begin_frame(nghttp2_session *session, const nghttp2_frame_hd *hd, 
     return 0;
 }
 
+/* The per-iteration counters of the connection belong to the worker's current iteration. */
+static void iter_sync(conn_t *c)
+{
+    if (c->iteration != c->w->iteration) {
+        c->iteration = c->w->iteration;
+        c->iter_bytes = 0;
+        c->iter_streams = 0;
+    }
+}
+
 static int on_begin_headers(nghttp2_session *session, const nghttp2_frame *frame, void *user)
 {
     conn_t *c = user;
@@ -764,6 +800,9 @@ static int on_begin_headers(nghttp2_session *session, const nghttp2_frame *frame
     bsf_h2_stream_t *s = bsf_h2_budget_calloc(&c->w->budget, 1, sizeof *s);
     if (!s)
         return NGHTTP2_ERR_CALLBACK_FAILURE;
+    iter_sync(c);
+    if (++c->iter_streams > STREAM_QUANTUM)
+        c->pause_next = true; /* this request waits for the next round (on_header) */
     s->conn = c;
     s->id = frame->hd.stream_id;
     s->method = s->path = s->authority = s->content_type = -1;
@@ -863,7 +902,13 @@ static int on_header(nghttp2_session *session, const nghttp2_frame *frame, const
         s->content_length = parse_length(value, valuelen);
     else if (namelen > 0 && name[0] != ':')
         rc = store_extra(s, name, namelen, value, valuelen);
-    return rc < 0 ? NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE : 0;
+    if (rc < 0)
+        return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+    if (s->conn->pause_next) { /* the header is stored; the rest of the input waits */
+        s->conn->pause_next = false;
+        return NGHTTP2_ERR_PAUSE;
+    }
+    return 0;
 }
 
 static int on_data_chunk(nghttp2_session *session, uint8_t flags, int32_t stream_id,
@@ -984,6 +1029,7 @@ static void on_conn_closed(uv_handle_t *h)
     }
     bsf_h2_budget_free(bud, c->out.data);
     bsf_h2_budget_free(bud, c->writing.data);
+    bsf_h2_budget_free(bud, c->held.data);
     bsf_h2_budget_free(bud, c);
 }
 
@@ -1090,11 +1136,32 @@ static bool check_preface(conn_t *c, const char *p, size_t n)
     return true;
 }
 
+/* Input for nghttp2. Behind held input, or when nghttp2 pauses (STREAM_QUANTUM), what it
+ * did not take is kept in c->held for the next loop iteration and reading stops. Returns 0
+ * or nghttp2's error (< 0). */
+static ssize_t conn_recv(conn_t *c, const uint8_t *data, size_t n)
+{
+    size_t done = 0;
+    if (!c->held.len) {
+        ssize_t rv = nghttp2_session_mem_recv(c->session, data, n);
+        if (rv < 0)
+            return rv;
+        done = (size_t)rv;
+    }
+    if (done == n)
+        return 0;
+    if (outbuf_append(&c->w->budget, &c->held, data + done, n - done))
+        return NGHTTP2_ERR_NOMEM;
+    c->yielded = true;
+    uv_idle_start(&c->w->idle, on_idle);
+    return 0;
+}
+
 /* Plaintext out of TLS into nghttp2. */
 static int sink_plain(void *arg, const uint8_t *data, size_t len)
 {
     conn_t *c = arg;
-    c->recv_rv = nghttp2_session_mem_recv(c->session, data, len);
+    c->recv_rv = conn_recv(c, data, len);
     return c->recv_rv < 0 ? -1 : 0;
 }
 
@@ -1147,12 +1214,10 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     }
     if (!c->tls && c->preface == PREFACE_PENDING && !check_preface(c, buf->base, (size_t)nread))
         return;
-    bsf_h2_worker_t *w = c->w;
     c->last_byte_ns = bsf_clock_mono_ns();
     c->in_recv = true;
     ssize_t rv = c->tls ? tls_read(c, (const uint8_t *)buf->base, (size_t)nread)
-                        : nghttp2_session_mem_recv(c->session, (const uint8_t *)buf->base,
-                                                   (size_t)nread);
+                        : conn_recv(c, (const uint8_t *)buf->base, (size_t)nread);
     c->in_recv = false;
     if (c->tls_failed) {
         conn_flush(c); /* the alert, then shutdown */
@@ -1163,23 +1228,24 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
         return;
     }
     /* One connection gets at most READ_QUANTUM per loop iteration, then the others. */
-    if (c->iteration != w->iteration) {
-        c->iteration = w->iteration;
-        c->iter_bytes = 0;
-    }
+    iter_sync(c);
     c->iter_bytes += (size_t)nread;
     if (c->iter_bytes >= READ_QUANTUM)
         c->yielded = true;
     conn_flush(c);
 }
 
-/* Over budget or at max_connections: accept and close at once, so that the backlog does
- * not fill and one client cannot exhaust the worker. */
-static bool conn_admissible(bsf_h2_worker_t *w)
+/* Over budget, at max_connections or refused by the handler (admission control): accept and
+ * close at once, so that the backlog does not fill and one client cannot exhaust the
+ * worker. Sets the connection's stream limit. */
+static bool conn_admissible(bsf_h2_worker_t *w, conn_t *c)
 {
     const bsf_h2_config_t *cfg = &w->srv->cfg;
+    const bsf_h2_handler_t *h = &w->srv->handler;
+    c->max_streams = cfg->max_concurrent_streams;
     if ((cfg->max_connections && w->n_conns >= cfg->max_connections) ||
-        bsf_h2_budget_over(&w->budget, 1, 1)) {
+        bsf_h2_budget_over(&w->budget, 1, 1) ||
+        (h->admit_connection && !h->admit_connection(h->ctx, &c->max_streams))) {
         count(&w->refused_connections);
         return false;
     }
@@ -1208,7 +1274,7 @@ static int conn_session_new(conn_t *c)
     uint32_t window = w->srv->cfg.max_body_bytes < 65535 ? (uint32_t)w->srv->cfg.max_body_bytes
                                                          : 65535;
     nghttp2_settings_entry iv[] = {
-        {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, w->srv->cfg.max_concurrent_streams},
+        {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, c->max_streams},
         {NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE, (uint32_t)header_list_max(w->srv)},
         {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, window},
         {NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
@@ -1337,7 +1403,7 @@ static void on_connection(uv_stream_t *listener, int status)
         uv_close((uv_handle_t *)&c->tcp, on_conn_closed);
         return;
     }
-    if (!conn_admissible(w)) {
+    if (!conn_admissible(w, c)) {
         uv_close((uv_handle_t *)&c->tcp, on_conn_closed);
         return;
     }
@@ -1495,16 +1561,50 @@ static void on_tick(uv_timer_t *t)
     }
 }
 
-/* Before the loop polls again: connections that used their quantum read again. */
-static void on_prepare(uv_prepare_t *p)
+/* The input a connection held back goes to nghttp2 now (with a new quantum); what it
+ * still leaves stays held. */
+static void resume_held(conn_t *c)
 {
-    bsf_h2_worker_t *w = p->data;
+    c->in_recv = true;
+    ssize_t rv = nghttp2_session_mem_recv(c->session, (const uint8_t *)c->held.data, c->held.len);
+    c->in_recv = false;
+    if (rv < 0) {
+        c->held.len = 0;
+        conn_fail(c, (int)rv);
+        return;
+    }
+    memmove(c->held.data, c->held.data + rv, c->held.len - (size_t)rv);
+    c->held.len -= (size_t)rv;
+    outbuf_trim(&c->w->budget, &c->held);
+    conn_flush(c);
+}
+
+/* Before the loop polls again: connections that used their quantum go on, each with a new
+ * one (round robin: every connection's next requests before any connection's later ones). */
+static void worker_resume(bsf_h2_worker_t *w)
+{
     w->iteration++;
-    for (conn_t *c = w->conns; c; c = c->next)
-        if (c->yielded) {
+    bool holding = false;
+    conn_t *c = w->conns;
+    while (c) {
+        conn_t *next = c->next; /* c may close */
+        if (c->yielded && c->held.len && !c->lingering)
+            resume_held(c);
+        if (!c->closing && c->held.len && !c->lingering)
+            holding = true;
+        else if (!c->closing && c->yielded) {
             c->yielded = false;
             update_reading(c);
         }
+        c = next;
+    }
+    if (!holding)
+        uv_idle_stop(&w->idle);
+}
+
+static void on_prepare(uv_prepare_t *p)
+{
+    worker_resume(p->data);
 }
 
 /* A tick fine enough for the shortest deadline (a quarter of it, 50 ms to 1 s). */
@@ -1534,6 +1634,7 @@ static void close_all(bsf_h2_worker_t *w)
             uv_close((uv_handle_t *)&w->lsn[i].relisten_timer, NULL);
     uv_close((uv_handle_t *)&w->tick_timer, NULL);
     uv_close((uv_handle_t *)&w->prepare, NULL);
+    uv_close((uv_handle_t *)&w->idle, NULL);
     close_listeners(w);
 }
 
@@ -1764,6 +1865,8 @@ int bsf_h2_server_start(const bsf_h2_config_t *cfg, const bsf_h2_handler_t *hand
         uv_prepare_init(&w->loop, &w->prepare);
         w->prepare.data = w;
         uv_prepare_start(&w->prepare, on_prepare);
+        uv_idle_init(&w->loop, &w->idle);
+        w->idle.data = w;
         if (worker_listen(w) || pthread_create(&w->thread, NULL, worker_main, w)) {
             snprintf(err, err_cap, "cannot start SBI worker %u", i);
             return -1; /* start-up failure: the process exits */
@@ -1891,6 +1994,7 @@ int bsf_h2_server_feed_for_testing(const bsf_h2_config_t *cfg, const bsf_h2_hand
     w->srv = &srv;
     w->budget.limit = cfg->worker_memory_bytes;
     uv_loop_init(&w->loop);
+    uv_idle_init(&w->loop, &w->idle);
     if (handler->worker_init)
         w->state = handler->worker_init(handler->ctx, w);
     conn_t *c = bsf_h2_budget_calloc(&w->budget, 1, sizeof *c);
@@ -1904,12 +2008,18 @@ int bsf_h2_server_feed_for_testing(const bsf_h2_config_t *cfg, const bsf_h2_hand
             sv[0] = -1; /* owned by the handle now */
             w->conns = c;
             w->n_conns = 1;
+            c->max_streams = cfg->max_concurrent_streams;
             rc = conn_session_new(c) ? -1 : 0;
             conn_flush(c);
             for (size_t off = 0; rc == 0 && off < len && !c->closing && !c->lingering;) {
                 size_t n = chunk && len - off > chunk ? chunk : len - off;
                 uv_buf_t b = uv_buf_init((char *)data + off, (unsigned)n);
                 on_read((uv_stream_t *)&c->tcp, (ssize_t)n, &b);
+                for (size_t held = 0; !c->closing && !c->lingering && c->held.len &&
+                                      c->held.len != held;) { /* the loop's prepare rounds */
+                    held = c->held.len;
+                    worker_resume(w);
+                }
                 off += n;
                 uv_run(&w->loop, UV_RUN_NOWAIT);
                 drain_fd(sv[1]);
@@ -1920,6 +2030,7 @@ int bsf_h2_server_feed_for_testing(const bsf_h2_config_t *cfg, const bsf_h2_hand
             uv_close((uv_handle_t *)&c->tcp, on_conn_closed);
         }
     }
+    uv_close((uv_handle_t *)&w->idle, NULL);
     uv_run(&w->loop, UV_RUN_DEFAULT); /* closes the handle, frees the connection */
     if (handler->worker_fini)
         handler->worker_fini(handler->ctx, w->state);

@@ -78,6 +78,12 @@ typedef struct {
      * `cap` into out (the strings must stay valid until the next call on this thread) and
      * returns how many. Worker thread. */
     size_t (*response_headers)(void *ctx, bsf_h2_header_t *out, size_t cap);
+    /* Optional (NULL: every connection within max_connections and the budget is admitted).
+     * Called on the worker thread for each accepted connection, before anything is read or
+     * sent: false closes it at once (counted in refused_connections); the handler may lower
+     * `*max_streams` (max_concurrent_streams on entry), the SETTINGS_MAX_CONCURRENT_STREAMS
+     * this connection gets (seed §3.29: connection admission by congestion state). */
+    bool (*admit_connection)(void *ctx, uint32_t *max_streams);
 } bsf_h2_handler_t;
 
 typedef struct bsf_sbi_tls bsf_sbi_tls_t;
@@ -177,6 +183,10 @@ void bsf_h2_stream_info(bsf_h2_stream_t *s, bsf_h2_stream_info_t *out);
 
 /* Marks the stream as waiting for an answer computed elsewhere; see `abandon`. */
 void bsf_h2_stream_set_pending(bsf_h2_stream_t *s, void *pending);
+
+/* The 3gpp-Sbi-Message-Priority the stream's answer carries (seed §3.1's profile); -1: none
+ * (the default). Worker thread, before bsf_h2_respond. */
+void bsf_h2_stream_set_answer_priority(bsf_h2_stream_t *s, int priority);
 
 /* Runs fn(arg) on the worker's thread. Thread-safe. Returns 0, or -1 if the worker is gone
  * (then fn is not called). */

@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "gateways/sbi/problem_json.h"
+#include "gateways/sbi/sbi_error_log.h"
 
 static void record(bsf_nbsf_request_t *rq, int status)
 {
@@ -60,11 +61,28 @@ void bsf_nbsf_respond_headers(bsf_nbsf_request_t *rq, int status, const bsf_h2_h
     answer(rq, status, NULL, headers, n_headers, NULL, 0);
 }
 
+/* Seeds §3.9 and §3.11: the detail the answer carries (`copy` when it is enhanced) and the
+ * error log's line. */
+static const bsf_problem_t *told(bsf_nbsf_request_t *rq, const bsf_problem_t *p, int status,
+                                 bsf_problem_t *copy)
+{
+    if (bsf_sbi_errors_enhanced()) {
+        *copy = *p;
+        bsf_sbi_errors_detail(p->cause, status, p->detail, copy->detail, sizeof copy->detail);
+        p = copy;
+    }
+    bsf_sbi_errors_answered(status, bsf_cause_title(p->cause), p->detail,
+                            bsf_cause_name(p->cause), rq->subscriber);
+    return p;
+}
+
 void bsf_nbsf_respond_problem_with(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
                                    const msgpack_object *binding, const bsf_h2_header_t *headers,
                                    size_t n_headers)
 {
     int status = bsf_cause_status(p->cause);
+    bsf_problem_t copy;
+    p = told(rq, p, status, &copy);
     record(rq, status);
     msgpack_sbuffer *out = &rq->w->json;
     if (!rq->stream || bsf_problem_render(p, rq->instance, binding, out)) {
@@ -78,6 +96,8 @@ void bsf_nbsf_respond_problem_ext(bsf_nbsf_request_t *rq, const bsf_problem_t *p
                                   const msgpack_object *ext)
 {
     int status = bsf_cause_status(p->cause);
+    bsf_problem_t copy;
+    p = told(rq, p, status, &copy);
     record(rq, status);
     msgpack_sbuffer *out = &rq->w->json;
     if (!rq->stream || bsf_problem_render_ext(p, rq->instance, ext, out)) {
@@ -90,6 +110,10 @@ void bsf_nbsf_respond_problem_ext(bsf_nbsf_request_t *rq, const bsf_problem_t *p
 void bsf_nbsf_respond_custom_problem(bsf_nbsf_request_t *rq, bool head, int status,
                                      const char *title, const char *cause, const char *detail)
 {
+    char text[BSF_PROBLEM_TEXT_MAX];
+    bsf_sbi_errors_detail(BSF_CAUSE_NONE, status, detail, text, sizeof text);
+    bsf_sbi_errors_answered(status, title, text, cause, rq->subscriber);
+    detail = text;
     record(rq, status);
     msgpack_sbuffer *out = &rq->w->json;
     if (head || !rq->stream ||

@@ -42,6 +42,7 @@ typedef struct {
     uint64_t received_ns;
     char instance[96];       /* the request path, for ProblemDetails.instance */
     bsf_sbi_feed_txn_t *feed; /* owned; NULL when the feed is off (see sbi_feed.h) */
+    char subscriber[72]; /* SUPI or GPSI for the error log (seed §3.9); "" unless it wants it */
 } bsf_nbsf_request_t;
 
 #endif

@@ -13,6 +13,7 @@
 #include "gateways/sbi/pcf_bindings.h"
 #include "gateways/sbi/pcf_mbs_bindings.h"
 #include "gateways/sbi/pcf_ue_bindings.h"
+#include "gateways/sbi/sbi_error_log.h"
 #include "gateways/sbi/subscriptions.h"
 
 #define API_PREFIX "/nbsf-management/v1/"
@@ -214,9 +215,11 @@ static void on_request(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s,
 {
     bsf_nbsf_service_t *svc = ctx;
     bsf_nbsf_request_t rq = {bsf_h2_worker_state(hw), s, BSF_SBI_OP_OTHER, r->received_ns, "",
-                             NULL};
+                             NULL, ""};
     if (svc->cfg.feed)
         rq.feed = bsf_sbi_feed_request(svc->cfg.feed, s, r);
+    if (bsf_sbi_errors_want_subscriber()) /* seed §3.9: off by default (personal data) */
+        bsf_sbi_errors_subscriber(r, rq.subscriber, sizeof rq.subscriber);
     /* who forwarded and who sent it first, then what the token grants; nothing is parsed
      * or stored for a refused request */
     if (svc->cfg.xfcc && svc->cfg.xfcc->enabled && !xfcc_accepted(&rq, svc->cfg.xfcc, r))
@@ -245,7 +248,7 @@ static void on_reject(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s, bsf_h2
 {
     bsf_nbsf_service_t *svc = ctx;
     bsf_nbsf_request_t rq = {bsf_h2_worker_state(hw), s, BSF_SBI_OP_OTHER, bsf_clock_mono_ns(),
-                             "", NULL};
+                             "", NULL, ""};
     if (svc->cfg.feed)
         rq.feed = bsf_sbi_feed_refused(svc->cfg.feed, s);
     bsf_h2_stream_info_t info;
@@ -279,6 +282,11 @@ static bool on_admit(void *ctx, bsf_h2_worker_t *hw, bsf_h2_stream_t *s, const b
 {
     (void)hw;
     return bsf_sbi_admission_check(((bsf_nbsf_service_t *)ctx)->cfg.admission, s, r);
+}
+
+static bool on_admit_connection(void *ctx, uint32_t *max_streams)
+{
+    return bsf_sbi_admission_connection(((bsf_nbsf_service_t *)ctx)->cfg.admission, max_streams);
 }
 
 static size_t on_response_headers(void *ctx, bsf_h2_header_t *out, size_t cap)
@@ -387,6 +395,7 @@ int bsf_nbsf_service_start(const bsf_nbsf_config_t *cfg, const bsf_h2_config_t *
     if (cfg->admission) {
         handler.admit = on_admit;
         handler.response_headers = on_response_headers;
+        handler.admit_connection = on_admit_connection;
     }
     if (start_servers(svc, h2, &handler, per_server, err, err_cap)) {
         free(metrics);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "gateways/admission/message_profile.h"
 #include "gateways/sbi/sbi_oci.h"
 
 #define CONSUMER_SLOTS 1024 /* consumers tracked at once; a newcomer takes the oldest's slot */
@@ -31,7 +32,10 @@ struct bsf_sbi_admission {
     bsf_adm_bucket_t routes[BSF_ADM_OP_COUNT];
     consumer_t *consumers;
     atomic_uint_fast64_t limited_total[BSF_ADM_OP_COUNT];
-    atomic_uint_fast64_t by_priority[4];
+    /* seed §3.1's metric: [received priority, 32 = none][evaluated][operation] */
+    atomic_uint_fast64_t by_priority[BSF_ADM_PRIORITY_MAX + 2][BSF_ADM_PRIORITY_MAX + 1]
+                                    [BSF_ADM_OP_COUNT];
+    atomic_uint_fast64_t conn_refused[BSF_ADM_CONGESTED + 1], conn_limited[BSF_ADM_CONGESTED + 1];
 };
 
 static bool cause_ok(const char *c)
@@ -157,13 +161,23 @@ static bool within_rates(bsf_sbi_admission_t *a, bsf_h2_stream_t *s, const bsf_h
 bool bsf_sbi_admission_check(bsf_sbi_admission_t *a, bsf_h2_stream_t *s,
                              const bsf_h2_request_t *r)
 {
+    bsf_adm_op_t op = bsf_adm_op_of(r->method);
+    int received = bsf_adm_priority_parse(header(r, "3gpp-sbi-message-priority"));
+    /* seed §3.1: the profile's rule sets the request's priority and its answer's */
+    const bsf_mp_rule_t *rule =
+        bsf_message_profile_match(bsf_message_profile_installed(), BSF_MP_NBSF_MANAGEMENT, (int)op);
+    int evaluated = rule ? bsf_mp_request_priority(rule, received) : received;
+    if (rule)
+        bsf_h2_stream_set_answer_priority(s, bsf_mp_response_priority(rule, received));
     bsf_admission_t *adm = a->cfg.adm;
     if (!adm)
         return true;
-    bsf_adm_op_t op = bsf_adm_op_of(r->method);
-    uint32_t priority =
-        bsf_admission_sbi_priority(adm, r->method, header(r, "3gpp-sbi-message-priority"));
-    atomic_fetch_add_explicit(&a->by_priority[priority / 8], 1, memory_order_relaxed);
+    uint32_t priority = evaluated >= 0 ? (uint32_t)evaluated
+                                       : bsf_admission_sbi_priority(adm, r->method, NULL);
+    atomic_fetch_add_explicit(&a->by_priority[received >= 0 ? received : BSF_ADM_PRIORITY_MAX + 1]
+                                             [priority > BSF_ADM_PRIORITY_MAX ? BSF_ADM_PRIORITY_MAX
+                                                                              : priority][op],
+                              1, memory_order_relaxed);
     bsf_h2_header_t h = {"retry-after", a->retry_after};
     bsf_adm_state_t state = bsf_admission_state(adm);
     if (!bsf_admission_sbi_admit(adm, priority)) {
@@ -179,6 +193,25 @@ bool bsf_sbi_admission_check(bsf_sbi_admission_t *a, bsf_h2_stream_t *s,
         bsf_h2_header_t one = {"retry-after", "1"};
         bsf_h2_respond(s, 429, "application/problem+json", &one, 1, a->limited, a->limited_len);
         return false;
+    }
+    return true;
+}
+
+bool bsf_sbi_admission_connection(bsf_sbi_admission_t *a, uint32_t *max_streams)
+{
+    if (!a->cfg.adm)
+        return true;
+    bsf_adm_state_t state = bsf_admission_state(a->cfg.adm);
+    if (state == BSF_ADM_NORMAL)
+        return true;
+    if (state >= a->cfg.connection_refuse_state) {
+        atomic_fetch_add_explicit(&a->conn_refused[state], 1, memory_order_relaxed);
+        return false;
+    }
+    uint32_t cap = a->cfg.connection_max_streams;
+    if (cap && cap < *max_streams) {
+        *max_streams = cap;
+        atomic_fetch_add_explicit(&a->conn_limited[state], 1, memory_order_relaxed);
     }
     return true;
 }
@@ -229,13 +262,38 @@ void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *o
         bsf_text_printf(out, "ocbsf_sbi_ratelimit_reject_total{route=\"%s\"} %llu\n",
                         bsf_adm_op_name((bsf_adm_op_t)op),
                         (unsigned long long)atomic_load(&a->limited_total[op]));
-    static const char *const ranges[] = {"0-7", "8-15", "16-23", "24-31"};
+    static const char *const conn_metrics[2][2] = {
+        {"ocbsf_sbi_connection_reject_total", "SBI connections closed at accept by the "
+                                              "congestion state (seed 3.29)."},
+        {"ocbsf_sbi_connection_limited_total", "SBI connections opened with a lower stream "
+                                               "limit by the congestion state."}};
+    for (int k = 0; k < 2; k++) {
+        bsf_text_printf(out, "# HELP %s %s\n# TYPE %s counter\n", conn_metrics[k][0],
+                        conn_metrics[k][1], conn_metrics[k][0]);
+        for (int s = BSF_ADM_DOC; s <= BSF_ADM_CONGESTED; s++)
+            bsf_text_printf(out, "%s{state=\"%s\"} %llu\n", conn_metrics[k][0],
+                            bsf_adm_state_name((bsf_adm_state_t)s),
+                            (unsigned long long)atomic_load(k ? &a->conn_limited[s]
+                                                              : &a->conn_refused[s]));
+    }
+    static const char *const types[BSF_ADM_OP_COUNT] = {"Discovery", "Register", "Deregister",
+                                                         "Update", "Other"};
     bsf_text_printf(out, "# HELP ocbsf_http_message_priority_request_count_total SBI requests "
-                         "by evaluated priority.\n"
+                         "by received and evaluated priority (seed 3.1; NA: no valid "
+                         "header), counted once seen.\n"
                          "# TYPE ocbsf_http_message_priority_request_count_total counter\n");
-    for (int i = 0; i < 4; i++)
-        bsf_text_printf(out,
-                        "ocbsf_http_message_priority_request_count_total{direction=\"in\","
-                        "eval_priority=\"%s\"} %llu\n",
-                        ranges[i], (unsigned long long)atomic_load(&a->by_priority[i]));
+    for (int rc = 0; rc <= BSF_ADM_PRIORITY_MAX + 1; rc++)
+        for (int ev = 0; ev <= BSF_ADM_PRIORITY_MAX; ev++)
+            for (int op = 0; op < BSF_ADM_OP_COUNT; op++) {
+                unsigned long long v = atomic_load(&a->by_priority[rc][ev][op]);
+                char rcvd[4] = "NA";
+                if (rc <= BSF_ADM_PRIORITY_MAX)
+                    snprintf(rcvd, sizeof rcvd, "%d", rc);
+                if (v)
+                    bsf_text_printf(out,
+                                    "ocbsf_http_message_priority_request_count_total{direction="
+                                    "\"in\",rcvd_priority=\"%s\",eval_priority=\"%d\","
+                                    "interface_type=\"Nbsf_Management\",msg_type=\"%s\"} %llu\n",
+                                    rcvd, ev, types[op], v);
+            }
 }

@@ -34,6 +34,9 @@ typedef struct {
     uint32_t consumer_rate, burst;             /* ratelimit.consumer_rate, .burst */
     uint32_t route_rate[BSF_ADM_OP_COUNT];     /* ratelimit.routes (0: none) */
     uint32_t rate_priority_cutoff;             /* priorities <= this are never limited */
+    bsf_adm_state_t connection_refuse_state;   /* new connections closed from this state on;
+                                                  above CONGESTED: never */
+    uint32_t connection_max_streams; /* streams of a connection opened in DOC or above; 0: all */
 } bsf_sbi_admission_config_t;
 
 /* NULL when memory is short or the cause holds characters outside [A-Z0-9_]. */
@@ -46,13 +49,20 @@ void bsf_sbi_admission_free(bsf_sbi_admission_t *a);
 bool bsf_sbi_admission_check(bsf_sbi_admission_t *a, bsf_h2_stream_t *s,
                              const bsf_h2_request_t *r);
 
+/* The h2 server's `admit_connection` callback (seed §3.29): false (counted by state) from
+ * connection_refuse_state on; in DOC and above the connection's stream limit is lowered to
+ * connection_max_streams. Any worker thread; no lock. */
+bool bsf_sbi_admission_connection(bsf_sbi_admission_t *a, uint32_t *max_streams);
+
 /* The h2 server's `response_headers` callback: Server, 3gpp-Sbi-Oci, 3gpp-Sbi-Lci as
  * configured and as the state is. Returns how many it wrote (at most cap). The values live
  * in per-thread buffers until the next call on the thread. */
 size_t bsf_sbi_admission_headers(bsf_sbi_admission_t *a, bsf_h2_header_t *out, size_t cap);
 
-/* ocbsf_sbi_ratelimit_reject_total{route}, ocbsf_sbi_message_priority_request_total{priority}
- * (coarse: 0-7, 8-15, 16-23, 24-31). */
+/* ocbsf_sbi_ratelimit_reject_total{route},
+ * ocbsf_http_message_priority_request_count_total{direction,rcvd_priority,eval_priority,
+ * interface_type,msg_type} (seed §3.1; the combinations seen), ocbsf_sbi_connection_reject_total{state},
+ * ocbsf_sbi_connection_limited_total{state}. */
 void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *out);
 
 #endif

@@ -1,11 +1,12 @@
 /* libFuzzer target: 3gpp-Sbi-Oci values from producers (sbi_oci.h), and the admission
- * settings' list parsers (admission_rules.h) on the same bytes. */
+ * settings' list parsers (admission_rules.h, message_profile.h) on the same bytes. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gateways/admission/admission_rules.h"
+#include "gateways/admission/message_profile.h"
 #include "gateways/sbi/sbi_oci.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -41,6 +42,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     bsf_adm_parse_op_values(text, 31, ops, why, sizeof why);
     (void)bsf_adm_priority_parse(text);
+    static bsf_message_profile_t mp;
+    if (bsf_message_profile_parse(text, &mp, why, sizeof why) == 0) {
+        /* what parses is sorted, in range, and evaluates to a priority 0..31 or none */
+        if (mp.n > BSF_MP_MAX_RULES)
+            abort();
+        for (size_t i = 0; i < mp.n; i++) {
+            const bsf_mp_rule_t *r = &mp.rules[i];
+            if ((i && mp.rules[i - 1].rule_priority > r->rule_priority) ||
+                r->request_value > 31 || r->response_value > 31)
+                abort();
+            for (int rcvd = -1; rcvd <= 31; rcvd += 16)
+                if (bsf_mp_request_priority(r, rcvd) > 31 ||
+                    bsf_mp_response_priority(r, rcvd) > 31)
+                    abort();
+        }
+        (void)bsf_message_profile_match(&mp, BSF_MP_NBSF_MANAGEMENT, BSF_ADM_OP_REGISTER);
+    }
     free(text);
     return 0;
 }

@@ -12,6 +12,7 @@
 #include "gateways/admission/admission.h"
 #include "core/problem.h"
 #include "gateways/admission/admission_settings.h"
+#include "gateways/admission/message_profile.h"
 
 /* The settings with bsfd's defaults (bsfd/config_keys_admission.c). */
 static bsf_admission_settings_t default_settings(void)
@@ -289,6 +290,60 @@ static void error_overrides(void **state)
         assert_true(bsf_cause_id((bsf_cause_t)c)[0] != '\0');
 }
 
+/* Seed §3.1: rules in rulePriority order, first match, Always/IfNotPresent/Never. */
+static void message_profile(void **state)
+{
+    (void)state;
+    bsf_message_profile_t p;
+    char why[256];
+    assert_int_equal(bsf_message_profile_parse(
+                         "messageID=any,rulePriority=5,interfaceType=Nbsf_Management,"
+                         "messageType=Any,requestPriorityOverride=Never\n"
+                         "messageID=reg,rulePriority=1,interfaceType=Nbsf_Management,"
+                         "messageType=Register,requestPriorityOverride=Always,"
+                         "requestPriorityValue=3,responsePriorityAssign=IfNotPresent,"
+                         "responsePriorityValue=12\n"
+                         "messageID=audit,rulePriority=2,interfaceType=Npcf_Binding_Audit,"
+                         "messageType=Audit_Notify,requestPriorityOverride=IfNotPresent,"
+                         "requestPriorityValue=11",
+                         &p, why, sizeof why),
+                     0);
+    assert_int_equal(p.n, 3);
+    assert_string_equal(p.rules[0].message_id, "reg"); /* sorted */
+    const bsf_mp_rule_t *r = bsf_message_profile_match(&p, BSF_MP_NBSF_MANAGEMENT,
+                                                       BSF_ADM_OP_REGISTER);
+    assert_non_null(r);
+    assert_int_equal(bsf_mp_request_priority(r, 8), 3);  /* Always */
+    assert_int_equal(bsf_mp_request_priority(r, -1), 3);
+    assert_int_equal(bsf_mp_response_priority(r, 8), 8); /* IfNotPresent: the request's */
+    assert_int_equal(bsf_mp_response_priority(r, -1), 12);
+    r = bsf_message_profile_match(&p, BSF_MP_NBSF_MANAGEMENT, BSF_ADM_OP_DISCOVERY);
+    assert_string_equal(r->message_id, "any");
+    assert_int_equal(bsf_mp_request_priority(r, 8), 8); /* Never */
+    assert_int_equal(bsf_mp_request_priority(r, -1), -1);
+    assert_int_equal(bsf_mp_response_priority(r, 8), -1);
+    assert_null(bsf_message_profile_match(&p, BSF_MP_NPCF_BINDING_AUDIT, BSF_ADM_OP_REGISTER));
+    assert_int_equal(bsf_message_profile_egress(BSF_MP_NPCF_BINDING_AUDIT, BSF_MP_AUDIT_NOTIFY, -1),
+                     -1); /* nothing installed */
+    bsf_message_profile_install(&p);
+    assert_int_equal(bsf_message_profile_egress(BSF_MP_NPCF_BINDING_AUDIT, BSF_MP_AUDIT_NOTIFY, -1),
+                     11);
+    assert_int_equal(bsf_message_profile_egress(BSF_MP_NPCF_BINDING_AUDIT, BSF_MP_AUDIT_NOTIFY, 4),
+                     4);
+    bsf_message_profile_install(&(bsf_message_profile_t){0});
+    assert_int_equal(bsf_message_profile_parse("", &p, why, sizeof why), 0);
+    assert_int_equal(p.n, 0);
+    const char *bad[] = {"interfaceType=Nbsf_Management", /* no messageType */
+                         "messageType=Register,requestPriorityOverride=Always", /* no value */
+                         "messageType=Register,requestPriorityValue=32",
+                         "messageType=Other", "messageType=Register,interfaceType=N7",
+                         "messageType=Register,requestPriorityOverride=Sometimes",
+                         "messageType=Register,noSuchField=1", "messageType"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (bsf_message_profile_parse(bad[i], &p, why, sizeof why) != -1)
+            fail_msg("accepted %s", bad[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -301,6 +356,7 @@ int main(void)
         cmocka_unit_test(controller),
         cmocka_unit_test(thresholds_at_run_time),
         cmocka_unit_test(error_overrides),
+        cmocka_unit_test(message_profile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

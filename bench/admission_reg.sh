@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Issue 14 §8: a registration flood (bsf-load, C connections x M streams of new bindings,
+# far over what the store's writer can commit) beside a moderate discovery load (h2load,
+# 4 connections x 8 streams) and the priority-1 probe (bench/admission_probe.py). The flood
+# fills the pending requests; pending thresholds the machine can reach (PENDING, DOC;L1;L2;
+# CONGESTED) make L2, where registrations (priority 20) are shed and discoveries (15) are
+# not. Run once with admission control and once with admission.enabled=false.
+# Reports: registrations answered 201 / shed 503, discoveries' statuses and rate, the probe's
+# answered share and latency, bsfd's CPU and RSS.
+#
+#   bench/admission_reg.sh [SECONDS] [CONNECTIONS] [STREAMS]     (defaults 8 16 64)
+#   PENDING="40;80;120;100000" sets the pending thresholds.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+S=${1:-8}
+C=${2:-16}
+M=${3:-64}
+BSFD=${BSFD:-$ROOT/build/bsfd/bsfd}
+LOAD="$ROOT/build/bench/bsf-load"
+DIR=$(mktemp -d /tmp/bsf-admission-reg.XXXXXX)
+PID=
+trap '[ -n "$PID" ] && kill -TERM $PID 2>/dev/null; wait 2>/dev/null; rm -rf "$DIR"' EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+cpu_s() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
+rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
+
+run() { # name extra-settings...
+    local name=$1; shift
+    local sbi; sbi=$(free_port); OPS=$(free_port)
+    mkdir -p "$DIR/$name"
+    "$BSFD" --set store.path="$DIR/$name" --set sbi.listen=127.0.0.1:$sbi \
+        --set ops.listen=127.0.0.1:$OPS --set ops.admin_listen= --set log.level=warn \
+        --set congestion.pending_thresholds="${PENDING:-40;80;120;100000}" "$@" \
+        2>>"$DIR/$name.log" &
+    PID=$!
+    until curl -sf "http://127.0.0.1:$OPS/health/ready" >/dev/null; do
+        kill -0 $PID 2>/dev/null || { cat "$DIR/$name.log"; exit 1; }; sleep 0.01
+    done
+    "$LOAD" --target 127.0.0.1:$sbi --mode register --count 1000 --connections 2 --streams 32 \
+        >/dev/null
+    local cpu0 rss0; cpu0=$(cpu_s $PID); rss0=$(rss_kb $PID)
+    /usr/bin/python3 "$ROOT/bench/admission_probe.py" "$sbi" "$S" 10.0.0.7 >"$DIR/probe" &
+    local probe=$!
+    h2load -c 4 -m 8 -D "$S" -t 1 \
+        "http://127.0.0.1:$sbi/nbsf-management/v1/pcfBindings?ipv4Addr=10.0.0.5" \
+        >"$DIR/h2load" 2>&1 &
+    local disc=$!
+    timeout -s INT "$((S + 5))" "$LOAD" --target 127.0.0.1:$sbi --mode register --json \
+        --start 100000 --count 100000000 --connections "$C" --streams "$M" \
+        >"$DIR/flood" 2>/dev/null &
+    local flood=$!
+    sleep "$S"; kill -INT $flood 2>/dev/null || true
+    wait $probe $disc; wait $flood 2>/dev/null || true
+    local cpu1 rss1; cpu1=$(cpu_s $PID); rss1=$(rss_kb $PID)
+    echo "== $name ($*)"
+    grep -E "^requests:|^status codes:|^finished in" "$DIR/h2load" | sed 's/^/discoveries /'
+    echo "bsfd CPU $(echo "$cpu1 - $cpu0" | bc) s over ${S} s; RSS ${rss0} -> ${rss1} KiB"
+    echo "answered (bsfd's counters, shed = discards by state):"
+    curl -s "http://127.0.0.1:$OPS/metrics" |
+        grep -E '^(bsf_sbi_responses_total|ocbsf_http_congestion_message_reject_total)' |
+        awk '$2 > 0 {print "  " $0}'
+    echo "probe $(cat "$DIR/probe")"
+    kill -TERM $PID; wait $PID 2>/dev/null || true; PID=
+}
+
+echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)," \
+     "load average $(cut -d' ' -f1-3 /proc/loadavg)"
+run admission-on
+run admission-off --set admission.enabled=false
+echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

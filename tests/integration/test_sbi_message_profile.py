@@ -1,0 +1,72 @@
+"""Seed 3.1's message priority profile (admission.message_priority_profile) on a real bsfd
+over HTTP/2 loopback: the evaluated priority is what admission control sheds by (the state
+comes from held requests, as in test_sbi_admission.py), and answers carry the priority the
+rule assigns."""
+from support import binding, metrics, new_pcf_id, Ue, wait_until
+from test_sbi_admission import ADMISSION, STATES, Holder, assert_shed, state
+
+RULES = ";".join([
+    "messageID=reg,rulePriority=1,interfaceType=Nbsf_Management,messageType=Register,"
+    "requestPriorityOverride=IfNotPresent,requestPriorityValue=26,"
+    "responsePriorityAssign=IfNotPresent,responsePriorityValue=12",
+    "messageID=all,rulePriority=2,interfaceType=Nbsf_Management,messageType=Any,"
+    "requestPriorityOverride=Always,requestPriorityValue=3,"
+    "responsePriorityAssign=Always,responsePriorityValue=3",
+])
+
+
+def post(server, priority=None):
+    h = {} if priority is None else {"3gpp-sbi-message-priority": str(priority)}
+    return server.client.post("/pcfBindings", json=binding(pcfId=new_pcf_id(), ipv4Addr=Ue().ipv4),
+                              headers=h)
+
+
+def get(server, priority=None):
+    h = {} if priority is None else {"3gpp-sbi-message-priority": str(priority)}
+    return server.client.get("/pcfBindings", params={"ipv4Addr": "10.9.9.9"}, headers=h)
+
+
+def test_profile_sets_request_and_answer_priorities(bsfd_factory):
+    server = bsfd_factory(dict(ADMISSION, **{"admission.message_priority_profile": RULES}))
+    # NORMAL: nothing shed; the answers carry what the rules assign
+    resp = post(server, priority=8)
+    assert resp.status_code == 201 and resp.headers["3gpp-sbi-message-priority"] == "8"
+    resp = post(server)
+    assert resp.status_code == 201 and resp.headers["3gpp-sbi-message-priority"] == "12"
+    resp = get(server, priority=30)
+    assert resp.status_code == 204 and resp.headers["3gpp-sbi-message-priority"] == "3"
+    # L1 discards priorities >= 24
+    holder = Holder(server.sbi_port, 4)
+    wait_until(lambda: state(server) == STATES["L1"], what="state L1")
+    resp = post(server)  # IfNotPresent: 26 instead of register's default 20: shed
+    assert_shed(resp, state_name="L1")
+    assert resp.headers["3gpp-sbi-message-priority"] == "12"  # the shed answer carries it too
+    assert post(server, priority=5).status_code == 201  # present: kept
+    assert get(server, priority=30).status_code == 204  # Always 3: never shed in L1
+    holder.close()
+    wait_until(lambda: state(server) == 0, what="state NORMAL")
+    m = metrics(server)
+    series = ('ocbsf_http_message_priority_request_count_total{{direction="in",rcvd_priority="{}",'
+              'eval_priority="{}",interface_type="Nbsf_Management",msg_type="{}"}}')
+    assert m[series.format(8, 8, "Register")] == 1
+    assert m[series.format("NA", 26, "Register")] == 2  # IfNotPresent, twice
+    assert m[series.format(5, 5, "Register")] == 1
+    assert m[series.format(30, 3, "Discovery")] == 2  # Always
+
+
+def test_no_profile_no_header(bsfd_factory):
+    server = bsfd_factory(ADMISSION)
+    resp = post(server, priority=8)
+    assert resp.status_code == 201
+    assert "3gpp-sbi-message-priority" not in resp.headers
+    holder = Holder(server.sbi_port, 4)
+    wait_until(lambda: state(server) == STATES["L1"], what="state L1")
+    assert_shed(get(server, priority=30), state_name="L1")  # the header as received
+    holder.close()
+
+
+def test_a_bad_profile_is_refused_at_start(tmp_path):
+    from rx_support import refused_at_start
+    why = refused_at_start(tmp_path, {"admission.message_priority_profile":
+                                      "messageType=Register,requestPriorityOverride=Always"})
+    assert "admission.message_priority_profile" in why
