@@ -1,7 +1,7 @@
 #include "core/event.h"
 
 #include "core/msgpack_guard.h"
-#include "migrations/event_upcast.h"
+#include "core/event_upcast.h"
 
 #include <stdio.h>
 #include <stddef.h>

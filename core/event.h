@@ -18,7 +18,7 @@
 #include "core/subscription.h"
 
 /* Versions of the contract (docs/events.md, "Versions"). Every version from OLDEST to
- * NEWEST is read (older ones through the upcasters of migrations/event_upcast.h); the writer
+ * NEWEST is read (older ones through the upcasters of core/event_upcast.h); the writer
  * writes the one it is given (events.write_version), by default WRITE_DEFAULT, which every
  * site of the previous release reads too (rolling upgrades). */
 #define BSF_EVENT_VERSION_OLDEST 1

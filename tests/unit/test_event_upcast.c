@@ -1,4 +1,4 @@
-/* migrations/event_upcast (through core/event): an event written in version 1 (the previous
+/* core/event_upcast (through core/event): an event written in version 1 (the previous
  * release's form) and the same event in version 2 decode to the same in-memory event; a
  * version this build does not know is refused with a message that names it. */
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 
 #include "core/event.h"
 #include "core/hlc.h"
-#include "migrations/event_upcast.h"
+#include "core/event_upcast.h"
 #include "tests/unit/test_util.h"
 
 static void encode_v(const bsf_event_t *ev, unsigned v, msgpack_sbuffer *out)

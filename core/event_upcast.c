@@ -3,7 +3,7 @@
  * registration (it is the event's `hlc`) and no nil `originTs` / `senderTs` (absent means
  * no header). Version 1 reads an absent `createdHlc` as 0 and writes the nil timestamps, so
  * the 1 -> 2 step makes v1's implicit 0 explicit and drops the nils. */
-#include "migrations/event_upcast.h"
+#include "core/event_upcast.h"
 
 #include <stdbool.h>
 #include <stdio.h>
