@@ -10,6 +10,7 @@
 
 #include "common/diag.h"
 #include "common/duration_text.h"
+#include "common/error.h"
 
 static const bsf_config_section_t *const sections[] = {
     &bsf_config_core_section,
@@ -500,7 +501,7 @@ int bsf_config_load_file(bsf_config_t *cfg, const char *path, char *err, size_t 
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        snprintf(err, err_cap, "%s: %s", path, strerror(errno));
+        snprintf(err, err_cap, "%s: %s", path, bsf_strerror(errno));
         return -1;
     }
     yaml_parser_t parser;

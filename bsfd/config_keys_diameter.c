@@ -12,6 +12,7 @@
 #include "gateways/diameter/rx_retry.h"
 #include "gateways/diameter/rx_routes.h"
 #include "gateways/diameter/rx_tls.h"
+#include "common/error.h"
 
 static const char *const originator_choices[] = {"any", "intermediate", "destination", NULL};
 static const char *const shedding_choices[] = {"priority", "percentage", NULL};
@@ -285,7 +286,7 @@ static int check_tls(const bsf_diameter_settings_t *d, char *err, size_t err_cap
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (files[i].path[0] && access(files[i].path, R_OK) != 0) {
             snprintf(err, err_cap, "%s: cannot read %s: %s", files[i].key, files[i].path,
-                     strerror(errno));
+                     bsf_strerror(errno));
             return -1;
         }
     char why[512];

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "common/diag.h"
+#include "common/error.h"
 
 #ifdef BSF_HAVE_SYSTEMD
 #include <systemd/sd-daemon.h>
@@ -16,7 +17,7 @@ static void notify(const char *state)
 {
     int rc = sd_notify(0, state);
     if (rc < 0)
-        BSF_WARN("bsfd", "sd_notify(%s): %s", state, strerror(-rc));
+        BSF_WARN("bsfd", "sd_notify(%s): %s", state, bsf_strerror(-rc));
 }
 
 /* The watchdog period in microseconds, 0 without one. */
@@ -72,6 +73,6 @@ int bsf_service_notify_wait(const sigset_t *signals)
         if (sig > 0)
             return sig;
         if (errno != EAGAIN && errno != EINTR)
-            BSF_WARN("bsfd", "sigtimedwait: %s", strerror(errno));
+            BSF_WARN("bsfd", "sigtimedwait: %s", bsf_strerror(errno));
     }
 }

@@ -130,7 +130,7 @@ int bsf_log_archive_stat(const char *dir, bsf_log_archive_stat_t *st)
 int bsf_log_archive_open(const char *dir, bsf_log_archive_stat_t *st, char *err, size_t err_cap)
 {
     if (mkdir(dir, 0750) && errno != EEXIST) {
-        snprintf(err, err_cap, "log.archive_dir %s: cannot create it: %s", dir, strerror(errno));
+        snprintf(err, err_cap, "log.archive_dir %s: cannot create it: %s", dir, bsf_strerror(errno));
         return -1;
     }
     seg_name_t *v = NULL;

@@ -15,6 +15,7 @@
 #include "common/diag.h"
 #include "gateways/diameter/rx_node.h"
 #include "gateways/diameter/rx_tls.h"
+#include "common/error.h"
 
 /* Why a connection failed, as diam_failed_conn_network_total's `reason`. */
 enum { FAIL_CONNECT, FAIL_CERTIFICATE, FAIL_REASONS };
@@ -173,7 +174,7 @@ int bsf_rx_connections_start(bsf_rx_connections_t **out, char *err, size_t cap)
         rc = fd_hook_register(HOOK_MASK(HOOK_PEER_CONNECT_FAILED), on_failed, c, NULL,
                               &c->failed_hook);
     if (rc) {
-        snprintf(err, cap, "diameter: cannot register the connection hook: %s", strerror(rc));
+        snprintf(err, cap, "diameter: cannot register the connection hook: %s", bsf_strerror(rc));
         bsf_rx_connections_free(c);
         return -1;
     }

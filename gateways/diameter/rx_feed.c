@@ -9,6 +9,7 @@
 #include "common/clock.h"
 #include "gateways/diameter/rx_avp.h"
 #include "gateways/diameter/rx_peer_addr.h"
+#include "common/error.h"
 
 #define SID_MAX 1024
 #define MAX_AVPS 6
@@ -283,7 +284,7 @@ int bsf_rx_feed_start(bsf_feed_t *feed, const bsf_rx_dict_t *rx, bsf_rx_feed_bin
                               on_hook, f, f->data, &h);
     if (rc) {
         snprintf(err, cap, "diameter: cannot register the feed with freeDiameter: %s",
-                 strerror(rc));
+                 bsf_strerror(rc));
         bsf_rx_feed_free(f);
         return -1;
     }

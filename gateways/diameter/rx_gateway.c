@@ -15,6 +15,7 @@
 #include "gateways/diameter/rx_node.h"
 #include "gateways/diameter/rx_proxy.h"
 #include "gateways/diameter/rx_repaving.h"
+#include "common/error.h"
 
 #define DRAIN_WAIT_MS 2000
 
@@ -40,7 +41,7 @@ static int pin_threads(const char *cpus, cpu_set_t *saved, bool *pinned, char *e
     if (rc == 0)
         rc = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
     if (rc) {
-        snprintf(err, cap, "diameter.cpus: cannot run on those CPUs: %s", strerror(rc));
+        snprintf(err, cap, "diameter.cpus: cannot run on those CPUs: %s", bsf_strerror(rc));
         return -1;
     }
     *pinned = true;

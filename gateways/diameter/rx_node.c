@@ -14,6 +14,7 @@
 #include "common/diag.h"
 #include "gateways/diameter/rx_routes.h"
 #include "gateways/diameter/rx_tls.h"
+#include "common/error.h"
 
 /* libfdcore 1.2.1 exports (without declaring it in libfdcore.h) the function its own peer
  * expiry uses to end one peer: it queues a TERMINATE event to the peer's state machine,
@@ -163,7 +164,7 @@ static int set_listen(const char *list, char *err, size_t cap)
 {
     int rc = fd_ep_filter(&fd_g_config->cnf_endpoints, 0); /* empties the list */
     if (rc) {
-        snprintf(err, cap, "diameter: cannot reset the listen addresses: %s", strerror(rc));
+        snprintf(err, cap, "diameter: cannot reset the listen addresses: %s", bsf_strerror(rc));
         return -1;
     }
     char item[128];
@@ -189,7 +190,7 @@ static int set_listen(const char *list, char *err, size_t cap)
         rc = fd_ep_add_merge(&fd_g_config->cnf_endpoints, (sSA *)&ss, sl,
                              EP_FL_CONF | EP_ACCEPTALL);
         if (rc) {
-            snprintf(err, cap, "diameter.listen: cannot use %s: %s", item, strerror(rc));
+            snprintf(err, cap, "diameter.listen: cannot use %s: %s", item, bsf_strerror(rc));
             return -1;
         }
     }
@@ -223,18 +224,18 @@ int bsf_rx_node_init(const bsf_diameter_settings_t *s, bsf_rx_dict_t *rx, char *
     if (rc == 0)
         rc = fd_core_initialize();
     if (rc) {
-        snprintf(err, cap, "diameter: cannot initialise freeDiameter: %s", strerror(rc));
+        snprintf(err, cap, "diameter: cannot initialise freeDiameter: %s", bsf_strerror(rc));
         return -1;
     }
     /* The configuration goes through an anonymous in-memory file: nothing on disk. */
     int fd = memfd_create("bsfd-freediameter.conf", MFD_CLOEXEC);
     if (fd < 0) {
-        snprintf(err, cap, "diameter: memfd_create: %s", strerror(errno));
+        snprintf(err, cap, "diameter: memfd_create: %s", bsf_strerror(errno));
         return -1;
     }
     FILE *f = fdopen(fd, "w");
     if (!f) {
-        snprintf(err, cap, "diameter: fdopen: %s", strerror(errno));
+        snprintf(err, cap, "diameter: fdopen: %s", bsf_strerror(errno));
         close(fd);
         return -1;
     }
@@ -247,7 +248,7 @@ int bsf_rx_node_init(const bsf_diameter_settings_t *s, bsf_rx_dict_t *rx, char *
         rc = fd_core_parseconf(path);
     fclose(f);
     if (rc) {
-        snprintf(err, cap, "diameter: freeDiameter refused the configuration: %s", strerror(rc));
+        snprintf(err, cap, "diameter: freeDiameter refused the configuration: %s", bsf_strerror(rc));
         return -1;
     }
     if (set_listen(s->listen, err, cap))
@@ -262,7 +263,7 @@ int bsf_rx_node_init(const bsf_diameter_settings_t *s, bsf_rx_dict_t *rx, char *
         (s->advertise_rx && (rc = bsf_rx_dict_advertise(rx, err, cap)) != 0))
         return -1;
     if ((rc = fd_peer_validate_register(node_validate)) != 0) {
-        snprintf(err, cap, "diameter: fd_peer_validate_register: %s", strerror(rc));
+        snprintf(err, cap, "diameter: fd_peer_validate_register: %s", bsf_strerror(rc));
         return -1;
     }
     return 0;
@@ -275,7 +276,7 @@ int bsf_rx_node_start(char *err, size_t cap)
         rc = fd_core_waitstartcomplete();
     if (rc) {
         snprintf(err, cap, "diameter: freeDiameter did not start (port in use?): %s",
-                 strerror(rc));
+                 bsf_strerror(rc));
         return -1;
     }
     return 0;

@@ -12,6 +12,7 @@
 #include "gateways/diameter/rx_node.h"
 #include "gateways/diameter/rx_proxy_internal.h"
 #include "gateways/diameter/rx_thread_name.h"
+#include "common/error.h"
 
 bsf_rx_proxy_t *bsf_rx_proxy_instance;
 
@@ -172,11 +173,11 @@ int bsf_rx_proxy_start(bsf_rx_proxy_t *px, char *err, size_t cap)
                                         HOOK_MESSAGE_ROUTING_FORWARD, HOOK_MESSAGE_ROUTING_LOCAL),
                               bsf_rx_proxy_on_hook_empty, px, NULL, &h);
     if (rc) {
-        snprintf(err, cap, "diameter: cannot register with freeDiameter: %s", strerror(rc));
+        snprintf(err, cap, "diameter: cannot register with freeDiameter: %s", bsf_strerror(rc));
         return -1;
     }
     if ((rc = pthread_create(&px->worker, NULL, bsf_rx_proxy_worker_main, px)) != 0) {
-        snprintf(err, cap, "diameter: cannot start the worker thread: %s", strerror(rc));
+        snprintf(err, cap, "diameter: cannot start the worker thread: %s", bsf_strerror(rc));
         return -1;
     }
     px->worker_started = true;

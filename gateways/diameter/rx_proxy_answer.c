@@ -5,6 +5,7 @@
 #include "common/diag.h"
 #include "gateways/diameter/rx_node.h"
 #include "gateways/diameter/rx_proxy_internal.h"
+#include "common/error.h"
 
 bool bsf_rx_proxy_neighbour_connected(bsf_rx_proxy_t *px, const char *id, size_t len)
 {
@@ -50,7 +51,7 @@ static void answer_msg(bsf_rx_proxy_t *px, bsf_rx_kind_t kind, struct msg **pmsg
     }
     if (rc) {
         BSF_WARN("diameter", "cannot answer a %s with %u: %s", bsf_rx_kind_name(kind), res->code,
-                 strerror(rc));
+                 bsf_strerror(rc));
         if (*pmsg)
             fd_msg_free(*pmsg);
         *pmsg = NULL;
@@ -70,7 +71,7 @@ static void answer_ref(bsf_rx_proxy_t *px, const rx_tx_t *tx, const bsf_rx_resul
     int rc = bsf_rx_avp_answer_ref(px->rx, &ref, res);
     if (rc)
         BSF_WARN("diameter", "cannot answer a %s to %s: %s", bsf_rx_kind_name(tx->kind), tx->from,
-                 strerror(rc));
+                 bsf_strerror(rc));
 }
 
 void bsf_rx_proxy_answer(bsf_rx_proxy_t *px, bsf_rx_kind_t kind, struct msg **req,

@@ -15,6 +15,7 @@
 #include "gateways/diameter/rx_peer_addr.h"
 #include "gateways/diameter/rx_proxy_internal.h"
 #include "gateways/diameter/rx_thread_name.h"
+#include "common/error.h"
 
 #define LOST_GRACE_NS 1000000000ull /* our deadline: freeDiameter's timer + 1 s */
 
@@ -148,7 +149,7 @@ void bsf_rx_proxy_send_attempt(bsf_rx_proxy_t *px, rx_tx_t *tx, struct msg *msg,
         return;
     if (bsf_rx_pending_take(&px->pending, handle) != tx)
         return; /* cannot happen: nothing was queued */
-    BSF_WARN("diameter", "cannot forward a %s: %s", bsf_rx_kind_name(tx->kind), strerror(rc));
+    BSF_WARN("diameter", "cannot forward a %s: %s", bsf_rx_kind_name(tx->kind), bsf_strerror(rc));
     fail_attempt(px, tx, &msg, RC_UNABLE_TO_DELIVER, "cannot forward the request");
 }
 

@@ -19,6 +19,7 @@
 #include "common/diag.h"
 #include "common/time_text.h"
 #include "gateways/diameter/rx_node.h"
+#include "common/error.h"
 
 struct bsf_rx_repaving {
     uint64_t jitter_ms, interval_ms, delay_ms;
@@ -152,7 +153,7 @@ int bsf_rx_repaving_start(const bsf_diameter_settings_t *s, bsf_rx_connections_t
     bsf_cond_init_monotonic(&r->wake);
     int rc = pthread_create(&r->thread, NULL, repaving_main, r);
     if (rc) {
-        snprintf(err, cap, "diameter: cannot start the repaving thread: %s", strerror(rc));
+        snprintf(err, cap, "diameter: cannot start the repaving thread: %s", bsf_strerror(rc));
         bsf_rx_repaving_free(r);
         return -1;
     }

@@ -1,5 +1,6 @@
 /* The gateway's certificate validity; see rx_tls.h. */
 #include "gateways/diameter/rx_tls.h"
+#include "common/error.h"
 
 #include <errno.h>
 #include <openssl/pem.h>
@@ -13,7 +14,7 @@ int bsf_rx_tls_cert_not_after(const char *path, int64_t *out, char *err, size_t 
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        snprintf(err, cap, "cannot read %s: %s", path, strerror(errno));
+        snprintf(err, cap, "cannot read %s: %s", path, bsf_strerror(errno));
         return -1;
     }
     X509 *cert = PEM_read_X509(f, NULL, NULL, NULL);
@@ -34,7 +35,7 @@ static int read_pem(const char *path, X509 **leaf, STACK_OF(X509) **chain, char 
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        snprintf(err, cap, "cannot read %s: %s", path, strerror(errno));
+        snprintf(err, cap, "cannot read %s: %s", path, bsf_strerror(errno));
         return -1;
     }
     *leaf = PEM_read_X509(f, NULL, NULL, NULL);

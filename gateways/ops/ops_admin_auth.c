@@ -1,5 +1,6 @@
 /* Admin listener credentials; see ops_admin_auth.h. */
 #include "gateways/ops/ops_admin_auth.h"
+#include "common/error.h"
 
 #include <errno.h>
 #include <gnutls/gnutls.h>
@@ -21,7 +22,7 @@ char *bsf_ops_read_file(const char *path, size_t max, const char *key, char *err
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, err_cap, "%s: cannot read %s: %s", key, path, strerror(errno));
+        snprintf(err, err_cap, "%s: cannot read %s: %s", key, path, bsf_strerror(errno));
         return NULL;
     }
     char *buf = malloc(max + 1);

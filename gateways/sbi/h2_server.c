@@ -23,6 +23,7 @@
 #include "gateways/sbi/h2_tls.h"
 #include "gateways/sbi/sbi_headers.h"
 #include "gateways/sbi/sbi_tls.h"
+#include "common/error.h"
 
 #define READ_CHUNK 16384           /* one read(), into the worker's buffer */
 #define READ_QUANTUM 65536         /* per connection and loop iteration, then the others */
@@ -1757,7 +1758,7 @@ static int bind_socket(const char *host, bool v6only, uint16_t port, int *fd_out
     if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) ||
         setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) ||
         bind(fd, (struct sockaddr *)&ss, sl) || listen(fd, 1024)) {
-        snprintf(err, cap, "cannot listen on %s:%u: %s", host, port, strerror(errno));
+        snprintf(err, cap, "cannot listen on %s:%u: %s", host, port, bsf_strerror(errno));
         if (fd >= 0)
             close(fd);
         return -1;

@@ -13,6 +13,7 @@
 
 #include "common/file_stamp.h"
 #include "gateways/sbi/h2_tls.h"
+#include "common/error.h"
 
 enum { F_CERT, F_KEY, F_CA, F_COUNT };
 
@@ -83,7 +84,7 @@ static int readable(const bsf_sbi_tls_t *t, int i, char *err, size_t cap)
 {
     FILE *f = fopen(t->files[i], "r");
     if (!f) {
-        snprintf(err, cap, "%s: cannot read %s: %s", t->keys[i], t->files[i], strerror(errno));
+        snprintf(err, cap, "%s: cannot read %s: %s", t->keys[i], t->files[i], bsf_strerror(errno));
         return -1;
     }
     fclose(f);
