@@ -46,7 +46,11 @@ trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null || true; [ -n "${CG:-}"
 until curl -sf "http://127.0.0.1:$OPS_PORT/health/ready" >/dev/null; do sleep 0.005; done
 echo "time_to_ready_ms=$(( ($(date +%s%N) - t0) / 1000000 ))"
 # let the warm-up finish (it logs when done), at most WARMUP_WAIT seconds (default 120)
-for _ in $(seq $(( ${WARMUP_WAIT:-120} * 10 ))); do grep -q "warm-up" "$DIR.scale.log" && break; sleep 0.1; done
+# (WARMUP_PATTERN="warm-up: [0-9]": until the whole-map populate is done, not the trees)
+for _ in $(seq $(( ${WARMUP_WAIT:-120} * 10 ))); do
+    grep -q "${WARMUP_PATTERN:-warm-up}" "$DIR.scale.log" && break
+    sleep 0.1
+done
 grep -E "warm-up" "$DIR.scale.log" | sed 's/^/  /' || echo "  (no warm-up)"
 
 stat_of() { awk '{print $10, $12, $14 + $15}' "/proc/$PID/stat"; }
