@@ -2,7 +2,7 @@
  *
  *   bsf-load [--target HOST:PORT] [--mode register|discover] [--count N] [--start K]
  *            [--range R] [--connections C] [--streams S] [--rate R] [--pid PID]
- *            [--pcfs P] [--resource pcf|ue|mbs] [--notify URL] [--json]
+ *            [--pcfs P] [--resource pcf|ue|mbs] [--key ipv4|ipv6|mac] [--notify URL] [--json]
  *
  * register: POSTs N bindings (IPv4 10.0.0.0 + index for index = K..K+N-1, SUPI, GPSI,
  *           unique unless --range R < N: then indexes K..K+R-1 again and again, each later
@@ -10,6 +10,11 @@
  *           PCF addresses of PCF number index % P, P = 16 by default: pcfFqdn
  *           pcf<n>.example.com, pcfDiamHost pcf<n>.diam.example.com);
  * discover: N GETs ?ipv4Addr= for indexes drawn uniformly from K..K+R-1 (R defaults to N);
+ * --key ipv6: pcfBindings carry ipv6Prefix 2001:db8:<index>::/64 instead of the IPv4
+ *           address, and discovery asks for the /128 2001:db8:<index>::1 inside it;
+ * --key mac: macAddr48 02-00-<index as 4 bytes> instead (an Ethernet PDU session);
+ * --key-mix: registration `index` has the address kind index % 3 (ipv4, ipv6, mac), and
+ *           discovery draws only indexes of the --key kind among K..K+R-1;
  * Keeps C connections with S streams in flight each (with --rate, at most R requests per
  * second are started, paced every millisecond), and reports requests/s, latency
  * percentiles, the status codes and, with --pid, the target's CPU time per request.
@@ -22,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <uv.h>
 
 typedef enum { MODE_REGISTER, MODE_DISCOVER } mode_t_;
@@ -38,6 +44,8 @@ typedef struct {
     unsigned pcfs; /* register: bindings spread over this many PCFs */
     int resource;  /* 0 pcfBindings, 1 pcf-ue-bindings, 2 pcf-mbs-bindings (--resource) */
     const char *notify; /* --notify: notificationUrl prefix, or NULL */
+    int key;            /* pcfBindings' UE address: 0 ipv4Addr, 1 ipv6Prefix, 2 macAddr48 */
+    int key_mix;        /* --key-mix: the kind is index % 3 */
 } options_t;
 
 typedef struct load load_t;
@@ -94,6 +102,35 @@ static void ipv4_of(uint64_t index, char *out)
 {
     uint32_t a = 0x0a000000u + (uint32_t)index; /* 10.0.0.0 + index */
     snprintf(out, 16, "%u.%u.%u.%u", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255);
+}
+
+/* The UE address member of registration `index` (--key), e.g. "ipv4Addr":"10.0.0.1". */
+static void addr_member(int key, uint64_t index, char *out, size_t cap)
+{
+    uint32_t i = (uint32_t)index;
+    if (key == 1)
+        snprintf(out, cap, "\"ipv6Prefix\":\"2001:db8:%x:%x::/64\"", i >> 16, i & 0xffff);
+    else if (key == 2)
+        snprintf(out, cap, "\"macAddr48\":\"02-00-%02x-%02x-%02x-%02x\"", i >> 24,
+                 (i >> 16) & 255, (i >> 8) & 255, i & 255);
+    else {
+        char ip[16];
+        ipv4_of(index, ip);
+        snprintf(out, cap, "\"ipv4Addr\":\"%s\"", ip);
+    }
+}
+
+/* The discovery query of registration `index` (--key): ipv4Addr, a /128 in the /64, or MAC. */
+static void addr_query(int key, uint64_t index, const char *ip, char *out, size_t cap)
+{
+    uint32_t i = (uint32_t)index;
+    if (key == 1)
+        snprintf(out, cap, "ipv6Prefix=2001:db8:%x:%x::1/128", i >> 16, i & 0xffff);
+    else if (key == 2)
+        snprintf(out, cap, "macAddr48=02-00-%02x-%02x-%02x-%02x", i >> 24, (i >> 16) & 255,
+                 (i >> 8) & 255, i & 255);
+    else
+        snprintf(out, cap, "ipv4Addr=%s", ip);
 }
 
 static void flush(conn_t *c);
@@ -180,14 +217,17 @@ static size_t register_body(const load_t *l, uint64_t index, const char *ip, cha
             (unsigned)(index & 0xFFFFFF), (unsigned)(index >> 24) % 1000, pcf, pcf, pcf);
     }
     snprintf(path, path_cap, "/nbsf-management/v1/pcfBindings");
+    char addr[64];
+    (void)ip;
+    addr_member(l->o.key_mix ? (int)(index % 3) : l->o.key, index, addr, sizeof addr);
     size_t n = (size_t)snprintf(
                 body, cap,
                 "{\"supi\":\"imsi-00101%010" PRIu64 "\",\"gpsi\":\"msisdn-49%010" PRIu64 "\","
-                "\"ipv4Addr\":\"%s\",\"dnn\":\"internet\",\"snssai\":{\"sst\":1,\"sd\":\"000001\"},"
+                "%s,\"dnn\":\"internet\",\"snssai\":{\"sst\":1,\"sd\":\"000001\"},"
                 "\"pcfFqdn\":\"pcf%u.example.com\",\"pcfIpEndPoints\":[{\"ipv4Address\":"
                 "\"192.0.2.%u\",\"port\":8080}],\"pcfDiamHost\":\"pcf%u.diam.example.com\","
                 "\"pcfDiamRealm\":\"example.com\",\"pcfId\":\"5a1c6a4e-0000-4000-8000-0000000000%02u\"}",
-                index, index, ip, pcf, pcf, pcf, pcf);
+                index, index, addr, pcf, pcf, pcf, pcf);
     if (l->o.notify && n < cap) /* the closing brace gives way to the vendor attribute */
         n = n - 1 + (size_t)snprintf(body + n - 1, cap - n + 1,
                                      ",\"vendorSpecific-000111\":{\"notificationUrl\":\"%s%" PRIu64
@@ -209,8 +249,11 @@ static void discover_path(const load_t *l, uint64_t index, const char *ip, char 
                  "%%22mbsServiceId%%22%%3A%%22%06X%%22%%2C%%22plmnId%%22%%3A%%7B%%22mcc%%22%%3A"
                  "%%22%03u%%22%%2C%%22mnc%%22%%3A%%2201%%22%%7D%%7D%%7D",
                  (unsigned)(index & 0xFFFFFF), (unsigned)(index >> 24) % 1000);
-    else
-        snprintf(path, cap, "/nbsf-management/v1/pcfBindings?ipv4Addr=%s", ip);
+    else {
+        char q[96];
+        addr_query(l->o.key, index, ip, q, sizeof q);
+        snprintf(path, cap, "/nbsf-management/v1/pcfBindings?%s", q);
+    }
 }
 
 static void issue(conn_t *c)
@@ -221,6 +264,8 @@ static void issue(conn_t *c)
         uint64_t index = l->o.start + (l->o.mode == MODE_REGISTER
                                            ? l->issued % l->o.range
                                            : next_rand(l) % l->o.range);
+        if (l->o.key_mix && l->o.mode == MODE_DISCOVER)
+            index = index - index % 3 + (uint64_t)l->o.key;
         l->issued++;
         req_t *r = calloc(1, sizeof *r);
         r->conn = c;
@@ -381,7 +426,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: bsf-load [--target HOST:PORT] [--mode register|discover] [--count N] "
                     "[--start K] [--range R] [--connections C] [--streams S] [--rate R] "
-                    "[--pid PID] [--pcfs P] [--resource pcf|ue|mbs] [--notify URL] [--json]\n");
+                    "[--pid PID] [--pcfs P] [--resource pcf|ue|mbs] [--key ipv4|ipv6|mac] [--key-mix] [--notify URL] [--json]\n");
     exit(2);
 }
 
@@ -392,6 +437,10 @@ static void parse_args(load_t *l, int argc, char **argv, char *host, size_t host
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
             l->o.json = 1;
+            continue;
+        }
+        if (strcmp(a, "--key-mix") == 0) {
+            l->o.key_mix = 1;
             continue;
         }
         if (i + 1 >= argc)
@@ -422,6 +471,8 @@ static void parse_args(load_t *l, int argc, char **argv, char *host, size_t host
             l->o.pid = atoi(v);
         } else if (strcmp(a, "--resource") == 0) {
             l->o.resource = strcmp(v, "ue") == 0 ? 1 : strcmp(v, "mbs") == 0 ? 2 : 0;
+        } else if (strcmp(a, "--key") == 0) {
+            l->o.key = strcmp(v, "ipv6") == 0 ? 1 : strcmp(v, "mac") == 0 ? 2 : 0;
         } else if (strcmp(a, "--pcfs") == 0) {
             l->o.pcfs = (unsigned)atoi(v);
         } else if (strcmp(a, "--notify") == 0) {

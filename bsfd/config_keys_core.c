@@ -119,8 +119,10 @@ static const bsf_config_key_t keys[] = {
         "segment files, fsynced) for `bsfctl history`, `export` and `rebuild --archive`; empty: "
         "they are dropped."),
     BSF_CFG_BOOL_KEY("store.warmup", store_warmup, "true",
-        "After start-up, populate the memory map in the background (when the store fits in half "
-        "of the memory) so that the first lookups do not each pay a page fault."),
+        "After start-up, read in the background what discovery reads (the bindings and address "
+        "indexes, when they fit in 3/4 of the memory: the RAM or the cgroup's limit), then "
+        "populate the whole memory map (when the store fits in half of it), so that the first "
+        "lookups do not each pay a page fault."),
     BSF_CFG_ENUM_KEY("discovery.multiple_match", discovery_multiple_match, "most_recent",
         multiple_match_choices,
         "Several bindings match a discovery: answer the most recently created (`most_recent`, "

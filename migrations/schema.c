@@ -25,9 +25,10 @@ int bsf_schema_check(MDB_txn *txn, MDB_dbi meta, char *err, size_t err_cap)
         return -1;
     }
     unsigned version = v.mv_size == 1 ? *(unsigned char *)v.mv_data : 0;
-    if (version == 1 || version == 2) { /* 1 -> 3, 2 -> 3: the new sub-databases (UE and MBS
-                                            bindings, audit, subscriptions) exist, made by
-                                            the caller */
+    if (version >= 1 && version < BSF_SCHEMA_VERSION) {
+        /* 1, 2, 3 -> 4: the new sub-databases (UE and MBS bindings, audit, subscriptions)
+         * exist, made by the caller; 3 -> 4 changes nothing stored (format-2 records read
+         * as they are, new writes are format 3) */
         unsigned char next = BSF_SCHEMA_VERSION;
         MDB_val nv = {1, &next};
         if ((rc = mdb_put(txn, meta, &k, &nv, 0))) {

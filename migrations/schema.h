@@ -6,7 +6,11 @@
  *   3  + audit (the audit state of PCF bindings, projections/audit_projection.h); no record
  *        changes: a binding without an audit record was never audited; + subscriptions,
  *        ix_sub_supi, ix_sub_gpsi, ix_sub_expiry (subscriptions to binding events)
- * A store of version 1 or 2 opened read-write is migrated: the caller has created the new
+ *   4  records (bindings, ue_bindings, mbs_bindings) are written in record format 3, the
+ *        compact header (projections/record.h); format-2 records of older versions are
+ *        read as they are, so the migration only rewrites the version. A build of
+ *        version 3 refuses a version-4 store (it could not read its new records).
+ * A store of version 1, 2 or 3 opened read-write is migrated: the caller has created the new
  * sub-databases in the same transaction (bsf_projection_open with create), so only the
  * version is rewritten. A version-2 store opened read-only reads as one without audit
  * state. A newer version than this build's is refused. */
@@ -16,7 +20,7 @@
 #include <lmdb.h>
 #include <stddef.h>
 
-#define BSF_SCHEMA_VERSION 3
+#define BSF_SCHEMA_VERSION 4
 
 /* Checks (and on a new or older store, writes) the schema version in `meta`, in a write
  * transaction. Returns 0, or -1 with a message when the store has a version this build

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "projections/projection.h"
+#include "projections/record.h"
 
 static const MDB_dbi *projection_dbis(const bsf_projection_t *p, const char **names)
 {
@@ -21,6 +22,27 @@ static void hash_len(EVP_MD_CTX *ctx, size_t len)
     for (int i = 0; i < 8; i++)
         b[i] = (uint8_t)(len >> (56 - 8 * i));
     EVP_DigestUpdate(ctx, b, 8);
+}
+
+/* A record in format 2's bytes (projections/record.h), whichever format it is stored in, so
+ * that stores written before and after the compact header have the same digest. Hashes the
+ * value as stored when it is not a record that parses (the digest then shows it). */
+static void hash_record(EVP_MD_CTX *ctx, const MDB_val *v)
+{
+    bsf_record_t r;
+    if (bsf_record_parse(v->mv_data, v->mv_size, &r)) {
+        hash_len(ctx, v->mv_size);
+        EVP_DigestUpdate(ctx, v->mv_data, v->mv_size);
+        return;
+    }
+    uint8_t header[BSF_RECORD_HEADER_LIVE];
+    size_t hlen = bsf_record_write_fixed_header(&r, header);
+    hash_len(ctx, hlen + r.cookie_len + r.binding_len);
+    EVP_DigestUpdate(ctx, header, hlen);
+    if (r.state == BSF_RECORD_LIVE) {
+        EVP_DigestUpdate(ctx, r.cookie, r.cookie_len);
+        EVP_DigestUpdate(ctx, r.binding, r.binding_len);
+    }
 }
 
 int bsf_projection_digest(const bsf_projection_t *p, MDB_txn *txn, uint8_t out[32])
@@ -43,10 +65,16 @@ int bsf_projection_digest(const bsf_projection_t *p, MDB_txn *txn, uint8_t out[3
         rc = mdb_cursor_open(txn, dbis[i], &cur);
         if (rc)
             break;
+        bool records = &dbis[i] == &p->bindings || &dbis[i] == &p->ue_bindings ||
+                       &dbis[i] == &p->mbs_bindings;
         MDB_val k, v;
         while ((rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) == 0) {
             hash_len(ctx, k.mv_size);
             EVP_DigestUpdate(ctx, k.mv_data, k.mv_size);
+            if (records) {
+                hash_record(ctx, &v);
+                continue;
+            }
             hash_len(ctx, v.mv_size);
             EVP_DigestUpdate(ctx, v.mv_data, v.mv_size);
         }

@@ -133,7 +133,7 @@ static int unindex_record(const bsf_projection_t *p, MDB_txn *txn, const bsf_rec
 static int put_record(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
                       const bsf_record_t *r, msgpack_sbuffer *scratch)
 {
-    uint8_t header[BSF_RECORD_HEADER_LIVE];
+    uint8_t header[BSF_RECORD_HEADER_MAX];
     size_t hlen = bsf_record_write_header(r, header);
     msgpack_sbuffer_clear(scratch);
     msgpack_sbuffer_write(scratch, (const char *)header, hlen);

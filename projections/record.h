@@ -13,11 +13,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BSF_RECORD_FORMAT 2 /* 2: the binding is a zstd frame (common/compress.h) */
+/* 2: the binding is a zstd frame (common/compress.h), fixed 38-byte live header;
+ * 3 (written since issue 16): the same with a compact live header, 13 bytes for a plain
+ * registration: after format, state, site and HLC (as in 2), a flags byte says which of
+ * created HLC (when it differs from the HLC), origin and sender timestamps and the cookie
+ * (u16 length first) follow. Both are read; the digest hashes every record in format 2's
+ * bytes, so a store written by either release has the same digest. */
+#define BSF_RECORD_FORMAT 3
+#define BSF_RECORD_FORMAT_FIXED 2
 #define BSF_RECORD_LIVE 1
 #define BSF_RECORD_DEAD 2
-#define BSF_RECORD_HEADER_LIVE 38 /* then the cookie (u16 length first), then the binding */
+#define BSF_RECORD_HEADER_LIVE 38 /* format 2: then the cookie (u16 length first), the binding */
 #define BSF_RECORD_HEADER_DEAD 12
+#define BSF_RECORD_HEADER_MAX 39  /* the longest header bsf_record_write_header writes */
 
 typedef struct {
     uint8_t state;
@@ -35,9 +43,13 @@ typedef struct {
 /* Parses a stored value; returns 0 or -1 when it is not a record of a known format. */
 int bsf_record_parse(const void *value, size_t len, bsf_record_t *out);
 
-/* Writes the header of `r` into `out` (BSF_RECORD_HEADER_LIVE or _DEAD bytes); the caller
- * appends the cookie and the binding for a live record. Returns the header length. */
+/* Writes the header of `r` in format 3 into `out` (at most BSF_RECORD_HEADER_MAX bytes); the
+ * caller appends the cookie and the binding for a live record. Returns the header length. */
 size_t bsf_record_write_header(const bsf_record_t *r, uint8_t *out);
+
+/* The same in format 2 (BSF_RECORD_HEADER_LIVE or _DEAD bytes): the canonical form the
+ * digest hashes. Returns the header length. */
+size_t bsf_record_write_fixed_header(const bsf_record_t *r, uint8_t *out);
 
 /* The binding's canonical msgpack, decompressed into `zone`. Returns 0 or -1. */
 int bsf_record_binding_msgpack(const bsf_record_t *r, msgpack_zone *zone, const char **mp,

@@ -13,6 +13,8 @@
 #include <cmocka.h>
 
 #include "core/hlc.h"
+#include "engine/store.h"
+#include "projections/record.h"
 #include "projections/mbs_projection.h"
 #include "projections/ue_projection.h"
 #include "tests/unit/history_fixtures.h"
@@ -305,12 +307,139 @@ static void longest_prefix_wins(void **state)
     hf_writer_end(&w, false);
 }
 
+/* Record format 3 (compact header) round-trips every optional member; format 2 values parse
+ * to the same fields; truncated or unknown values are refused. */
+static void record_formats(void **state)
+{
+    (void)state;
+    static const char binding[] = "\x28\xb5\x2f\xfd-frame";
+    bsf_record_t cases[] = {
+        {BSF_RECORD_LIVE, 3, 100, 100, -1, -1, NULL, 0, binding, sizeof binding - 1},
+        {BSF_RECORD_LIVE, 3, 200, 100, 1700000000000, 1700000000001, "ck", 2, binding, 3},
+        {BSF_RECORD_LIVE, 65535, 300, 300, -1, 42, NULL, 0, binding, 1},
+        {BSF_RECORD_DEAD, 9, 400, 0, -1, -1, NULL, 0, NULL, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int fixed = 0; fixed < 2; fixed++) {
+            const bsf_record_t *c = &cases[i];
+            uint8_t v[128];
+            size_t n = fixed ? bsf_record_write_fixed_header(c, v) : bsf_record_write_header(c, v);
+            assert_true(n <= BSF_RECORD_HEADER_MAX);
+            assert_int_equal(v[0], fixed ? BSF_RECORD_FORMAT_FIXED : BSF_RECORD_FORMAT);
+            if (c->cookie_len)
+                memcpy(v + n, c->cookie, c->cookie_len);
+            if (c->binding_len)
+                memcpy(v + n + c->cookie_len, c->binding, c->binding_len);
+            size_t len = n + c->cookie_len + c->binding_len;
+            bsf_record_t r;
+            assert_int_equal(bsf_record_parse(v, len, &r), 0);
+            assert_int_equal(r.state, c->state);
+            assert_int_equal(r.site, c->site);
+            assert_int_equal(r.hlc, c->hlc);
+            if (c->state == BSF_RECORD_LIVE) {
+                assert_int_equal(r.created_hlc, c->created_hlc);
+                assert_int_equal(r.origin_ts_ms, c->origin_ts_ms);
+                assert_int_equal(r.sender_ts_ms, c->sender_ts_ms);
+                assert_int_equal(r.cookie_len, c->cookie_len);
+                if (c->cookie_len)
+                    assert_memory_equal(r.cookie, c->cookie, c->cookie_len);
+                assert_int_equal(r.binding_len, c->binding_len);
+                assert_memory_equal(r.binding, c->binding, c->binding_len);
+                assert_int_not_equal(bsf_record_parse(v, n, &r), 0); /* no binding */
+                if (!fixed && i == 0)
+                    assert_int_equal(n, 13); /* a plain registration's header */
+            } else {
+                assert_int_not_equal(bsf_record_parse(v, n + 1, &r), 0);
+            }
+            assert_int_not_equal(bsf_record_parse(v, 11, &r), 0);
+            v[0] = 4;
+            assert_int_not_equal(bsf_record_parse(v, len, &r), 0); /* unknown format */
+        }
+    }
+    uint8_t bad[16] = {BSF_RECORD_FORMAT, BSF_RECORD_LIVE, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x10};
+    bsf_record_t r;
+    assert_int_not_equal(bsf_record_parse(bad, sizeof bad, &r), 0); /* unknown flag */
+}
+
+/* Rewrites every record of `dbi` in format 2, as the previous release wrote them. */
+static void rewrite_fixed(MDB_txn *txn, MDB_dbi dbi)
+{
+    MDB_cursor *cur;
+    assert_int_equal(mdb_cursor_open(txn, dbi, &cur), 0);
+    MDB_val k, v;
+    int rc;
+    while ((rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) == 0) {
+        bsf_record_t r;
+        assert_int_equal(bsf_record_parse(v.mv_data, v.mv_size, &r), 0);
+        assert_int_equal(((const uint8_t *)v.mv_data)[0], BSF_RECORD_FORMAT);
+        uint8_t buf[4096];
+        size_t n = bsf_record_write_fixed_header(&r, buf);
+        assert_true(n + r.cookie_len + r.binding_len <= sizeof buf);
+        if (r.state == BSF_RECORD_LIVE) { /* a tombstone has neither */
+            memcpy(buf + n, r.cookie, r.cookie_len);
+            memcpy(buf + n + r.cookie_len, r.binding, r.binding_len);
+        }
+        MDB_val nv = {n + r.cookie_len + r.binding_len, buf};
+        uint8_t key[16]; /* a copy: the put moves what the cursor's key points to */
+        assert_int_equal(k.mv_size, 16);
+        memcpy(key, k.mv_data, 16);
+        MDB_val kc = {16, key};
+        assert_int_equal(mdb_cursor_put(cur, &kc, &nv, MDB_CURRENT), 0);
+    }
+    assert_int_equal(rc, MDB_NOTFOUND);
+    mdb_cursor_close(cur);
+}
+
+/* A store of schema 3 (format-2 records, the previous release's) has the digest of the same
+ * events written now, answers discovery the same, and opens read-write as schema 4. */
+static void an_old_store_opens(void **state)
+{
+    hf_history_t *f = *state;
+    uint8_t reference[32], digest[32], answers[N_PROBES][17];
+    uint64_t live;
+    apply_all(f, NULL, 1, reference, &live); /* and the answers into probe_answers */
+    bsf_store_t s;
+    char dir[64], err[256];
+    hf_store_open(&s, dir, 64);
+    MDB_txn *txn;
+    assert_int_equal(mdb_txn_begin(s.env, NULL, 0, &txn), 0);
+    msgpack_sbuffer scratch;
+    msgpack_sbuffer_init(&scratch);
+    for (size_t i = 0; i < f->n; i++)
+        assert_int_equal(bsf_projection_apply(&s.proj, txn, &f->events[i], &scratch), 0);
+    assert_int_equal(bsf_projection_digest(&s.proj, txn, digest), 0);
+    assert_memory_equal(digest, reference, 32);
+    rewrite_fixed(txn, s.proj.bindings);
+    rewrite_fixed(txn, s.proj.ue_bindings);
+    rewrite_fixed(txn, s.proj.mbs_bindings);
+    unsigned char three = 3;
+    MDB_val k = {14, "schema_version"}, v = {1, &three};
+    assert_int_equal(mdb_put(txn, s.meta, &k, &v, 0), 0);
+    assert_int_equal(mdb_txn_commit(txn), 0);
+    bsf_store_close(&s);
+    bsf_store_options_t so = {dir, 64, false, 16};
+    if (bsf_store_open(&s, &so, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(mdb_txn_begin(s.env, NULL, MDB_RDONLY, &txn), 0);
+    assert_int_equal(mdb_get(txn, s.meta, &k, &v), 0);
+    assert_int_equal(*(unsigned char *)v.mv_data, 4);
+    assert_int_equal(bsf_projection_digest(&s.proj, txn, digest), 0);
+    assert_memory_equal(digest, reference, 32);
+    probe_discovery(f, &s, txn, answers);
+    assert_memory_equal(answers, probe_answers, sizeof answers);
+    mdb_txn_abort(txn);
+    msgpack_sbuffer_destroy(&scratch);
+    hf_store_close(&s, dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(same_digest_in_any_order, hf_setup, hf_teardown),
         cmocka_unit_test_setup_teardown(lookups, hf_setup, hf_teardown),
         cmocka_unit_test_setup_teardown(longest_prefix_wins, hf_setup, hf_teardown),
+        cmocka_unit_test(record_formats),
+        cmocka_unit_test_setup_teardown(an_old_store_opens, hf_setup, hf_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
