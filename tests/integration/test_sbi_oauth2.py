@@ -22,9 +22,11 @@ from tls_support import Pki, client_context
 from support import Ue, assert_binding, assert_no_content, assert_problem, binding, \
     discover, location_id, post_binding
 
-BSF_ID = str(uuid.uuid4())
-NRF_ID = str(uuid.uuid4())
-PCF_ID = str(uuid.uuid4())
+# Fixed ids: they name parametrized tests, which pytest-xdist workers must collect alike.
+BSF_ID = "5f0c9e1a-7b3d-4c2e-9a41-0d6e8b2f3c10"
+NRF_ID = "a3e1b7c4-2d9f-4e68-8b05-6c1f9d2e7a34"
+PCF_ID = "c8d2f4a6-1e3b-4f79-a0c5-9b7e3d1f5a62"
+OTHER_ID = "e4b6a8c0-3f5d-4a1b-8c2e-7d9f1b3a5c78"  # an NF instance that is not this BSF
 
 
 def b64url(data):
@@ -176,7 +178,7 @@ def test_an_unknown_resource_needs_a_token_too(server):
     ("nbf in the future", {"nbf": FromNow(300)}),
     ("iat in the future", {"iat": FromNow(300)}),
     ("wrong aud", {"aud": "SMF"}),
-    ("aud array without this BSF", {"aud": [str(uuid.uuid4()), "PCF"]}),
+    ("aud array without this BSF", {"aud": [OTHER_ID, "PCF"]}),
     ("aud missing", {"aud": None}),
     ("exp missing", {"exp": None}),
     ("exp not an integer", {"exp": "tomorrow"}),
@@ -188,7 +190,7 @@ def test_bad_claims_are_invalid_token(server, nrf, case, claims):
         refused_registration(server, bearer(nrf.token(alg, **claims)), 401, INVALID)
 
 
-@pytest.mark.parametrize("aud", [BSF_ID, [str(uuid.uuid4()), BSF_ID], ["BSF"], BSF_ID.upper()])
+@pytest.mark.parametrize("aud", [BSF_ID, [OTHER_ID, BSF_ID], ["BSF"], BSF_ID.upper()])
 def test_aud_names_this_instance_or_the_nf_type(server, nrf, aud):
     ue = Ue()
     resp = post_binding(server.reconnect(), binding(ipv4Addr=ue.ipv4),
