@@ -545,7 +545,8 @@ static void report(load_t *l, double cpu_us, uint64_t ok)
 
 int main(int argc, char **argv)
 {
-    load_t l = {.o = {"127.0.0.1", 8080, MODE_REGISTER, 100000, 0, 0, 4, 64, 0, 0, 0, 16, 0, NULL},
+    load_t l = {.o = {.host = "127.0.0.1", .port = 8080, .mode = MODE_REGISTER, .count = 100000,
+                      .connections = 4, .streams = 64, .pcfs = 16},
                 .rng = 2463534242u};
     char host[64] = "127.0.0.1";
     parse_args(&l, argc, argv, host, sizeof host);
