@@ -18,6 +18,7 @@
 
 #include "common/text.h"
 #include "gateways/sbi/notifier.h"
+#include "tests/unit/test_util.h"
 
 static char dir[64];
 static pid_t peer;
@@ -30,21 +31,10 @@ static int setup(void **state)
     assert_non_null(mkdtemp(dir));
     char pf[128];
     snprintf(pf, sizeof pf, "%s/port", dir);
-    peer = fork();
-    if (peer == 0) {
-        execl("/usr/bin/python3", "python3", BSF_H2_PEER, "--port-file", pf, (char *)NULL);
-        _exit(127);
-    }
-    for (int i = 0; i < 200; i++) {
-        FILE *f = fopen(pf, "r");
-        if (f) {
-            int ok = fscanf(f, "%d", &port);
-            fclose(f);
-            if (ok == 1)
-                return 0;
-        }
-        usleep(50000);
-    }
+    char *const argv[] = {"/usr/bin/python3", BSF_H2_PEER, "--port-file", pf, NULL};
+    peer = tu_peer_start(argv, pf, 200, &port);
+    if (peer > 0)
+        return 0;
     fail_msg("the HTTP/2 peer did not start");
     return -1;
 }
@@ -52,8 +42,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    kill(peer, SIGTERM);
-    waitpid(peer, NULL, 0);
+    if (peer > 0) { /* -1 when the peer never started */
+        kill(peer, SIGTERM);
+        waitpid(peer, NULL, 0);
+    }
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     return system(cmd) == 0 ? 0 : -1;

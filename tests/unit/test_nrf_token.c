@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "gateways/nrf/nrf_token.h"
+#include "tests/unit/test_util.h"
 
 static char dir[64], root[64];
 static pid_t sim;
@@ -28,32 +29,23 @@ static int setup(void **state)
     assert_non_null(mkdtemp(dir));
     char pf[128];
     snprintf(pf, sizeof pf, "%s/port", dir);
-    sim = fork();
-    if (sim == 0) {
-        execl("/usr/bin/python3", "python3", BSF_NRF_SIM, "--port-file", pf,
-              "--token-expires", "2", (char *)NULL);
-        _exit(127);
-    }
-    for (int i = 0; i < 400; i++) {
-        FILE *f = fopen(pf, "r");
-        int port;
-        if (f && fscanf(f, "%d", &port) == 1) {
-            fclose(f);
-            snprintf(root, sizeof root, "http://127.0.0.1:%d", port);
-            return 0;
-        }
-        if (f)
-            fclose(f);
-        usleep(50000);
-    }
-    return -1;
+    char *const argv[] = {"/usr/bin/python3", BSF_NRF_SIM, "--port-file", pf,
+                          "--token-expires", "2", NULL};
+    int port;
+    sim = tu_peer_start(argv, pf, 400, &port);
+    if (sim < 0)
+        return -1;
+    snprintf(root, sizeof root, "http://127.0.0.1:%d", port);
+    return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    kill(sim, SIGTERM);
-    waitpid(sim, NULL, 0);
+    if (sim > 0) { /* -1 when the peer never started */
+        kill(sim, SIGTERM);
+        waitpid(sim, NULL, 0);
+    }
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     return system(cmd) == 0 ? 0 : -1;

@@ -19,6 +19,7 @@
 #include "common/clock.h"
 #include "core/sbi_time.h"
 #include "gateways/sbi/sbi_client.h"
+#include "tests/unit/test_util.h"
 
 #define NF_ID "54804518-4191-46b3-955c-ac631f953ed8"
 
@@ -33,26 +34,12 @@ static pid_t start_peer(const char *port_file, bool tls, int *port)
     char cert[128], key[128];
     snprintf(cert, sizeof cert, "%s/cert.pem", dir);
     snprintf(key, sizeof key, "%s/key.pem", dir);
-    pid_t pid = fork();
-    if (pid == 0) {
-        if (tls)
-            execl("/usr/bin/python3", "python3", BSF_H2_PEER, "--port-file", port_file,
-                  "--cert", cert, "--key", key, (char *)NULL);
-        else
-            execl("/usr/bin/python3", "python3", BSF_H2_PEER, "--port-file", port_file,
-                  (char *)NULL);
-        _exit(127);
-    }
-    for (int i = 0; i < 200; i++) {
-        FILE *f = fopen(port_file, "r");
-        if (f) {
-            int ok = fscanf(f, "%d", port);
-            fclose(f);
-            if (ok == 1)
-                return pid;
-        }
-        usleep(50000);
-    }
+    char *const with_tls[] = {"/usr/bin/python3", BSF_H2_PEER, "--port-file", (char *)port_file,
+                              "--cert", cert, "--key", key, NULL};
+    char *const plain[] = {"/usr/bin/python3", BSF_H2_PEER, "--port-file", (char *)port_file, NULL};
+    pid_t pid = tu_peer_start(tls ? with_tls : plain, port_file, 200, port);
+    if (pid > 0)
+        return pid;
     fail_msg("the HTTP/2 peer did not start");
     return -1;
 }
@@ -80,10 +67,12 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    kill(peer_h2c, SIGTERM);
-    kill(peer_tls, SIGTERM);
-    waitpid(peer_h2c, NULL, 0);
-    waitpid(peer_tls, NULL, 0);
+    pid_t peers[] = {peer_h2c, peer_tls};
+    for (int i = 0; i < 2; i++)
+        if (peers[i] > 0) { /* -1 when the peer never started */
+            kill(peers[i], SIGTERM);
+            waitpid(peers[i], NULL, 0);
+        }
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     return system(cmd) == 0 ? 0 : -1;

@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -195,3 +198,27 @@ const char *const tu_full_binding =
     "\"paraCom\":{\"supi\":\"imsi-001010000000001\",\"dnn\":\"internet\",\"snssai\":{\"sst\":1}},"
     "\"bindLevel\":\"NF_INSTANCE\",\"ipv4FrameRouteList\":[\"198.51.0.0/16\"],"
     "\"ipv6FrameRouteList\":[\"2001:db8:99::/48\"],\"unknownMember\":{\"x\":[1,2]}}";
+
+pid_t tu_peer_start(char *const argv[], const char *port_file, int tries, int *port)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    if (pid < 0)
+        return -1;
+    for (int i = 0; i < tries; i++) {
+        FILE *f = fopen(port_file, "r");
+        if (f) {
+            int ok = fscanf(f, "%d", port);
+            fclose(f);
+            if (ok == 1)
+                return pid;
+        }
+        usleep(50000);
+    }
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+    return -1;
+}

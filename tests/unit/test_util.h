@@ -4,6 +4,7 @@
 #define BSF_TESTS_UNIT_TEST_UTIL_H
 
 #include <msgpack.h>
+#include <sys/types.h>
 
 #include "core/decide.h"
 #include "core/pcf_binding.h"
@@ -60,5 +61,10 @@ void tu_engine_run(bsf_engine_t *engine, bsf_command_t *cmd);
  * free. Fails the test when the document does not decode. */
 bsf_command_t *tu_engine_register(bsf_engine_t *engine, msgpack_sbuffer *json, const char *pcf,
                                   const char *ipv4);
+
+/* Starts a test peer (argv[0] the program, NULL-terminated) that writes the port it listens
+ * on into `port_file`, and waits up to `tries` × 50 ms for it. Returns its pid with the port in
+ * *port, or -1 (the peer killed) when it never wrote one. The caller SIGTERMs and reaps it. */
+pid_t tu_peer_start(char *const argv[], const char *port_file, int tries, int *port);
 
 #endif
