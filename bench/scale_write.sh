@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Issue 16: durable registration on a large existing store (from build/bench/scale-gen or
+# bench/scale_load.sh): paced 1,000/s from 64 streams and loaded 8 x 128 streams, new bindings
+# beyond the store's (bsf-load --key-mix --start N), bsfd's CPU (utime+stime) per registration
+# and registrations per transaction. The store keeps what is registered.
+#
+#   bench/scale_write.sh DIR [WORKERS=1]     LOW_COUNT (20000), LOAD_COUNT (300000)
+# Admission control is off: on a shared machine it would shed the load.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+DIR=${1:?DIR}
+WORKERS=${2:-1}
+LOW_COUNT=${LOW_COUNT:-20000}
+LOAD_COUNT=${LOAD_COUNT:-300000}
+BSFD="${BSFD:-$ROOT/build/bsfd/bsfd}"
+LOAD="${LOAD:-$ROOT/build/bench/bsf-load}"
+BSFCTL="${BSFCTL:-$ROOT/build/bsfctl/bsfctl}"
+SBI_PORT=${SBI_PORT:-18880}
+OPS_PORT=${OPS_PORT:-18890}
+hz=$(getconf CLK_TCK)
+metric() { curl -s "http://127.0.0.1:$OPS_PORT/metrics" | awk -v m="$1" '$1 == m {print $2}'; }
+cpu() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
+# utime+stime of the threads named $1 (bsf-engine, bsf-sbi-worker): where the single writer
+# becomes the limit (the engine thread's CPU per registration bounds the rate any number of
+# SBI workers can reach)
+thread_cpu() {
+    local t=0 d
+    for d in /proc/$PID/task/*; do
+        [ "$(cat "$d/comm" 2>/dev/null)" = "$1" ] || continue
+        t=$((t + $(awk '{print $14 + $15}' "$d/stat")))
+    done
+    echo $t
+}
+
+live=$("$BSFCTL" --store "$DIR" stats | awk '/^live bindings/{print $3}')
+echo "# $(date -u +%FT%TZ) load average $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores;" \
+     "store $live bindings; sbi.workers=$WORKERS"
+"$BSFD" --set store.path="$DIR" --set sbi.listen=127.0.0.1:$SBI_PORT \
+    --set ops.listen=127.0.0.1:$OPS_PORT --set ops.admin_listen= --set sbi.workers="$WORKERS" \
+    --set log.level=info --set admission.enabled=false 2>"$DIR.write.log" &
+PID=$!
+trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null || true' EXIT
+until curl -sf "http://127.0.0.1:$OPS_PORT/health/ready" >/dev/null; do sleep 0.01; done
+for _ in $(seq 1200); do grep -q "warm-up" "$DIR.write.log" && break; sleep 0.1; done
+
+start=${START:-$((live * 2))} # beyond every key the store holds, also after earlier runs
+run() { # label count connections streams [rate]
+    local c0 t0 p0 out c1
+    c0=$(metric bsf_store_commands_total); t0=$(metric bsf_store_transactions_total); p0=$(cpu)
+    e0=$(thread_cpu bsf-engine); w0=$(thread_cpu bsf-sbi-worker)
+    out=$("$LOAD" --target 127.0.0.1:$SBI_PORT --mode register --key-mix --start "$start" \
+        --count "$2" --connections "$3" --streams "$4" ${5:+--rate "$5"})
+    c1=$(cpu); e1=$(thread_cpu bsf-engine); w1=$(thread_cpu bsf-sbi-worker)
+    start=$((start + $2))
+    echo "$1: $(echo "$out" | grep -o '[0-9]* req/s'); $(echo "$out" | grep status);" \
+        "cpu_us/registration=$(/usr/bin/python3 -c "print(round(($c1 - $p0) / $hz / $2 * 1e6, 1))")" \
+        "engine_us=$(/usr/bin/python3 -c "print(round(($e1 - $e0) / $hz / $2 * 1e6, 1))")" \
+        "sbi_workers_us=$(/usr/bin/python3 -c "print(round(($w1 - $w0) / $hz / $2 * 1e6, 1))")" \
+        "per_txn=$(/usr/bin/python3 -c "print(round(($(metric bsf_store_commands_total) - $c0) / max(1, $(metric bsf_store_transactions_total) - $t0), 1))")"
+}
+run "paced 1,000/s, 8 x 8 streams" "$LOW_COUNT" 8 8 1000
+run "loaded, 8 x 128 streams" "$LOAD_COUNT" 8 128
+echo "# $(date -u +%FT%TZ) load average $(cut -d' ' -f1-3 /proc/loadavg)"
