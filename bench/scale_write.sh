@@ -44,19 +44,21 @@ until curl -sf "http://127.0.0.1:$OPS_PORT/health/ready" >/dev/null; do sleep 0.
 for _ in $(seq 1200); do grep -q "warm-up" "$DIR.write.log" && break; sleep 0.1; done
 
 start=${START:-$((live * 2))} # beyond every key the store holds, also after earlier runs
+per() { awk -v d="$1" -v n="$2" -v hz="$hz" 'BEGIN { printf "%.1f", d / hz / n * 1e6 }'; } # ticks, count: µs each
 run() { # label count connections streams [rate]
-    local c0 t0 p0 out c1
+    local c0 t0 p0 e0 w0 out c1 e1 w1 txns
     c0=$(metric bsf_store_commands_total); t0=$(metric bsf_store_transactions_total); p0=$(cpu)
     e0=$(thread_cpu bsf-engine); w0=$(thread_cpu bsf-sbi-worker)
     out=$("$LOAD" --target 127.0.0.1:$SBI_PORT --mode register --key-mix --start "$start" \
         --count "$2" --connections "$3" --streams "$4" ${5:+--rate "$5"})
     c1=$(cpu); e1=$(thread_cpu bsf-engine); w1=$(thread_cpu bsf-sbi-worker)
     start=$((start + $2))
+    txns=$(( $(metric bsf_store_transactions_total) - t0 ))
     echo "$1: $(echo "$out" | grep -o '[0-9]* req/s'); $(echo "$out" | grep status);" \
-        "cpu_us/registration=$(/usr/bin/python3 -c "print(round(($c1 - $p0) / $hz / $2 * 1e6, 1))")" \
-        "engine_us=$(/usr/bin/python3 -c "print(round(($e1 - $e0) / $hz / $2 * 1e6, 1))")" \
-        "sbi_workers_us=$(/usr/bin/python3 -c "print(round(($w1 - $w0) / $hz / $2 * 1e6, 1))")" \
-        "per_txn=$(/usr/bin/python3 -c "print(round(($(metric bsf_store_commands_total) - $c0) / max(1, $(metric bsf_store_transactions_total) - $t0), 1))")"
+        "cpu_us/registration=$(per $((c1 - p0)) "$2")" \
+        "engine_us=$(per $((e1 - e0)) "$2") sbi_workers_us=$(per $((w1 - w0)) "$2")" \
+        "per_txn=$(awk -v c=$(( $(metric bsf_store_commands_total) - c0 )) -v t=$txns \
+            'BEGIN { printf "%.1f", c / (t > 0 ? t : 1) }')"
 }
 run "paced 1,000/s, 8 x 8 streams" "$LOW_COUNT" 8 8 1000
 run "loaded, 8 x 128 streams" "$LOAD_COUNT" 8 128
