@@ -103,7 +103,9 @@ int bsf_counters_prefix_lengths(MDB_txn *txn, MDB_dbi dbi, const char *family, u
                                 uint8_t bitmap[17])
 {
     char prefix[16];
-    size_t plen = (size_t)snprintf(prefix, sizeof prefix, "%s/", family);
+    size_t plen = strnlen(family, sizeof prefix - 2);
+    memcpy(prefix, family, plen);
+    prefix[plen++] = '/';
     memset(bitmap, 0, 17);
     MDB_cursor *cur;
     int rc = mdb_cursor_open(txn, dbi, &cur);

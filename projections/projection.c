@@ -69,13 +69,20 @@ int bsf_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_bindin
     return bsf_record_parse(v.mv_data, v.mv_size, out) ? MDB_CORRUPTED : 0;
 }
 
-int bsf_record_decode_binding(const bsf_record_t *r, msgpack_zone *zone, bsf_pcf_binding_t *out)
+int bsf_record_unpack_binding(const bsf_record_t *r, msgpack_zone *zone, msgpack_object *out)
 {
-    msgpack_object obj;
     size_t off = 0, len;
     const char *mp;
     if (bsf_record_binding_msgpack(r, zone, &mp, &len) ||
-        msgpack_unpack(mp, len, &off, zone, &obj) != MSGPACK_UNPACK_SUCCESS)
+        msgpack_unpack(mp, len, &off, zone, out) != MSGPACK_UNPACK_SUCCESS)
+        return -1;
+    return 0;
+}
+
+int bsf_record_decode_binding(const bsf_record_t *r, msgpack_zone *zone, bsf_pcf_binding_t *out)
+{
+    msgpack_object obj;
+    if (bsf_record_unpack_binding(r, zone, &obj))
         return -1;
     bsf_problem_t problem;
     return bsf_pcf_binding_decode(&obj, zone, out, &problem);

@@ -553,8 +553,8 @@ void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
     settle(s);
     s->responded_ns = bsf_clock_mono_ns();
     s->conn->last_active_ns = s->responded_ns;
-    char status_text[4];
-    snprintf(status_text, sizeof status_text, "%03d", status);
+    char status_text[4] = {(char)('0' + status / 100 % 10), (char)('0' + status / 10 % 10),
+                           (char)('0' + status % 10), '\0'};
     nghttp2_nv nva[BSF_H2_MAX_HEADERS + 8]; /* status, date, server, OCI, LCI and the rest */
     size_t n = 0;
     const char *date = http_date(s->conn->w);
