@@ -379,9 +379,13 @@ if __name__ == "__main__":  # standalone, for the C tests: writes its port to --
     p = argparse.ArgumentParser()
     p.add_argument("--port-file", required=True)
     p.add_argument("--token-expires", type=int, default=3600)
+    p.add_argument("--fail-status", type=int, help="answer everything with this status")
+    p.add_argument("--retry-after", type=int, help="with --fail-status: Retry-After (s)")
     args = p.parse_args()
     sim = NrfSim()
     sim.token_expires_s = args.token_expires
+    if args.fail_status:
+        sim.fail_with(args.fail_status, args.retry_after)
     sim.start()
     with open(args.port_file + ".tmp", "w") as f:
         f.write(str(sim.port))
