@@ -359,26 +359,25 @@ static const char *first_address(json_t *svc, json_t *p, char *buf, size_t cap,
 
 /* The NFService named `name` (NULL: any) of nfServiceList, else of nfServices; the first
  * one when none has that name. */
+static bool service_named(json_t *s, const char *name, json_t **first)
+{
+    const char *n = json_string_value(json_object_get(s, "serviceName"));
+    if (!*first)
+        *first = s;
+    return !name || (n && strcmp(n, name) == 0);
+}
+
 static json_t *service_of(json_t *profile, const char *name)
 {
     json_t *first = NULL, *s;
-    json_t *list = json_object_get(profile, "nfServiceList");
     const char *key;
-    json_object_foreach(list, key, s) {
-        const char *n = json_string_value(json_object_get(s, "serviceName"));
-        if (!first)
-            first = s;
-        if (!name || (n && strcmp(n, name) == 0))
+    json_object_foreach(json_object_get(profile, "nfServiceList"), key, s)
+        if (service_named(s, name, &first))
             return s;
-    }
     size_t i;
-    json_array_foreach(json_object_get(profile, "nfServices"), i, s) {
-        const char *n = json_string_value(json_object_get(s, "serviceName"));
-        if (!first)
-            first = s;
-        if (!name || (n && strcmp(n, name) == 0))
+    json_array_foreach(json_object_get(profile, "nfServices"), i, s)
+        if (service_named(s, name, &first))
             return s;
-    }
     return first;
 }
 

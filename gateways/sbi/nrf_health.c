@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "common/text_list.h"
+#include "gateways/sbi/status_list.h"
 
 typedef struct {
     char uri[256];                /* apiRoot, no trailing '/' */
@@ -21,28 +22,13 @@ struct bsf_nrf_health {
     size_t n;
     int64_t unhealthy_ms;
     unsigned primary_retries, alternate_retries;
-    uint8_t failure[600];         /* 1: a status that is a failure of the NRF */
+    uint8_t failure[BSF_STATUS_LIST_SIZE]; /* 1: a status that is a failure of the NRF */
     pthread_mutex_t mu;           /* the peers' health fields */
 };
 
 static int64_t mono_ms(void)
 {
     return (int64_t)(bsf_clock_mono_ns() / 1000000u);
-}
-
-static int parse_codes(bsf_nrf_health_t *h, const char *list)
-{
-    const char *p = list && list[0] ? list : "429,500,502,503,504";
-    while (*p) {
-        char *end;
-        long v = strtol(p, &end, 10);
-        if (end == p || v < 300 || v > 599 ||
-            (*end && *end != ',' && *end != ';' && *end != '\n'))
-            return -1;
-        h->failure[v] = 1;
-        p = *end ? end + 1 : end;
-    }
-    return 0;
 }
 
 bsf_nrf_health_t *bsf_nrf_health_create(const bsf_nrf_health_config_t *cfg, char *err,
@@ -53,7 +39,8 @@ bsf_nrf_health_t *bsf_nrf_health_create(const bsf_nrf_health_config_t *cfg, char
         snprintf(err, err_cap, "out of memory");
         return NULL;
     }
-    if (parse_codes(h, cfg->failure_codes)) {
+    const char *codes = cfg->failure_codes;
+    if (bsf_status_list_parse(codes && codes[0] ? codes : "429,500,502,503,504", h->failure)) {
         snprintf(err, err_cap, "nrf.failure_codes: not a list of codes 300..599");
         free(h);
         return NULL;

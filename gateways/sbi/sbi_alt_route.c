@@ -9,6 +9,7 @@
 #include "common/clock.h"
 #include "core/api_root.h"
 #include "gateways/sbi/sbi_binding.h"
+#include "gateways/sbi/status_list.h"
 #include "gateways/sbi/sbi_uri.h"
 
 #define TRIED_MAX (BSF_SBI_ALT_MAX + 1)
@@ -18,7 +19,7 @@ struct bsf_sbi_alt_route {
     bsf_nf_discovery_t *discovery;
     bool enabled, on_timeout, on_connect_error;
     unsigned max_alternates;
-    uint8_t statuses[600];   /* 1: an answer with this status leads to an alternate */
+    uint8_t statuses[BSF_STATUS_LIST_SIZE];   /* 1: an answer with this status leads to an alternate */
     atomic_uint_fast64_t sent, answered, exhausted, none;
 };
 
@@ -52,21 +53,6 @@ static uint64_t now_ms(void)
     return bsf_clock_mono_ns() / 1000000u;
 }
 
-static int parse_statuses(bsf_sbi_alt_route_t *ar, const char *list)
-{
-    const char *p = list ? list : "500,502,503,504";
-    while (*p) {
-        char *end;
-        long v = strtol(p, &end, 10);
-        if (end == p || v < 300 || v > 599 ||
-            (*end && *end != ',' && *end != ';' && *end != '\n'))
-            return -1;
-        ar->statuses[v] = 1;
-        p = *end ? end + 1 : end;
-    }
-    return 0;
-}
-
 bsf_sbi_alt_route_t *bsf_sbi_alt_route_create(bsf_sbi_client_t *sbi, bsf_nf_discovery_t *discovery,
                                               const bsf_sbi_alt_config_t *cfg, char *err,
                                               size_t err_cap)
@@ -83,7 +69,8 @@ bsf_sbi_alt_route_t *bsf_sbi_alt_route_create(bsf_sbi_client_t *sbi, bsf_nf_disc
     ar->on_connect_error = cfg->on_connect_error;
     ar->max_alternates = cfg->max_alternates > BSF_SBI_ALT_MAX ? BSF_SBI_ALT_MAX
                                                                : cfg->max_alternates;
-    if (parse_statuses(ar, cfg->statuses)) {
+    if (bsf_status_list_parse(cfg->statuses ? cfg->statuses : "500,502,503,504",
+                              ar->statuses)) {
         snprintf(err, err_cap, "alternate routing statuses: not a list of codes 300..599");
         free(ar);
         return NULL;

@@ -190,21 +190,29 @@ def scp():
     sim.close()
 
 
-def test_through_an_scp_a_target_not_reachable_leads_to_an_alternate(bsfd_factory, pcfs,
-                                                                        discovery, scp):
-    """Model C: the SCP answers 504 TARGET_NF_NOT_REACHABLE for the dead PCF (the target
-    failed, not the SCP); the alternate is asked through the same SCP."""
+def alternate_via_scp(bsfd_factory, pcfs, discovery, scp, session):
+    """The primary PCF down behind the SCP: the alternate answers through it. Returns the
+    routed GETs and their 3gpp-Sbi-Target-apiRoot values."""
     primary, alternate, _ = pcfs
     discovery.sets[SET] = [primary, alternate]
     primary.close()
     server = bsfd_factory(alt_settings(discovery.uri, scp__uris=scp.uri))
-    binding_id, _ = register(server.client, audited_binding(primary, "via", pcfSetId=SET))
+    binding_id, _ = register(server.client, audited_binding(primary, session, pcfSetId=SET))
     wait_until(lambda: confirmed_by(server, binding_id), 20, "the alternate's 2xx via the SCP")
     assert confirmed_by(server, binding_id) == f"PCF-{alternate.instance_id}"
-    roots = [r[3].get("3gpp-sbi-target-apiroot") for r in scp.routed("GET")]
+    routed = scp.routed("GET")
+    roots = [r[3].get("3gpp-sbi-target-apiroot") for r in routed]
     assert primary.api_root in roots and alternate.api_root in roots
-    assert discovery.uri in roots  # the NRF through the SCP too
     assert roots.index(primary.api_root) < roots.index(alternate.api_root)
+    return routed, roots
+
+
+def test_through_an_scp_a_target_not_reachable_leads_to_an_alternate(bsfd_factory, pcfs,
+                                                                        discovery, scp):
+    """Model C: the SCP answers 504 TARGET_NF_NOT_REACHABLE for the dead PCF (the target
+    failed, not the SCP); the alternate is asked through the same SCP."""
+    _, roots = alternate_via_scp(bsfd_factory, pcfs, discovery, scp, "via")
+    assert discovery.uri in roots  # the NRF through the SCP too
 
 
 def test_the_scps_own_failure_is_no_reason_for_an_alternate_producer(bsfd_factory, pcfs,
@@ -256,17 +264,9 @@ def test_through_an_scp_the_target_api_root_carries_the_api_prefix(bsfd_factory,
     scp = ScpSim("scp1", prefix="/scp-a").start()
     try:
         primary, alternate, _ = prefixed
-        discovery.sets[SET] = [primary, alternate]
-        primary.close()
-        server = bsfd_factory(alt_settings(discovery.uri, scp__uris=scp.uri))
-        binding_id, _ = register(server.client, audited_binding(primary, "vp", pcfSetId=SET))
-        wait_until(lambda: confirmed_by(server, binding_id), 20, "the alternate's 2xx via SCP")
-        assert confirmed_by(server, binding_id) == f"PCF-{alternate.instance_id}"
-        routed = scp.routed("GET")
-        roots = [r[3].get("3gpp-sbi-target-apiroot") for r in routed]
-        assert primary.api_root.endswith("/site1/pcf") and primary.api_root in roots
-        assert alternate.api_root.endswith("/site2/pcf-b") and alternate.api_root in roots
-        assert roots.index(primary.api_root) < roots.index(alternate.api_root)
+        routed, _ = alternate_via_scp(bsfd_factory, prefixed, discovery, scp, "vp")
+        assert primary.api_root.endswith("/site1/pcf")
+        assert alternate.api_root.endswith("/site2/pcf-b")
         pcf_paths = {r[2] for r in routed if "/nnrf-" not in r[2]}  # discovery went there too
         assert pcf_paths == {"/scp-a/npcf-custom-binding/v1/sessions/vp"}
         assert {q[1] for q in alternate.queries} == {"vp"}
