@@ -197,8 +197,8 @@ static void registered(bsf_nrf_client_t *n, const bsf_sbi_response_t *rsp)
     n->registrations++;
     pthread_mutex_unlock(&n->mu);
     bsf_nrf_health_succeeded(n->health, i);
-    BSF_INFO("nrf", "registered with %s (%d, heartBeatTimer %u s)", bsf_nrf_health_uri(n->health, i),
-             rsp->status, hb);
+    BSF_INFO("nrf", "registered with %s (%d, heartBeatTimer %u s)",
+             bsf_nrf_health_uri(n->health, i), rsp->status, hb);
     n->backoff_ms = n->s.retry_min_ms;
     if (was_registered && old >= 0 && old != i) /* failed back: leave the other NRF */
         nrf_send(n, old, "DELETE", NULL, NULL, n->s.timeout_ms, 0, ignore_answer);

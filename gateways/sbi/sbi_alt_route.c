@@ -19,7 +19,7 @@ struct bsf_sbi_alt_route {
     bsf_nf_discovery_t *discovery;
     bool enabled, on_timeout, on_connect_error;
     unsigned max_alternates;
-    uint8_t statuses[BSF_STATUS_LIST_SIZE];   /* 1: an answer with this status leads to an alternate */
+    uint8_t statuses[BSF_STATUS_LIST_SIZE]; /* 1: an answer with it leads to an alternate */
     atomic_uint_fast64_t sent, answered, exhausted, none;
 };
 
