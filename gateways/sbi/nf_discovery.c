@@ -225,6 +225,8 @@ static void ask_next(search_t *s)
             continue;
         bsf_sbi_retry_profile_t retry;
         bsf_nrf_health_retry_profile(d->nrfs, i, d->timeout_ms, &retry);
+        /* nrf.discovery.timeout is one attempt's: a slow NRF is not cut short for retries */
+        retry.attempt_timeout_ms = 0;
         bsf_sbi_request_t req = {.method = "GET", .uri = uri, .timeout_ms = d->timeout_ms,
                                  .priority = -1, .retry = &retry};
         char err[200];
