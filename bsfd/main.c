@@ -239,7 +239,8 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
     bsf_store_options_t so = {.path = cfg->store_path,
                               .map_size_mb = cfg->store_map_size_mb,
                               .read_only = false,
-                              .max_readers = 512};
+                              .max_readers = 512,
+                              .migration_batch = cfg->store_migration_batch};
     if (bsf_store_open(&d->store, &so, err, cap))
         return -1;
     d->store_open = true;
