@@ -345,14 +345,19 @@ static bool held_back(bsf_applier_t *a, size_t t, const rd_kafka_message_t *m)
 static void take(bsf_applier_t *a, slot_t *s, rd_kafka_message_t *m)
 {
     size_t t = bsf_kafka_reader_topic_index(a->reader, m);
-    if (a->held[t] || held_back(a, t, m)) {
+    if (a->held[t]) {
         rd_kafka_message_destroy(m); /* read again from the stored position after a restart */
+        return;
+    }
+    bool own = own_and_present(a, m); /* in the store already, whatever its version */
+    if (!own && held_back(a, t, m)) {
+        rd_kafka_message_destroy(m);
         return;
     }
     if (s->from[t] < 0)
         s->from[t] = (int64_t)a->next[t];
     a->next[t] = (uint64_t)m->offset + 1;
-    if (own_and_present(a, m)) {
+    if (own) {
         pthread_mutex_lock(&a->mu);
         a->stats.skipped++;
         pthread_mutex_unlock(&a->mu);
