@@ -3,7 +3,9 @@
 #include "core/msgpack_guard.h"
 #include "core/event_upcast.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -438,6 +440,18 @@ static bool root_version(const msgpack_object *root, uint64_t *version)
     return true;
 }
 
+unsigned bsf_event_newest_read(void)
+{
+    static atomic_int cached = -1;
+    int v = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (v < 0) {
+        const char *next = getenv("BSF_TEST_EVENT_NEXT_VERSION");
+        v = next && strcmp(next, "1") == 0 ? BSF_EVENT_VERSION + 1 : BSF_EVENT_VERSION;
+        atomic_store_explicit(&cached, v, memory_order_relaxed);
+    }
+    return (unsigned)v;
+}
+
 /* Brings `root` to the newest version. Returns 0 or -1 with a message. */
 static int upcast_root(msgpack_object *root, msgpack_zone *zone, char *err, size_t err_cap)
 {
@@ -446,13 +460,14 @@ static int upcast_root(msgpack_object *root, msgpack_zone *zone, char *err, size
         snprintf(err, err_cap, "member v has a wrong value");
         return -1;
     }
-    if (version < BSF_EVENT_VERSION_OLDEST || version > BSF_EVENT_VERSION) {
+    unsigned newest = bsf_event_newest_read();
+    if (version < BSF_EVENT_VERSION_OLDEST || version > newest) {
         snprintf(err, err_cap,
-                 "unsupported event version %llu (this build reads versions %d to %d)",
-                 (unsigned long long)version, BSF_EVENT_VERSION_OLDEST, BSF_EVENT_VERSION);
+                 "unsupported event version %llu (this build reads versions %d to %u)",
+                 (unsigned long long)version, BSF_EVENT_VERSION_OLDEST, newest);
         return -1;
     }
-    return version == BSF_EVENT_VERSION
+    return version >= BSF_EVENT_VERSION
                ? 0
                : bsf_event_upcast(root, (unsigned)version, zone, err, err_cap);
 }

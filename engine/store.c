@@ -11,6 +11,7 @@
 #include "core/bytes.h"
 #include "core/doc_dictionary.h"
 #include "engine/read_pool.h"
+#include "migrations/record_pass.h"
 #include "migrations/schema.h"
 
 /* common/error.h keeps LMDB's codes by value so that common/ needs no lmdb.h: hold them to
@@ -102,6 +103,12 @@ int bsf_store_open(bsf_store_t *s, const bsf_store_options_t *opt, char *err, si
     if (rc) {
         mdb_env_close(s->env);
         return fail(err, err_cap, "cannot commit the store's set-up", rc);
+    }
+    const MDB_dbi records[] = {s->proj.bindings, s->proj.ue_bindings, s->proj.mbs_bindings};
+    if (!opt->read_only && bsf_record_pass_run(s->env, s->meta, records, 3,
+                                               opt->migration_batch, err, err_cap)) {
+        mdb_env_close(s->env);
+        return -1;
     }
     return 0;
 }

@@ -31,7 +31,7 @@ static int setup(void **state)
     assert_non_null(mkdtemp(f->dir));
     msgpack_sbuffer_init(&f->json);
     char err[256];
-    bsf_store_options_t so = {f->dir, 64, false, 16};
+    bsf_store_options_t so = {f->dir, 64, false, 16, 0};
     if (bsf_store_open(&f->store, &so, err, sizeof err))
         fail_msg("%s", err);
     bsf_engine_config_t ec = {.site_id = 1, .collision_detection = true, .max_batch = 64,
