@@ -19,12 +19,15 @@ ops=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pri
 extra=()
 [ -n "${ARCHIVE:-}" ] && extra=(--set "log.archive_dir=$ARCHIVE")
 "$BSFD" --set store.path="$work/store" --set sbi.listen=127.0.0.1:$port \
-  --set ops.listen=127.0.0.1:$ops --set log.retention="$RETENTION" \
+  --set ops.listen=127.0.0.1:$ops --set ops.admin_listen= --set log.retention="$RETENTION" \
   --set store.tombstone_horizon="$RETENTION" --set log.level=warn "${extra[@]}" \
   >"$work/bsfd.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT
-until curl -sf "127.0.0.1:$ops/health/ready" >/dev/null; do sleep 0.1; done
+until curl -sf "127.0.0.1:$ops/health/ready" >/dev/null; do
+  kill -0 $pid 2>/dev/null || { cat "$work/bsfd.log" >&2; exit 1; }
+  sleep 0.1
+done
 count=$((RATE * SECONDS_TOTAL))
 "$BSF_LOAD" --target 127.0.0.1:$port --mode register --count "$count" --range "$RANGE" \
   --connections 4 --streams 32 --rate "$RATE" --pid $pid >"$work/load.log" 2>&1 &
