@@ -888,6 +888,7 @@ static void process(bsf_engine_t *e, bsf_command_t **cmds, size_t n)
     e->stats.events += events;
     e->stats.log_trimmed += e->rode_trimmed;
     e->stats.tombstones_removed += e->rode_collected;
+    e->rode_trimmed = e->rode_collected = 0; /* counted once */
     e->stats.failed_batches += failed;
     e->stats.hook_refusals += refused;
     e->stats.commit_ns_total += commit_ns;
