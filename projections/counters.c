@@ -85,10 +85,11 @@ static int store_add(MDB_txn *txn, MDB_dbi dbi, const char *name, size_t len, in
     return mdb_put(txn, dbi, &k, &v, 0);
 }
 
-/* Writes the pending deltas whose name starts with `prefix` (all with ""), and forgets them. */
-static int pending_write(const char *prefix)
+/* Writes the pending deltas whose name starts with the `plen` bytes of `prefix` (all with 0),
+ * and forgets them. */
+static int pending_write(const char *prefix, size_t plen)
 {
-    size_t plen = strlen(prefix), kept = 0;
+    size_t kept = 0;
     int rc = 0;
     for (size_t i = 0; i < pending.n; i++) {
         pending_t *p = &pending.e[i];
@@ -114,7 +115,7 @@ int bsf_counters_flush(MDB_txn *txn)
 {
     if (!pending.txn || pending.txn != txn)
         return 0;
-    int rc = pending_write("");
+    int rc = pending_write("", 0);
     pending.txn = NULL;
     return rc;
 }
@@ -148,7 +149,7 @@ int bsf_counter_add(MDB_txn *txn, MDB_dbi dbi, const char *name, int64_t delta)
     uint32_t h = name_hash(name, len);
     pending_t *p = pending_find(name, len, h);
     if (!p) {
-        int rc = pending.n == PENDING_MAX ? pending_write("") : 0;
+        int rc = pending.n == PENDING_MAX ? pending_write("", 0) : 0;
         if (rc)
             return rc;
         p = &pending.e[pending.n++];
@@ -219,7 +220,7 @@ int bsf_counters_prefix_lengths(MDB_txn *txn, MDB_dbi dbi, const char *family, u
     size_t plen = (size_t)snprintf(prefix, sizeof prefix, "%s/", family);
     memset(bitmap, 0, 17);
     /* The family's deltas of this transaction go to the store first: the scan sees them. */
-    int rc = deferring(txn, dbi) ? pending_write(prefix) : 0;
+    int rc = deferring(txn, dbi) ? pending_write(prefix, plen) : 0;
     if (rc)
         return rc;
     MDB_cursor *cur;
