@@ -128,8 +128,11 @@ static int pack_named_ts(msgpack_packer *pk, const char *name, int64_t ts, unsig
 /* BindingRegistered / BindingUpdated after the envelope. */
 static int pack_pcf_payload(msgpack_packer *pk, const bsf_event_t *ev, unsigned v)
 {
-    return pack_cstr(pk, "binding") || bsf_pcf_binding_encode(ev->binding, pk) ||
-           pack_created(pk, ev, v) || pack_named_ts(pk, "originTs", ev->origin_ts_ms, v) ||
+    if (pack_cstr(pk, "binding"))
+        return -1;
+    int body = ev->binding_mp ? pk->callback(pk->data, ev->binding_mp, ev->binding_mp_len)
+                              : bsf_pcf_binding_encode(ev->binding, pk);
+    return body || pack_created(pk, ev, v) || pack_named_ts(pk, "originTs", ev->origin_ts_ms, v) ||
            pack_named_ts(pk, "senderTs", ev->sender_ts_ms, v) ||
            (ev->cookie && (pack_cstr(pk, "cookie") || msgpack_pack_str(pk, ev->cookie_len) ||
                            msgpack_pack_str_body(pk, ev->cookie, ev->cookie_len)));

@@ -124,6 +124,15 @@ typedef struct {
     bsf_binding_id_t binding_id;
     /* BindingRegistered, BindingUpdated */
     const bsf_pcf_binding_t *binding;
+    /* Not encoded: the stored binding this event replaces or removes (BindingUpdated,
+     * BindingDeregistered), already decoded by the writer from the same transaction, so that
+     * the projection does not decode it again to remove its index entries. NULL: decoded. */
+    const bsf_pcf_binding_t *prior;
+    /* Not encoded: `binding` as bsf_pcf_binding_encode writes it, when the writer already
+     * has those bytes (the answer's body): copied into the event and the record instead of
+     * encoded again. NULL: encoded from `binding`. */
+    const char *binding_mp;
+    size_t binding_mp_len;
     /* UeBindingRegistered, UeBindingUpdated (with created_hlc; no timestamps, no cookie) */
     const bsf_pcf_ue_binding_t *ue_binding;
     /* MbsBindingRegistered, MbsBindingUpdated (with created_hlc) */

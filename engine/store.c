@@ -130,14 +130,14 @@ int bsf_store_write_event(bsf_store_t *s, MDB_txn *txn, const bsf_event_t *ev,
     if (bsf_event_encode_version(ev, s->event_version ? s->event_version
                                                       : BSF_EVENT_WRITE_DEFAULT, &pk))
         return -ENOMEM;
-    int rc = bsf_embedded_log_append(&s->log, txn, buf->data, buf->size, position);
+    int rc = bsf_embedded_log_append(&s->log, txn, buf->data, buf->size, scratch, position);
     return rc ? rc : bsf_projection_apply(&s->proj, txn, ev, scratch);
 }
 
 int bsf_store_write_raw_event(bsf_store_t *s, MDB_txn *txn, const char *raw, size_t len,
                               const bsf_event_t *ev, msgpack_sbuffer *scratch, uint64_t *position)
 {
-    int rc = bsf_embedded_log_append(&s->log, txn, raw, len, position);
+    int rc = bsf_embedded_log_append(&s->log, txn, raw, len, scratch, position);
     return rc ? rc : bsf_projection_apply(&s->proj, txn, ev, scratch);
 }
 
