@@ -129,6 +129,7 @@ typedef struct {
     unsigned notify_backoff_ms;          /* notify.backoff_ms */
     unsigned notify_backoff_max_ms;      /* notify.backoff_max_ms */
     unsigned notify_priority;            /* notify.priority */
+    unsigned notify_sub_cache_mb;        /* notify.sub_cache_mb */
     unsigned notify_max_subscribers;     /* notify.max_subscribers */
     uint32_t events_write_version;       /* events.write_version (config_keys_upgrade.c) */
     unsigned store_migration_batch;      /* store.migration_batch (config_keys_upgrade.c) */

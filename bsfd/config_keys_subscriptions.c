@@ -32,6 +32,12 @@ static const bsf_config_key_t keys[] = {
         "notify.backoff_max_ms (a Retry-After in the answer is honoured)."),
     BSF_CFG_UINT_KEY("notify.backoff_max_ms", notify_backoff_max_ms, "5000", 1, 600000,
         "Longest delay between two attempts of a notification."),
+    BSF_CFG_UINT_KEY("notify.sub_cache_mb", notify_sub_cache_mb, "64", 0, 65536,
+        "Memory (MiB) of the engine's cache of decoded subscriptions per SUPI / GPSI, least "
+        "recently used out first: a binding event of a subscribed UE then reads no "
+        "subscription from the store. 0: only the UE at hand. Whether a UE has any "
+        "subscription at all is answered from a set of the subscribed SUPIs / GPSIs counted "
+        "from the store at start, whatever this is."),
     BSF_CFG_UINT_KEY("notify.priority", notify_priority, "24", 0, 31,
         "3gpp-Sbi-Message-Priority of notifications (TS 29.500 6.8; lower is more urgent)."),
 };

@@ -288,6 +288,7 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
         .reserve_percent = cfg->store_reserve_percent,
         .on_removal = bsf_deletion_log_removal,
         .notify = {d->notifier, d->notifier ? bsf_notifier_deliver : NULL},
+        .notify_cache_bytes = (size_t)cfg->notify_sub_cache_mb << 20,
         .removals_settled = bsf_deletion_log_settled,
     };
     d->deletion_log = bsf_deletion_log_create(cfg->audit.deletion_log_level,

@@ -115,7 +115,13 @@ static int pack_ue_info(msgpack_packer *pk, const bsf_pcf_ue_binding_t *b)
            bsf_pack_opt(pk, "bindLevel", b->bind_level);
 }
 
-static int pack_event(msgpack_packer *pk, bsf_sub_event_t e, const bsf_binding_change_t *c)
+int bsf_notification_encode_binding(const bsf_binding_change_t *c, msgpack_packer *pk)
+{
+    return c->ue ? pack_ue_info(pk, c->ue) : pack_pdu_info(pk, c->pdu);
+}
+
+static int pack_event(msgpack_packer *pk, bsf_sub_event_t e, const bsf_binding_change_t *c,
+                      const char *binding, size_t len)
 {
     bool pair = e == BSF_SUB_EVENT_SNSSAI_DNN_REGISTRATION ||
                 e == BSF_SUB_EVENT_SNSSAI_DNN_DEREGISTRATION;
@@ -123,9 +129,9 @@ static int pack_event(msgpack_packer *pk, bsf_sub_event_t e, const bsf_binding_c
         bsf_pack_cstr(pk, bsf_sub_event_name(e)))
         return -1;
     if (c->ue)
-        return bsf_pack_cstr(pk, "pcfForUeInfo") || pack_ue_info(pk, c->ue);
+        return bsf_pack_cstr(pk, "pcfForUeInfo") || pk->callback(pk->data, binding, len);
     if (bsf_pack_cstr(pk, "pcfForPduSessInfos") || msgpack_pack_array(pk, 1) ||
-        pack_pdu_info(pk, c->pdu))
+        pk->callback(pk->data, binding, len))
         return -1;
     return pair && (bsf_pack_cstr(pk, "matchSnssaiDnns") || msgpack_pack_array(pk, 1) ||
                     msgpack_pack_map(pk, 2) || bsf_pack_cstr(pk, "snssai") ||
@@ -133,8 +139,9 @@ static int pack_event(msgpack_packer *pk, bsf_sub_event_t e, const bsf_binding_c
                     bsf_pack_cstr(pk, c->pdu->dnn));
 }
 
-int bsf_notification_encode(const bsf_subscription_t *s, uint32_t events,
-                            const bsf_binding_change_t *c, msgpack_packer *pk)
+int bsf_notification_encode_with(const bsf_subscription_t *s, uint32_t events,
+                                 const bsf_binding_change_t *c, const char *binding, size_t len,
+                                 msgpack_packer *pk)
 {
     size_t n = 0;
     for (int e = 0; e < BSF_SUB_EVENT_COUNT; e++)
@@ -144,7 +151,20 @@ int bsf_notification_encode(const bsf_subscription_t *s, uint32_t events,
         msgpack_pack_array(pk, n))
         return -1;
     for (int e = 0; e < BSF_SUB_EVENT_COUNT; e++)
-        if (((events >> e) & 1u) && pack_event(pk, (bsf_sub_event_t)e, c))
+        if (((events >> e) & 1u) && pack_event(pk, (bsf_sub_event_t)e, c, binding, len))
             return -1;
     return 0;
+}
+
+int bsf_notification_encode(const bsf_subscription_t *s, uint32_t events,
+                            const bsf_binding_change_t *c, msgpack_packer *pk)
+{
+    msgpack_sbuffer b;
+    msgpack_packer bp;
+    msgpack_sbuffer_init(&b);
+    msgpack_packer_init(&bp, &b, msgpack_sbuffer_write);
+    int rc = bsf_notification_encode_binding(c, &bp) ||
+             bsf_notification_encode_with(s, events, c, b.data, b.size, pk);
+    msgpack_sbuffer_destroy(&b);
+    return rc ? -1 : 0;
 }

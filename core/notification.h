@@ -36,4 +36,15 @@ uint32_t bsf_notification_events(const bsf_subscription_t *s, const bsf_binding_
 int bsf_notification_encode(const bsf_subscription_t *s, uint32_t events,
                             const bsf_binding_change_t *c, msgpack_packer *pk);
 
+/* The binding's part of every BsfNotification of one change (its PcfForPduSessionInfo or
+ * PcfForUeInfo map), to encode once per binding event for all its subscriptions. Returns 0
+ * or -1 (packer error). */
+int bsf_notification_encode_binding(const bsf_binding_change_t *c, msgpack_packer *pk);
+
+/* bsf_notification_encode with the binding's part already encoded (`binding`, `len` bytes
+ * of bsf_notification_encode_binding for the same change), copied in as it is. */
+int bsf_notification_encode_with(const bsf_subscription_t *s, uint32_t events,
+                                 const bsf_binding_change_t *c, const char *binding, size_t len,
+                                 msgpack_packer *pk);
+
 #endif

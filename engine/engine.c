@@ -18,6 +18,7 @@
 #include "core/hlc.h"
 #include "engine/engine_internal.h"
 #include "engine/notify_match.h"
+#include "engine/sub_index.h"
 #include "engine/sub_commands.h"
 #include "projections/counters.h"
 
@@ -69,6 +70,7 @@ struct bsf_engine {
     bool expiry_queued;            /* a BSF_CMD_SUB_EXPIRE is queued or running */
     bsf_notify_list_t notify_pending; /* notifications of the open transaction */
     msgpack_zone notify_zone;         /* scratch of the matching */
+    bsf_sub_index_t subs;             /* subscribed UEs and cached subscriptions */
 };
 
 /* ---- helpers ----------------------------------------------------------------------- */
@@ -124,8 +126,25 @@ static int match_notifications(bsf_engine_t *e, MDB_txn *txn, const bsf_event_t 
 {
     if (!e->cfg.notify.deliver)
         return 0;
-    return bsf_notify_match(e->store, txn, ev, e->cfg.site_id, (int64_t)bsf_clock_wall_ms(),
+    return bsf_notify_match(e->store, txn, ev, (int64_t)bsf_clock_wall_ms(), &e->subs,
                             &e->notify_zone, &e->notify_pending);
+}
+
+/* Writes one event (`raw`: as received from the log, else encoded here), keeping the
+ * subscription set and cache exact around a subscription event (engine/sub_index.h). */
+static int write_event(bsf_engine_t *e, MDB_txn *txn, const bsf_event_t *ev, const char *raw,
+                       size_t len, uint64_t *position)
+{
+    bool sub = bsf_event_is_subscription(ev->type);
+    bsf_sub_values_t old;
+    int rc = sub ? bsf_sub_index_before(&e->subs, e->store, txn, ev, &e->notify_zone, &old) : 0;
+    if (!rc)
+        rc = raw ? bsf_store_write_raw_event(e->store, txn, raw, len, ev, &e->scratch, position)
+                 : bsf_store_write_event(e->store, txn, ev, &e->event_buf, &e->scratch,
+                                         position);
+    if (!rc && sub)
+        rc = bsf_sub_index_after(&e->subs, e->store, txn, ev, &e->notify_zone, &old);
+    return rc;
 }
 
 /* After a commit: the transaction's notifications go to the sink (it only queues them). */
@@ -152,8 +171,7 @@ static int emit(bsf_engine_t *e, MDB_txn *txn, bsf_event_t *ev, uint64_t *positi
         ev->created_hlc = ev->hlc;
     e->events_in_batch++;
     int rc = match_notifications(e, txn, ev);
-    return rc ? rc : bsf_store_write_event(e->store, txn, ev, &e->event_buf, &e->scratch,
-                                           position);
+    return rc ? rc : write_event(e, txn, ev, NULL, 0, position);
 }
 
 int bsf_engine_emit(bsf_engine_t *e, MDB_txn *txn, bsf_event_t *ev, uint64_t *position)
@@ -519,8 +537,8 @@ static int run_apply(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
         }
         rc = match_notifications(e, txn, ev);
         if (!rc)
-            rc = bsf_store_write_raw_event(e->store, txn, b->events[i].raw, b->events[i].len,
-                                           ev, &e->scratch, &cmd->log_position);
+            rc = write_event(e, txn, ev, b->events[i].raw, b->events[i].len,
+                             &cmd->log_position);
         if (rc)
             return rc;
         b->applied++;
@@ -728,6 +746,7 @@ static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *
             hooks->after_commit(hooks->ctx, rc == 0);
         settle_removals(e, rc == 0);
         ride_settle(e, rc == 0);
+        bsf_sub_index_settle(&e->subs, rc == 0);
         if (!rc) {
             hand_over_notifications(e);
             return 0;
@@ -743,6 +762,7 @@ static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *
         mdb_txn_abort(txn);
         settle_removals(e, false);
         ride_settle(e, false);
+        bsf_sub_index_settle(&e->subs, false);
     }
     e->seq = seq;
     e->hlc.last = hlc;
@@ -1152,6 +1172,24 @@ static void *engine_main(void *arg)
 
 /* ---- lifecycle --------------------------------------------------------------------- */
 
+/* The subscribed SUPIs / GPSIs from the store's indexes, then the cache filled with the
+ * SUPIs' subscriptions while it has room (a log line with the times taken). */
+static int rebuild_subscribed(bsf_engine_t *e, MDB_txn *txn)
+{
+    uint64_t t0 = bsf_clock_mono_ns();
+    int rc = bsf_sub_index_rebuild(&e->subs, e->store, txn);
+    uint64_t t1 = bsf_clock_mono_ns();
+    size_t warm = 0;
+    if (!rc)
+        rc = bsf_sub_index_warm(&e->subs, e->store, txn, &e->notify_zone, &warm);
+    if (!rc && e->subs.keys.total)
+        BSF_INFO("engine", "%llu subscribed SUPI/GPSI value(s) counted in %.1f ms; the "
+                           "subscriptions of %zu SUPI(s) cached in %.1f ms",
+                 (unsigned long long)e->subs.keys.total, (double)(t1 - t0) / 1e6, warm,
+                 (double)(bsf_clock_mono_ns() - t1) / 1e6);
+    return rc;
+}
+
 int bsf_engine_create(bsf_store_t *store, const bsf_engine_config_t *cfg, bsf_engine_t **out,
                       char *err, size_t err_cap)
 {
@@ -1178,12 +1216,15 @@ int bsf_engine_create(bsf_store_t *store, const bsf_engine_config_t *cfg, bsf_en
     }
     MDB_txn *txn;
     int rc = mdb_txn_begin(store->env, NULL, MDB_RDONLY, &txn);
+    bsf_sub_index_init(&e->subs, cfg->notify_cache_bytes, cfg->site_id);
     if (!rc) {
         rc = bsf_store_load_site_state(store, txn, cfg->site_id, &e->seq, &e->hlc.last);
+        if (!rc && cfg->notify.deliver)
+            rc = rebuild_subscribed(e, txn);
         mdb_txn_abort(txn);
     }
     if (rc) {
-        snprintf(err, err_cap, "cannot read the site state: %s", bsf_strerror(rc));
+        snprintf(err, err_cap, "cannot read the site state or the subscriptions: %s", bsf_strerror(rc));
         bsf_engine_destroy(e);
         return -1;
     }
@@ -1248,6 +1289,7 @@ void bsf_engine_destroy(bsf_engine_t *e)
     msgpack_zone_destroy(&e->zone);
     msgpack_zone_destroy(&e->notify_zone);
     bsf_notify_list_destroy(&e->notify_pending);
+    bsf_sub_index_destroy(&e->subs);
     msgpack_sbuffer_destroy(&e->event_buf);
     msgpack_sbuffer_destroy(&e->scratch);
     pthread_mutex_destroy(&e->mu);

@@ -80,6 +80,9 @@ typedef struct {
     /* Notifications of subscriptions (engine/notify.h): matched in each transaction against
      * this site's subscriptions, handed over after the commit. deliver NULL: none. */
     bsf_notify_sink_t notify;
+    /* Bound of the cache of decoded subscriptions per SUPI / GPSI (engine/sub_cache.h;
+     * notify.sub_cache_mb). 0: only the UE at hand is kept. */
+    size_t notify_cache_bytes;
 } bsf_engine_config_t;
 
 /* Upper bounds (seconds) of the write-transaction histogram; the last slot is +Inf. */

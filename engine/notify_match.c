@@ -10,7 +10,7 @@
 #include "projections/sub_projection.h"
 #include "projections/ue_projection.h"
 
-#define MAX_SUBS 64      /* subscriptions of one UE looked at per event */
+#define MAX_SUBS 64      /* subscriptions of one UE value looked at (engine/sub_index.c) */
 #define MAX_SESSIONS 64  /* PDU-session bindings of one SUPI looked at for first / last */
 
 void bsf_notify_items_free(bsf_notify_item_t *items)
@@ -33,23 +33,15 @@ void bsf_notify_list_destroy(bsf_notify_list_t *l)
 {
     bsf_notify_list_clear(l);
     msgpack_sbuffer_destroy(&l->scratch);
+    msgpack_sbuffer_destroy(&l->binding);
     memset(&l->scratch, 0, sizeof l->scratch);
+    memset(&l->binding, 0, sizeof l->binding);
 }
 
 typedef struct {
-    bsf_binding_id_t ids[MAX_SUBS];
+    bsf_binding_id_t ids[2 * MAX_SUBS]; /* per UE value MAX_SUBS; both values when seen */
     size_t n;
 } ids_t;
-
-static bool add_id(void *ctx, const bsf_binding_id_t *id)
-{
-    ids_t *x = ctx;
-    for (size_t i = 0; i < x->n; i++)
-        if (memcmp(x->ids[i].b, id->b, 16) == 0)
-            return false;
-    x->ids[x->n++] = *id;
-    return x->n == MAX_SUBS;
-}
 
 static void add_session(void *ctx, const bsf_binding_id_t *id)
 {
@@ -127,17 +119,19 @@ static int first_or_last(bsf_store_t *s, MDB_txn *txn, const bsf_event_t *ev,
 }
 
 /* One item: the notifUri and the BsfNotification's msgpack (encoded in `body`, the list's
- * scratch, so no buffer is allocated per item). NULL when out of memory. */
+ * scratch, so no buffer is allocated per item; the binding's part is `binding`, encoded once
+ * per event). NULL when out of memory. */
 static bsf_notify_item_t *make_item(const bsf_binding_id_t *id, const bsf_event_t *ev,
                                     const bsf_subscription_t *sub, uint32_t events,
-                                    const bsf_binding_change_t *c, msgpack_sbuffer *body)
+                                    const bsf_binding_change_t *c, const msgpack_sbuffer *binding,
+                                    msgpack_sbuffer *body)
 {
     msgpack_packer pk;
     msgpack_sbuffer_clear(body);
     msgpack_packer_init(&pk, body, msgpack_sbuffer_write);
     bsf_notify_item_t *it = NULL;
     size_t ulen = strlen(sub->notif_uri), slen = strlen(sub->supi);
-    if (!bsf_notification_encode(sub, events, c, &pk) &&
+    if (!bsf_notification_encode_with(sub, events, c, binding->data, binding->size, &pk) &&
         (it = malloc(sizeof *it + ulen + 1 + slen + 1 + body->size))) {
         memset(it, 0, sizeof *it);
         it->sub_id = *id;
@@ -163,69 +157,100 @@ static void append(bsf_notify_list_t *out, bsf_notify_item_t *it)
     out->n++;
 }
 
-/* The subscription `id`, when it is live, this site's, unexpired: 0 with *sub set or NULL. */
-static int load_sub(bsf_store_t *s, MDB_txn *txn, const bsf_binding_id_t *id, uint16_t site,
-                    int64_t now_ms, msgpack_zone *zone, bsf_subscription_t *sub, bool *ok)
+typedef struct {
+    bsf_store_t *s;
+    MDB_txn *txn;
+    const bsf_event_t *ev;
+    int64_t now_ms;
+    msgpack_zone *zone;
+    bsf_binding_change_t c;
+    bool edge_known;
+    ids_t *seen;   /* subscriptions already looked at (through the SUPI, then the GPSI) */
+    bsf_notify_list_t *out;
+} match_t;
+
+static bool seen_before(ids_t *seen, const bsf_binding_id_t *id)
 {
-    bsf_record_t rec;
-    *ok = false;
-    if (bsf_binding_id_site(id) != site)
-        return 0; /* the creating site notifies */
-    int rc = bsf_sub_projection_get(&s->proj, txn, id, &rec);
-    if (rc == MDB_NOTFOUND || (rc == 0 && rec.state != BSF_RECORD_LIVE))
-        return 0;
-    if (!rc && bsf_record_decode_subscription(&rec, zone, sub))
-        rc = MDB_CORRUPTED;
-    *ok = !rc && (sub->expiry_ms < 0 || sub->expiry_ms > now_ms);
-    return rc;
+    for (size_t i = 0; i < seen->n; i++)
+        if (memcmp(seen->ids[i].b, id->b, 16) == 0)
+            return true;
+    if (seen->n < 2 * MAX_SUBS)
+        seen->ids[seen->n++] = *id;
+    return false;
 }
 
-int bsf_notify_match(bsf_store_t *s, MDB_txn *txn, const bsf_event_t *ev, uint16_t site,
-                     int64_t now_ms, msgpack_zone *zone, bsf_notify_list_t *out)
+/* The notifications of one cached subscription. */
+static int notify_one(match_t *m, const bsf_sub_cached_t *cs)
 {
-    if (ev->type != BSF_EVENT_BINDING_REGISTERED && ev->type != BSF_EVENT_BINDING_DEREGISTERED &&
-        ev->type != BSF_EVENT_UE_BINDING_REGISTERED &&
-        ev->type != BSF_EVENT_UE_BINDING_DEREGISTERED)
+    const bsf_subscription_t *sub = &cs->sub;
+    int rc = 0;
+    if (seen_before(m->seen, &cs->id) || (sub->expiry_ms >= 0 && sub->expiry_ms <= m->now_ms))
         return 0;
-    /* No subscription anywhere (the usual case): one counter read, no binding decoded. */
-    if (bsf_projection_counter(&s->proj, txn, BSF_SUB_COUNTER_TOTAL) == 0)
+    const bsf_pcf_binding_t *b = m->c.pdu;
+    if (b && !m->edge_known && b->supi && b->dnn && b->has_snssai &&
+        (sub->events & (1u << BSF_SUB_EVENT_SNSSAI_DNN_REGISTRATION |
+                        1u << BSF_SUB_EVENT_SNSSAI_DNN_DEREGISTRATION))) {
+        rc = first_or_last(m->s, m->txn, m->ev, b, m->zone, &m->c.first_or_last);
+        m->edge_known = true;
+    }
+    uint32_t events = rc ? 0 : bsf_notification_events(sub, &m->c);
+    if (!events)
+        return rc;
+    msgpack_sbuffer *binding = &m->out->binding;
+    if (!binding->size) {
+        msgpack_packer pk;
+        msgpack_packer_init(&pk, binding, msgpack_sbuffer_write);
+        if (bsf_notification_encode_binding(&m->c, &pk)) {
+            msgpack_sbuffer_clear(binding);
+            return -ENOMEM;
+        }
+    }
+    bsf_notify_item_t *it =
+        make_item(&cs->id, m->ev, sub, events, &m->c, binding, &m->out->scratch);
+    if (it)
+        append(m->out, it);
+    else
+        BSF_WARN("notify", "notification dropped: out of memory");
+    return 0;
+}
+
+static bool concerned(const bsf_event_t *ev)
+{
+    return ev->type == BSF_EVENT_BINDING_REGISTERED || ev->type == BSF_EVENT_BINDING_DEREGISTERED ||
+           ev->type == BSF_EVENT_UE_BINDING_REGISTERED ||
+           ev->type == BSF_EVENT_UE_BINDING_DEREGISTERED;
+}
+
+int bsf_notify_match(bsf_store_t *s, MDB_txn *txn, const bsf_event_t *ev, int64_t now_ms,
+                     bsf_sub_index_t *idx, msgpack_zone *zone, bsf_notify_list_t *out)
+{
+    /* No subscription anywhere (the usual case): nothing read, no binding decoded. */
+    if (!concerned(ev) || !idx->keys.total)
         return 0;
     msgpack_zone_clear(zone);
-    bsf_binding_change_t c;
+    match_t m = {.s = s, .txn = txn, .ev = ev, .now_ms = now_ms, .zone = zone, .out = out};
     bool found;
-    int rc = load_binding(s, txn, ev, zone, &c, &found);
-    const char *supi = c.pdu ? c.pdu->supi : c.ue ? c.ue->supi : NULL;
-    const char *gpsi = c.pdu ? c.pdu->gpsi : c.ue ? c.ue->gpsi : NULL;
-    if (rc || !found || (!supi && !gpsi))
+    int rc = load_binding(s, txn, ev, zone, &m.c, &found);
+    const char *value[2] = {m.c.pdu ? m.c.pdu->supi : m.c.ue ? m.c.ue->supi : NULL,
+                            m.c.pdu ? m.c.pdu->gpsi : m.c.ue ? m.c.ue->gpsi : NULL};
+    if (rc || !found)
         return rc == -ENOMEM ? 0 : rc;
-    ids_t *subs = msgpack_zone_malloc(zone, sizeof *subs);
-    if (!subs)
-        return 0;
-    subs->n = 0;
-    if (supi)
-        rc = bsf_sub_projection_ids(&s->proj, txn, supi, false, add_id, subs);
-    if (!rc && gpsi && subs->n < MAX_SUBS)
-        rc = bsf_sub_projection_ids(&s->proj, txn, gpsi, true, add_id, subs);
-    bool edge_known = false;
-    for (size_t i = 0; !rc && i < subs->n; i++) {
-        bsf_subscription_t sub;
-        bool ok;
-        if ((rc = load_sub(s, txn, &subs->ids[i], site, now_ms, zone, &sub, &ok)) || !ok)
-            continue;
-        if (c.pdu && !edge_known && c.pdu->supi && c.pdu->dnn && c.pdu->has_snssai &&
-            (sub.events & (1u << BSF_SUB_EVENT_SNSSAI_DNN_REGISTRATION |
-                           1u << BSF_SUB_EVENT_SNSSAI_DNN_DEREGISTRATION))) {
-            rc = first_or_last(s, txn, ev, c.pdu, zone, &c.first_or_last);
-            edge_known = true;
+    msgpack_sbuffer_clear(&out->binding);
+    for (int k = 0; k < 2 && !rc; k++) {
+        uint64_t h;
+        const bsf_sub_cache_entry_t *en;
+        if (!value[k] || !bsf_sub_index_may_have(idx, h = bsf_sub_index_hash(value[k], k)))
+            continue; /* nobody subscribed to this SUPI / GPSI: no store read */
+        if (!m.seen) {
+            if (!(m.seen = msgpack_zone_malloc(zone, sizeof *m.seen)))
+                return 0;
+            m.seen->n = 0;
         }
-        uint32_t events = rc ? 0 : bsf_notification_events(&sub, &c);
-        if (!events)
-            continue;
-        bsf_notify_item_t *it = make_item(&subs->ids[i], ev, &sub, events, &c, &out->scratch);
-        if (it)
-            append(out, it);
-        else
-            BSF_WARN("notify", "notification dropped: out of memory");
+        rc = bsf_sub_index_entry(idx, s, txn, h, value[k], k, zone, &en);
+        for (size_t i = 0; !rc && i < en->n; i++)
+            rc = notify_one(&m, &en->subs[i]);
     }
+    if (rc == -ENOMEM)
+        BSF_WARN("notify", "notifications of an event dropped: out of memory");
     return rc == -ENOMEM ? 0 : rc;
 }

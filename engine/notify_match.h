@@ -14,20 +14,25 @@
 #include "core/event.h"
 #include "engine/notify.h"
 #include "engine/store.h"
+#include "engine/sub_index.h"
 
 typedef struct {
     bsf_notify_item_t *head, *tail;
     size_t n;
     msgpack_sbuffer scratch; /* the bodies are encoded here first (kept between events; a
                                 zeroed one is empty) */
+    msgpack_sbuffer binding; /* the binding's part of the bodies, once per event (the same) */
 } bsf_notify_list_t;
 
-/* Appends to `out` one item per live, unexpired subscription of `site` that the event
+/* Appends to `out` one item per live, unexpired subscription of idx's site that the event
  * concerns (core/notification.h). Updates, MBS bindings and subscription events cause none.
- * `zone` is scratch (cleared here). Returns 0 (an item that cannot be allocated is logged and
- * left out) or an LMDB code (MDB_CORRUPTED for a record that does not parse). */
-int bsf_notify_match(bsf_store_t *s, MDB_txn *txn, const bsf_event_t *ev, uint16_t site,
-                     int64_t now_ms, msgpack_zone *zone, bsf_notify_list_t *out);
+ * The subscribed values and the decoded subscriptions come from `idx` (engine/sub_index.h:
+ * a UE nobody subscribed to costs no store read; a cache miss reads the UE's subscriptions
+ * and caches them). `zone` is scratch (cleared here). Returns 0 (an item that cannot be
+ * allocated is logged and left out) or an LMDB code (MDB_CORRUPTED for a record that does
+ * not parse). */
+int bsf_notify_match(bsf_store_t *s, MDB_txn *txn, const bsf_event_t *ev, int64_t now_ms,
+                     bsf_sub_index_t *idx, msgpack_zone *zone, bsf_notify_list_t *out);
 
 /* Frees the list's items and empties it (the scratch buffer stays). */
 void bsf_notify_list_clear(bsf_notify_list_t *l);

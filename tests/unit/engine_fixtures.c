@@ -18,7 +18,9 @@ void ef_open(ef_store_t *f)
     if (bsf_store_open(&f->store, &so, err, sizeof err))
         fail_msg("%s", err);
     bsf_engine_config_t ec = {.site_id = 1, .collision_detection = f->collision_detection,
-                              .max_batch = 64, .queue_capacity = 64};
+                              .max_batch = 64, .queue_capacity = 64, .notify = f->notify,
+                              .hooks = f->hooks,
+                              .notify_cache_bytes = f->notify_cache_bytes};
     if (bsf_engine_create(&f->store, &ec, &f->engine, err, sizeof err) ||
         bsf_engine_start(f->engine))
         fail_msg("%s", err);

@@ -19,6 +19,9 @@ typedef struct {
     msgpack_sbuffer json, enc;
     msgpack_zone zone;
     bool collision_detection;
+    bsf_notify_sink_t notify;    /* for the engine at the next ef_open (default: none) */
+    bsf_engine_hooks_t hooks;    /* likewise */
+    size_t notify_cache_bytes;   /* likewise */
 } ef_store_t;
 
 /* A new fixture (the caller owns it; ef_destroy frees it) in a directory made from the

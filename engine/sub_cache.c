@@ -1,0 +1,216 @@
+/* The LRU cache of decoded subscriptions per SUPI / GPSI (engine/sub_cache.h). */
+#include "engine/sub_cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ALIGN8(x) (((x) + 7u) & ~(size_t)7u)
+
+void bsf_sub_cache_init(bsf_sub_cache_t *c, size_t max_bytes)
+{
+    memset(c, 0, sizeof *c);
+    c->max_bytes = max_bytes;
+}
+
+static size_t str_size(const char *s)
+{
+    return s ? strlen(s) + 1 : 0;
+}
+
+/* Bytes of a subscription's strings and pair array outside the struct. */
+static size_t sub_extra(const bsf_subscription_t *s)
+{
+    size_t n = ALIGN8(s->n_add_pairs * sizeof *s->add_pairs);
+    n += str_size(s->notif_uri) + str_size(s->notif_corre_id) + str_size(s->supi) +
+         str_size(s->gpsi) + str_size(s->pair.dnn) + str_size(s->expiry) +
+         str_size(s->supp_feat);
+    for (size_t i = 0; i < s->n_add_pairs; i++)
+        n += str_size(s->add_pairs[i].dnn);
+    return ALIGN8(n);
+}
+
+static const char *copy_str(const char *s, char **pool)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = *pool;
+    memcpy(d, s, n);
+    *pool += n;
+    return d;
+}
+
+/* Copies `s` into `d`, its pairs and strings from *pool on (sub_extra bytes). */
+static void copy_sub(bsf_subscription_t *d, const bsf_subscription_t *s, char **pool)
+{
+    *d = *s;
+    bsf_snssai_dnn_t *pairs = (bsf_snssai_dnn_t *)(void *)*pool;
+    *pool += ALIGN8(s->n_add_pairs * sizeof *pairs);
+    d->add_pairs = s->n_add_pairs ? pairs : NULL;
+    for (size_t i = 0; i < s->n_add_pairs; i++) {
+        pairs[i] = s->add_pairs[i];
+        pairs[i].dnn = copy_str(s->add_pairs[i].dnn, pool);
+    }
+    d->notif_uri = copy_str(s->notif_uri, pool);
+    d->notif_corre_id = copy_str(s->notif_corre_id, pool);
+    d->supi = copy_str(s->supi, pool);
+    d->gpsi = copy_str(s->gpsi, pool);
+    d->pair.dnn = copy_str(s->pair.dnn, pool);
+    d->expiry = copy_str(s->expiry, pool);
+    d->supp_feat = copy_str(s->supp_feat, pool);
+}
+
+static bsf_sub_cache_entry_t **find(bsf_sub_cache_t *c, uint64_t h, const char *value,
+                                    bool gpsi)
+{
+    if (!c->n_buckets)
+        return NULL;
+    bsf_sub_cache_entry_t **p = &c->buckets[h & (c->n_buckets - 1)];
+    while (*p && ((*p)->h != h || (*p)->gpsi != gpsi || strcmp((*p)->value, value) != 0))
+        p = &(*p)->hnext;
+    return p;
+}
+
+static void unlink_lru(bsf_sub_cache_t *c, bsf_sub_cache_entry_t *x)
+{
+    if (x->prev)
+        x->prev->next = x->next;
+    else
+        c->newest = x->next;
+    if (x->next)
+        x->next->prev = x->prev;
+    else
+        c->oldest = x->prev;
+    x->prev = x->next = NULL;
+}
+
+static void push_newest(bsf_sub_cache_t *c, bsf_sub_cache_entry_t *x)
+{
+    x->prev = NULL;
+    x->next = c->newest;
+    if (c->newest)
+        c->newest->prev = x;
+    c->newest = x;
+    if (!c->oldest)
+        c->oldest = x;
+}
+
+/* Unlinks and frees the entry at *p (a bucket slot). */
+static void remove_at(bsf_sub_cache_t *c, bsf_sub_cache_entry_t **p)
+{
+    bsf_sub_cache_entry_t *x = *p;
+    *p = x->hnext;
+    unlink_lru(c, x);
+    c->n--;
+    c->bytes -= x->bytes;
+    free(x);
+}
+
+const bsf_sub_cache_entry_t *bsf_sub_cache_get(bsf_sub_cache_t *c, uint64_t h,
+                                               const char *value, bool gpsi)
+{
+    bsf_sub_cache_entry_t **p = find(c, h, value, gpsi);
+    if (!p || !*p) {
+        c->misses++;
+        return NULL;
+    }
+    c->hits++;
+    unlink_lru(c, *p);
+    push_newest(c, *p);
+    return *p;
+}
+
+/* Doubles the buckets when there are more entries than buckets (a failure keeps them). */
+static void grow(bsf_sub_cache_t *c)
+{
+    if (c->n < c->n_buckets)
+        return;
+    size_t nb = c->n_buckets ? 2 * c->n_buckets : 256;
+    bsf_sub_cache_entry_t **b = calloc(nb, sizeof *b);
+    if (!b)
+        return;
+    for (size_t i = 0; i < c->n_buckets; i++)
+        for (bsf_sub_cache_entry_t *x = c->buckets[i], *next; x; x = next) {
+            next = x->hnext;
+            x->hnext = b[x->h & (nb - 1)];
+            b[x->h & (nb - 1)] = x;
+        }
+    free(c->buckets);
+    c->buckets = b;
+    c->n_buckets = nb;
+}
+
+static bsf_sub_cache_entry_t *make_entry(uint64_t h, const char *value, bool gpsi,
+                                         const bsf_sub_cached_t *subs, size_t n)
+{
+    size_t head = ALIGN8(sizeof(bsf_sub_cache_entry_t) + strlen(value) + 1);
+    size_t bytes = head + n * sizeof *subs;
+    for (size_t i = 0; i < n; i++)
+        bytes += sub_extra(&subs[i].sub);
+    bsf_sub_cache_entry_t *x = malloc(bytes);
+    if (!x)
+        return NULL;
+    memset(x, 0, sizeof *x);
+    x->h = h;
+    x->gpsi = gpsi;
+    x->bytes = bytes;
+    x->n = n;
+    memcpy(x->value, value, strlen(value) + 1);
+    x->subs = (bsf_sub_cached_t *)(void *)((char *)x + head);
+    char *pool = (char *)x + head + n * sizeof *subs;
+    for (size_t i = 0; i < n; i++) {
+        x->subs[i].id = subs[i].id;
+        char *start = pool;
+        copy_sub(&x->subs[i].sub, &subs[i].sub, &pool);
+        pool = start + sub_extra(&subs[i].sub);
+    }
+    return x;
+}
+
+const bsf_sub_cache_entry_t *bsf_sub_cache_put(bsf_sub_cache_t *c, uint64_t h,
+                                               const char *value, bool gpsi,
+                                               const bsf_sub_cached_t *subs, size_t n)
+{
+    bsf_sub_cache_drop(c, h, value, gpsi);
+    bsf_sub_cache_entry_t *x = make_entry(h, value, gpsi, subs, n);
+    if (!x)
+        return NULL;
+    grow(c);
+    if (!c->n_buckets) {
+        free(x);
+        return NULL;
+    }
+    bsf_sub_cache_entry_t **b = &c->buckets[h & (c->n_buckets - 1)];
+    x->hnext = *b;
+    *b = x;
+    push_newest(c, x);
+    c->n++;
+    c->bytes += x->bytes;
+    while (c->bytes > c->max_bytes && c->oldest != x) {
+        bsf_sub_cache_entry_t *old = c->oldest;
+        remove_at(c, find(c, old->h, old->value, old->gpsi));
+        c->evictions++;
+    }
+    return x;
+}
+
+void bsf_sub_cache_drop(bsf_sub_cache_t *c, uint64_t h, const char *value, bool gpsi)
+{
+    bsf_sub_cache_entry_t **p = find(c, h, value, gpsi);
+    if (p && *p)
+        remove_at(c, p);
+}
+
+void bsf_sub_cache_clear(bsf_sub_cache_t *c)
+{
+    while (c->newest)
+        remove_at(c, find(c, c->newest->h, c->newest->value, c->newest->gpsi));
+}
+
+void bsf_sub_cache_destroy(bsf_sub_cache_t *c)
+{
+    bsf_sub_cache_clear(c);
+    free(c->buckets);
+    c->buckets = NULL;
+    c->n_buckets = 0;
+}
