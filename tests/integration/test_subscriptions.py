@@ -234,6 +234,38 @@ def test_filters_by_pairs_and_gpsi(client, rx):
     notifs(rx, "bygpsi", 1)
 
 
+def test_a_changed_or_deleted_subscription_is_never_served_stale(client, rx):
+    """The engine caches each UE's decoded subscriptions: every change is honoured at once
+    for a UE whose subscriptions are cached (each step registers the UE again)."""
+    ue = Ue()
+    sub_id, _ = subscribe(client, subscription(ue, rx.uri("/ok/stale"), notifCorreId="v1",
+                                               events=["PCF_PDU_SESSION_BINDING_REGISTRATION"]))
+    register(client, pdu(ue))
+    register(client, pdu(ue, ipv4Addr=None, ipv6Prefix=ue.ipv6))  # served from the cache
+    assert [n["notifCorreId"] for n in notifs(rx, "stale", 2)] == ["v1", "v1"]
+    # another notifCorreId
+    assert_sub_resp(put_sub(client, sub_id, subscription(
+        ue, rx.uri("/ok/stale"), notifCorreId="v2",
+        events=["PCF_PDU_SESSION_BINDING_REGISTRATION"])), 200)
+    register(client, pdu(ue, ipv4Addr=Ue().ipv4))
+    assert notifs(rx, "stale", 3)[2]["notifCorreId"] == "v2"
+    # a pair filter the next session does not match, then one it does
+    pair = {"snssai": {"sst": 3, "sd": "ABCDEF"}, "dnn": "ims"}
+    assert_sub_resp(put_sub(client, sub_id, subscription(
+        ue, rx.uri("/ok/stale"), notifCorreId="v3", snssaiDnnPairs=pair,
+        events=["PCF_PDU_SESSION_BINDING_REGISTRATION"])), 200)
+    register(client, pdu(ue, ipv4Addr=Ue().ipv4))
+    register(client, pdu(ue, ipv4Addr=Ue().ipv4, dnn="ims", snssai=pair["snssai"]))
+    got = notifs(rx, "stale", 4)
+    assert got[3]["notifCorreId"] == "v3"
+    assert got[3]["eventNotifs"][0]["pcfForPduSessInfos"][0]["dnn"] == "ims"
+    # deleted: no more, though the UE keeps registering
+    assert_no_content(delete_sub(client, sub_id))
+    register(client, pdu(ue, ipv4Addr=Ue().ipv4))
+    register(client, pdu(ue, ipv4Addr=Ue().ipv4, dnn="ims", snssai=pair["snssai"]))
+    notifs(rx, "stale", 4)
+
+
 def test_retries_redirects_and_drops(bsfd, client, rx):
     ue = Ue()
     subscribe(client, subscription(ue, rx.uri("/fail/flaky/2"), notifCorreId="flaky"))

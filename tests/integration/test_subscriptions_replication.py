@@ -7,7 +7,7 @@ import time
 
 from replication_support import wait_converged, wait_for
 from support import Ue, binding, delete, metrics, register
-from sub_support import NotifReceiver, subscribe, subscription
+from sub_support import NotifReceiver, delete_sub, put_sub, subscribe, subscription
 
 TIMEOUT = 30
 
@@ -51,6 +51,40 @@ def test_a_binding_at_one_site_notifies_a_subscription_of_another_exactly_once(s
         assert len(rx.received("geo")) == 3
         assert rx.received("geo")[2]["eventNotifs"][0]["event"] == \
             "PCF_PDU_SESSION_BINDING_REGISTRATION"
+        assert rx.violations == []
+    finally:
+        rx.close()
+
+
+def test_a_change_made_at_another_site_reaches_the_notifying_sites_cache(site_factory):
+    """A's engine caches the subscriptions of the UEs it notifies for: a replacement or a
+    deletion made at B, replicated to A, is honoured by A's next notification."""
+    rx = NotifReceiver().start()
+    try:
+        a, b = site_factory.start(2)
+        ue = Ue()
+        body = subscription(ue, rx.uri("/ok/geo2"), notifCorreId="from-a",
+                            events=["PCF_PDU_SESSION_BINDING_REGISTRATION"])
+        sub_id, _ = subscribe(a.client, body)
+        register(a.client, binding(supi=ue.supi, ipv4Addr=ue.ipv4))
+        wait_for(lambda: len(rx.received("geo2")) >= 1, TIMEOUT, "the first notification")
+        wait_for(lambda: any(e["type"] == "SubscriptionCreated"
+                             for e in b.history(binding=sub_id)), TIMEOUT, "the subscription at B")
+        assert put_sub(b.client, sub_id, {**body, "notifCorreId": "from-b"}).status_code == 200
+        wait_for(lambda: any(e["type"] == "SubscriptionReplaced"
+                             for e in a.history(binding=sub_id)), TIMEOUT, "the PUT at A")
+        register(a.client, binding(supi=ue.supi, ipv4Addr=Ue().ipv4))
+        wait_for(lambda: len(rx.received("geo2")) >= 2, TIMEOUT, "the second notification")
+        assert rx.received("geo2")[1]["notifCorreId"] == "from-b"
+        assert delete_sub(b.client, sub_id).status_code == 204
+        wait_for(lambda: any(e["type"] == "SubscriptionRemoved"
+                             for e in a.history(binding=sub_id)), TIMEOUT, "the DELETE at A")
+        register(a.client, binding(supi=ue.supi, ipv4Addr=Ue().ipv4))
+        register(b.client, binding(supi=ue.supi, ipv4Addr=Ue().ipv4))
+        wait_converged([a, b])
+        time.sleep(1.0)
+        assert len(rx.received("geo2")) == 2
+        assert (sent(a), sent(b)) == (2, 0)
         assert rx.violations == []
     finally:
         rx.close()
