@@ -29,7 +29,7 @@ OUT = pathlib.Path("/tmp/bsf-bench-callgrind")
 
 def control(pid, *args):
     subprocess.run(["callgrind_control", *args, str(pid)], check=True,
-                   stdout=subprocess.DEVNULL)
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def totals(path):
@@ -86,6 +86,7 @@ def main():
                              BSFD, "--set", f"store.path={store}",
                              "--set", f"sbi.listen=127.0.0.1:{sbi}",
                              "--set", f"ops.listen=127.0.0.1:{ops}", "--set", "sbi.workers=1",
+                             "--set", "store.map_size_mb=1024",  # valgrind's address space
                              "--set", "log.level=warn"], stderr=log)
     try:
         deadline = time.monotonic() + 120

@@ -1,7 +1,6 @@
 /* Which events a binding change causes for a subscription, and the BsfNotification. */
 #include "core/notification.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "core/member_pack.h"
@@ -37,12 +36,17 @@ uint32_t bsf_notification_events(const bsf_subscription_t *s, const bsf_binding_
 
 static int pack_snssai(msgpack_packer *pk, const bsf_snssai_t *s)
 {
+    static const char hex[] = "0123456789ABCDEF";
     if (msgpack_pack_map(pk, 1 + s->has_sd) || bsf_pack_cstr(pk, "sst") ||
         msgpack_pack_uint8(pk, s->sst))
         return -1;
-    char sd[8];
-    snprintf(sd, sizeof sd, "%06X", (unsigned)s->sd & 0xffffffu);
-    return s->has_sd && (bsf_pack_cstr(pk, "sd") || bsf_pack_cstr(pk, sd));
+    if (!s->has_sd)
+        return 0;
+    char sd[7]; /* %06X, without snprintf's cost (once per notified event) */
+    for (int i = 0; i < 6; i++)
+        sd[i] = hex[((unsigned)s->sd >> (20 - 4 * i)) & 0xfu];
+    sd[6] = 0;
+    return bsf_pack_cstr(pk, "sd") || bsf_pack_cstr(pk, sd);
 }
 
 static int pack_ipv6_list(msgpack_packer *pk, const bsf_pcf_binding_t *b)
