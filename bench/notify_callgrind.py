@@ -32,22 +32,26 @@ def control(pid, *args):
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+FUNCS = ("engine_main", "worker_main", "client_main", "bsf_notify_match")
+
+
 def totals(path):
-    """(all instructions, instructions inclusive in bsf_notify_match) of one dump."""
+    """Instructions of one dump: all, and inclusive in each of FUNCS (the engine thread, the
+    SBI worker thread, the SBI client thread that sends notifications, the matching)."""
     text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100",
                            str(path)], capture_output=True, text=True, check=True).stdout
-    total = match = 0
+    out = {}
     for line in text.splitlines():
-        m = re.match(r"\s*([\d,]+)\s+\(.*?\)\s+(\S.*)", line) or \
-            re.match(r"\s*([\d,]+)\s+(\S.*)", line)
+        m = re.match(r"\s*([\d,]+)\s+(?:\(.*?\)\s+)?(\S.*)", line)
         if not m:
             continue
         n = int(m.group(1).replace(",", ""))
         if "PROGRAM TOTALS" in m.group(2):
-            total = n
-        elif re.search(r"\bbsf_notify_match\b", m.group(2)) and not match:
-            match = n
-    return total, match
+            out["total"] = n
+        for f in FUNCS:
+            if re.search(rf":{f} ", m.group(2) + " ") and f not in out:
+                out[f] = n
+    return out
 
 
 def phase(pid, name, sbi, start, n, rate):
@@ -61,9 +65,13 @@ def phase(pid, name, sbi, start, n, rate):
         new = set(OUT.glob("cg.out*")) - before
         if new:
             time.sleep(1.0)
-            total, match = totals(max(new, key=lambda p: p.stat().st_mtime))
-            print(f"{name}: {total / n:,.0f} instructions per registration, "
-                  f"bsf_notify_match {match / n:,.0f}", flush=True)
+            t = totals(max(new, key=lambda p: p.stat().st_mtime))
+            path = t.get("engine_main", 0) + t.get("worker_main", 0)
+            print(f"{name}: per registration, registration path (engine + SBI worker threads) "
+                  f"{path / n:,.0f} instructions (engine {t.get('engine_main', 0) / n:,.0f}, "
+                  f"of which bsf_notify_match {t.get('bsf_notify_match', 0) / n:,.0f}); "
+                  f"sending thread {t.get('client_main', 0) / n:,.0f}; "
+                  f"bsfd {t.get('total', 0) / n:,.0f}", flush=True)
             return
         time.sleep(0.2)
     raise RuntimeError("no dump")
