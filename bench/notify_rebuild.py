@@ -1,0 +1,64 @@
+"""Start-up with N subscriptions in the store (issue 11 §6): the time bsfd's engine takes to
+count the subscribed SUPIs/GPSIs from the store's indexes and to fill the subscription cache
+(its log line), and the time to ready.
+
+    /usr/bin/python3 bench/notify_rebuild.py [N]     default N=100000; BSFD= another build
+"""
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import httpx
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+from bench_proc import free_ports  # noqa: E402
+from notify import subscribe  # noqa: E402
+
+BSFD = os.environ.get("BSFD", str(ROOT / "build" / "bsfd" / "bsfd"))
+STORE = pathlib.Path("/tmp/bsf-bench-rebuild")
+
+
+def start(sbi, ops, log):
+    proc = subprocess.Popen([BSFD, "--set", f"store.path={STORE}",
+                             "--set", f"sbi.listen=127.0.0.1:{sbi}",
+                             "--set", f"ops.listen=127.0.0.1:{ops}", "--set", "sbi.workers=1",
+                             "--set", "subscriptions.max_expiry=0",
+                             "--set", "log.level=info"], stderr=log)
+    t0 = time.monotonic()
+    while True:
+        try:
+            if httpx.get(f"http://127.0.0.1:{ops}/health/ready").status_code == 200:
+                return proc, time.monotonic() - t0
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.02)
+
+
+def main():
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100000
+    shutil.rmtree(STORE, ignore_errors=True)
+    sbi, ops, rx = free_ports(3)
+    with open(f"{STORE}.log", "w") as log:
+        proc, _ = start(sbi, ops, log)
+        t0 = time.monotonic()
+        subscribe(sbi, rx, n)
+        print(f"{n} subscriptions made in {time.monotonic() - t0:.0f} s", flush=True)
+        proc.terminate()
+        proc.wait(60)
+    with open(f"{STORE}.log", "w") as log:
+        proc, ready = start(sbi, ops, log)
+        proc.terminate()
+        proc.wait(60)
+    line = next((x for x in open(f"{STORE}.log") if "subscribed SUPI/GPSI" in x), "")
+    print(re.sub(r"^\S+ INFO engine: ", "", line.strip()))
+    print(f"restart to ready: {ready * 1000:.0f} ms; "
+          f"load average: {open('/proc/loadavg').read().split()[:3]}")
+
+
+if __name__ == "__main__":
+    main()
