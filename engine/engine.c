@@ -1172,8 +1172,11 @@ static void *engine_main(void *arg)
 
 /* ---- lifecycle --------------------------------------------------------------------- */
 
+#define WARM_BUDGET_NS 200000000u /* of the start-up spent filling the subscription cache */
+
 /* The subscribed SUPIs / GPSIs from the store's indexes, then the cache filled with the
- * SUPIs' subscriptions while it has room (a log line with the times taken). */
+ * SUPIs' subscriptions while it has room, for WARM_BUDGET_NS at most (a log line with the
+ * times taken). */
 static int rebuild_subscribed(bsf_engine_t *e, MDB_txn *txn)
 {
     uint64_t t0 = bsf_clock_mono_ns();
@@ -1181,7 +1184,8 @@ static int rebuild_subscribed(bsf_engine_t *e, MDB_txn *txn)
     uint64_t t1 = bsf_clock_mono_ns();
     size_t warm = 0;
     if (!rc)
-        rc = bsf_sub_index_warm(&e->subs, e->store, txn, &e->notify_zone, &warm);
+        rc = bsf_sub_index_warm(&e->subs, e->store, txn, &e->notify_zone, WARM_BUDGET_NS,
+                                &warm);
     if (!rc && e->subs.keys.total)
         BSF_INFO("engine", "%llu subscribed SUPI/GPSI value(s) counted in %.1f ms; the "
                            "subscriptions of %zu SUPI(s) cached in %.1f ms",

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "projections/sub_projection.h"
 
 #define MAX_SUBS 64 /* subscriptions of one UE value looked at */
@@ -105,8 +106,9 @@ int bsf_sub_index_entry(bsf_sub_index_t *x, bsf_store_t *s, MDB_txn *txn, uint64
 }
 
 int bsf_sub_index_warm(bsf_sub_index_t *x, bsf_store_t *s, MDB_txn *txn, msgpack_zone *zone,
-                       size_t *n_values)
+                       uint64_t budget_ns, size_t *n_values)
 {
+    uint64_t end = bsf_clock_mono_ns() + budget_ns;
     *n_values = 0;
     if (!s->proj.has_subscriptions || !x->keys.total)
         return 0;
@@ -131,7 +133,8 @@ int bsf_sub_index_warm(bsf_sub_index_t *x, bsf_store_t *s, MDB_txn *txn, msgpack
             break;
         if (x->cache.evictions)
             break; /* full: the rest is filled when used */
-        ++*n_values;
+        if (++*n_values % 256 == 0 && bsf_clock_mono_ns() > end)
+            break; /* start-up is not held up for long: the rest is filled when used */
     }
     mdb_cursor_close(cur);
     if (rc && rc != MDB_NOTFOUND)

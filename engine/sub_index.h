@@ -43,11 +43,12 @@ void bsf_sub_index_init(bsf_sub_index_t *x, size_t cache_bytes, uint16_t site);
  * Returns 0, -ENOMEM or an LMDB code (the set is then empty). */
 int bsf_sub_index_rebuild(bsf_sub_index_t *x, bsf_store_t *s, MDB_txn *txn);
 
-/* Fills the cache with the store's subscribed SUPIs (GPSIs are filled when first used) until
- * the cache is full; *n_values: how many were filled. Returns 0 or an error as
- * bsf_sub_index_entry (the cache is then cleared). */
+/* Fills the cache with the subscriptions of the store's subscribed SUPIs, in key order
+ * (GPSIs are filled when first used), until the cache is full or about `budget_ns` passed;
+ * *n_values: how many were filled. Returns 0 or an error as bsf_sub_index_entry (the cache
+ * is then cleared). */
 int bsf_sub_index_warm(bsf_sub_index_t *x, bsf_store_t *s, MDB_txn *txn, msgpack_zone *zone,
-                       size_t *n_values);
+                       uint64_t budget_ns, size_t *n_values);
 
 /* The cache entry of one UE value (hash `h`): cached, or this site's live subscriptions of
  * the value read in `txn` (at most 64; `zone` is scratch) and cached. Expiry is the
