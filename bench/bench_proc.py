@@ -46,3 +46,20 @@ def thread_cpu(pid):
 
 def thread_cpu_delta(before, after):
     return {k: after.get(k, 0.0) - before.get(k, 0.0) for k in after}
+
+
+def wait_ready(ops, timeout=120.0, poll=0.05):
+    """Waits until bsfd's ops listener on 127.0.0.1:`ops` answers /health/ready with 200;
+    returns the seconds it took. Raises TimeoutError after `timeout`."""
+    import time
+
+    import httpx
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        try:
+            if httpx.get(f"http://127.0.0.1:{ops}/health/ready").status_code == 200:
+                return time.monotonic() - t0
+        except httpx.HTTPError:
+            pass
+        time.sleep(poll)
+    raise TimeoutError(f"bsfd not ready after {timeout} s")

@@ -29,7 +29,7 @@ import httpx
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "peers"))
 sys.path.insert(0, str(ROOT / "bench"))
-from bench_proc import cpu_seconds, free_ports, thread_cpu, thread_cpu_delta  # noqa: E402
+from bench_proc import cpu_seconds, free_ports, thread_cpu, thread_cpu_delta, wait_ready  # noqa: E402
 
 BSFD = os.environ.get("BSFD", str(ROOT / "build" / "bsfd" / "bsfd"))
 LOAD = str(ROOT / "build" / "bench" / "bsf-load")
@@ -105,13 +105,7 @@ def main():
                              "--set", f"ops.listen=127.0.0.1:{ops}", "--set", "sbi.workers=1",
                              "--set", "log.level=warn"], stderr=log)
     try:
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{ops}/health/ready").status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
+        wait_ready(ops)
         # Baseline: UEs no one subscribed to (indexes past the subscribed ones).
         t0 = thread_cpu(proc.pid)
         base = load(sbi, proc.pid, 10 * n, n, rate)

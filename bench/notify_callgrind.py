@@ -16,11 +16,10 @@ import subprocess
 import sys
 import time
 
-import httpx
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
-from bench_proc import free_ports  # noqa: E402
+from bench_proc import free_ports, wait_ready  # noqa: E402
 from notify import load, subscribe  # noqa: E402
 
 BSFD = os.environ.get("BSFD", str(ROOT / "build" / "bsfd" / "bsfd"))
@@ -97,14 +96,7 @@ def main():
                              "--set", "store.map_size_mb=1024",  # valgrind's address space
                              "--set", "log.level=warn"], stderr=log)
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"http://127.0.0.1:{ops}/health/ready").status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
+        wait_ready(ops, poll=0.2)
         load(sbi, proc.pid, 20 * n, n, rate)  # warm-up (first pages, connections)
         phase(proc.pid, "no subscription anywhere", sbi, 30 * n, n, rate)
         subscribe(sbi, rx_port, n, clients=2)

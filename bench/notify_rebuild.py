@@ -13,11 +13,10 @@ import subprocess
 import sys
 import time
 
-import httpx
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
-from bench_proc import free_ports  # noqa: E402
+from bench_proc import free_ports, wait_ready  # noqa: E402
 
 BSFD = os.environ.get("BSFD", str(ROOT / "build" / "bsfd" / "bsfd"))
 GEN = str(ROOT / "build" / "bench" / "sub-gen")
@@ -30,14 +29,7 @@ def start(sbi, ops, log):
                              "--set", f"ops.listen=127.0.0.1:{ops}", "--set", "sbi.workers=1",
                              "--set", "subscriptions.max_expiry=0",
                              "--set", "log.level=info"], stderr=log)
-    t0 = time.monotonic()
-    while True:
-        try:
-            if httpx.get(f"http://127.0.0.1:{ops}/health/ready").status_code == 200:
-                return proc, time.monotonic() - t0
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.02)
+    return proc, wait_ready(ops, poll=0.02)
 
 
 def main():
