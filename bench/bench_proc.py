@@ -50,7 +50,8 @@ def thread_cpu_delta(before, after):
 
 def wait_ready(ops, timeout=120.0, poll=0.05):
     """Waits until bsfd's ops listener on 127.0.0.1:`ops` answers /health/ready with 200;
-    returns the seconds it took. Raises TimeoutError after `timeout`."""
+    returns the seconds since this call (httpx's import, here, is not in them: time a start
+    from before the Popen). Raises TimeoutError after `timeout`."""
     import time
 
     import httpx

@@ -24,12 +24,14 @@ STORE = pathlib.Path("/tmp/bsf-bench-rebuild")
 
 
 def start(sbi, ops, log):
+    t0 = time.monotonic()
     proc = subprocess.Popen([BSFD, "--set", f"store.path={STORE}",
                              "--set", f"sbi.listen=127.0.0.1:{sbi}",
                              "--set", f"ops.listen=127.0.0.1:{ops}", "--set", "sbi.workers=1",
                              "--set", "subscriptions.max_expiry=0",
                              "--set", "log.level=info"], stderr=log)
-    return proc, wait_ready(ops, poll=0.02)
+    wait_ready(ops, poll=0.02)
+    return proc, time.monotonic() - t0
 
 
 def main():
