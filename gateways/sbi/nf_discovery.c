@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "gateways/admission/message_profile.h"
 
 #define QUERY_MAX 512
 #define NRF_MAX 8
@@ -224,7 +225,7 @@ static void ask_next(search_t *s)
         if (n < 0 || (size_t)n >= sizeof uri)
             continue;
         bsf_sbi_request_t req = {.method = "GET", .uri = uri, .timeout_ms = d->timeout_ms,
-                                 .priority = -1};
+                                 .priority = bsf_message_profile_nrf(BSF_MP_NF_DISCOVER)};
         char err[200];
         s->asked++;
         atomic_fetch_add(&d->nrf_requests, 1);
