@@ -40,6 +40,9 @@
 #define URGENT_HOLD_NS 1000000000ull
 #define URGENT_POLL_NS 200000ull
 #define URGENT_MAX 8
+/* While shedding, a connection resumed on input it holds writes once this much output
+ * gathered (or its input is used up): as many answers per write as STREAM_QUANTUM gives. */
+#define WRITE_BATCH 4096
 #define PRIORITY_UNKNOWN 255
 #define OUTPUT_HIGH_WATER 65536    /* stop reading and pulling frames while this much is unsent */
 #define OUTBUF_KEEP 0              /* an emptied output buffer larger than this is freed */
@@ -184,6 +187,7 @@ struct conn {
     outbuf_t held;             /* input nghttp2 was paused before (STREAM_QUANTUM) */
     size_t held_off;           /* ... of which nghttp2 took this much already */
     bool urgent;               /* in w->urgent */
+    bool batching;             /* resumed, input still held: writes wait (WRITE_BATCH) */
     uint64_t urgent_until_ns;
     uint32_t max_streams;      /* its SETTINGS_MAX_CONCURRENT_STREAMS */
     bsf_h2_stream_t *streams; /* open streams, to abandon them if the connection dies */
@@ -463,6 +467,8 @@ static void conn_flush(conn_t *c)
     }
     if (c->tls ? tls_pull(c) : plain_pull(c))
         return;
+    if (c->batching && c->out.len < WRITE_BATCH)
+        return; /* more answers come from the input it holds: one write for several rounds */
     start_write(c);
     if (c->closing)
         return;
@@ -1731,7 +1737,9 @@ static void resume_held(conn_t *c)
         c->held.len = c->held_off = 0;
         outbuf_trim(&c->w->budget, &c->held);
     }
+    c->batching = held_left(c) && !c->urgent && shedding(c->w, bsf_clock_mono_ns());
     conn_flush(c);
+    c->batching = false;
 }
 
 /* Before the loop polls again: connections that used their quantum go on, each with a new

@@ -292,6 +292,16 @@ size_t bsf_sbi_admission_headers(bsf_sbi_admission_t *a, bsf_h2_header_t *out, s
 static const char *const types[BSF_ADM_OP_COUNT] = {"Discovery", "Register", "Deregister",
                                                      "Update", "Other"};
 
+/* A priority label: the number, or NA past BSF_ADM_PRIORITY_MAX (none). Returns true. */
+static bool priority_text(int p, char out[4])
+{
+    if (p <= BSF_ADM_PRIORITY_MAX)
+        snprintf(out, 4, "%d", p);
+    else
+        memcpy(out, "NA", 3);
+    return true;
+}
+
 /* Seed §3.1: direction out; rcvd_priority is the answer's priority before the profile (the
  * BSF's services set none: NA, as in the seed's log), eval_priority the one it carries. */
 static void write_answers(const bsf_sbi_admission_t *a, bsf_text_t *out)
@@ -304,10 +314,8 @@ static void write_answers(const bsf_sbi_admission_t *a, bsf_text_t *out)
         for (int op = 0; op < BSF_ADM_OP_COUNT; op++)
             for (int k = 0; k < CODE_SLOTS; k++) {
                 unsigned long long v = atomic_load(&a->answers[p][op][k]);
-                char eval[4] = "NA";
-                if (p <= BSF_ADM_PRIORITY_MAX)
-                    snprintf(eval, sizeof eval, "%d", p);
-                if (v)
+                char eval[4];
+                if (v && priority_text(p, eval))
                     bsf_text_printf(out,
                                     "ocbsf_http_message_priority_response_count_total{direction="
                                     "\"out\",rcvd_priority=\"NA\",eval_priority=\"%s\","
@@ -348,10 +356,8 @@ void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *o
         for (int ev = 0; ev <= BSF_ADM_PRIORITY_MAX; ev++)
             for (int op = 0; op < BSF_ADM_OP_COUNT; op++) {
                 unsigned long long v = atomic_load(&a->by_priority[rc][ev][op]);
-                char rcvd[4] = "NA";
-                if (rc <= BSF_ADM_PRIORITY_MAX)
-                    snprintf(rcvd, sizeof rcvd, "%d", rc);
-                if (v)
+                char rcvd[4];
+                if (v && priority_text(rc, rcvd))
                     bsf_text_printf(out,
                                     "ocbsf_http_message_priority_request_count_total{direction="
                                     "\"in\",rcvd_priority=\"%s\",eval_priority=\"%d\","
