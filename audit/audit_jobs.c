@@ -7,6 +7,7 @@
 #include "audit/audit_internal.h"
 #include "common/clock.h"
 #include "common/diag.h"
+#include "core/api_root.h"
 #include "engine/command.h"
 
 static void copy_text(char *dst, size_t cap, const char *src)
@@ -159,16 +160,24 @@ static void ask_alternate(audit_job_t *j)
     conclude(j, BSF_EVENT_AUDIT_SUSPECTED); /* no other PCF: the 404 quorum is not met */
 }
 
-/* The alternate's URL: its API root with the path of the notificationUrl. */
+/* The alternate's URL: its apiRoot (with its apiPrefix) and the notificationUrl's path below
+ * the first PCF's apiRoot, /{service}/{version}/... (TS 29.501 §4.4.1); a notificationUrl
+ * without such a path keeps everything after its authority. */
 static bool retarget(audit_job_t *j)
 {
-    const char *scheme = strstr(j->url, "://");
-    const char *path = scheme ? strchr(scheme + 3, '/') : NULL;
+    size_t at;
+    const char *path;
+    if (bsf_api_root_split(j->url, NULL, NULL, 0, &at) == BSF_API_ROOT_OK) {
+        path = j->url + at;
+    } else {
+        const char *scheme = strstr(j->url, "://");
+        path = scheme ? scheme + 3 + strcspn(scheme + 3, "/?") : NULL;
+    }
     char url[sizeof j->url];
-    int n = snprintf(url, sizeof url, "%s%s", j->alt_root, path ? path : "/");
-    if (n < 0 || (size_t)n >= sizeof url || !bsf_pcf_vendor_url_ok(url, (size_t)n))
+    if (bsf_api_root_join(j->alt_root, path, url, sizeof url) != BSF_API_ROOT_OK ||
+        !bsf_pcf_vendor_url_ok(url, strlen(url)))
         return false;
-    memcpy(j->url, url, (size_t)n + 1);
+    memcpy(j->url, url, strlen(url) + 1);
     return true;
 }
 

@@ -115,7 +115,7 @@ int main(int argc, char **argv)
     uint64_t count = strtoull(argv[4], NULL, 10);
     bsf_store_t s;
     char err[256];
-    bsf_store_options_t so = {argv[1], 65536, false, 16};
+    bsf_store_options_t so = {argv[1], 65536, false, 16, 0};
     if (bsf_store_open(&s, &so, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         return 1;

@@ -120,7 +120,7 @@ int main(int argc, char **argv)
     unsigned lookups = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 200000;
     bsf_store_t s;
     char err[256];
-    bsf_store_options_t opt = {argv[1], 0, true, 0};
+    bsf_store_options_t opt = {argv[1], 0, true, 0, 0};
     if (!bindings || bsf_store_open(&s, &opt, err, sizeof err)) {
         fprintf(stderr, "%s\n", bindings ? err : "BINDINGS must be > 0");
         return 1;

@@ -57,7 +57,7 @@ int bsfctl_backup(const bsfctl_options_t *o)
     }
     char err[512], tmp[4096];
     bsf_store_t store;
-    bsf_store_options_t so = {o->store, 0, true, 126};
+    bsf_store_options_t so = {o->store, 0, true, 126, 0};
     if (bsf_store_open(&store, &so, err, sizeof err)) {
         fprintf(stderr, "bsfctl: %s\n", err);
         return 1;

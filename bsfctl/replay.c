@@ -157,7 +157,7 @@ int bsfctl_replay(const bsfctl_options_t *o)
     uint64_t map_mb;
     if (bsfctl_map_size(o, 65536, &map_mb))
         return 2;
-    bsf_store_options_t so = {o->out, map_mb, false, 126};
+    bsf_store_options_t so = {o->out, map_mb, false, 126, 0};
     if (bsf_store_open(&dst, &so, err, sizeof err)) {
         fprintf(stderr, "bsfctl: %s\n", err);
         return 1;

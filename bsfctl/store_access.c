@@ -24,7 +24,7 @@ int bsfctl_refuse_existing_store(const char *dir)
 int bsfctl_open_read(const char *path, bsf_store_t *store, MDB_txn **txn)
 {
     char err[512];
-    bsf_store_options_t so = {path, 0, true, 126};
+    bsf_store_options_t so = {path, 0, true, 126, 0};
     if (bsf_store_open(store, &so, err, sizeof err)) {
         fprintf(stderr, "bsfctl: %s\n", err);
         return -1;

@@ -209,7 +209,7 @@ int bsfctl_rebuild(const bsfctl_options_t *o)
         bsf_store_close(&src);
         return 2;
     }
-    bsf_store_options_t so = {o->out, map_mb, false, 126};
+    bsf_store_options_t so = {o->out, map_mb, false, 126, 0};
     if (bsf_store_open(&dst, &so, err, sizeof err)) {
         fprintf(stderr, "bsfctl: %s\n", err);
         mdb_txn_abort(stxn);

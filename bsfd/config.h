@@ -131,6 +131,7 @@ typedef struct {
     unsigned notify_priority;            /* notify.priority */
     unsigned notify_max_subscribers;     /* notify.max_subscribers */
     uint32_t events_write_version;       /* events.write_version (config_keys_upgrade.c) */
+    unsigned store_migration_batch;      /* store.migration_batch (config_keys_upgrade.c) */
     unsigned notify_handoff_max;         /* notify.handoff_max */
 
     /* Keys set by the file or --set (not by the defaults), for aliases' checks. */

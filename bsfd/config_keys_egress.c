@@ -29,8 +29,8 @@ static const bsf_config_key_t keys[] = {
         "Nnrf_NFDiscovery results kept, each for the validityPeriod of its SearchResult (at most "
         "`nrf.discovery.max_validity`); a search within it asks no NRF. 0: none kept."),
     BSF_CFG_DURATION_KEY("nrf.discovery.timeout", egress.disc_timeout_ms, "2s", "10ms", "60s",
-        "Deadline of one Nnrf_NFDiscovery request; an NRF that does not answer in time, answers "
-        "429 or a 5xx is followed by the next one of `nrf.uri`."),
+        "Deadline of one Nnrf_NFDiscovery request; an NRF that does not answer in time or answers "
+        "one of `nrf.failure_codes` is followed by the next healthy one of `nrf.uri`."),
     BSF_CFG_DURATION_KEY("nrf.discovery.max_validity", egress.disc_max_validity_ms, "1h", "1s",
         "30d", "Longest time a SearchResult is kept, whatever validityPeriod the NRF gives."),
 };

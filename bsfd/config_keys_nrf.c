@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bsfd/config.h"
+#include "gateways/sbi/nrf_health.h"
 
 static const bsf_config_key_t keys[] = {
     BSF_CFG_LIST_KEY("nrf.uri", nrf.uri, "", BSF_NRF_LIST_MAX - 1,
@@ -23,8 +24,13 @@ static const bsf_config_key_t keys[] = {
         "Alternate NRFs tried, in priority order, after the primary failed, within one round "
         "(alternateNRFRetryCount); then the round is repeated after a back-off."),
     BSF_CFG_UINT_KEY("nrf.unhealthy_s", nrf.unhealthy_s, "30", 1, 3600,
-        "An NRF that failed (timeout, connection error, 429/5xx) is avoided that long; a "
-        "Retry-After in its answer sets the time instead."),
+        "An NRF that failed (timeout, connection error, one of `nrf.failure_codes`) is avoided "
+        "that long by every NRF user (NFManagement, discovery, access tokens); a Retry-After in "
+        "its answer sets the time instead."),
+    BSF_CFG_LIST_KEY("nrf.failure_codes", nrf.failure_codes, "429,500,502,503,504", 127,
+        "HTTP statuses (300-599) of an NRF's answer that are a failure of that NRF: it is then "
+        "unhealthy (`nrf.unhealthy_s`) and the next NRF is asked. An answer with Retry-After "
+        "always is one."),
     BSF_CFG_LIVE(UINT, "nrf.retry_min_ms", nrf.retry_min_ms, "500", 10, 600000,
         "Autonomous retries of NFRegister after a failed round: the first delay, doubling up to "
         "nrf.retry_max_ms; they go on until one succeeds."),
@@ -111,6 +117,11 @@ static int finish(bsf_config_t *cfg, char *err, size_t err_cap)
     if (bsf_nrf_settings_check(&cfg->nrf, err, err_cap))
         return -1;
     const bsf_nrf_settings_t *n = &cfg->nrf;
+    bsf_nrf_health_config_t hc = {.failure_codes = n->failure_codes};
+    bsf_nrf_health_t *probe = bsf_nrf_health_create(&hc, err, err_cap); /* the codes parse */
+    if (!probe)
+        return -1;
+    bsf_nrf_health_free(probe);
     bool specific_v4 = strchr(cfg->sbi_host, '.') && strcmp(cfg->sbi_host, "0.0.0.0") != 0;
     if (n->uri[0] && !n->fqdn[0] && !n->ipv4_addresses[0] && !specific_v4) {
         snprintf(err, err_cap, "nrf.uri: the NF profile needs nf.fqdn or nf.ipv4_addresses "

@@ -189,6 +189,20 @@ static int create_sbi_tls(bsfd_t *d)
     return 0;
 }
 
+/* GET /health/ready names the topics held at an event of a newer version (docs/replication.md):
+ * {"replicationHeld": [{"topic", "offset", "version"}]}, nothing when none is. */
+static json_t *replication_health(void *ctx)
+{
+    bsf_replication_hold_t held[BSF_REPLICATION_MAX_TOPICS];
+    size_t n = bsf_replication_held(ctx, held, BSF_REPLICATION_MAX_TOPICS);
+    json_t *list = n ? json_array() : NULL;
+    for (size_t i = 0; list && i < n; i++)
+        json_array_append_new(list, json_pack("{s:s,s:I,s:I}", "topic", held[i].topic,
+                                              "offset", (json_int_t)held[i].offset,
+                                              "version", (json_int_t)held[i].version));
+    return list ? json_pack("{s:o}", "replicationHeld", list) : NULL;
+}
+
 /* The ops endpoint, before the log backend catches up: liveness answers and readiness says
  * 503 while a Kafka site applies the other sites' events, which may take minutes. Returns 0
  * or -1. */
@@ -207,7 +221,9 @@ static int start_ops(bsfd_t *d, char *err, size_t cap)
                            .admin_token_file = cfg->ops_admin_token_file,
                            .site_id = cfg->site_id,
                            .store = &d->store,
-                           .engine = d->engine};
+                           .engine = d->engine,
+                           .health = d->repl ? replication_health : NULL,
+                           .health_ctx = d->repl};
     if (bsf_ops_server_start(&oc, &d->ops, err, cap))
         return -1;
     if (d->repl) /* the catch-up's progress (lag per site) is visible meanwhile */
@@ -223,7 +239,8 @@ static int start_store(bsfd_t *d, char *err, size_t cap)
     bsf_store_options_t so = {.path = cfg->store_path,
                               .map_size_mb = cfg->store_map_size_mb,
                               .read_only = false,
-                              .max_readers = 512};
+                              .max_readers = 512,
+                              .migration_batch = cfg->store_migration_batch};
     if (bsf_store_open(&d->store, &so, err, cap))
         return -1;
     d->store_open = true;

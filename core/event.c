@@ -3,7 +3,9 @@
 #include "core/msgpack_guard.h"
 #include "core/event_upcast.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -126,8 +128,11 @@ static int pack_named_ts(msgpack_packer *pk, const char *name, int64_t ts, unsig
 /* BindingRegistered / BindingUpdated after the envelope. */
 static int pack_pcf_payload(msgpack_packer *pk, const bsf_event_t *ev, unsigned v)
 {
-    return pack_cstr(pk, "binding") || bsf_pcf_binding_encode(ev->binding, pk) ||
-           pack_created(pk, ev, v) || pack_named_ts(pk, "originTs", ev->origin_ts_ms, v) ||
+    if (pack_cstr(pk, "binding"))
+        return -1;
+    int body = ev->binding_mp ? pk->callback(pk->data, ev->binding_mp, ev->binding_mp_len)
+                              : bsf_pcf_binding_encode(ev->binding, pk);
+    return body || pack_created(pk, ev, v) || pack_named_ts(pk, "originTs", ev->origin_ts_ms, v) ||
            pack_named_ts(pk, "senderTs", ev->sender_ts_ms, v) ||
            (ev->cookie && (pack_cstr(pk, "cookie") || msgpack_pack_str(pk, ev->cookie_len) ||
                            msgpack_pack_str_body(pk, ev->cookie, ev->cookie_len)));
@@ -438,6 +443,18 @@ static bool root_version(const msgpack_object *root, uint64_t *version)
     return true;
 }
 
+unsigned bsf_event_newest_read(void)
+{
+    static atomic_int cached = -1;
+    int v = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (v < 0) {
+        const char *next = getenv("BSF_TEST_EVENT_NEXT_VERSION");
+        v = next && strcmp(next, "1") == 0 ? BSF_EVENT_VERSION + 1 : BSF_EVENT_VERSION;
+        atomic_store_explicit(&cached, v, memory_order_relaxed);
+    }
+    return (unsigned)v;
+}
+
 /* Brings `root` to the newest version. Returns 0 or -1 with a message. */
 static int upcast_root(msgpack_object *root, msgpack_zone *zone, char *err, size_t err_cap)
 {
@@ -446,13 +463,14 @@ static int upcast_root(msgpack_object *root, msgpack_zone *zone, char *err, size
         snprintf(err, err_cap, "member v has a wrong value");
         return -1;
     }
-    if (version < BSF_EVENT_VERSION_OLDEST || version > BSF_EVENT_VERSION) {
+    unsigned newest = bsf_event_newest_read();
+    if (version < BSF_EVENT_VERSION_OLDEST || version > newest) {
         snprintf(err, err_cap,
-                 "unsupported event version %llu (this build reads versions %d to %d)",
-                 (unsigned long long)version, BSF_EVENT_VERSION_OLDEST, BSF_EVENT_VERSION);
+                 "unsupported event version %llu (this build reads versions %d to %u)",
+                 (unsigned long long)version, BSF_EVENT_VERSION_OLDEST, newest);
         return -1;
     }
-    return version == BSF_EVENT_VERSION
+    return version >= BSF_EVENT_VERSION
                ? 0
                : bsf_event_upcast(root, (unsigned)version, zone, err, err_cap);
 }

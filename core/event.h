@@ -124,6 +124,15 @@ typedef struct {
     bsf_binding_id_t binding_id;
     /* BindingRegistered, BindingUpdated */
     const bsf_pcf_binding_t *binding;
+    /* Not encoded: the stored binding this event replaces or removes (BindingUpdated,
+     * BindingDeregistered), already decoded by the writer from the same transaction, so that
+     * the projection does not decode it again to remove its index entries. NULL: decoded. */
+    const bsf_pcf_binding_t *prior;
+    /* Not encoded: `binding` as bsf_pcf_binding_encode writes it, when the writer already
+     * has those bytes (the answer's body): copied into the event and the record instead of
+     * encoded again. NULL: encoded from `binding`. */
+    const char *binding_mp;
+    size_t binding_mp_len;
     /* UeBindingRegistered, UeBindingUpdated (with created_hlc; no timestamps, no cookie) */
     const bsf_pcf_ue_binding_t *ue_binding;
     /* MbsBindingRegistered, MbsBindingUpdated (with created_hlc) */
@@ -163,6 +172,16 @@ int bsf_event_encode_version(const bsf_event_t *ev, unsigned version, msgpack_pa
  * build does not read: "unsupported event version N (this build reads versions 1 to 2)"). */
 int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_t *out,
                      bsf_pcf_binding_t *binding_storage, char *err, size_t err_cap);
+
+/* The newest version this process reads: BSF_EVENT_VERSION, or BSF_EVENT_VERSION + 1 when
+ * the environment sets BSF_TEST_EVENT_NEXT_VERSION=1 (tests only: it plays the next release,
+ * whose version BSF_EVENT_VERSION + 1 has the newest form of this one; docs/events.md). Any
+ * thread. */
+unsigned bsf_event_newest_read(void);
+
+/* The `v` member of an encoded event (its top-level map), without decoding the rest.
+ * Returns 0, or -1 when the bytes are no map or hold no unsigned `v`. Any thread. */
+int bsf_event_peek_version(const char *buf, size_t len, uint64_t *version);
 
 /* Reads only the envelope (type, site, seq, hlc, bindingId) of an encoded event; the
  * payload members of `out` stay empty (the envelope is the same in every version). Returns

@@ -137,6 +137,25 @@ int bsf_event_decode_envelope(const char *buf, size_t len, bsf_event_t *out)
             return -1; /* a bad or repeated envelope member */
         seen |= bit;
     }
-    bool known = version >= BSF_EVENT_VERSION_OLDEST && version <= BSF_EVENT_VERSION;
+    bool known = version >= BSF_EVENT_VERSION_OLDEST && version <= bsf_event_newest_read();
     return known && seen == 63 ? 0 : -1;
+}
+
+int bsf_event_peek_version(const char *buf, size_t len, uint64_t *version)
+{
+    cursor_t c = {(const uint8_t *)buf, len, 0};
+    uint64_t members;
+    if (!read_map_size(&c, &members))
+        return -1;
+    for (uint64_t i = 0; i < members; i++) {
+        const char *key;
+        size_t klen;
+        if (!read_str(&c, &key, &klen))
+            return -1;
+        if (is(key, klen, "v"))
+            return read_uint(&c, version) ? 0 : -1;
+        if (!skip_value(&c))
+            return -1;
+    }
+    return -1;
 }

@@ -2,8 +2,31 @@
 
 #include "core/bytes.h"
 
-#include <stdio.h>
 #include <string.h>
+
+/* The JSON pointer `ptr` + "/" + `suffix` in `out` (BSF_PROBLEM_PARAM_MAX bytes, truncated):
+ * by hand, because it runs for every nested member of every binding decoded, stored ones
+ * included, and snprintf cost more than the member's own check. */
+static void ptr_join(char *out, const char *ptr, const char *suffix)
+{
+    size_t a = strnlen(ptr, BSF_PROBLEM_PARAM_MAX - 2);
+    size_t b = strnlen(suffix, BSF_PROBLEM_PARAM_MAX - 2 - a);
+    memcpy(out, ptr, a);
+    out[a] = '/';
+    memcpy(out + a + 1, suffix, b);
+    out[a + 1 + b] = '\0';
+}
+
+/* `ptr` + "/" + the array index `i`. */
+static void ptr_index(char *out, const char *ptr, uint32_t i)
+{
+    char digits[11], *d = digits + sizeof digits;
+    *--d = '\0';
+    do
+        *--d = (char)('0' + i % 10);
+    while ((i /= 10) != 0);
+    ptr_join(out, ptr, d);
+}
 
 bool bsf_member_key(const msgpack_object *key, char *out, size_t cap)
 {
@@ -291,13 +314,13 @@ int bsf_member_snssai(bsf_member_ctx_t *c, const msgpack_object *o, const char *
         if (!bsf_member_key(&kv->key, key, sizeof key))
             continue;
         if (strcmp(key, "sst") == 0) {
-            snprintf(p, sizeof p, "%s/sst", ptr);
+            ptr_join(p, ptr, "sst");
             if (kv->val.type != MSGPACK_OBJECT_POSITIVE_INTEGER || kv->val.via.u64 > 255)
                 return bsf_problem_fail(c->problem, cause, p, "must be an integer 0..255");
             out->sst = (uint8_t)kv->val.via.u64;
             has_sst = true;
         } else if (strcmp(key, "sd") == 0) {
-            snprintf(p, sizeof p, "%s/sd", ptr);
+            ptr_join(p, ptr, "sd");
             const msgpack_object *v = &kv->val;
             bool ok = v->type == MSGPACK_OBJECT_STR && v->via.str.size == 6;
             uint32_t sd = 0;
@@ -313,7 +336,7 @@ int bsf_member_snssai(bsf_member_ctx_t *c, const msgpack_object *o, const char *
         }
     }
     if (!has_sst) {
-        snprintf(p, sizeof p, "%s/sst", ptr);
+        ptr_join(p, ptr, "sst");
         return bsf_problem_fail(c->problem, cause, p, "is missing");
     }
     return 0;
@@ -347,7 +370,7 @@ static int read_array(bsf_member_ctx_t *c, const msgpack_object *o, const char *
         return out_of_memory(c);
     for (uint32_t i = 0; i < o->via.array.size; i++) {
         char p[BSF_PROBLEM_PARAM_MAX];
-        snprintf(p, sizeof p, "%s/%u", ptr, i);
+        ptr_index(p, ptr, i);
         if (read_item(c, &o->via.array.ptr[i], p, cause, items + i * item_size))
             return -1;
     }
@@ -406,7 +429,7 @@ static int end_point_member(bsf_member_ctx_t *c, const msgpack_object_kv *kv, co
     char key[16], p[BSF_PROBLEM_PARAM_MAX];
     if (!bsf_member_key(&kv->key, key, sizeof key))
         return 0;
-    snprintf(p, sizeof p, "%s/%s", ptr, key);
+    ptr_join(p, ptr, key);
     const msgpack_object *v = &kv->val;
     if (strcmp(key, "ipv4Address") == 0) {
         ep->has_ipv4 = true;
@@ -465,7 +488,7 @@ int bsf_member_para_com(bsf_member_ctx_t *c, const msgpack_object *o, const char
         char key[8], p[BSF_PROBLEM_PARAM_MAX];
         if (!bsf_member_key(&kv->key, key, sizeof key))
             continue;
-        snprintf(p, sizeof p, "%s/%s", ptr, key);
+        ptr_join(p, ptr, key);
         int rc = 0;
         if (strcmp(key, "supi") == 0)
             rc = bsf_member_text(c, &kv->val, p, cause, BSF_TEXT_SUPI, &out->supi);

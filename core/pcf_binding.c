@@ -30,39 +30,41 @@ typedef struct {
     size_t field; /* offset of the value (or of the array pointer) */
     size_t extra; /* offset of the has_ flag, or of the array count */
     size_t max;   /* array members: most items */
+    bool match;   /* read by discovery's filters (bsf_discovery_matches) */
 } member_def_t;
 
 #define AT(f) offsetof(bsf_pcf_binding_t, f)
 #define NONE 0
 
 static const member_def_t member_defs[] = {
-    {"supi", M_TEXT, BSF_TEXT_SUPI, false, AT(supi), NONE, 0},
-    {"gpsi", M_TEXT, BSF_TEXT_GPSI, false, AT(gpsi), NONE, 0},
-    {"ipv4Addr", M_IPV4, 0, true, AT(ipv4), AT(has_ipv4), 0},
-    {"ipv6Prefix", M_IPV6, 0, true, AT(ipv6), AT(has_ipv6), 0},
+    {"supi", M_TEXT, BSF_TEXT_SUPI, false, AT(supi), NONE, 0, true},
+    {"gpsi", M_TEXT, BSF_TEXT_GPSI, false, AT(gpsi), NONE, 0, true},
+    {"ipv4Addr", M_IPV4, 0, true, AT(ipv4), AT(has_ipv4), 0, true},
+    {"ipv6Prefix", M_IPV6, 0, true, AT(ipv6), AT(has_ipv6), 0, true},
     {"addIpv6Prefixes", M_IPV6_LIST, 0, false, AT(add_ipv6), AT(n_add_ipv6),
-     BSF_MAX_ADD_ADDRESSES},
-    {"ipDomain", M_TEXT, BSF_TEXT_IDENTITY, false, AT(ip_domain), NONE, 0},
-    {"macAddr48", M_MAC, 0, true, AT(mac), AT(has_mac), 0},
-    {"addMacAddrs", M_MAC_LIST, 0, false, AT(add_mac), AT(n_add_mac), BSF_MAX_ADD_ADDRESSES},
-    {"dnn", M_TEXT, BSF_TEXT_IDENTITY, true, AT(dnn), NONE, 0},
-    {"snssai", M_SNSSAI, 0, true, AT(snssai), AT(has_snssai), 0},
-    {"pcfFqdn", M_TEXT, BSF_TEXT_FQDN, false, AT(pcf_fqdn), NONE, 0},
-    {"pcfIpEndPoints", M_END_POINTS, 0, false, AT(pcf_ip_end_points), NONE, 0},
-    {"pcfDiamHost", M_TEXT, BSF_TEXT_FQDN, false, AT(pcf_diam_host), NONE, 0},
-    {"pcfDiamRealm", M_TEXT, BSF_TEXT_FQDN, false, AT(pcf_diam_realm), NONE, 0},
-    {"pcfSmFqdn", M_TEXT, BSF_TEXT_FQDN, false, AT(pcf_sm_fqdn), NONE, 0},
-    {"pcfSmIpEndPoints", M_END_POINTS, 0, false, AT(pcf_sm_ip_end_points), NONE, 0},
-    {"suppFeat", M_TEXT, BSF_TEXT_HEX, false, AT(supp_feat), NONE, 0},
-    {"pcfId", M_TEXT, BSF_TEXT_UUID, false, AT(pcf_id), NONE, 0},
-    {"pcfSetId", M_TEXT, BSF_TEXT_IDENTITY, false, AT(pcf_set_id), NONE, 0},
-    {"recoveryTime", M_TEXT, BSF_TEXT_DATE_TIME, false, AT(recovery_time), NONE, 0},
-    {"paraCom", M_PARA_COM, 0, false, AT(para_com), NONE, 0},
-    {"bindLevel", M_TEXT, BSF_TEXT_IDENTITY, false, AT(bind_level), NONE, 0},
+     BSF_MAX_ADD_ADDRESSES, true},
+    {"ipDomain", M_TEXT, BSF_TEXT_IDENTITY, false, AT(ip_domain), NONE, 0, true},
+    {"macAddr48", M_MAC, 0, true, AT(mac), AT(has_mac), 0, true},
+    {"addMacAddrs", M_MAC_LIST, 0, false, AT(add_mac), AT(n_add_mac), BSF_MAX_ADD_ADDRESSES,
+     true},
+    {"dnn", M_TEXT, BSF_TEXT_IDENTITY, true, AT(dnn), NONE, 0, true},
+    {"snssai", M_SNSSAI, 0, true, AT(snssai), AT(has_snssai), 0, true},
+    {"pcfFqdn", M_TEXT, BSF_TEXT_FQDN, false, AT(pcf_fqdn), NONE, 0, false},
+    {"pcfIpEndPoints", M_END_POINTS, 0, false, AT(pcf_ip_end_points), NONE, 0, false},
+    {"pcfDiamHost", M_TEXT, BSF_TEXT_FQDN, false, AT(pcf_diam_host), NONE, 0, false},
+    {"pcfDiamRealm", M_TEXT, BSF_TEXT_FQDN, false, AT(pcf_diam_realm), NONE, 0, false},
+    {"pcfSmFqdn", M_TEXT, BSF_TEXT_FQDN, false, AT(pcf_sm_fqdn), NONE, 0, false},
+    {"pcfSmIpEndPoints", M_END_POINTS, 0, false, AT(pcf_sm_ip_end_points), NONE, 0, false},
+    {"suppFeat", M_TEXT, BSF_TEXT_HEX, false, AT(supp_feat), NONE, 0, false},
+    {"pcfId", M_TEXT, BSF_TEXT_UUID, false, AT(pcf_id), NONE, 0, false},
+    {"pcfSetId", M_TEXT, BSF_TEXT_IDENTITY, false, AT(pcf_set_id), NONE, 0, false},
+    {"recoveryTime", M_TEXT, BSF_TEXT_DATE_TIME, false, AT(recovery_time), NONE, 0, false},
+    {"paraCom", M_PARA_COM, 0, false, AT(para_com), NONE, 0, false},
+    {"bindLevel", M_TEXT, BSF_TEXT_IDENTITY, false, AT(bind_level), NONE, 0, false},
     {"ipv4FrameRouteList", M_IPV4_ROUTES, 0, false, AT(ipv4_routes), AT(n_ipv4_routes),
-     BSF_MAX_FRAME_ROUTES},
+     BSF_MAX_FRAME_ROUTES, true},
     {"ipv6FrameRouteList", M_IPV6_LIST, 0, false, AT(ipv6_routes), AT(n_ipv6_routes),
-     BSF_MAX_FRAME_ROUTES},
+     BSF_MAX_FRAME_ROUTES, true},
 };
 
 static int decode_vendor(bsf_member_ctx_t *c, const msgpack_object *v, bsf_pcf_binding_t *b)
@@ -78,17 +80,32 @@ static int decode_vendor(bsf_member_ctx_t *c, const msgpack_object *v, bsf_pcf_b
     return 0;
 }
 
+static const member_def_t *find_member(const char *key)
+{
+    /* The first letter first: strcmp on every name cost more than decoding the member. */
+    for (size_t i = 0; i < sizeof member_defs / sizeof member_defs[0]; i++)
+        if (member_defs[i].name[0] == key[0] && strcmp(member_defs[i].name, key) == 0)
+            return &member_defs[i];
+    return NULL;
+}
+
+static int decode_def(bsf_member_ctx_t *c, const member_def_t *m, const char *key,
+                      const msgpack_object *v, bsf_pcf_binding_t *b);
+
 int bsf_pcf_binding_decode_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
                                   bsf_pcf_binding_t *b)
 {
-    const member_def_t *m = NULL;
-    for (size_t i = 0; i < sizeof member_defs / sizeof member_defs[0] && !m; i++)
-        if (strcmp(member_defs[i].name, key) == 0)
-            m = &member_defs[i];
+    const member_def_t *m = find_member(key);
     if (!m && strcmp(key, BSF_PCF_VENDOR_KEY) == 0)
         return decode_vendor(c, v, b);
     if (!m)
         return 0; /* unknown members are ignored (TS 29.500 extensibility) */
+    return decode_def(c, m, key, v, b);
+}
+
+static int decode_def(bsf_member_ctx_t *c, const member_def_t *m, const char *key,
+                      const msgpack_object *v, bsf_pcf_binding_t *b)
+{
     /* The JSON pointer of the member, for error reports (built by hand: this runs for every
      * member of every binding decoded). */
     char ptr[64];
@@ -140,6 +157,22 @@ int bsf_pcf_binding_decode(const msgpack_object *map, msgpack_zone *zone,
     memset(out, 0, sizeof *out);
     bsf_member_ctx_t c = {zone, problem};
     return bsf_member_decode_object(map, &c, body_member, out);
+}
+
+static int match_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
+                        void *out)
+{
+    const member_def_t *m = find_member(key);
+    return m && m->match ? decode_def(c, m, key, v, out) : 0;
+}
+
+int bsf_pcf_binding_decode_matchable(const msgpack_object *map, msgpack_zone *zone,
+                                     bsf_pcf_binding_t *out)
+{
+    memset(out, 0, sizeof *out);
+    bsf_problem_t problem;
+    bsf_member_ctx_t c = {zone, &problem};
+    return bsf_member_decode_object(map, &c, match_member, out);
 }
 
 int bsf_pcf_binding_check_rules(const bsf_pcf_binding_t *b, bsf_problem_t *problem)

@@ -98,6 +98,14 @@ typedef struct {
 int bsf_pcf_binding_decode(const msgpack_object *map, msgpack_zone *zone,
                            bsf_pcf_binding_t *out, bsf_problem_t *problem);
 
+/* Decodes only the members discovery's filters read (bsf_discovery_matches: the UE addresses
+ * and framed routes, ipDomain, dnn, supi, gpsi, snssai), checked as bsf_pcf_binding_decode
+ * checks them; every other member is left zero. For stored records on the lookup path, where
+ * a full decode of every candidate cost more than the lookup. Returns 0, or -1 when one of
+ * those members does not parse (a corrupted record). Strings point into `map` or `zone`. */
+int bsf_pcf_binding_decode_matchable(const msgpack_object *map, msgpack_zone *zone,
+                                     bsf_pcf_binding_t *out);
+
 /* The prose rules of TS 29.521 for a complete binding (mandatory members, at least one UE
  * address, ipDomain only with ipv4Addr, a PCF address, ...). Returns 0 or -1 with problem. */
 int bsf_pcf_binding_check_rules(const bsf_pcf_binding_t *b, bsf_problem_t *problem);

@@ -30,7 +30,10 @@ void bsf_command_free(bsf_command_t *cmd)
 void bsf_command_reset_outcome(bsf_command_t *cmd)
 {
     cmd->status = BSF_CMD_OK;
-    memset(&cmd->problem, 0, sizeof cmd->problem);
+    /* what a problem's readers look at (1.4 KB cleared per command was 1 % of the writer) */
+    cmd->problem.cause = 0;
+    cmd->problem.detail[0] = '\0';
+    cmd->problem.n_params = 0;
     msgpack_sbuffer_clear(&cmd->body);
     cmd->log_position = 0;
 }

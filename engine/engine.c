@@ -19,6 +19,7 @@
 #include "engine/engine_internal.h"
 #include "engine/notify_match.h"
 #include "engine/sub_commands.h"
+#include "projections/counters.h"
 
 #define MAX_CANDIDATES 64
 
@@ -58,6 +59,12 @@ struct bsf_engine {
     uint64_t trimmed_through;      /* engine thread: positions <= it are deleted */
     uint64_t trimmed_ns;           /* when the last trimming transaction ran */
     uint64_t trim_retry_ns;        /* after a failed one: none before */
+    uint64_t ride_off_ns;          /* no riding deletions before (a batch with them failed) */
+    uint64_t rode_ns;              /* when a batch last carried deletions */
+    bool rode;                     /* the open transaction carries deletions: */
+    bool ride_failed;              /* a batch carrying them failed (process() retries it) */
+    uint64_t rode_allowed;         /* trimmed up to this position allowed, */
+    size_t rode_quota, rode_trimmed, rode_collected; /* this many of at most quota each */
     uint64_t next_expiry_ns;       /* engine thread: when to look for expired subscriptions */
     bool expiry_queued;            /* a BSF_CMD_SUB_EXPIRE is queued or running */
     bsf_notify_list_t notify_pending; /* notifications of the open transaction */
@@ -264,6 +271,7 @@ static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
     for (size_t i = 0; i < d.n_replaced; i++) {
         bsf_event_t ev = {.type = BSF_EVENT_BINDING_DEREGISTERED,
                           .binding_id = d.replaced[i]->id,
+                          .prior = d.replaced[i]->binding,
                           .reason = d.replaced_reason[i],
                           .has_replaced_by = true,
                           .replaced_by = cmd->id};
@@ -272,16 +280,19 @@ static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
         if ((rc = emit(e, txn, &ev, NULL)))
             return rc;
     }
+    /* The answer's body first: the event and the record copy its bytes. */
+    if ((rc = encode_binding(&cmd->binding, &cmd->body)))
+        return rc;
     bsf_event_t ev = {.type = BSF_EVENT_BINDING_REGISTERED,
                       .binding_id = cmd->id,
                       .binding = &cmd->binding,
+                      .binding_mp = cmd->body.data,
+                      .binding_mp_len = cmd->body.size,
                       .origin_ts_ms = cmd->origin_ts_ms,
                       .sender_ts_ms = cmd->sender_ts_ms,
                       .cookie = cmd->cookie,
                       .cookie_len = cmd->cookie_len};
-    if ((rc = emit(e, txn, &ev, &cmd->log_position)))
-        return rc;
-    return encode_binding(&cmd->binding, &cmd->body);
+    return emit(e, txn, &ev, &cmd->log_position);
 }
 
 static int load_live(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd, bsf_record_t *rec,
@@ -331,17 +342,20 @@ static int run_update(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
     char *cookie = NULL;
     if (rec.cookie_len && (cookie = msgpack_zone_malloc(&cmd->zone, rec.cookie_len)))
         memcpy(cookie, rec.cookie, rec.cookie_len);
+    if ((rc = encode_binding(&updated, &cmd->body)))
+        return rc;
     bsf_event_t ev = {.type = BSF_EVENT_BINDING_UPDATED,
                       .binding_id = cmd->id,
                       .binding = &updated,
+                      .prior = &current,
+                      .binding_mp = cmd->body.data,
+                      .binding_mp_len = cmd->body.size,
                       .created_hlc = rec.created_hlc,
                       .origin_ts_ms = rec.origin_ts_ms,
                       .sender_ts_ms = rec.sender_ts_ms,
                       .cookie = cookie,
                       .cookie_len = cookie ? rec.cookie_len : 0};
-    if ((rc = emit(e, txn, &ev, &cmd->log_position)))
-        return rc;
-    return encode_binding(&updated, &cmd->body);
+    return emit(e, txn, &ev, &cmd->log_position);
 }
 
 static int run_deregister(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
@@ -359,6 +373,7 @@ static int run_deregister(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
         return rc;
     bsf_event_t ev = {.type = BSF_EVENT_BINDING_DEREGISTERED,
                       .binding_id = cmd->id,
+                      .prior = &current,
                       .reason = cmd->reason ? cmd->reason : BSF_REASON_PCF_REQUEST};
     /* The binding's record and pages stay valid until the event below rewrites them. */
     if ((rc = bsf_engine_note_removal(e, txn, &cmd->id, &rec, &current, ev.reason)))
@@ -440,6 +455,7 @@ static int resolve_cross_site_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply
         }
         bsf_event_t ev = {.type = BSF_EVENT_BINDING_DEREGISTERED,
                           .binding_id = d.replaced[i]->id,
+                          .prior = d.replaced[i]->binding,
                           .reason = d.replaced_reason[i],
                           .has_replaced_by = true,
                           .replaced_by = *id};
@@ -620,6 +636,58 @@ static void settle_removals(bsf_engine_t *e, bool committed)
         e->cfg.removals_settled(e->cfg.removal_ctx, committed);
 }
 
+/* ---- deletions riding along ----------------------------------------------------------- */
+
+#define RIDE_MIN 32u
+#define RIDE_PER_EVENT 2u
+
+/* Under load, log trimming and tombstone collection ride in the command batch's transaction:
+ * at most RIDE_MIN + RIDE_PER_EVENT per event of the batch of each, so they keep pace with
+ * the writes (two per event against one appended and at most one tombstone), cost no
+ * transaction and no syncs of their own, and never take more than that share of the writer.
+ * Not while the store is at its reserve, and not for a second after a batch carrying them
+ * failed (its commands are then retried without). Returns 0 or an LMDB code. */
+static int ride_along(bsf_engine_t *e, MDB_txn *txn)
+{
+    e->rode = false;
+    e->rode_trimmed = e->rode_collected = 0;
+    e->rode_allowed = 0;
+    if (!e->events_in_batch || e->at_reserve || bsf_clock_mono_ns() < e->ride_off_ns)
+        return 0;
+    e->rode = true;
+    e->rode_quota = RIDE_MIN + RIDE_PER_EVENT * e->events_in_batch;
+    uint64_t allowed = atomic_load(&e->trim_allowed);
+    int rc = 0;
+    if (allowed > e->trimmed_through) {
+        e->rode_allowed = allowed;
+        rc = bsf_embedded_log_trim(&e->store->log, txn, allowed, e->rode_quota,
+                                   &e->rode_trimmed);
+    }
+    uint64_t now = bsf_clock_wall_ms();
+    if (!rc && e->cfg.tombstone_horizon_ms && now >= e->cfg.tombstone_horizon_ms)
+        rc = bsf_projection_gc_tombstones(&e->store->proj, txn,
+                                          BSF_HLC_FROM_MS(now - e->cfg.tombstone_horizon_ms),
+                                          e->rode_quota, &e->rode_collected);
+    return rc;
+}
+
+/* After the batch's commit (or its abort): what the riding deletions did. */
+static void ride_settle(bsf_engine_t *e, bool committed)
+{
+    if (!e->rode)
+        return;
+    e->rode = false;
+    if (!committed) {
+        e->ride_failed = true;
+        e->ride_off_ns = bsf_clock_mono_ns() + 1000000000u;
+        e->rode_trimmed = e->rode_collected = 0;
+        return;
+    }
+    e->rode_ns = bsf_clock_mono_ns();
+    if (e->rode_allowed && e->rode_trimmed < e->rode_quota)
+        e->trimmed_through = e->rode_allowed; /* what is left below it is gone or the last */
+}
+
 /* Runs the commands in one transaction. On a store error the transaction is aborted and the
  * engine's counters restored; returns the LMDB error (no command took effect). When the log
  * backend refuses the batch, `*refused` is set (and `hook_problem` filled). */
@@ -636,8 +704,15 @@ static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *
         return rc;
     e->events_in_batch = 0;
     bsf_notify_list_clear(&e->notify_pending);
+    /* The counters' deltas of the batch are written once, not at every event. */
+    bsf_counters_defer(txn, e->store->proj.counters);
     for (size_t i = 0; i < n && !rc; i++)
         rc = run_command(e, txn, cmds[i]);
+    if (!rc)
+        rc = ride_along(e, txn);
+    if (!rc)
+        rc = bsf_counters_flush(txn);
+    bsf_counters_discard();
     if (!rc)
         rc = bsf_store_save_site_state(e->store, txn, e->cfg.site_id, e->seq, e->hlc.last);
     int hook = BSF_ENGINE_HOOK_OK;
@@ -652,6 +727,7 @@ static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *
         if (hooks->after_commit)
             hooks->after_commit(hooks->ctx, rc == 0);
         settle_removals(e, rc == 0);
+        ride_settle(e, rc == 0);
         if (!rc) {
             hand_over_notifications(e);
             return 0;
@@ -666,6 +742,7 @@ static int run_batch(bsf_engine_t *e, bsf_command_t **cmds, size_t n, uint64_t *
     } else {
         mdb_txn_abort(txn);
         settle_removals(e, false);
+        ride_settle(e, false);
     }
     e->seq = seq;
     e->hlc.last = hlc;
@@ -777,12 +854,14 @@ static void process(bsf_engine_t *e, bsf_command_t **cmds, size_t n)
     int rc = run_batch(e, cmds, n, &commit_ns, &refused, &hook_problem);
     uint64_t events = e->events_in_batch;
     bool failed = rc != 0 || refused;
+    e->ride_failed = false;
     if (refused) {
         /* The log backend refused the whole batch (e.g. Kafka unreachable): retrying the
          * commands one by one would only wait n times. */
         fail_all(cmds, n, &hook_problem);
         events = 0;
-    } else if (rc && n > 1) {
+    } else if (rc && (n > 1 || e->ride_failed)) {
+        /* (a single command is retried once without the deletions that rode with it) */
         /* Isolate the command that failed: the others must not pay for it. */
         for (size_t i = 0; i < n; i++) {
             uint64_t ns = 0;
@@ -807,6 +886,9 @@ static void process(bsf_engine_t *e, bsf_command_t **cmds, size_t n)
     e->stats.commands += n;
     e->stats.batches++;
     e->stats.events += events;
+    e->stats.log_trimmed += e->rode_trimmed;
+    e->stats.tombstones_removed += e->rode_collected;
+    e->rode_trimmed = e->rode_collected = 0; /* counted once */
     e->stats.failed_batches += failed;
     e->stats.hook_refusals += refused;
     e->stats.commit_ns_total += commit_ns;
@@ -877,6 +959,14 @@ static uint64_t collect_round(bsf_engine_t *e, bool busy)
 
 #define TRIM_MAX_PER_TRANSACTION 5000u
 #define TRIM_MIN_INTERVAL_MS 100u
+#define TRIM_RIDE_BACKLOG 50000u
+#define RIDE_RECENT_NS 100000000u
+
+/* Batches carried deletions in the last RIDE_RECENT_NS (ride_along). */
+static bool riding(const bsf_engine_t *e, uint64_t now)
+{
+    return e->rode_ns && now - e->rode_ns < RIDE_RECENT_NS;
+}
 
 /* Log positions allowed to leave (bsf_engine_allow_trim) and not deleted yet: deleted when a
  * full transaction's worth waits, or TRIM_MIN_INTERVAL_MS after the last one (so that a
@@ -889,6 +979,8 @@ static bool trim_due(bsf_engine_t *e)
     uint64_t now = bsf_clock_mono_ns();
     if (now < e->trim_retry_ns)
         return false;
+    if (riding(e, now)) /* batches trim as they go: only a backlog beyond them */
+        return allowed - e->trimmed_through >= TRIM_RIDE_BACKLOG;
     return allowed - e->trimmed_through >= TRIM_MAX_PER_TRANSACTION ||
            now - e->trimmed_ns >= (uint64_t)TRIM_MIN_INTERVAL_MS * 1000000u;
 }
@@ -1024,7 +1116,10 @@ static void *engine_main(void *arg)
             pthread_mutex_lock(&e->mu);
             bool busy = e->head != NULL;
             pthread_mutex_unlock(&e->mu);
-            next_gc = collect_round(e, busy);
+            uint64_t now = bsf_clock_mono_ns();
+            /* busy and batches collecting as they go: no transaction of its own */
+            next_gc = busy && riding(e, now) ? now + gc_period_ms(e) * 1000000u
+                                             : collect_round(e, busy);
         }
         if (bsf_clock_mono_ns() >= e->next_expiry_ns)
             queue_expiry(e);

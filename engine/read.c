@@ -116,7 +116,15 @@ int bsf_read_binding(bsf_read_t *r, const bsf_binding_id_t *id, msgpack_zone *zo
         return BSF_ENOTFOUND;
     if (rc)
         return bsf_err_from_lmdb(rc);
-    return bsf_record_decode_binding(&out->record, zone, &out->binding) ? MDB_CORRUPTED : 0;
+    if (bsf_record_unpack_binding(&out->record, zone, &out->doc))
+        return MDB_CORRUPTED;
+    return bsf_read_match_complete(out, zone);
+}
+
+int bsf_read_match_complete(bsf_match_t *m, msgpack_zone *zone)
+{
+    bsf_problem_t problem;
+    return bsf_pcf_binding_decode(&m->doc, zone, &m->binding, &problem) ? MDB_CORRUPTED : 0;
 }
 
 uint64_t bsf_read_counter(bsf_read_t *r, const char *name)

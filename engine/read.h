@@ -44,10 +44,17 @@ msgpack_zone *bsf_read_zone(bsf_read_t *r);
 
 /* Discovery (inside a snapshot): the most recent live binding matching `q` in *best and
  * the number of live bindings matching it in *n.
- * best->record points into the snapshot, best->binding into `zone`. Returns 0 (*n may be
- * 0), MDB_CORRUPTED (a record that does not parse), or another LMDB code. */
+ * best->record points into the snapshot, best->doc and best->binding into `zone`; the
+ * binding holds only the members the filters read (bsf_read_match_complete decodes the
+ * rest), best->doc all of it. Returns 0 (*n may be 0), MDB_CORRUPTED (a record that does not
+ * parse), or another LMDB code. */
 int bsf_read_discover(bsf_read_t *r, const bsf_discovery_query_t *q, msgpack_zone *zone,
                       bsf_match_t *best, size_t *n);
+
+/* Decodes every member of m->doc into m->binding (into `zone`, valid as the doc is). Returns
+ * 0 or MDB_CORRUPTED (a stored member that does not parse). The thread that holds the
+ * match. */
+int bsf_read_match_complete(bsf_match_t *m, msgpack_zone *zone);
 
 /* The live binding `id` (inside a snapshot), decoded into `zone`. Returns 0, BSF_ENOTFOUND
  * (no such binding, or deregistered), MDB_CORRUPTED, or another LMDB code. */

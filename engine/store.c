@@ -11,6 +11,7 @@
 #include "core/bytes.h"
 #include "core/doc_dictionary.h"
 #include "engine/read_pool.h"
+#include "migrations/record_pass.h"
 #include "migrations/schema.h"
 
 /* common/error.h keeps LMDB's codes by value so that common/ needs no lmdb.h: hold them to
@@ -103,6 +104,12 @@ int bsf_store_open(bsf_store_t *s, const bsf_store_options_t *opt, char *err, si
         mdb_env_close(s->env);
         return fail(err, err_cap, "cannot commit the store's set-up", rc);
     }
+    const MDB_dbi records[] = {s->proj.bindings, s->proj.ue_bindings, s->proj.mbs_bindings};
+    if (!opt->read_only && bsf_record_pass_run(s->env, s->meta, records, 3,
+                                               opt->migration_batch, err, err_cap)) {
+        mdb_env_close(s->env);
+        return -1;
+    }
     return 0;
 }
 
@@ -123,14 +130,14 @@ int bsf_store_write_event(bsf_store_t *s, MDB_txn *txn, const bsf_event_t *ev,
     if (bsf_event_encode_version(ev, s->event_version ? s->event_version
                                                       : BSF_EVENT_WRITE_DEFAULT, &pk))
         return -ENOMEM;
-    int rc = bsf_embedded_log_append(&s->log, txn, buf->data, buf->size, position);
+    int rc = bsf_embedded_log_append(&s->log, txn, buf->data, buf->size, scratch, position);
     return rc ? rc : bsf_projection_apply(&s->proj, txn, ev, scratch);
 }
 
 int bsf_store_write_raw_event(bsf_store_t *s, MDB_txn *txn, const char *raw, size_t len,
                               const bsf_event_t *ev, msgpack_sbuffer *scratch, uint64_t *position)
 {
-    int rc = bsf_embedded_log_append(&s->log, txn, raw, len, position);
+    int rc = bsf_embedded_log_append(&s->log, txn, raw, len, scratch, position);
     return rc ? rc : bsf_projection_apply(&s->proj, txn, ev, scratch);
 }
 

@@ -38,9 +38,12 @@ typedef struct {
     size_t map_size_mb; /* upper bound of the store size; 0 = as recorded in the store */
     bool read_only;
     unsigned max_readers;
+    unsigned migration_batch; /* records per transaction of the record pass; 0: default */
 } bsf_store_options_t;
 
-/* Returns 0, or -1 with a message in err. Main thread, before any other thread uses it. */
+/* Returns 0, or -1 with a message in err. Main thread, before any other thread uses it.
+ * Read-write, it migrates an older store first: the schema (migrations/schema.h), then the
+ * record pass (migrations/record_pass.h, progress in the log, resumable). */
 int bsf_store_open(bsf_store_t *s, const bsf_store_options_t *opt, char *err, size_t err_cap);
 /* Ends the idle read handles and closes the environment. Every handle must have been
  * released (bsf_read_release) and every other thread must be done with the store. */

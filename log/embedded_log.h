@@ -28,9 +28,15 @@ int bsf_embedded_log_open(MDB_txn *txn, bsf_embedded_log_t *log, bool create);
  * error `last` is unchanged. If the transaction is later aborted the caller restores `last`
  * (see bsf_embedded_log_reload). */
 int bsf_embedded_log_append(bsf_embedded_log_t *log, MDB_txn *txn, const void *event, size_t len,
-                            uint64_t *position);
+                            msgpack_sbuffer *tmp, uint64_t *position);
 
-/* The stored form of an event (its compressed frame), made without a transaction so that
+/* Events up to this size are stored as they are; larger ones as a frame: the byte 0xc1
+ * (never the first byte of an event) and the zstd-compressed event. Readers take both, so
+ * stores written before or after this limit existed read alike. `tmp` of
+ * bsf_embedded_log_append, when not NULL, is a buffer it may clear and reuse for the frame. */
+#define BSF_LOG_PLAIN_MAX 192
+
+/* The stored form of an event (plain or its compressed frame), made without a transaction so that
  * it can be prepared on another thread: appended to `out`. Returns 0 or ENOMEM. */
 int bsf_embedded_log_frame(const void *event, size_t len, msgpack_sbuffer *out);
 /* bsf_embedded_log_append of an event already in its stored form; the same results. */

@@ -13,7 +13,9 @@
  * A store of version 1, 2 or 3 opened read-write is migrated: the caller has created the new
  * sub-databases in the same transaction (bsf_projection_open with create), so only the
  * version is rewritten. A version-2 store opened read-only reads as one without audit
- * state. A newer version than this build's is refused. */
+ * state. A newer version than this build's is refused. The records an older release wrote in
+ * format 2 are then rewritten in format 3 by the record pass (record_pass.h: batches, progress
+ * in the log, resumable), which changes no version. */
 #ifndef BSF_MIGRATIONS_SCHEMA_H
 #define BSF_MIGRATIONS_SCHEMA_H
 

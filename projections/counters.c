@@ -1,6 +1,7 @@
 #include "projections/counters.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,17 +19,51 @@ static uint64_t get_le64(const uint8_t *p)
     return v;
 }
 
-uint64_t bsf_counter_get(MDB_txn *txn, MDB_dbi dbi, const char *name)
+/* ---- deltas kept per transaction (bsf_counters_defer) ---------------------------------- */
+
+#define PENDING_MAX 64
+
+typedef struct {
+    uint32_t hash;
+    uint16_t len;
+    int64_t delta;
+    char name[BSF_COUNTER_NAME_MAX];
+} pending_t;
+
+/* One writer per thread: the deferred transaction of this thread and its counters' deltas.
+ * Fixed storage, nothing to free. */
+static _Thread_local struct {
+    MDB_txn *txn; /* NULL: not deferring */
+    MDB_dbi dbi;
+    size_t n;
+    pending_t e[PENDING_MAX];
+} pending;
+
+static uint32_t name_hash(const char *name, size_t len)
 {
-    MDB_val k = {strlen(name), (void *)name}, v;
-    if (mdb_get(txn, dbi, &k, &v) != 0 || v.mv_size != 8)
-        return 0;
-    return get_le64(v.mv_data);
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (uint8_t)name[i]) * 16777619u;
+    return h;
 }
 
-int bsf_counter_add(MDB_txn *txn, MDB_dbi dbi, const char *name, int64_t delta)
+static pending_t *pending_find(const char *name, size_t len, uint32_t h)
 {
-    MDB_val k = {strlen(name), (void *)name}, v;
+    for (size_t i = 0; i < pending.n; i++)
+        if (pending.e[i].hash == h && pending.e[i].len == len &&
+            memcmp(pending.e[i].name, name, len) == 0)
+            return &pending.e[i];
+    return NULL;
+}
+
+static bool deferring(MDB_txn *txn, MDB_dbi dbi)
+{
+    return pending.txn && pending.txn == txn && pending.dbi == dbi;
+}
+
+static int store_add(MDB_txn *txn, MDB_dbi dbi, const char *name, size_t len, int64_t delta)
+{
+    MDB_val k = {len, (void *)name}, v;
     uint64_t cur = 0;
     int rc = mdb_get(txn, dbi, &k, &v);
     if (rc == 0 && v.mv_size == 8)
@@ -37,6 +72,8 @@ int bsf_counter_add(MDB_txn *txn, MDB_dbi dbi, const char *name, int64_t delta)
         return rc;
     /* Never below zero: a corrupt or partial history must not wrap the counter. */
     uint64_t next = delta < 0 && (uint64_t)(-delta) > cur ? 0 : cur + (uint64_t)delta;
+    if (next == cur && rc == 0)
+        return 0;
     if (next == 0) {
         rc = mdb_del(txn, dbi, &k, NULL);
         return rc == MDB_NOTFOUND ? 0 : rc;
@@ -46,6 +83,83 @@ int bsf_counter_add(MDB_txn *txn, MDB_dbi dbi, const char *name, int64_t delta)
     v.mv_size = 8;
     v.mv_data = buf;
     return mdb_put(txn, dbi, &k, &v, 0);
+}
+
+/* Writes the pending deltas whose name starts with the `plen` bytes of `prefix` (all with 0),
+ * and forgets them. */
+static int pending_write(const char *prefix, size_t plen)
+{
+    size_t kept = 0;
+    int rc = 0;
+    for (size_t i = 0; i < pending.n; i++) {
+        pending_t *p = &pending.e[i];
+        if (p->len < plen || memcmp(p->name, prefix, plen) != 0) {
+            pending.e[kept++] = *p;
+            continue;
+        }
+        if (!rc && p->delta)
+            rc = store_add(pending.txn, pending.dbi, p->name, p->len, p->delta);
+    }
+    pending.n = kept;
+    return rc;
+}
+
+void bsf_counters_defer(MDB_txn *txn, MDB_dbi dbi)
+{
+    pending.txn = txn;
+    pending.dbi = dbi;
+    pending.n = 0;
+}
+
+int bsf_counters_flush(MDB_txn *txn)
+{
+    if (!pending.txn || pending.txn != txn)
+        return 0;
+    int rc = pending_write("", 0);
+    pending.txn = NULL;
+    return rc;
+}
+
+void bsf_counters_discard(void)
+{
+    pending.txn = NULL;
+    pending.n = 0;
+}
+
+/* ---- counters ------------------------------------------------------------------------- */
+
+uint64_t bsf_counter_get(MDB_txn *txn, MDB_dbi dbi, const char *name)
+{
+    size_t len = strlen(name);
+    MDB_val k = {len, (void *)name}, v;
+    uint64_t cur = 0;
+    if (mdb_get(txn, dbi, &k, &v) == 0 && v.mv_size == 8)
+        cur = get_le64(v.mv_data);
+    pending_t *p = deferring(txn, dbi) ? pending_find(name, len, name_hash(name, len)) : NULL;
+    if (p)
+        cur = p->delta < 0 && (uint64_t)(-p->delta) > cur ? 0 : cur + (uint64_t)p->delta;
+    return cur;
+}
+
+int bsf_counter_add(MDB_txn *txn, MDB_dbi dbi, const char *name, int64_t delta)
+{
+    size_t len = strlen(name);
+    if (!deferring(txn, dbi) || len == 0 || len > BSF_COUNTER_NAME_MAX)
+        return store_add(txn, dbi, name, len, delta);
+    uint32_t h = name_hash(name, len);
+    pending_t *p = pending_find(name, len, h);
+    if (!p) {
+        int rc = pending.n == PENDING_MAX ? pending_write("", 0) : 0;
+        if (rc)
+            return rc;
+        p = &pending.e[pending.n++];
+        p->hash = h;
+        p->len = (uint16_t)len;
+        p->delta = 0;
+        memcpy(p->name, name, len);
+    }
+    p->delta += delta;
+    return 0;
 }
 
 /* Counter names are "<family>/<value>", built by hand: four or more per applied event. */
@@ -103,10 +217,16 @@ int bsf_counters_prefix_lengths(MDB_txn *txn, MDB_dbi dbi, const char *family, u
                                 uint8_t bitmap[17])
 {
     char prefix[16];
-    size_t plen = (size_t)snprintf(prefix, sizeof prefix, "%s/", family);
+    size_t plen = strnlen(family, sizeof prefix - 2);
+    memcpy(prefix, family, plen);
+    prefix[plen++] = '/';
     memset(bitmap, 0, 17);
+    /* The family's deltas of this transaction go to the store first: the scan sees them. */
+    int rc = deferring(txn, dbi) ? pending_write(prefix, plen) : 0;
+    if (rc)
+        return rc;
     MDB_cursor *cur;
-    int rc = mdb_cursor_open(txn, dbi, &cur);
+    rc = mdb_cursor_open(txn, dbi, &cur);
     if (rc)
         return rc;
     MDB_val k = {plen, prefix}, v;

@@ -18,6 +18,17 @@ int bsf_counters_account(MDB_txn *txn, MDB_dbi dbi, const bsf_pcf_binding_t *b, 
 /* Adds `delta` to one counter (deleted at zero, never below), in a write transaction.
  * Returns 0 or an LMDB code (MDB_MAP_FULL, MDB_BAD_VALSIZE for a name LMDB cannot key). */
 int bsf_counter_add(MDB_txn *txn, MDB_dbi dbi, const char *name, int64_t delta);
+/* Deltas in memory for one write transaction (calling thread only): from here, additions to
+ * `dbi`'s counters in `txn` are summed per counter and written once by bsf_counters_flush,
+ * which must run before the commit (a re-registration then writes nothing: its -1 and +1
+ * cancel). Reads in `txn` (bsf_counter_get, bsf_counters_prefix_lengths) see the deltas. A
+ * counter is clamped at zero once, at the flush, not at every step. At most 64 counters wait;
+ * a 65th writes them first. bsf_counters_discard forgets them (the transaction is aborted).
+ * flush returns 0 or an LMDB code; after it (or discard) additions go straight to the store. */
+void bsf_counters_defer(MDB_txn *txn, MDB_dbi dbi);
+int bsf_counters_flush(MDB_txn *txn);
+void bsf_counters_discard(void);
+
 /* A counter's value; 0 when absent or unreadable. */
 uint64_t bsf_counter_get(MDB_txn *txn, MDB_dbi dbi, const char *name);
 

@@ -79,7 +79,8 @@ static int discover_visit(void *arg, const bsf_binding_id_t *id)
     int rc = bsf_projection_get(c->p, c->txn, id, &m.record);
     if (rc == MDB_NOTFOUND || (rc == 0 && m.record.state != BSF_RECORD_LIVE))
         return 0; /* an index entry never outlives its record; tolerate it anyway */
-    if (rc || bsf_record_decode_binding(&m.record, c->zone, &m.binding)) {
+    if (rc || bsf_record_unpack_binding(&m.record, c->zone, &m.doc) ||
+        bsf_pcf_binding_decode_matchable(&m.doc, c->zone, &m.binding)) {
         c->err = rc ? rc : MDB_CORRUPTED;
         return 1;
     }

@@ -69,13 +69,20 @@ int bsf_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_bindin
     return bsf_record_parse(v.mv_data, v.mv_size, out) ? MDB_CORRUPTED : 0;
 }
 
-int bsf_record_decode_binding(const bsf_record_t *r, msgpack_zone *zone, bsf_pcf_binding_t *out)
+int bsf_record_unpack_binding(const bsf_record_t *r, msgpack_zone *zone, msgpack_object *out)
 {
-    msgpack_object obj;
     size_t off = 0, len;
     const char *mp;
     if (bsf_record_binding_msgpack(r, zone, &mp, &len) ||
-        msgpack_unpack(mp, len, &off, zone, &obj) != MSGPACK_UNPACK_SUCCESS)
+        msgpack_unpack(mp, len, &off, zone, out) != MSGPACK_UNPACK_SUCCESS)
+        return -1;
+    return 0;
+}
+
+int bsf_record_decode_binding(const bsf_record_t *r, msgpack_zone *zone, bsf_pcf_binding_t *out)
+{
+    msgpack_object obj;
+    if (bsf_record_unpack_binding(r, zone, &obj))
         return -1;
     bsf_problem_t problem;
     return bsf_pcf_binding_decode(&obj, zone, out, &problem);
@@ -118,8 +125,10 @@ static int index_binding(const bsf_projection_t *p, MDB_txn *txn, const bsf_pcf_
 }
 
 static int unindex_record(const bsf_projection_t *p, MDB_txn *txn, const bsf_record_t *r,
-                          const bsf_binding_id_t *id)
+                          const bsf_binding_id_t *id, const bsf_pcf_binding_t *prior)
 {
+    if (prior)
+        return index_binding(p, txn, prior, id, -1);
     msgpack_zone zone;
     bsf_pcf_binding_t old;
     if (!msgpack_zone_init(&zone, 2048))
@@ -154,7 +163,7 @@ static int apply_deregistration(const bsf_projection_t *p, MDB_txn *txn, const b
         return 0; /* already dead at this or a later deregistration */
     int rc = 0;
     if (exists && cur->state == BSF_RECORD_LIVE)
-        rc = unindex_record(p, txn, cur, &ev->binding_id);
+        rc = unindex_record(p, txn, cur, &ev->binding_id, ev->prior);
     if (!rc)
         rc = bsf_tombstone_put(txn, p->tombstones,
                                exists && cur->state == BSF_RECORD_DEAD ? cur : NULL, ev->hlc,
@@ -186,7 +195,7 @@ static int apply_binding_version(const bsf_projection_t *p, MDB_txn *txn, const 
     if (exists && bsf_record_version_cmp(cur->hlc, cur->site, ev->hlc, ev->site) >= 0)
         return 0; /* last writer wins; an equal version is the same event applied again */
     if (exists) {
-        int rc = unindex_record(p, txn, cur, &ev->binding_id);
+        int rc = unindex_record(p, txn, cur, &ev->binding_id, ev->prior);
         if (rc)
             return rc;
     }
@@ -194,7 +203,11 @@ static int apply_binding_version(const bsf_projection_t *p, MDB_txn *txn, const 
     msgpack_sbuffer made;
     msgpack_sbuffer_init(&made);
     int rc = 0;
-    if (!frame) {
+    if (!frame && ev->binding_mp) {
+        rc = bsf_compress_pack(ev->binding_mp, ev->binding_mp_len, &made) ? -ENOMEM : 0;
+        frame = made.data;
+        frame_len = made.size;
+    } else if (!frame) {
         rc = bsf_projection_binding_frame(ev->binding, &made);
         frame = made.data;
         frame_len = made.size;
@@ -261,7 +274,9 @@ int bsf_projection_gc_tombstones(const bsf_projection_t *p, MDB_txn *txn, uint64
     if (rc)
         return rc;
     MDB_val k, v;
-    while (*removed < max && (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST)) == 0) {
+    /* One walk: after a delete the cursor rests on the next tombstone (MDB_NEXT). */
+    for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0 && *removed < max;
+         rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
         if (k.mv_size != 26 || bsf_get_be64(k.mv_data) >= before_hlc)
             break;
         MDB_val id = {16, (uint8_t *)k.mv_data + 10};

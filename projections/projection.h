@@ -75,6 +75,9 @@ int bsf_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_bindin
 /* Decodes a live record's binding into `zone`. Returns 0 or -1 (corrupt record; callers
  * report it as MDB_CORRUPTED). */
 int bsf_record_decode_binding(const bsf_record_t *r, msgpack_zone *zone, bsf_pcf_binding_t *out);
+/* The live record's binding as its msgpack map, decompressed and unpacked into `zone`.
+ * Returns 0 or -1 (corrupt record). */
+int bsf_record_unpack_binding(const bsf_record_t *r, msgpack_zone *zone, msgpack_object *out);
 
 /* Discovery: the live binding matching `q` in `best` and the number of matches it was chosen
  * from. IPv6 by longest-prefix match: only the bindings whose most specific prefix holding

@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "common/clock.h"
 #include "common/diag.h"
+#include "core/event.h"
 #include "core/hlc.h"
 #include "replication/kafka_reader.h"
 
@@ -53,6 +54,9 @@ struct bsf_applier {
     bool end_seen[BSF_KAFKA_READER_MAX_TOPICS];
     uint64_t target[BSF_KAFKA_READER_MAX_TOPICS];
     uint64_t resync_at_ns, next_warn_ns;
+    /* topics held at an event of a newer version; the hold last logged (offset + 1) */
+    bool held[BSF_KAFKA_READER_MAX_TOPICS];
+    uint64_t hold_logged[BSF_KAFKA_READER_MAX_TOPICS];
 
     pthread_t thread;
     bool started;
@@ -203,7 +207,8 @@ static void update_topics(bsf_applier_t *a, const slot_t *fill)
             a->end_seen[t] = true;
             a->target[t] = a->next[t];
         }
-        reached = reached && a->end_seen[t] && a->stats.topics[t].position >= a->target[t];
+        reached = reached && a->end_seen[t] &&
+                  (a->stats.topics[t].position >= a->target[t] || a->held[t]);
     }
     if (reached && !a->stats.reached_end) {
         a->stats.reached_end = true;
@@ -212,9 +217,11 @@ static void update_topics(bsf_applier_t *a, const slot_t *fill)
     for (size_t t = 0; t < a->n_topics; t++) {
         a->stats.topics[t].high = bsf_kafka_reader_high_watermark(a->reader, t);
         a->stats.topics[t].at_end = bsf_kafka_reader_topic_at_end(a->reader, t) &&
-                                    a->inflight == 0 &&
+                                    a->inflight == 0 && !a->held[t] &&
                                     (!fill || fill->from[t] < 0 || fill->batch.n_events == 0);
     }
+    for (size_t t = 0; t < a->n_topics; t++)
+        end = end && !a->held[t];
     if (end != a->stats.caught_up) {
         a->stats.caught_up = end;
         pthread_cond_broadcast(&a->cv);
@@ -233,6 +240,7 @@ static int assign_from_store(bsf_applier_t *a, char *err, size_t err_cap)
         uint64_t pos;
         rc = bsf_store_load_position(a->store, txn, a->sources[t], &pos);
         a->next[t] = pos;
+        a->held[t] = false; /* held again when the event is read again */
         offsets[t] = pos ? (int64_t)pos : BSF_KAFKA_FROM_BEGINNING;
         pthread_mutex_lock(&a->mu);
         a->stats.topics[t].position = pos;
@@ -306,15 +314,50 @@ static bool own_and_present(bsf_applier_t *a, rd_kafka_message_t *m)
     return seq <= a->own_seq;
 }
 
+/* True when the message holds an event of a version newer than this build reads: its topic
+ * is held from there (nothing of it applied, its position not moved past it) and logged once
+ * per hold. */
+static bool held_back(bsf_applier_t *a, size_t t, const rd_kafka_message_t *m)
+{
+    uint64_t version;
+    if (!m->payload || bsf_event_peek_version(m->payload, m->len, &version) ||
+        version <= bsf_event_newest_read())
+        return false;
+    a->held[t] = true;
+    pthread_mutex_lock(&a->mu);
+    a->stats.topics[t].held_version = version;
+    a->stats.topics[t].held_offset = (uint64_t)m->offset;
+    pthread_mutex_unlock(&a->mu);
+    if (a->hold_logged[t] != (uint64_t)m->offset + 1) {
+        a->hold_logged[t] = (uint64_t)m->offset + 1;
+        BSF_WARN("replication", "%s offset %" PRId64 ": an event of version %" PRIu64
+                 " (this release reads versions %d to %u); the topic is held there, its "
+                 "events not applied, until a release that reads it starts (the other "
+                 "topics keep applying)",
+                 bsf_kafka_reader_topic(a->reader, t), m->offset, version,
+                 BSF_EVENT_VERSION_OLDEST, bsf_event_newest_read());
+    }
+    return true;
+}
+
 /* Adds a message to the batch: its event (decoded into the command's zone), or only its
  * position when it holds no readable event or one the store already has. */
 static void take(bsf_applier_t *a, slot_t *s, rd_kafka_message_t *m)
 {
     size_t t = bsf_kafka_reader_topic_index(a->reader, m);
+    if (a->held[t]) {
+        rd_kafka_message_destroy(m); /* read again from the stored position after a restart */
+        return;
+    }
+    bool own = own_and_present(a, m); /* in the store already, whatever its version */
+    if (!own && held_back(a, t, m)) {
+        rd_kafka_message_destroy(m);
+        return;
+    }
     if (s->from[t] < 0)
         s->from[t] = (int64_t)a->next[t];
     a->next[t] = (uint64_t)m->offset + 1;
-    if (own_and_present(a, m)) {
+    if (own) {
         pthread_mutex_lock(&a->mu);
         a->stats.skipped++;
         pthread_mutex_unlock(&a->mu);

@@ -6,7 +6,11 @@
  * Flow control: at most kafka.apply_inflight commands are queued at the engine; messages
  * stay in librdkafka's buffers (no copy) until their command is done. A refused or failed
  * command makes the applier wait for the others, re-read the stored positions and read on
- * from there. Discovery never waits for any of this. */
+ * from there. Discovery never waits for any of this.
+ *
+ * An event of a version newer than this build reads holds its topic: nothing of that topic
+ * is applied from its offset on (the stored position stays there) while the other topics
+ * keep applying, until a release that reads the version starts from the stored position. */
 #ifndef BSF_REPLICATION_APPLIER_H
 #define BSF_REPLICATION_APPLIER_H
 
@@ -42,6 +46,9 @@ typedef struct {
         int64_t high;      /* high watermark as last fetched; -1 unknown */
         uint64_t position; /* applied up to (the next offset to apply) */
         bool at_end;
+        /* held: an event of a version newer than this build reads (docs/replication.md,
+         * "Events of a newer version") stopped the topic at held_offset; 0 when not held */
+        uint64_t held_version, held_offset;
     } topics[16];
     size_t n_sites;
     bsf_applier_site_t sites[BSF_APPLIER_MAX_SITES];

@@ -257,6 +257,17 @@ static void write_topics(bsf_replication_t *r, const bsf_applier_stats_t *a, bsf
                         bsf_applier_topic(r->applier, t), a->topics[t].position);
 }
 
+static void write_held(bsf_replication_t *r, const bsf_applier_stats_t *a, bsf_text_t *out)
+{
+    bsf_text_printf(out, "# HELP bsf_replication_topic_held_version Version of the event a "
+                         "topic is held at (newer than this release reads; nothing of the "
+                         "topic applied from there), 0 when not held.\n"
+                         "# TYPE bsf_replication_topic_held_version gauge\n");
+    for (size_t t = 0; t < a->n_topics; t++)
+        bsf_text_printf(out, "bsf_replication_topic_held_version{topic=\"%s\"} %" PRIu64 "\n",
+                        bsf_applier_topic(r->applier, t), a->topics[t].held_version);
+}
+
 static void write_delay(const bsf_applier_stats_t *a, bsf_text_t *out)
 {
     static const unsigned bounds[BSF_APPLIER_DELAY_BUCKETS] = BSF_APPLIER_DELAY_BUCKETS_MS;
@@ -360,6 +371,27 @@ void bsf_replication_health(bsf_replication_t *r, unsigned *healthy, unsigned *l
     }
 }
 
+size_t bsf_replication_held(bsf_replication_t *r, bsf_replication_hold_t *out, size_t cap)
+{
+    if (!r || !r->applier)
+        return 0;
+    bsf_applier_stats_t *a = malloc(sizeof *a);
+    if (!a)
+        return 0;
+    bsf_applier_stats(r->applier, a);
+    size_t n = 0;
+    for (size_t t = 0; t < a->n_topics && n < cap; t++) {
+        if (!a->topics[t].held_version)
+            continue;
+        snprintf(out[n].topic, sizeof out[n].topic, "%s", bsf_applier_topic(r->applier, t));
+        out[n].offset = a->topics[t].held_offset;
+        out[n].version = a->topics[t].held_version;
+        n++;
+    }
+    free(a);
+    return n;
+}
+
 void bsf_replication_write_metrics(void *ctx, bsf_text_t *out)
 {
     bsf_replication_t *r = ctx;
@@ -372,6 +404,7 @@ void bsf_replication_write_metrics(void *ctx, bsf_text_t *out)
     write_shipper(r, out);
     write_site_lag(r, a, out);
     write_topics(r, a, out);
+    write_held(r, a, out);
     write_delay(a, out);
     bsf_text_printf(out,
                     "# HELP bsf_replication_caught_up 1 when every topic is read to its end and "

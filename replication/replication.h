@@ -8,6 +8,7 @@
 #ifndef BSF_REPLICATION_REPLICATION_H
 #define BSF_REPLICATION_REPLICATION_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/text.h"
@@ -26,6 +27,14 @@ void bsf_replication_stop(bsf_replication_t *r);
 void bsf_replication_destroy(bsf_replication_t *r);
 /* Prometheus text: replication lag per source site, shipper backlog. */
 void bsf_replication_write_metrics(void *r, bsf_text_t *out);
+#define BSF_REPLICATION_MAX_TOPICS 16 /* topics one site consumes at most */
+/* A topic held at an event of a newer version than this release reads (replication/applier.h). */
+typedef struct {
+    char topic[BSF_KAFKA_TOPIC_MAX + 1];
+    uint64_t offset, version;
+} bsf_replication_hold_t;
+/* The held topics, at most `cap` into `out`; returns how many. Any thread; NULL: 0. */
+size_t bsf_replication_held(bsf_replication_t *r, bsf_replication_hold_t *out, size_t cap);
 /* The replication links (this site's producer, and each topic of the other sites read) and
  * how many are healthy now (producer connected; topic's end known): inputs of the NF score.
  * Any thread; NULL (no Kafka): 0 and 0. */

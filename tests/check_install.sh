@@ -17,9 +17,22 @@ for f in share/doc/bsf/README.md share/doc/bsf/operations.md share/doc/bsf/confi
          share/bsf/grafana/bsf-dashboard.json share/bsf/prometheus/bsf-rules.yml; do
   [ -s "$root/$f" ] || fail "$f missing"
 done
+# The sample configuration where an administrator looks for it (GNUInstallDirs' full sysconf
+# directory): /etc/bsf with the prefix /usr (never /usr/etc), /etc/opt/... under /opt/...,
+# PREFIX/etc/bsf else; an absolute CMAKE_INSTALL_SYSCONFDIR as it is.
 sysconf=$(sed -n 's/^CMAKE_INSTALL_SYSCONFDIR:PATH=//p' "$build/CMakeCache.txt")
-case $sysconf in /*) conf=$dest$sysconf/bsf/bsf.yaml ;; *) conf=$root/$sysconf/bsf/bsf.yaml ;; esac
+case $sysconf in
+  /*) want=$sysconf ;;
+  *) case $prefix in
+       /usr) want=/$sysconf ;;
+       /opt/*) want=/$sysconf$prefix ;;
+       *) want=$prefix/$sysconf ;;
+     esac ;;
+esac
+conf=$dest$want/bsf/bsf.yaml
 [ -s "$conf" ] || fail "bsf.yaml missing ($conf)"
+found=$(cd "$dest" && find . -name bsf.yaml -path '*/bsf/bsf.yaml' | sed 's/^\.//')
+[ "$found" = "$want/bsf/bsf.yaml" ] || fail "bsf.yaml installed as '$found', expected $want/bsf/bsf.yaml only"
 grep -q '^# ' "$conf" || fail "bsf.yaml has no comments"
 "$root/bin/bsfd" --version | grep -q '^bsfd [0-9]' || fail "bsfd --version"
 "$root/bin/bsfctl" --version | grep -q '^bsfctl [0-9]' || fail "bsfctl --version"

@@ -45,6 +45,9 @@ bsf_rx_lookup_result_t bsf_rx_binding_lookup(bsf_store_t *store, const bsf_disco
     if (rc) {
         BSF_ERROR("diameter", "binding lookup: %s", bsf_strerror(rc));
         res = BSF_RX_LOOKUP_ERROR;
+    } else if (n > 0 && (rc = bsf_read_match_complete(&best, bsf_read_zone(r))) != 0) {
+        BSF_ERROR("diameter", "binding record: %s", bsf_strerror(rc));
+        res = BSF_RX_LOOKUP_ERROR;
     } else if (n > 0) {
         res = copy_match(&best, want_cookie, out);
     }

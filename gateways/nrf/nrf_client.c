@@ -16,7 +16,6 @@
 #include "core/sbi_time.h"
 #include "gateways/admission/message_profile.h"
 #include "gateways/nrf/nrf_profile.h"
-#include "gateways/nrf/nrf_select.h"
 
 #define NFM_PATH "/nnrf-nfm/v1/nf-instances/"
 
@@ -31,6 +30,7 @@ struct bsf_nrf_client {
     bsf_nrf_settings_t s;
     char instance_id[64];
     bsf_sbi_client_t *sbi;
+    bsf_nrf_health_t *health; /* shared; any thread (its own mutex) */
     char *profile;            /* the NFProfile JSON, built once */
     unsigned (*load_fn)(void *ctx, unsigned fallback);
     void *load_ctx;
@@ -51,7 +51,6 @@ struct bsf_nrf_client {
     unsigned heartbeat_s;
     int64_t last_heartbeat_ms; /* wall clock; 0 never */
     char last_error[256];
-    bsf_nrf_select_t sel;
     uint64_t registrations, heartbeats_ok, heartbeats_failed, reregistrations_404;
 };
 
@@ -66,11 +65,6 @@ static void register_next(bsf_nrf_client_t *n);
 static void heartbeat(bsf_nrf_client_t *n);
 static void deregister_now(bsf_nrf_client_t *n);
 static void status_changed(bsf_nrf_client_t *n);
-
-static int64_t mono_ms(void)
-{
-    return (int64_t)(bsf_clock_mono_ns() / 1000000u);
-}
 
 /* Records "<what>: <detail>" as the last error and logs it. */
 static void set_error(bsf_nrf_client_t *n, const char *what, const char *detail)
@@ -131,19 +125,7 @@ static void schedule(bsf_nrf_client_t *n, unsigned delay_ms, tick_kind_t kind)
 
 static void nfm_uri(const bsf_nrf_client_t *n, int i, char *out, size_t cap)
 {
-    snprintf(out, cap, "%s" NFM_PATH "%s", n->sel.peers[i].uri, n->instance_id);
-}
-
-/* A failure of the NRF itself (seed §3.42): it is then avoided for a while. */
-static bool nrf_failure(const bsf_sbi_response_t *rsp)
-{
-    if (rsp->result != BSF_SBI_OK)
-        return true;
-    if (rsp->from_scp)
-        return false; /* the SCP's own error: the NRF may be fine */
-    int st = rsp->status;
-    return st == 429 || st == 500 || st == 502 || st == 503 || st == 504 ||
-           bsf_sbi_response_header(rsp, "retry-after") != NULL;
+    snprintf(out, cap, "%s" NFM_PATH "%s", bsf_nrf_health_uri(n->health, i), n->instance_id);
 }
 
 static void describe(const bsf_sbi_response_t *rsp, char *out, size_t cap)
@@ -156,29 +138,15 @@ static void describe(const bsf_sbi_response_t *rsp, char *out, size_t cap)
         snprintf(out, cap, "%d", rsp->status);
 }
 
-static void mark_failed(bsf_nrf_client_t *n, int i, const bsf_sbi_response_t *rsp)
-{
-    int64_t hold = (int64_t)n->s.unhealthy_s * 1000;
-    int64_t ra = bsf_sbi_retry_after_ms(bsf_sbi_response_header(rsp, "retry-after"),
-                                        (int64_t)bsf_clock_wall_ms());
-    if (ra > 0)
-        hold = ra; /* the NRF said how long */
-    pthread_mutex_lock(&n->mu);
-    bsf_nrf_select_failed(&n->sel, i, mono_ms(), hold);
-    pthread_mutex_unlock(&n->mu);
-}
-
 static int nrf_send(bsf_nrf_client_t *n, int i, const char *method, const char *ctype,
                 const char *body, unsigned timeout_ms, unsigned retries, bsf_sbi_done_fn done)
 {
     char uri[512], err[160];
     nfm_uri(n, i, uri, sizeof uri);
-    bsf_sbi_retry_profile_t p = bsf_sbi_retry_default;
+    bsf_sbi_retry_profile_t p;
+    bsf_nrf_health_retry_profile(n->health, i, timeout_ms, &p);
     p.max_retries = retries;
-    /* room within the deadline for the retries and one SCP reselection after a timeout */
     p.attempt_timeout_ms = timeout_ms / (retries + 2);
-    p.honour_retry_after = false;
-    p.stop_on_retry_after = true;
     /* Seed §3.1: NRF messages' priorities from the message profile (interfaceType Nnrf),
      * by default heartbeat (NFUpdate PATCH) 3, NFDeregister 2, NFRegister 1: the NRF and an
      * SCP keep them when they shed. */
@@ -202,11 +170,6 @@ static int nrf_send(bsf_nrf_client_t *n, int i, const char *method, const char *
 static void round_failed(bsf_nrf_client_t *n)
 {
     unsigned delay = n->backoff_ms;
-    pthread_mutex_lock(&n->mu);
-    int64_t recovery = bsf_nrf_select_next_recovery(&n->sel, mono_ms());
-    pthread_mutex_unlock(&n->mu);
-    if (recovery > 0 && recovery < delay && n->tried == 0)
-        delay = (unsigned)recovery;
     n->backoff_ms = n->backoff_ms * 2 > n->s.retry_max_ms ? n->s.retry_max_ms
                                                           : n->backoff_ms * 2;
     schedule(n, delay, TICK_REGISTER);
@@ -236,10 +199,10 @@ static void registered(bsf_nrf_client_t *n, const bsf_sbi_response_t *rsp)
     n->last_heartbeat_ms = (int64_t)bsf_clock_wall_ms();
     n->last_error[0] = '\0';
     n->registrations++;
-    bsf_nrf_select_succeeded(&n->sel, i);
     pthread_mutex_unlock(&n->mu);
-    BSF_INFO("nrf", "registered with %s (%d, heartBeatTimer %u s)", n->sel.peers[i].uri,
-             rsp->status, hb);
+    bsf_nrf_health_succeeded(n->health, i);
+    BSF_INFO("nrf", "registered with %s (%d, heartBeatTimer %u s)",
+             bsf_nrf_health_uri(n->health, i), rsp->status, hb);
     n->backoff_ms = n->s.retry_min_ms;
     if (was_registered && old >= 0 && old != i) /* failed back: leave the other NRF */
         nrf_send(n, old, "DELETE", NULL, NULL, n->s.timeout_ms, 0, ignore_answer);
@@ -258,8 +221,7 @@ static void on_register_done(void *arg, const bsf_sbi_response_t *rsp)
     char what[200];
     describe(rsp, what, sizeof what);
     set_error(n, "NFRegister", what);
-    if (nrf_failure(rsp)) {
-        mark_failed(n, n->target, rsp);
+    if (bsf_nrf_health_report(n->health, n->target, rsp)) {
         register_next(n);
     } else {
         round_failed(n); /* the NRF is fine but refused: try again later */
@@ -283,10 +245,8 @@ static char *profile_with_status(const bsf_nrf_client_t *n)
 static void register_next(bsf_nrf_client_t *n)
 {
     unsigned tried = (unsigned)__builtin_popcount(n->tried);
-    pthread_mutex_lock(&n->mu);
-    int i = bsf_nrf_select_pick(&n->sel, mono_ms(), n->tried);
-    pthread_mutex_unlock(&n->mu);
-    if (i < 0 || (tried > 0 && tried > n->s.alternate_retries)) {
+    int i = bsf_nrf_health_pick(n->health, n->tried);
+    if (i < 0 || !bsf_nrf_health_may_try(n->health, tried)) {
         round_failed(n);
         return;
     }
@@ -323,9 +283,9 @@ static void on_heartbeat_done(void *arg, const bsf_sbi_response_t *rsp)
         pthread_mutex_lock(&n->mu);
         n->last_heartbeat_ms = (int64_t)bsf_clock_wall_ms();
         n->heartbeats_ok++;
-        bsf_nrf_select_succeeded(&n->sel, n->target);
         unsigned hb = n->heartbeat_s;
         pthread_mutex_unlock(&n->mu);
+        bsf_nrf_health_succeeded(n->health, n->target);
         bool again = n->status_dirty;
         n->status_dirty = false;
         schedule(n, again ? 0 : hb * 1000, TICK_HEARTBEAT);
@@ -342,20 +302,21 @@ static void on_heartbeat_done(void *arg, const bsf_sbi_response_t *rsp)
     n->state = NRF_REGISTERING; /* 404: the NRF forgot us; failure: another NRF */
     n->current = -1;
     pthread_mutex_unlock(&n->mu);
-    if (nrf_failure(rsp))
-        mark_failed(n, n->target, rsp);
+    bsf_nrf_health_report(n->health, n->target, rsp);
     begin_register(n);
 }
 
 static void heartbeat(bsf_nrf_client_t *n)
 {
+    int better = bsf_nrf_health_first_healthy(n->health);
     pthread_mutex_lock(&n->mu);
-    int better = bsf_nrf_select_pick(&n->sel, mono_ms(), 0);
     int current = n->current;
     pthread_mutex_unlock(&n->mu);
     if (current < 0)
         return;
-    if (better >= 0 && better < current) { /* a preferred NRF is back: register there */
+    /* a preferred NRF is back, or another user (discovery, tokens) found this one failing
+     * and another is healthy: register there */
+    if (better >= 0 && (better < current || !bsf_nrf_health_healthy(n->health, current))) {
         begin_register(n);
         return;
     }
@@ -416,7 +377,7 @@ static void on_deregister_done(void *arg, const bsf_sbi_response_t *rsp)
     char what[200];
     describe(rsp, what, sizeof what);
     if (rsp->result == BSF_SBI_OK && (rsp->status == 204 || rsp->status == 200))
-        BSF_INFO("nrf", "deregistered from %s", n->sel.peers[n->target].uri);
+        BSF_INFO("nrf", "deregistered from %s", bsf_nrf_health_uri(n->health, n->target));
     else
         set_error(n, "NFDeregister", what);
     deregistered(n);
@@ -454,16 +415,6 @@ void bsf_nrf_client_deregister(bsf_nrf_client_t *n)
     pthread_mutex_unlock(&n->mu);
 }
 
-int bsf_nrf_client_api_root(void *ctx, char *out, size_t cap)
-{
-    bsf_nrf_client_t *n = ctx;
-    pthread_mutex_lock(&n->mu);
-    int i = n->current >= 0 ? n->current : 0;
-    int len = snprintf(out, cap, "%s", n->sel.peers[i].uri);
-    pthread_mutex_unlock(&n->mu);
-    return len < 0 || (size_t)len >= cap ? -1 : 0;
-}
-
 /* ---- start, free ------------------------------------------------------------------- */
 
 int bsf_nrf_client_start(const bsf_nrf_client_config_t *cfg, bsf_sbi_client_t *sbi,
@@ -477,6 +428,7 @@ int bsf_nrf_client_start(const bsf_nrf_client_config_t *cfg, bsf_sbi_client_t *s
     n->s = *cfg->settings;
     snprintf(n->instance_id, sizeof n->instance_id, "%s", cfg->instance_id);
     n->sbi = sbi;
+    n->health = cfg->health;
     n->current = -1;
     n->heartbeat_s = n->s.heartbeat_s;
     n->backoff_ms = n->s.retry_min_ms;
@@ -489,7 +441,7 @@ int bsf_nrf_client_start(const bsf_nrf_client_config_t *cfg, bsf_sbi_client_t *s
         free(n);
         return -1;
     }
-    if (bsf_nrf_select_init(&n->sel, n->s.uri) == 0) {
+    if (bsf_nrf_health_count(n->health) == 0) {
         snprintf(err, err_cap, "nrf.uri is empty");
         bsf_nrf_client_free(n);
         return -1;
@@ -579,25 +531,15 @@ json_t *bsf_nrf_client_status_route(void *ctx, const char *method, const char *b
         *status = 405;
         return json_pack("{s:s}", "detail", "only GET");
     }
-    int64_t now = mono_ms();
+    json_t *nrfs = bsf_nrf_health_json(n->health);
     pthread_mutex_lock(&n->mu);
-    json_t *nrfs = json_array();
-    for (size_t i = 0; i < n->sel.n; i++) {
-        const bsf_nrf_peer_t *p = &n->sel.peers[i];
-        json_array_append_new(
-            nrfs, json_pack("{s:s,s:i,s:s,s:i,s:i}", "uri", p->uri, "priority", (int)i,
-                            "health", bsf_nrf_select_healthy(&n->sel, (int)i, now) ? "HEALTHY"
-                                                                                   : "UNHEALTHY",
-                            "successiveFailures", (int)p->successive_failures,
-                            "successiveSuccesses", (int)p->successive_successes));
-    }
     char last[32] = "";
     if (n->last_heartbeat_ms)
         bsf_time_format_rfc3339(n->last_heartbeat_ms, last);
     json_t *out = json_pack(
         "{s:s,s:s,s:s?,s:i,s:s?,s:s?,s:o,s:I,s:I,s:I,s:I}", "nfInstanceId", n->instance_id,
         "state", state_names[n->state], "nrfInUse",
-        n->current >= 0 ? n->sel.peers[n->current].uri : NULL, "heartBeatTimer",
+        bsf_nrf_health_uri(n->health, n->current), "heartBeatTimer",
         (int)n->heartbeat_s, "lastHeartbeat", last[0] ? last : NULL, "lastError",
         n->last_error[0] ? n->last_error : NULL, "nrfs", nrfs, "registrations",
         (json_int_t)n->registrations, "heartbeatsOk", (json_int_t)n->heartbeats_ok,
@@ -611,7 +553,6 @@ json_t *bsf_nrf_client_status_route(void *ctx, const char *method, const char *b
 void bsf_nrf_client_write_metrics(void *ctx, bsf_text_t *out)
 {
     bsf_nrf_client_t *n = ctx;
-    int64_t now = mono_ms();
     pthread_mutex_lock(&n->mu);
     bsf_text_printf(out,
                     "# HELP bsf_nrf_registered 1 while registered with an NRF.\n"
@@ -628,8 +569,6 @@ void bsf_nrf_client_write_metrics(void *ctx, bsf_text_t *out)
                     n->state == NRF_REGISTERED, (unsigned long long)n->registrations,
                     (unsigned long long)n->heartbeats_ok,
                     (unsigned long long)n->heartbeats_failed);
-    for (size_t i = 0; i < n->sel.n; i++)
-        bsf_text_printf(out, "bsf_nrf_operative_status{nrf=\"%s\"} %d\n", n->sel.peers[i].uri,
-                        bsf_nrf_select_healthy(&n->sel, (int)i, now));
     pthread_mutex_unlock(&n->mu);
+    bsf_nrf_health_write_metrics(n->health, out);
 }

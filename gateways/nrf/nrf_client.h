@@ -2,6 +2,8 @@
  * Patch of nfStatus and load) every heartBeatTimer the NRF granted, re-registration after a
  * 404, NFDeregister at shutdown; several NRFs by priority with health (seed §3.42);
  * autonomous retries until success. bsfd serves traffic whether or not an NRF is reachable.
+ * The NRFs' health is the view shared with discovery and tokens (nrf_health.h): a failure
+ * any of them sees moves heartbeats to the next healthy NRF.
  *
  * Its state lives on the SBI client's thread (requests and timers of bsf_sbi_client); the
  * ops thread reads a snapshot under a mutex. */
@@ -15,6 +17,7 @@
 
 #include "common/text.h"
 #include "gateways/nrf/nrf_settings.h"
+#include "gateways/sbi/nrf_health.h"
 #include "gateways/sbi/sbi_client.h"
 
 typedef struct bsf_nrf_client bsf_nrf_client_t;
@@ -30,6 +33,9 @@ typedef struct {
      * thread (NF scoring, seed 3.41); NULL: nrf.load, fixed. */
     unsigned (*load_fn)(void *ctx, unsigned fallback);
     void *load_ctx;
+    /* The NRFs and their health, shared with NF discovery and access tokens (not owned;
+     * outlives the client); its URIs are nrf.uri's. */
+    bsf_nrf_health_t *health;
 } bsf_nrf_client_config_t;
 
 /* The ops route of the NRF status (seed §3.16). */
@@ -44,10 +50,6 @@ int bsf_nrf_client_start(const bsf_nrf_client_config_t *cfg, bsf_sbi_client_t *s
 /* Stops heartbeats and sends NFDeregister to the NRF in use; waits at most
  * nrf.deregister_timeout_ms (plus a little) for the answer. Main thread, once. */
 void bsf_nrf_client_deregister(bsf_nrf_client_t *n);
-
-/* The apiRoot of the NRF in use (or the first configured) into out: for other Nnrf services
- * (access tokens). Returns 0, or -1 when it does not fit. Any thread. */
-int bsf_nrf_client_api_root(void *n, char *out, size_t cap);
 
 /* True while registered with an NRF (heartbeats answered). Any thread. */
 bool bsf_nrf_client_registered(bsf_nrf_client_t *n);

@@ -18,6 +18,7 @@ struct bsf_nrf_service {
     bsf_sbi_client_t *sbi;
     bsf_nrf_client_t *nrf;
     bsf_nrf_tokens_t *tokens;
+    bsf_nrf_health_t *health;   /* the NRFs, shared by the client, discovery and tokens */
     bsf_nf_discovery_t *discovery;
     bsf_sbi_alt_route_t *alt;
 };
@@ -27,7 +28,14 @@ static int start_egress(bsf_nrf_service_t *s, const bsf_nrf_service_config_t *cf
                         size_t err_cap)
 {
     const bsf_sbi_egress_settings_t *e = cfg->egress;
-    bsf_nf_discovery_config_t dc = {.nrf_uris = cfg->settings->uri,
+    const bsf_nrf_settings_t *st = cfg->settings;
+    bsf_nrf_health_config_t hc = {.uris = st->uri, .unhealthy_ms = st->unhealthy_s * 1000,
+                                  .failure_codes = st->failure_codes,
+                                  .primary_retries = st->primary_retries,
+                                  .alternate_retries = st->alternate_retries};
+    if (!(s->health = bsf_nrf_health_create(&hc, err, err_cap)))
+        return -1;
+    bsf_nf_discovery_config_t dc = {.nrfs = s->health,
                                     .requester_nf_instance_id = s->instance_id,
                                     .timeout_ms = e ? (unsigned)e->disc_timeout_ms : 0,
                                     .cache_size = e ? e->disc_cache_size : 0,
@@ -104,22 +112,23 @@ int bsf_nrf_service_start(const bsf_nrf_service_config_t *cfg, bsf_nrf_service_t
     if (start_egress(s, cfg, err, err_cap)) {
         bsf_sbi_client_stop(s->sbi);
         bsf_nf_discovery_free(s->discovery);
+        bsf_nrf_health_free(s->health);
         free(s);
         return -1;
     }
     if (cfg->settings->uri[0]) {
         bsf_nrf_client_config_t nc = {cfg->settings, s->instance_id, cfg->listen_host,
                                       cfg->listen_port, cfg->api_root, cfg->rx_host,
-                                      cfg->rx_realm, cfg->load_fn, cfg->load_ctx};
+                                      cfg->rx_realm, cfg->load_fn, cfg->load_ctx, s->health};
         if (bsf_nrf_client_start(&nc, s->sbi, &s->nrf, err, err_cap)) {
             bsf_sbi_client_stop(s->sbi);
             bsf_sbi_alt_route_free(s->alt);
             bsf_nf_discovery_free(s->discovery);
+            bsf_nrf_health_free(s->health);
             free(s);
             return -1;
         }
-        s->tokens = bsf_nrf_tokens_new(s->sbi, s->instance_id, bsf_nrf_client_api_root,
-                                       s->nrf, st->timeout_ms);
+        s->tokens = bsf_nrf_tokens_new(s->sbi, s->instance_id, s->health, st->timeout_ms);
         if (s->tokens)
             bsf_nrf_tokens_install(s->tokens);
     }
@@ -202,5 +211,6 @@ void bsf_nrf_service_stop(bsf_nrf_service_t *s)
     bsf_nrf_client_free(s->nrf);
     bsf_sbi_alt_route_free(s->alt);
     bsf_nf_discovery_free(s->discovery);
+    bsf_nrf_health_free(s->health);
     free(s);
 }

@@ -18,6 +18,7 @@ typedef struct {
     unsigned primary_retries;     /* retries on the primary before the next NRF */
     unsigned alternate_retries;   /* retries on each alternate NRF */
     unsigned unhealthy_s;         /* an NRF that failed is avoided that long */
+    char failure_codes[128];      /* statuses that are an NRF's failure, '\n'-separated */
     unsigned retry_min_ms;        /* autonomous re-attempts: first delay, doubling... */
     unsigned retry_max_ms;        /* ...up to this */
     unsigned deregister_timeout_ms; /* NFDeregister at shutdown, at most */

@@ -27,14 +27,15 @@ typedef struct entry {
     char *token;
     int64_t refresh_at_ms;
     bool fetching;
+    uint32_t tried;          /* NRFs asked in this fetch (a bit per index) */
+    int target;              /* the NRF asked now */
     waiter_t *waiters;
 } entry_t;
 
 struct bsf_nrf_tokens {
     bsf_sbi_client_t *sbi;
     char instance_id[64];
-    bsf_nrf_root_fn root;
-    void *root_ctx;
+    bsf_nrf_health_t *nrfs;
     unsigned timeout_ms;
     entry_t *entries;
 };
@@ -71,9 +72,26 @@ static void complete(entry_t *e, const char *token, const char *why)
     }
 }
 
+static int fetch(bsf_nrf_tokens_t *t, entry_t *e, char *why, size_t cap);
+
+/* The NRF failed (nrf_health.h): the next one, when there is one. Returns true when asked. */
+static bool next_nrf(entry_t *e, const bsf_sbi_response_t *rsp)
+{
+    bsf_nrf_tokens_t *t = e->owner;
+    if (!bsf_nrf_health_report(t->nrfs, e->target, rsp))
+        return false;
+    char why[200];
+    BSF_WARN("nrf", "token request to %s failed (%s): the next NRF",
+             bsf_nrf_health_uri(t->nrfs, e->target),
+             rsp->result == BSF_SBI_OK ? "an NRF failure status" : rsp->error);
+    return fetch(t, e, why, sizeof why) == 0;
+}
+
 static void on_token_answer(void *arg, const bsf_sbi_response_t *rsp)
 {
     entry_t *e = arg;
+    if (next_nrf(e, rsp))
+        return;
     char why[200];
     json_t *root = rsp->result == BSF_SBI_OK ? json_loadb(rsp->body, rsp->body_len, 0, NULL)
                                              : NULL;
@@ -103,22 +121,30 @@ static void on_token_answer(void *arg, const bsf_sbi_response_t *rsp)
 
 static int fetch(bsf_nrf_tokens_t *t, entry_t *e, char *why, size_t cap)
 {
-    char root[256], uri[320], scope[512], body[1024];
-    if (t->root(t->root_ctx, root, sizeof root)) {
-        snprintf(why, cap, "no NRF for the token request");
+    char uri[320], scope[512], body[1024];
+    unsigned asked = (unsigned)__builtin_popcount(e->tried);
+    int i = bsf_nrf_health_pick(t->nrfs, e->tried);
+    if (i < 0 || !bsf_nrf_health_may_try(t->nrfs, asked)) {
+        snprintf(why, cap, asked ? "token request: no other NRF to ask"
+                                 : "no NRF for the token request");
         return -1;
     }
-    snprintf(uri, sizeof uri, "%s/oauth2/token", root);
+    e->tried |= 1u << i;
+    e->target = i;
+    snprintf(uri, sizeof uri, "%s/oauth2/token", bsf_nrf_health_uri(t->nrfs, i));
     form_escape(e->scope, scope, sizeof scope);
     int n = snprintf(body, sizeof body,
                      "grant_type=client_credentials&nfInstanceId=%s&nfType=BSF&scope=%s",
                      t->instance_id, scope);
     if (e->nf_type[0] && n > 0 && (size_t)n < sizeof body)
         snprintf(body + n, sizeof body - (size_t)n, "&targetNfType=%s", e->nf_type);
+    bsf_sbi_retry_profile_t retry;
+    bsf_nrf_health_retry_profile(t->nrfs, i, t->timeout_ms, &retry);
     bsf_sbi_request_t q = {.method = "POST", .uri = uri,
                            .content_type = "application/x-www-form-urlencoded",
                            .body = body, .body_len = strlen(body), .timeout_ms = t->timeout_ms,
-                           .priority = bsf_message_profile_nrf(BSF_MP_ACCESS_TOKEN)};
+                           .priority = bsf_message_profile_nrf(BSF_MP_ACCESS_TOKEN),
+                           .retry = &retry};
     return bsf_sbi_client_submit(t->sbi, &q, on_token_answer, e, why, cap);
 }
 
@@ -161,6 +187,7 @@ static void get(void *ctx, const char *scope, const char *nf_type, bsf_sbi_token
     char why[200];
     if (!e->fetching) {
         e->fetching = true;
+        e->tried = 0;
         if (fetch(t, e, why, sizeof why))
             complete(e, NULL, why);
     }
@@ -175,15 +202,14 @@ static void invalidate(void *ctx, const char *scope, const char *nf_type, const 
 }
 
 bsf_nrf_tokens_t *bsf_nrf_tokens_new(bsf_sbi_client_t *sbi, const char *nf_instance_id,
-                                     bsf_nrf_root_fn root, void *root_ctx, unsigned timeout_ms)
+                                     bsf_nrf_health_t *nrfs, unsigned timeout_ms)
 {
     bsf_nrf_tokens_t *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
     t->sbi = sbi;
     snprintf(t->instance_id, sizeof t->instance_id, "%s", nf_instance_id);
-    t->root = root;
-    t->root_ctx = root_ctx;
+    t->nrfs = nrfs;
     t->timeout_ms = timeout_ms;
     return t;
 }

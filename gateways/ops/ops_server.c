@@ -414,8 +414,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return send_json(conn, 200, json_pack("{s:s}", "status", "alive"));
     if (strcmp(url, "/health/ready") == 0) {
         bool ready = atomic_load(&ops->ready);
-        return send_json(conn, ready ? 200 : 503,
-                         json_pack("{s:s}", "status", ready ? "ready" : "not ready"));
+        json_t *root = json_pack("{s:s}", "status", ready ? "ready" : "not ready");
+        json_t *more = ops->cfg.health ? ops->cfg.health(ops->cfg.health_ctx) : NULL;
+        if (root && json_is_object(more))
+            json_object_update(root, more);
+        json_decref(more);
+        return send_json(conn, ready ? 200 : 503, root);
     }
     if (strcmp(url, "/metrics") == 0)
         return serve_metrics(ops, conn);

@@ -25,6 +25,10 @@ typedef struct {
     uint16_t site_id;
     bsf_store_t *store;
     bsf_engine_t *engine;
+    /* Members added to GET /health/ready's answer (an object: ownership passes to the
+     * server), or NULL for none; called on the ops thread. NULL: none. */
+    json_t *(*health)(void *ctx);
+    void *health_ctx;
 } bsf_ops_config_t;
 
 /* Starts the listeners that are configured. Returns 0 or -1 with a message (naming the

@@ -26,6 +26,19 @@ typedef enum {
 static const char *const param_names[P_COUNT] = {
     "ipv4Addr", "ipv6Prefix", "macAddr48", "dnn", "supi", "gpsi", "snssai", "ipDomain", "supp-feat"};
 
+/* "query NAME", the problem's parameter for a query parameter: by hand, as it is built for
+ * every parameter of every discovery. `out` has BSF_QUERY_POINTER_MAX bytes. */
+#define BSF_QUERY_POINTER_MAX 48
+static void query_pointer(char *out, const char *name)
+{
+    size_t n = strlen(name);
+    if (n > BSF_QUERY_POINTER_MAX - 7)
+        n = BSF_QUERY_POINTER_MAX - 7;
+    memcpy(out, "query ", 6);
+    memcpy(out + 6, name, n);
+    out[6 + n] = '\0';
+}
+
 static int param_index(const char *name)
 {
     for (int i = 0; i < P_COUNT; i++)
@@ -64,8 +77,8 @@ static int parse_snssai(const char *v, size_t n, msgpack_zone *zone, bsf_snssai_
 static int parse_param(int p, const char *v, size_t n, msgpack_zone *zone,
                        bsf_discovery_query_t *q, bsf_problem_t *problem)
 {
-    char name[32];
-    snprintf(name, sizeof name, "query %s", param_names[p]);
+    char name[BSF_QUERY_POINTER_MAX];
+    query_pointer(name, param_names[p]);
     bsf_member_ctx_t c = {zone, problem};
     msgpack_object o = str_object(v, n);
     const bsf_cause_t opt = BSF_CAUSE_OPTIONAL_QUERY_PARAM_INCORRECT;
@@ -115,8 +128,8 @@ int bsf_discovery_query_parse(const char *query, size_t len, msgpack_zone *zone,
             return -1;
         }
         int p = param_index(item.name);
-        char pn[48];
-        snprintf(pn, sizeof pn, "query %s", item.name);
+        char pn[BSF_QUERY_POINTER_MAX];
+        query_pointer(pn, item.name);
         if (p < 0)
             return bsf_problem_fail(problem, BSF_CAUSE_INVALID_QUERY_PARAM, pn,
                                     "is not a parameter of this resource");
@@ -147,8 +160,8 @@ int bsf_discovery_query_parse(const char *query, size_t len, msgpack_zone *zone,
                         "only one of ipv4Addr, ipv6Prefix and macAddr48 may be given");
         for (int p = P_IPV4; p <= P_MAC; p++)
             if (seen & (1u << p)) {
-                char pn[48];
-                snprintf(pn, sizeof pn, "query %s", param_names[p]);
+                char pn[BSF_QUERY_POINTER_MAX];
+                query_pointer(pn, param_names[p]);
                 bsf_problem_add_param(problem, pn, "only one UE address may be given");
             }
         return -1;

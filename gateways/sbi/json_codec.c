@@ -1,7 +1,9 @@
 #include "gateways/sbi/json_codec.h"
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int pack_json(const json_t *j, msgpack_packer *pk, int depth)
@@ -90,29 +92,48 @@ static int put(msgpack_sbuffer *out, const char *s, size_t n)
     return n ? msgpack_sbuffer_write(out, s, n) : 0;
 }
 
+/* Room for `need` more bytes (grown as msgpack_sbuffer_write grows it: realloc, doubling). */
+static int reserve(msgpack_sbuffer *out, size_t need)
+{
+    if (out->alloc - out->size >= need)
+        return 0;
+    size_t cap = out->alloc ? out->alloc * 2 : MSGPACK_SBUFFER_INIT_SIZE;
+    while (cap - out->size < need)
+        cap *= 2;
+    char *p = realloc(out->data, cap);
+    if (!p)
+        return -1;
+    out->data = p;
+    out->alloc = cap;
+    return 0;
+}
+
+/* In one pass into room reserved for the worst case (every byte as \u00XX): a write per run
+ * of plain bytes cost a third of rendering a binding. */
 static int put_string(msgpack_sbuffer *out, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
-    if (put(out, "\"", 1))
+    if (n > (SIZE_MAX - 2) / 6 || reserve(out, n * 6 + 2))
         return -1;
-    size_t start = 0;
+    char *d = out->data + out->size;
+    *d++ = '"';
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        if (put(out, s + start, i - start))
-            return -1;
-        char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-        if (c == '"' || c == '\\') {
-            esc[1] = (char)c;
-            if (put(out, esc, 2))
-                return -1;
-        } else if (put(out, esc, 6)) {
-            return -1;
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            *d++ = (char)c;
+        } else if (c == '"' || c == '\\') {
+            *d++ = '\\';
+            *d++ = (char)c;
+        } else {
+            memcpy(d, "\\u00", 4);
+            d[4] = hex[c >> 4];
+            d[5] = hex[c & 15];
+            d += 6;
         }
-        start = i + 1;
     }
-    return put(out, s + start, n - start) || put(out, "\"", 1);
+    *d++ = '"';
+    out->size = (size_t)(d - out->data);
+    return 0;
 }
 
 static bool skipped(const msgpack_object *key, const char *const *skip)
@@ -129,6 +150,18 @@ static bool is_supp_feat(const msgpack_object *key)
     return key->via.str.size == 8 && memcmp(key->via.str.ptr, "suppFeat", 8) == 0;
 }
 
+/* Decimal digits of v, by hand: snprintf was a tenth of rendering a binding. */
+static int put_u64(msgpack_sbuffer *out, uint64_t v, bool negative)
+{
+    char num[24], *d = num + sizeof num;
+    do
+        *--d = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    if (negative)
+        *--d = '-';
+    return put(out, d, (size_t)(num + sizeof num - d));
+}
+
 static int write_value(const msgpack_object *o, msgpack_sbuffer *out, const char *const *skip,
                        const char *supp_feat, int depth)
 {
@@ -140,11 +173,10 @@ static int write_value(const msgpack_object *o, msgpack_sbuffer *out, const char
     case MSGPACK_OBJECT_BOOLEAN:
         return o->via.boolean ? put(out, "true", 4) : put(out, "false", 5);
     case MSGPACK_OBJECT_POSITIVE_INTEGER:
-        n = snprintf(num, sizeof num, "%llu", (unsigned long long)o->via.u64);
-        return put(out, num, (size_t)n);
+        return put_u64(out, o->via.u64, false);
     case MSGPACK_OBJECT_NEGATIVE_INTEGER:
-        n = snprintf(num, sizeof num, "%lld", (long long)o->via.i64);
-        return put(out, num, (size_t)n);
+        /* -(i64 + 1) + 1 avoids overflowing on INT64_MIN */
+        return put_u64(out, (uint64_t)(-(o->via.i64 + 1)) + 1, true);
     case MSGPACK_OBJECT_FLOAT32:
     case MSGPACK_OBJECT_FLOAT64:
         n = snprintf(num, sizeof num, "%.17g", o->via.f64);

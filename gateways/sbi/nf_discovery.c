@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "core/api_root.h"
 #include "gateways/admission/message_profile.h"
 
 #define QUERY_MAX 512
-#define NRF_MAX 8
 
 typedef struct {
     char key[QUERY_MAX];     /* the query string: what the result answers */
@@ -23,8 +23,7 @@ typedef struct search search_t;
 
 struct bsf_nf_discovery {
     bsf_sbi_client_t *sbi;
-    char nrfs[NRF_MAX][512];
-    size_t n_nrfs;
+    bsf_nrf_health_t *nrfs;  /* shared with the NRF client and tokens; not owned */
     char requester[64];
     unsigned timeout_ms;
     uint64_t max_validity_ms;
@@ -42,7 +41,8 @@ struct search {
     bsf_nf_discovery_done_fn done;
     void *arg;
     char query[QUERY_MAX];
-    size_t next_nrf;         /* the NRF to ask next */
+    uint32_t tried;          /* NRFs asked (a bit per index) */
+    int target;              /* the NRF asked now */
     unsigned asked;
     json_t *cached;          /* a cache hit, delivered on the client thread */
     char last_error[200];
@@ -69,15 +69,7 @@ bsf_nf_discovery_t *bsf_nf_discovery_create(bsf_sbi_client_t *sbi,
     if (!d)
         return NULL;
     d->sbi = sbi;
-    for (const char *p = cfg->nrf_uris ? cfg->nrf_uris : ""; *p && d->n_nrfs < NRF_MAX;) {
-        size_t n = strcspn(p, "\n");
-        while (n && p[n - 1] == '/') /* apiRoot: no trailing slash */
-            n--;
-        if (n && n < sizeof d->nrfs[0])
-            snprintf(d->nrfs[d->n_nrfs++], sizeof d->nrfs[0], "%.*s", (int)n, p);
-        p += strcspn(p, "\n");
-        p += *p == '\n';
-    }
+    d->nrfs = cfg->nrfs;
     if (plain(cfg->requester_nf_instance_id))
         snprintf(d->requester, sizeof d->requester, "%s", cfg->requester_nf_instance_id);
     d->timeout_ms = cfg->timeout_ms ? cfg->timeout_ms : 2000;
@@ -93,7 +85,7 @@ bsf_nf_discovery_t *bsf_nf_discovery_create(bsf_sbi_client_t *sbi,
 
 bool bsf_nf_discovery_enabled(const bsf_nf_discovery_t *d)
 {
-    return d && d->n_nrfs > 0;
+    return d && bsf_nrf_health_count(d->nrfs) > 0;
 }
 
 /* The cached instances of `key` (a new reference), NULL when none or expired. */
@@ -179,13 +171,16 @@ static void on_answer(void *arg, const bsf_sbi_response_t *rsp)
 {
     search_t *s = arg;
     bsf_nf_discovery_t *d = s->d;
-    const char *nrf = d->nrfs[s->next_nrf - 1];
-    if (rsp->result != BSF_SBI_OK || rsp->status == 429 || rsp->status >= 500) {
+    const char *nrf = bsf_nrf_health_uri(d->nrfs, s->target);
+    /* a failure marks that NRF unhealthy for its other users too (nrf_health.h) */
+    bool failed = bsf_nrf_health_report(d->nrfs, s->target, rsp);
+    if (failed || rsp->result != BSF_SBI_OK || rsp->from_scp) {
         if (rsp->result != BSF_SBI_OK)
             snprintf(s->last_error, sizeof s->last_error, "%s: %s", nrf, rsp->error);
         else
             snprintf(s->last_error, sizeof s->last_error, "%s: status %d", nrf, rsp->status);
-        if (s->next_nrf < d->n_nrfs)
+        if (bsf_nrf_health_pick(d->nrfs, s->tried) >= 0 &&
+            bsf_nrf_health_may_try(d->nrfs, s->asked))
             atomic_fetch_add(&d->nrf_failovers, 1);
         ask_next(s);
         return;
@@ -217,15 +212,25 @@ static void on_answer(void *arg, const bsf_sbi_response_t *rsp)
 static void ask_next(search_t *s)
 {
     bsf_nf_discovery_t *d = s->d;
-    while (s->next_nrf < d->n_nrfs) {
-        const char *nrf = d->nrfs[s->next_nrf++];
-        char uri[sizeof d->nrfs[0] + QUERY_MAX + 128];
+    int i;
+    /* the healthy NRFs by priority, within nrf.alternate_retries (seed §3.42) */
+    while (bsf_nrf_health_may_try(d->nrfs, s->asked) &&
+           (i = bsf_nrf_health_pick(d->nrfs, s->tried)) >= 0) {
+        const char *nrf = bsf_nrf_health_uri(d->nrfs, i);
+        s->tried |= 1u << i;
+        s->target = i;
+        char uri[256 + QUERY_MAX + 128];
         int n = snprintf(uri, sizeof uri, "%s/nnrf-disc/v1/nf-instances?%s%s%s", nrf, s->query,
                          d->requester[0] ? "&requester-nf-instance-id=" : "", d->requester);
         if (n < 0 || (size_t)n >= sizeof uri)
             continue;
+        bsf_sbi_retry_profile_t retry;
+        bsf_nrf_health_retry_profile(d->nrfs, i, d->timeout_ms, &retry);
+        /* nrf.discovery.timeout is one attempt's: a slow NRF is not cut short for retries */
+        retry.attempt_timeout_ms = 0;
         bsf_sbi_request_t req = {.method = "GET", .uri = uri, .timeout_ms = d->timeout_ms,
-                                 .priority = bsf_message_profile_nrf(BSF_MP_NF_DISCOVER)};
+                                 .priority = bsf_message_profile_nrf(BSF_MP_NF_DISCOVER),
+                                 .retry = &retry};
         char err[200];
         s->asked++;
         atomic_fetch_add(&d->nrf_requests, 1);
@@ -332,6 +337,7 @@ void bsf_nf_discovery_write_metrics(void *ctx, bsf_text_t *out)
                     (unsigned long long)s.nrf_failovers);
 }
 
+/* The host of an NFService's end point, else of the profile; *port: the end point's, 0. */
 static const char *first_address(json_t *svc, json_t *p, char *buf, size_t cap,
                                  json_int_t *port)
 {
@@ -340,33 +346,49 @@ static const char *first_address(json_t *svc, json_t *p, char *buf, size_t cap,
     *port = pt > 0 && pt <= 65535 ? pt : 0;
     const char *host = json_string_value(json_object_get(ep, "ipv4Address"));
     const char *v6 = json_string_value(json_object_get(ep, "ipv6Address"));
+    if (!host)
+        host = json_string_value(json_object_get(svc, "fqdn"));
+    if (!host && !v6)
+        host = json_string_value(json_object_get(p, "fqdn"));
+    if (!host && !v6)
+        host = json_string_value(json_array_get(json_object_get(p, "ipv4Addresses"), 0));
+    if (!host && !v6)
+        v6 = json_string_value(json_array_get(json_object_get(p, "ipv6Addresses"), 0));
     if (!host && v6 && strlen(v6) < cap - 2) {
         snprintf(buf, cap, "[%s]", v6);
         host = buf;
     }
-    if (!host)
-        host = json_string_value(json_object_get(svc, "fqdn"));
-    if (!host)
-        host = json_string_value(json_object_get(p, "fqdn"));
-    if (!host)
-        host = json_string_value(json_array_get(json_object_get(p, "ipv4Addresses"), 0));
     return host;
+}
+
+/* The NFService named `name` (NULL: any) of nfServiceList, else of nfServices; the first
+ * one when none has that name. */
+static bool service_named(json_t *s, const char *name, json_t **first)
+{
+    const char *n = json_string_value(json_object_get(s, "serviceName"));
+    if (!*first)
+        *first = s;
+    return !name || (n && strcmp(n, name) == 0);
+}
+
+static json_t *service_of(json_t *profile, const char *name)
+{
+    json_t *first = NULL, *s;
+    const char *key;
+    json_object_foreach(json_object_get(profile, "nfServiceList"), key, s)
+        if (service_named(s, name, &first))
+            return s;
+    size_t i;
+    json_array_foreach(json_object_get(profile, "nfServices"), i, s)
+        if (service_named(s, name, &first))
+            return s;
+    return first;
 }
 
 int bsf_nf_profile_api_root(json_t *profile, const char *service_name, char *root, size_t cap,
                             char *authority, size_t acap)
 {
-    json_t *services = json_object_get(profile, "nfServices");
-    json_t *svc = json_array_get(services, 0);
-    size_t i;
-    json_t *s;
-    json_array_foreach(services, i, s) {
-        const char *name = json_string_value(json_object_get(s, "serviceName"));
-        if (service_name && name && strcmp(name, service_name) == 0) {
-            svc = s;
-            break;
-        }
-    }
+    json_t *svc = service_of(profile, service_name);
     char v6[64];
     json_int_t port;
     const char *host = first_address(svc, profile, v6, sizeof v6, &port);
@@ -376,7 +398,11 @@ int bsf_nf_profile_api_root(json_t *profile, const char *service_name, char *roo
     scheme = scheme && strcmp(scheme, "https") == 0 ? "https" : "http";
     if (!port)
         port = strcmp(scheme, "https") == 0 ? 443 : 80;
+    const char *prefix = json_string_value(json_object_get(svc, "apiPrefix"));
     int a = snprintf(authority, acap, "%s:%d", host, (int)port);
-    int n = snprintf(root, cap, "%s://%s:%d", scheme, host, (int)port);
-    return a > 0 && (size_t)a < acap && n > 0 && (size_t)n < cap ? 0 : -1;
+    return a > 0 && (size_t)a < acap &&
+                   bsf_api_root_build(scheme, host, (unsigned)port, prefix, root, cap) ==
+                       BSF_API_ROOT_OK
+               ? 0
+               : -1;
 }

@@ -1,7 +1,10 @@
 /* Nnrf_NFDiscovery (TS 29.510 §5.3.2.2) over the SBI client, with a cache.
  *
- * A search asks the NRFs of `nrf_uris` in order (the first is the primary): an NRF that
- * gives no answer, 429 or a 5xx is skipped for the next; another answer ends the search.
+ * A search asks the NRFs of the shared health view (nrf_health.h) in its order: the first
+ * healthy one by priority (the primary first), the next after a failure (no answer, one of
+ * nrf.failure_codes, Retry-After: that NRF is then unhealthy for the NRF client and the
+ * tokens too), within nrf.primary_retries and nrf.alternate_retries; another answer ends
+ * the search. When every NRF is unhealthy, the least recently failed one is asked.
  * A SearchResult is kept for its validityPeriod (seconds, at most max_validity_ms; 0: not
  * kept), so a search for the same query within it asks no NRF; searches of a query that is
  * already being asked wait for that answer. Used by alternate routing
@@ -16,12 +19,14 @@
 #include <jansson.h>
 
 #include "common/text.h"
+#include "gateways/sbi/nrf_health.h"
 #include "gateways/sbi/sbi_client.h"
 
 typedef struct bsf_nf_discovery bsf_nf_discovery_t;
 
 typedef struct {
-    const char *nrf_uris;          /* '\n'-separated NRF apiRoots; NULL/"": no discovery */
+    bsf_nrf_health_t *nrfs;        /* the NRFs (not owned, outlives the discovery); NULL or
+                                      none configured: no discovery */
     const char *requester_nf_instance_id; /* requester-nf-instance-id; NULL: not sent */
     unsigned timeout_ms;           /* per NRF asked; 0: 2000 */
     unsigned cache_size;           /* results kept; 0: none */
@@ -66,10 +71,13 @@ void bsf_nf_discovery_stats(bsf_nf_discovery_t *d, bsf_nf_discovery_stats_t *out
 /* Prometheus text (bsf_ops_metrics_fn). Any thread. */
 void bsf_nf_discovery_write_metrics(void *ctx, bsf_text_t *out);
 
-/* The API root ("scheme://host:port") and authority ("host:port") of an NFProfile: its
- * service named `service_name` (NULL: the first), that service's first IP end point (IPv4,
- * else IPv6 in brackets) or FQDN, else the profile's FQDN or first address; the end point's
- * port or the scheme's. Returns 0, or -1 (no address, too long). Pure; any thread. */
+/* The apiRoot ("scheme://host:port[/apiPrefix]", TS 29.501 §4.4.1) and authority
+ * ("host:port") of an NFProfile (TS 29.510 §6.1.6.2.2), built by core/api_root.h: its
+ * NFService named `service_name` (NULL or none of that name: the first) of nfServiceList,
+ * else of nfServices; the service's scheme; the host of its first IP end point (IPv4, else
+ * IPv6 in brackets), else the service's fqdn, else the profile's fqdn, first IPv4 or IPv6
+ * address; the end point's port, else the scheme's (80, 443); the service's apiPrefix.
+ * Returns 0, or -1 (no address, a malformed prefix, too long). Pure; any thread. */
 int bsf_nf_profile_api_root(json_t *profile, const char *service_name, char *root, size_t cap,
                             char *authority, size_t acap);
 

@@ -116,12 +116,6 @@ static const char *const multi_ue_addr_members[] = {"addIpv6Prefixes", "addMacAd
 static int render_match(bsf_nbsf_request_t *rq, const bsf_discovery_query_t *q,
                         const bsf_match_t *m)
 {
-    msgpack_object obj;
-    size_t off = 0, len;
-    const char *mp;
-    if (bsf_record_binding_msgpack(&m->record, &rq->w->zone, &mp, &len) ||
-        msgpack_unpack(mp, len, &off, &rq->w->zone, &obj) != MSGPACK_UNPACK_SUCCESS)
-        return -1;
     const char *const *skip = NULL;
     char agreed[72];
     const char *supp_feat = NULL;
@@ -132,7 +126,7 @@ static int render_match(bsf_nbsf_request_t *rq, const bsf_discovery_query_t *q,
             skip = multi_ue_addr_members;
     }
     msgpack_sbuffer_clear(&rq->w->json);
-    return bsf_json_write(&obj, &rq->w->json, skip, supp_feat);
+    return bsf_json_write(&m->doc, &rq->w->json, skip, supp_feat);
 }
 
 void bsf_pcf_bindings_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len)

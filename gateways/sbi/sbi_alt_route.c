@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "core/api_root.h"
 #include "gateways/sbi/sbi_binding.h"
+#include "gateways/sbi/status_list.h"
 #include "gateways/sbi/sbi_uri.h"
 
 #define TRIED_MAX (BSF_SBI_ALT_MAX + 1)
@@ -17,7 +19,7 @@ struct bsf_sbi_alt_route {
     bsf_nf_discovery_t *discovery;
     bool enabled, on_timeout, on_connect_error;
     unsigned max_alternates;
-    uint8_t statuses[600];   /* 1: an answer with this status leads to an alternate */
+    uint8_t statuses[BSF_STATUS_LIST_SIZE]; /* 1: an answer with it leads to an alternate */
     atomic_uint_fast64_t sent, answered, exhausted, none;
 };
 
@@ -34,7 +36,8 @@ typedef struct {
     bsf_sbi_retry_profile_t retry;
     char *strings;
     char uri[BSF_SBI_URI_MAX];
-    const char *path;        /* of the original URI, into `strings` */
+    char api_root[BSF_SBI_URI_MAX]; /* of `uri` (with its apiPrefix); "": not known */
+    const char *path;        /* below the original URI's apiRoot, into `strings` */
     char nf_type[32], set[200], service[64];
     bool can_alternate;
     uint64_t deadline_ms;
@@ -48,21 +51,6 @@ typedef struct {
 static uint64_t now_ms(void)
 {
     return bsf_clock_mono_ns() / 1000000u;
-}
-
-static int parse_statuses(bsf_sbi_alt_route_t *ar, const char *list)
-{
-    const char *p = list ? list : "500,502,503,504";
-    while (*p) {
-        char *end;
-        long v = strtol(p, &end, 10);
-        if (end == p || v < 300 || v > 599 ||
-            (*end && *end != ',' && *end != ';' && *end != '\n'))
-            return -1;
-        ar->statuses[v] = 1;
-        p = *end ? end + 1 : end;
-    }
-    return 0;
 }
 
 bsf_sbi_alt_route_t *bsf_sbi_alt_route_create(bsf_sbi_client_t *sbi, bsf_nf_discovery_t *discovery,
@@ -81,7 +69,8 @@ bsf_sbi_alt_route_t *bsf_sbi_alt_route_create(bsf_sbi_client_t *sbi, bsf_nf_disc
     ar->on_connect_error = cfg->on_connect_error;
     ar->max_alternates = cfg->max_alternates > BSF_SBI_ALT_MAX ? BSF_SBI_ALT_MAX
                                                                : cfg->max_alternates;
-    if (parse_statuses(ar, cfg->statuses)) {
+    if (bsf_status_list_parse(cfg->statuses ? cfg->statuses : "500,502,503,504",
+                              ar->statuses)) {
         snprintf(err, err_cap, "alternate routing statuses: not a list of codes 300..599");
         free(ar);
         return NULL;
@@ -118,7 +107,8 @@ static int copy_request(alt_t *a, const bsf_sbi_request_t *r)
     size_t n = text_len(r->method) + text_len(r->uri) + text_len(r->content_type) +
                r->body_len + text_len(r->correlation_info) + text_len(r->callback) +
                text_len(r->routing_binding) + text_len(r->binding) + text_len(r->scp_uri) +
-               text_len(r->oauth_scope) + text_len(r->target_nf_type) + 1;
+               text_len(r->oauth_scope) + text_len(r->target_nf_type) +
+               text_len(r->api_root) + 1;
     for (size_t i = 0; i < r->n_headers && i < BSF_SBI_MAX_EXTRA_HEADERS; i++)
         n += text_len(r->headers[i].name) + text_len(r->headers[i].value);
     char *at = a->strings = malloc(n);
@@ -140,6 +130,7 @@ static int copy_request(alt_t *a, const bsf_sbi_request_t *r)
     a->req.scp_uri = put(&at, r->scp_uri);
     a->req.oauth_scope = put(&at, r->oauth_scope);
     a->req.target_nf_type = put(&at, r->target_nf_type);
+    a->req.api_root = put(&at, r->api_root);
     for (size_t i = 0; i < a->req.n_headers; i++) {
         a->req.headers[i].name = put(&at, r->headers[i].name);
         a->req.headers[i].value = put(&at, r->headers[i].value);
@@ -260,8 +251,9 @@ static bool tried(const alt_t *a, const char *id, const char *authority)
     return false;
 }
 
-/* The URI of the best alternate in `list` (lowest priority, REGISTERED, not tried), with
- * the original request's path. Returns 0, or -1 when there is none. */
+/* The URI of the best alternate in `list` (lowest priority, REGISTERED, not tried): the
+ * apiRoot of its NFService (scheme, end point, apiPrefix) with the original request's path
+ * below its apiRoot. Returns 0, or -1 when there is none. */
 static int pick(alt_t *a, json_t *list, char *id_out, size_t id_cap)
 {
     size_t i;
@@ -273,7 +265,7 @@ static int pick(alt_t *a, json_t *list, char *id_out, size_t id_cap)
         const char *status = json_string_value(json_object_get(p, "nfStatus"));
         json_t *prio = json_object_get(p, "priority");
         json_int_t pr = json_is_integer(prio) ? json_integer_value(prio) : 65536;
-        char root[BSF_SBI_HOST_MAX + 16], authority[BSF_SBI_HOST_MAX + 8];
+        char root[sizeof a->api_root], authority[BSF_SBI_HOST_MAX + 8];
         if ((type && strcmp(type, a->nf_type) != 0) ||
             (status && strcmp(status, "REGISTERED") != 0) || (best >= 0 && pr >= best) ||
             bsf_nf_profile_api_root(p, a->service[0] ? a->service : NULL, root, sizeof root,
@@ -281,10 +273,10 @@ static int pick(alt_t *a, json_t *list, char *id_out, size_t id_cap)
             tried(a, id, authority))
             continue;
         char uri[sizeof a->uri];
-        int n = snprintf(uri, sizeof uri, "%s%s", root, a->path);
-        if (n < 0 || (size_t)n >= sizeof uri)
+        if (bsf_api_root_join(root, a->path, uri, sizeof uri) != BSF_API_ROOT_OK)
             continue;
-        memcpy(a->uri, uri, (size_t)n + 1);
+        memcpy(a->uri, uri, strlen(uri) + 1);
+        memcpy(a->api_root, root, strlen(root) + 1);
         best = pr;
         snprintf(id_out, id_cap, "%s", id ? id : "");
     }
@@ -362,6 +354,7 @@ static void on_discovered(void *arg, const bsf_nf_discovery_result_t *res)
     a->alternates++;
     atomic_fetch_add(&a->ar->sent, 1);
     a->req.uri = a->uri;
+    a->req.api_root = a->api_root; /* Model C: the SCP is told the apiPrefix too */
     a->req.timeout_ms = (unsigned)left;
     char err[200];
     if (bsf_sbi_client_submit(a->ar->sbi, &a->req, on_answer, a, err, sizeof err)) {
@@ -394,6 +387,27 @@ static void on_answer(void *arg, const bsf_sbi_response_t *rsp)
         give_up(a, false, "NF discovery not possible");
 }
 
+/* The path an alternate keeps: below the original URI's apiRoot, /{service}/{version}/...
+ * (TS 29.501 §4.4.1), the apiRoot being known then; else everything after the authority. */
+static void keep_path(alt_t *a)
+{
+    size_t at;
+    const char *uri = a->req.uri ? a->req.uri : "";
+    /* the service named, else the first /{name}/v{n} (the path may be another service's) */
+    if ((a->service[0] && bsf_api_root_split(uri, a->service, a->api_root, sizeof a->api_root,
+                                             &at) == BSF_API_ROOT_OK) ||
+        bsf_api_root_split(uri, NULL, a->api_root, sizeof a->api_root, &at) ==
+            BSF_API_ROOT_OK) {
+        a->path = uri + at;
+        if (!a->req.api_root)
+            a->req.api_root = a->api_root;
+        return;
+    }
+    a->api_root[0] = '\0';
+    const char *s = strstr(uri, "://");
+    a->path = s ? s + 3 + strcspn(s + 3, "/?#") : "";
+}
+
 int bsf_sbi_alt_route_submit(bsf_sbi_alt_route_t *ar, const bsf_sbi_request_t *req,
                              const bsf_sbi_alt_target_t *target, bsf_sbi_done_fn done,
                              void *arg, char *err, size_t err_cap)
@@ -407,10 +421,9 @@ int bsf_sbi_alt_route_submit(bsf_sbi_alt_route_t *ar, const bsf_sbi_request_t *r
     a->ar = ar;
     a->done = done;
     a->arg = arg;
-    const char *s = strstr(a->req.uri ? a->req.uri : "", "://");
-    a->path = s ? s + 3 + strcspn(s + 3, "/?#") : "";
     a->deadline_ms = now_ms() + (req->timeout_ms ? req->timeout_ms : 5000);
     scope_alternates(a, target);
+    keep_path(a);
     note_tried(a, a->req.uri);
     if (bsf_sbi_client_submit(ar->sbi, &a->req, on_answer, a, err, err_cap)) {
         free(a->strings);

@@ -421,6 +421,32 @@ static int validate(const bsf_sbi_request_t *q, char *err, size_t cap)
     return 0;
 }
 
+/* The apiPrefix of q->api_root in r->target.path (its length). Returns 0, or -1 when the
+ * URI does not begin with that apiRoot. */
+static int api_prefix(const bsf_sbi_request_t *q, req_t *r, char *err, size_t cap)
+{
+    if (!q->api_root)
+        return 0;
+    size_t n = strlen(q->api_root);
+    while (n && q->api_root[n - 1] == '/')
+        n--;
+    bsf_sbi_uri_t root;
+    char why[96];
+    if (strncmp(q->uri, q->api_root, n) != 0 || !strchr("/?", q->uri[n]) ||
+        bsf_sbi_uri_parse(q->api_root, n, &root, why, sizeof why) || strchr(root.path, '?')) {
+        snprintf(err, cap, "api_root %.*s is not the start of the URI", (int)(n > 200 ? 200 : n),
+                 q->api_root);
+        return -1;
+    }
+    size_t pl = strcmp(root.path, "/") == 0 ? 0 : strlen(root.path);
+    if (strncmp(r->target.path, root.path, pl) != 0) {
+        snprintf(err, cap, "api_root: the URI's path does not begin with its prefix");
+        return -1;
+    }
+    r->api_prefix_len = pl;
+    return 0;
+}
+
 /* The copy of a request that the client thread works on. */
 static req_t *copy_request(const bsf_sbi_request_t *q, char *err, size_t cap)
 {
@@ -444,6 +470,10 @@ static req_t *copy_request(const bsf_sbi_request_t *q, char *err, size_t cap)
     r->strings = a.p;
     if (bsf_sbi_uri_parse(q->uri, strlen(q->uri), &r->target, err, cap) ||
         (q->scp_uri && bsf_sbi_uri_parse(q->scp_uri, strlen(q->scp_uri), &r->scp, err, cap))) {
+        bsf_sbi_req_free(r);
+        return NULL;
+    }
+    if (api_prefix(q, r, err, cap)) {
         bsf_sbi_req_free(r);
         return NULL;
     }

@@ -73,6 +73,11 @@ typedef struct {
     const char *scp_uri;         /* send through this SCP (its apiRoot); NULL: the configured
                                     SCPs, if any */
     bool direct;                 /* never through an SCP */
+    const char *api_root;        /* the target's apiRoot when it has an apiPrefix (TS 29.501
+                                    §4.4.1: scheme://authority/prefix): `uri` begins with it
+                                    (else submit fails). Through an SCP the
+                                    3gpp-Sbi-Target-apiRoot carries it and the SCP's path is
+                                    the one below it. NULL: scheme://authority */
     const char *oauth_scope;     /* the producer requires OAuth2 (TS 33.501 §13.4.1): send
                                     `Authorization: Bearer` with a token for this scope from
                                     the token provider; NULL: no token */

@@ -40,6 +40,7 @@ typedef struct req {
     int scp_index;
     uint32_t scp_tried;
     unsigned reselections;
+    size_t api_prefix_len;           /* target.path's first bytes that are the apiPrefix */
     char *strings;
     /* life cycle */
     uint64_t deadline_ms, attempt_deadline_ms; /* monotonic ms */

@@ -223,6 +223,7 @@ static bool follow_redirect(req_t *r, const bsf_sbi_response_t *rsp)
         return true;
     }
     r->target = next;
+    r->api_prefix_len = 0; /* a redirect's URI: its apiRoot is not known */
     r->redirects++;
     atomic_fetch_add(&c->redirects, 1);
     attempt(r);
@@ -293,7 +294,7 @@ static void nv_add(nvs_t *v, const char *name, const char *value)
 
 typedef struct {
     char ts[BSF_SBI_TIME_HEADER_MAX], max_rsp[16], prio[8], len[24];
-    char target_root[BSF_SBI_HOST_MAX + 16];
+    char target_root[BSF_SBI_HOST_MAX + 16 + 256];
     char path[BSF_SBI_URI_MAX * 2];
     char auth[4096 + 8];
 } nv_text_t;
@@ -312,9 +313,15 @@ static void build_headers(const req_t *r, nvs_t *v, nv_text_t *t)
         size_t pl = strlen(prefix);
         if (pl && prefix[pl - 1] == '/')
             pl--;
-        snprintf(t->path, sizeof t->path, "%.*s%s", (int)pl, prefix, r->target.path);
+        /* the target's apiRoot (its apiPrefix too) in 3gpp-Sbi-Target-apiRoot, the path
+         * below it after the SCP's (TS 29.500 §6.10, TS 29.501 §4.4.1) */
+        size_t tp = r->api_prefix_len;
+        snprintf(t->path, sizeof t->path, "%.*s%s", (int)pl, prefix, r->target.path + tp);
         nv_add(v, ":path", t->path);
-        bsf_sbi_uri_api_root(&r->target, t->target_root, sizeof t->target_root);
+        size_t n = bsf_sbi_uri_api_root(&r->target, t->target_root, sizeof t->target_root);
+        if (n && n + tp < sizeof t->target_root)
+            snprintf(t->target_root + n, sizeof t->target_root - n, "%.*s", (int)tp,
+                     r->target.path);
     } else {
         nv_add(v, ":path", r->target.path);
     }

@@ -433,7 +433,7 @@ def site_factory(bsfd_factory, kafka_broker):
 SERIAL_MODULES = {
     "test_audit", "test_crash_recovery", "test_nf_scoring", "test_rx_congestion",
     "test_rx_failures", "test_rx_feed", "test_sbi_admission", "test_sbi_admission_rx",
-    "test_sbi_hostile", "test_shutdown",
+    "test_sbi_hostile", "test_shutdown", "test_nrf_health",
 }
 
 

@@ -201,3 +201,39 @@ def unpack_msgpack(data, pos=0):
 
 def _length(data, pos, size):
     return int.from_bytes(data[pos:pos + size], "big"), pos + size
+
+
+def pack_msgpack(obj):
+    """Encodes what unpack_msgpack decodes (maps, lists, str, bytes, int, bool, None), each
+    in its shortest form, as the events are written (a crafted event for the hold tests)."""
+    if obj is None:
+        return b"\xc0"
+    if obj is True or obj is False:
+        return b"\xc3" if obj else b"\xc2"
+    if isinstance(obj, int):
+        if 0 <= obj <= 0x7F:
+            return bytes([obj])
+        if -32 <= obj < 0:
+            return struct.pack(">b", obj)
+        if obj >= 0:
+            for tag, fmt, top in ((0xCC, ">B", 0xFF), (0xCD, ">H", 0xFFFF),
+                                  (0xCE, ">I", 0xFFFFFFFF), (0xCF, ">Q", 2 ** 64 - 1)):
+                if obj <= top:
+                    return bytes([tag]) + struct.pack(fmt, obj)
+        return b"\xd3" + struct.pack(">q", obj)
+    if isinstance(obj, str):
+        data = obj.encode()
+        n = len(data)
+        head = bytes([0xA0 | n]) if n < 32 else b"\xd9" + bytes([n]) if n < 256 else \
+            b"\xda" + struct.pack(">H", n)
+        return head + data
+    if isinstance(obj, (bytes, bytearray)):
+        return b"\xc4" + bytes([len(obj)]) + bytes(obj) if len(obj) < 256 else \
+            b"\xc5" + struct.pack(">H", len(obj)) + bytes(obj)
+    if isinstance(obj, list):
+        head = bytes([0x90 | len(obj)]) if len(obj) < 16 else b"\xdc" + struct.pack(">H", len(obj))
+        return head + b"".join(pack_msgpack(item) for item in obj)
+    if isinstance(obj, dict):
+        head = bytes([0x80 | len(obj)]) if len(obj) < 16 else b"\xde" + struct.pack(">H", len(obj))
+        return head + b"".join(pack_msgpack(k) + pack_msgpack(v) for k, v in obj.items())
+    raise TypeError(f"cannot pack {type(obj).__name__}")

@@ -4,6 +4,7 @@ endpoint serves, the image's runtime stage installs every library bsfd links (fr
 dpkg), as a non-root user, and the ops endpoint answers — not ready — while a Kafka site
 catches up, so that the liveness probe passes and the readiness probe does not."""
 
+import os
 import pathlib
 import re
 import signal
@@ -226,3 +227,37 @@ def test_service_manager_notifications(tmp_path):
     assert sum("WATCHDOG=1" in m for m in messages) >= 3, messages
     assert any("STOPPING=1" in m for m in messages[ready_at:]), messages
     assert "systemd watchdog every 400 ms" in (tmp_path / "stderr.log").read_text()
+
+
+def test_install_layout_with_prefix_usr_matches_the_image(tmp_path):
+    """Configured as the image builds it (prefix /usr): the sample configuration goes to
+    /etc/bsf, never /usr/etc; the unit names it; every path the runtime stage copies from
+    the build stage's DESTDIR is one the install writes (the binaries: the runtime component,
+    not built here, go to /usr/bin)."""
+    build, dest = tmp_path / "build", tmp_path / "dest"
+    done = subprocess.run(["cmake", "-S", str(REPO), "-B", str(build), "-G", "Ninja",
+                           "-DBSF_TESTS=OFF", "-DCMAKE_INSTALL_PREFIX=/usr"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    for component in ("config", "systemd", "doc", "monitoring"):
+        done = subprocess.run(["cmake", "--install", str(build), "--component", component],
+                              env={**os.environ, "DESTDIR": str(dest)},
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-3000:]
+    assert (dest / "etc" / "bsf" / "bsf.yaml").read_text() == SAMPLE.read_text()
+    assert not (dest / "usr" / "etc").exists()
+    unit = (dest / "usr" / "lib" / "systemd" / "system" / "bsfd.service").read_text()
+    assert re.search(r"^ExecStart=/usr/bin/bsfd -c /etc/bsf/bsf\.yaml$", unit, re.M), unit
+    assert (dest / "usr" / "share" / "doc" / "bsf" / "operations.md").is_file()
+    assert (dest / "usr" / "share" / "bsf" / "prometheus" / "bsf-rules.yml").is_file()
+    runtime = re.split(r"^FROM ", DOCKERFILE.read_text(), flags=re.M)[-1]
+    copies = re.findall(r"^COPY --from=build (.+) (\S+)$", runtime, re.M)
+    assert copies
+    for sources, _target in copies:
+        for source in sources.split():
+            assert source.startswith("/install/"), source
+            inside = source[len("/install/"):]
+            if inside in ("usr/bin/bsfd", "usr/bin/bsfctl"):
+                continue
+            assert (dest / inside).exists(), f"the Dockerfile copies {source}, not installed"
+    assert ("/install/etc/bsf/bsf.yaml", "/etc/bsf/bsf.yaml") in copies

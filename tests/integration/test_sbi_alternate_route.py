@@ -118,7 +118,10 @@ def test_first_nrf_down_the_second_is_asked(bsfd_factory, pcfs, discovery):
     wait_until(lambda: confirmed_by(server, binding_id), 15, "the alternate's 2xx via NRF 2")
     assert confirmed_by(server, binding_id) == f"PCF-{alternate.instance_id}"
     assert len(discovery.searches()) == 1
-    assert metrics(server)["bsf_nf_discovery_nrf_failovers_total"] >= 1
+    # the dead NRF is unhealthy in the view the NRF client and discovery share: whichever
+    # found it first (NFRegister at start, or this search's failover), the other skips it
+    nrfs = server.ops.get("/oc-bsf-configuration/v1/nrfStatus").json()["nrfs"]
+    assert nrfs[0]["health"] == "UNHEALTHY" and nrfs[1]["health"] == "HEALTHY", nrfs
 
 
 def test_retry_budget_exhausted_gives_a_precise_error(bsfd_factory, pcfs, discovery):
@@ -187,20 +190,29 @@ def scp():
     sim.close()
 
 
-def test_through_an_scp_a_target_not_reachable_leads_to_an_alternate(bsfd_factory, pcfs,
-                                                                        discovery, scp):
-    """Model C: the SCP answers 504 TARGET_NF_NOT_REACHABLE for the dead PCF (the target
-    failed, not the SCP); the alternate is asked through the same SCP."""
+def alternate_via_scp(bsfd_factory, pcfs, discovery, scp, session):
+    """The primary PCF down behind the SCP: the alternate answers through it. Returns the
+    routed GETs and their 3gpp-Sbi-Target-apiRoot values."""
     primary, alternate, _ = pcfs
     discovery.sets[SET] = [primary, alternate]
     primary.close()
     server = bsfd_factory(alt_settings(discovery.uri, scp__uris=scp.uri))
-    binding_id, _ = register(server.client, audited_binding(primary, "via", pcfSetId=SET))
+    binding_id, _ = register(server.client, audited_binding(primary, session, pcfSetId=SET))
     wait_until(lambda: confirmed_by(server, binding_id), 20, "the alternate's 2xx via the SCP")
     assert confirmed_by(server, binding_id) == f"PCF-{alternate.instance_id}"
-    roots = [r[3].get("3gpp-sbi-target-apiroot") for r in scp.routed("GET")]
+    routed = scp.routed("GET")
+    roots = [r[3].get("3gpp-sbi-target-apiroot") for r in routed]
     assert primary.api_root in roots and alternate.api_root in roots
     assert roots.index(primary.api_root) < roots.index(alternate.api_root)
+    return routed, roots
+
+
+def test_through_an_scp_a_target_not_reachable_leads_to_an_alternate(bsfd_factory, pcfs,
+                                                                        discovery, scp):
+    """Model C: the SCP answers 504 TARGET_NF_NOT_REACHABLE for the dead PCF (the target
+    failed, not the SCP); the alternate is asked through the same SCP."""
+    _, roots = alternate_via_scp(bsfd_factory, pcfs, discovery, scp, "via")
+    assert discovery.uri in roots  # the NRF through the SCP too
 
 
 def test_the_scps_own_failure_is_no_reason_for_an_alternate_producer(bsfd_factory, pcfs,
@@ -213,3 +225,62 @@ def test_the_scps_own_failure_is_no_reason_for_an_alternate_producer(bsfd_factor
     wait_until(lambda: events(server, binding_id, "AuditFailed"), 15, "a failed audit")
     assert not alternate.queries and not primary.queries
     assert metrics(server)[ALT % "sent"] == 0
+
+
+# ---- alternates with an apiPrefix (TS 29.501 §4.4.1, TS 29.510 NFService.apiPrefix) ------
+
+@pytest.fixture
+def prefixed():
+    """A primary PCF under /site1/pcf and two alternates under /site2/pcf-b and /p."""
+    sims = [PcfSim(prefix="/site1/pcf").start(), PcfSim(prefix="/site2/pcf-b").start(),
+            PcfSim(prefix="/p").start()]
+    yield sims
+    for s in sims:
+        if s._loop.thread.is_alive():
+            s.close()
+        assert not s.violations, s.violations  # every path began with the PCF's apiPrefix
+
+
+def test_an_alternate_with_an_api_prefix_gets_the_path_below_its_api_root(bsfd_factory,
+                                                                            prefixed, discovery):
+    primary, alternate, _ = prefixed
+    discovery.sets[SET] = [primary, alternate]
+    discovery.service_list = True  # the NFService in nfServiceList, with its apiPrefix
+    primary.close()
+    server = bsfd_factory(alt_settings(discovery.uri))
+    binding_id, _ = register(server.client, audited_binding(primary, "pfx", pcfSetId=SET))
+    wait_until(lambda: confirmed_by(server, binding_id), 15, "the alternate's 2xx")
+    assert confirmed_by(server, binding_id) == f"PCF-{alternate.instance_id}"
+    # the sim checked /site2/pcf-b/npcf-custom-binding/v1/sessions/pfx: the resource path
+    # below the primary's apiRoot (/site1/pcf dropped) under the alternate's
+    assert {q[1] for q in alternate.queries} == {"pfx"}
+
+
+def test_through_an_scp_the_target_api_root_carries_the_api_prefix(bsfd_factory, prefixed,
+                                                                     discovery):
+    """Model C: 3gpp-Sbi-Target-apiRoot is the target's apiRoot with its apiPrefix, and the
+    SCP (with its own prefix) gets the path below it."""
+    from scp_sim import ScpSim
+    scp = ScpSim("scp1", prefix="/scp-a").start()
+    try:
+        primary, alternate, _ = prefixed
+        routed, _ = alternate_via_scp(bsfd_factory, prefixed, discovery, scp, "vp")
+        assert primary.api_root.endswith("/site1/pcf")
+        assert alternate.api_root.endswith("/site2/pcf-b")
+        pcf_paths = {r[2] for r in routed if "/nnrf-" not in r[2]}  # discovery went there too
+        assert pcf_paths == {"/scp-a/npcf-custom-binding/v1/sessions/vp"}
+        assert {q[1] for q in alternate.queries} == {"vp"}
+    finally:
+        scp.close()
+
+
+def test_the_audit_alternate_pcf_gets_its_api_prefix(bsfd_factory, prefixed, discovery):
+    """The 404 quorum's other PCF of the set (§3.34) is asked under its own apiPrefix."""
+    first, other, _ = prefixed
+    first.mode = other.mode = "not_found"
+    discovery.sets[SET] = [first, other]
+    server = bsfd_factory(alt_settings(discovery.uri, audit__total_404="2",
+                                       audit__require_different_pcf="true"))
+    binding_id, _ = register(server.client, audited_binding(first, "q404", pcfSetId=SET))
+    wait_until(lambda: removal(server, binding_id), 20, "the removal after two PCFs' 404")
+    assert len(first.queries_of("q404")) == 1 and len(other.queries_of("q404")) == 1

@@ -9,7 +9,8 @@ heartBeatTimer plus a grace expires; a heartbeat for it gets 404.
 
 Behaviour switches for failure tests: `fail_with(status, retry_after=None)` answers every
 request with an error, `delay_ms` slows every answer, `stop()` / `start()` take the NRF off
-the network and back on the same port.
+the network and back on the same port. `discovery` (a pcf_sim.DiscoverySim) makes this NRF
+answer Nnrf_NFDiscovery too, behind the same failure switches.
 
     nrf = NrfSim(heartbeat_s=1); nrf.start(); ... nrf.uri ...; nrf.stop()
 Anything the NRF found wrong with a request is in nrf.violations (a test asserts it empty).
@@ -149,6 +150,7 @@ class NrfSim:
         self.message_priorities = {"NfRegister": "1", "AutonomousNfPatch": "3",
                                    "AutonomousNfDeRegistration": "2", "AccessToken": "1"}
         self.failure = None      # (status, retry_after) answered to everything
+        self.discovery = None    # a pcf_sim.DiscoverySim answering /nnrf-disc/ here
         self.delay_ms = 0
         self.lock = threading.Lock()
         self.loop = asyncio.new_event_loop()
@@ -256,6 +258,8 @@ class NrfSim:
             if retry_after is not None:
                 headers.append(("retry-after", str(retry_after)))
             return status, headers, pbody
+        if self.discovery and req.path.startswith("/nnrf-disc/"):
+            return await self.discovery._handle(req)
         self._check_headers(req)
         path = req.path.split("?")[0]
         if path == "/oauth2/token":
@@ -388,9 +392,13 @@ if __name__ == "__main__":  # standalone, for the C tests: writes its port to --
     p = argparse.ArgumentParser()
     p.add_argument("--port-file", required=True)
     p.add_argument("--token-expires", type=int, default=3600)
+    p.add_argument("--fail-status", type=int, help="answer everything with this status")
+    p.add_argument("--retry-after", type=int, help="with --fail-status: Retry-After (s)")
     args = p.parse_args()
     sim = NrfSim()
     sim.token_expires_s = args.token_expires
+    if args.fail_status:
+        sim.fail_with(args.fail_status, args.retry_after)
     sim.start()
     with open(args.port_file + ".tmp", "w") as f:
         f.write(str(sim.port))

@@ -16,6 +16,10 @@ PCFs apart. An optional Nnrf_NFDiscovery endpoint (`DiscoverySim`) lists the PCF
 its SearchResult validated against TS29510_Nnrf_NFDiscovery.yaml.
 
     pcf = PcfSim().start(); url = pcf.url("sess-1"); pcf.mode = "not_found"; pcf.queries
+
+`PcfSim(prefix="/site2/pcf")` serves under that apiPrefix (TS 29.501 §4.4.1: its apiRoot is
+http://127.0.0.1:port/site2/pcf, and the discovery sim publishes it as the NFService's
+apiPrefix): a request whose path does not begin with it is a violation.
 Anything wrong with a request is in pcf.violations (a test asserts it empty).
 """
 
@@ -72,8 +76,10 @@ class _Loop:
 
 
 class PcfSim:
-    def __init__(self, mode="found", instance_id=None):
+    def __init__(self, mode="found", instance_id=None, prefix=""):
         assert mode in MODES
+        assert prefix == "" or (prefix.startswith("/") and not prefix.endswith("/"))
+        self.prefix = prefix
         self.mode = mode
         self.modes = {}                 # session -> mode (overrides `mode`)
         self.instance_id = instance_id or str(uuid_mod.uuid4())
@@ -95,7 +101,7 @@ class PcfSim:
 
     @property
     def api_root(self):
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://127.0.0.1:{self.port}{self.prefix}"
 
     def url(self, session):
         return f"{self.api_root}{PATH}{session}"
@@ -124,12 +130,13 @@ class PcfSim:
     async def _handle(self, req):
         path = req.path.partition("?")[0]
         server = [("server", f"PCF-{self.instance_id}")]
-        if not path.startswith(PATH) or "/" in path[len(PATH):]:
+        full = self.prefix + PATH
+        if not path.startswith(full) or "/" in path[len(full):]:
             headers, body = h2_peer.problem(404, "RESOURCE_URI_STRUCTURE_NOT_FOUND")
             with self.lock:
-                self.violations.append(f"path {path}")
+                self.violations.append(f"path {path} (the apiRoot is {self.api_root})")
             return 404, server + headers, body
-        session = urllib.parse.unquote(path[len(PATH):])
+        session = urllib.parse.unquote(path[len(full):])
         with self.lock:
             self.queries.append((time.monotonic(), session, dict(req.headers)))
             self.violations += [f"{session}: {b}" for b in self._check(req)]
@@ -154,7 +161,8 @@ class DiscoverySim:
     against their schemas: a violation is answered 400 and recorded), the TS 29.500 headers
     are checked, and every SearchResult answered is validated against its schema.
     `validity` is the SearchResult's validityPeriod (s); `fail` an HTTP status answered to
-    everything."""
+    everything. A PCF with an apiPrefix is published with it in its NFService, in
+    nfServiceList (the map of TS 29.510 Rel-16 on) when `service_list`, else nfServices."""
 
     API = "TS29510_Nnrf_NFDiscovery.yaml"
 
@@ -168,6 +176,7 @@ class DiscoverySim:
         self.violations = []
         self.fail = None     # an HTTP status answered to everything
         self.validity = 60
+        self.service_list = False
         self._loop = _Loop(self._handle)
 
     def start(self):
@@ -185,15 +194,18 @@ class DiscoverySim:
         return [q for m, p, q in self.requests if p == "/nnrf-disc/v1/nf-instances"]
 
     def profile(self, pcf, set_id):
+        service = {"serviceInstanceId": "sm-1", "serviceName": "npcf-smpolicycontrol",
+                   "versions": [{"apiVersionInUri": "v1", "apiFullVersion": "1.0.0"}],
+                   "scheme": "http", "nfServiceStatus": "REGISTERED",
+                   "ipEndPoints": [{"ipv4Address": "127.0.0.1", "port": pcf.port}]}
+        if pcf.prefix:
+            service["apiPrefix"] = pcf.prefix
         p = {"nfInstanceId": pcf.instance_id, "nfType": "PCF", "nfStatus": "REGISTERED",
-             "nfSetIdList": [set_id], "ipv4Addresses": ["127.0.0.1"],
-             "nfServices": [{"serviceInstanceId": "sm-1",
-                             "serviceName": "npcf-smpolicycontrol",
-                             "versions": [{"apiVersionInUri": "v1",
-                                           "apiFullVersion": "1.0.0"}],
-                             "scheme": "http", "nfServiceStatus": "REGISTERED",
-                             "ipEndPoints": [{"ipv4Address": "127.0.0.1",
-                                              "port": pcf.port}]}]}
+             "nfSetIdList": [set_id], "ipv4Addresses": ["127.0.0.1"]}
+        if self.service_list:
+            p["nfServiceList"] = {"sm-1": service}
+        else:
+            p["nfServices"] = [service]
         if pcf.instance_id in self.priorities:
             p["priority"] = self.priorities[pcf.instance_id]
         return p

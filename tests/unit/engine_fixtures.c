@@ -14,7 +14,7 @@
 void ef_open(ef_store_t *f)
 {
     char err[256];
-    bsf_store_options_t so = {f->dir, 64, false, 16};
+    bsf_store_options_t so = {f->dir, 64, false, 16, 0};
     if (bsf_store_open(&f->store, &so, err, sizeof err))
         fail_msg("%s", err);
     bsf_engine_config_t ec = {.site_id = 1, .collision_detection = f->collision_detection,

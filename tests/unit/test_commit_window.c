@@ -39,7 +39,7 @@ static void on_done(bsf_command_t *cmd)
 static void open_engine(fx_t *f, unsigned window_us, unsigned window_batch)
 {
     char err[256];
-    bsf_store_options_t so = {f->dir, 64, false, 16};
+    bsf_store_options_t so = {f->dir, 64, false, 16, 0};
     if (bsf_store_open(&f->store, &so, err, sizeof err))
         fail_msg("%s", err);
     bsf_engine_config_t ec = {.site_id = 1,

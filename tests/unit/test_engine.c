@@ -46,7 +46,7 @@ static int before_commit(void *ctx, MDB_txn *txn, uint64_t first, uint64_t last,
 static int open_engine(fx_t *f, uint16_t site)
 {
     char err[256];
-    bsf_store_options_t so = {f->dir, 64, false, 16};
+    bsf_store_options_t so = {f->dir, 64, false, 16, 0};
     if (bsf_store_open(&f->store, &so, err, sizeof err))
         fail_msg("%s", err);
     bsf_engine_config_t ec = {.site_id = site,

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -196,10 +198,19 @@ static void unknown_versions_refused(void **state)
     msgpack_sbuffer_init(&b);
     encode_v(&ev, 2, &b);
     assert_int_equal(bsf_event_decode_envelope(b.data, b.size, &d), 0);
+    uint64_t version = 0;
+    assert_int_equal(bsf_event_peek_version(b.data, b.size, &version), 0);
+    assert_int_equal(version, 2);
     ((char *)b.data)[3] = 3; /* `v` first: the map, 0xa1 'v', then the fixint */
     assert_int_equal(decode(&b, &d, &s, err), -1);
     assert_string_equal(err, "unsupported event version 3 (this build reads versions 1 to 2)");
     assert_int_equal(bsf_event_decode_envelope(b.data, b.size, &d), -1);
+    /* the applier's test of a newer version (replication/applier.c holds the topic) */
+    assert_int_equal(bsf_event_peek_version(b.data, b.size, &version), 0);
+    assert_int_equal(version, 3);
+    assert_true(version > bsf_event_newest_read());
+    assert_int_equal(bsf_event_peek_version(b.data, 3, &version), -1); /* cut before `v`'s value */
+    assert_int_equal(bsf_event_peek_version("\x91\x01", 2, &version), -1); /* no map */
     ((char *)b.data)[3] = 0x7f;
     assert_int_equal(decode(&b, &d, &s, err), -1);
     assert_string_equal(err, "unsupported event version 127 (this build reads versions 1 to 2)");
@@ -214,12 +225,63 @@ static void unknown_versions_refused(void **state)
     pack_kv_str(&pk, "type", "BindingRegistered");
     assert_int_equal(decode(&b, &d, &s, err), -1);
     assert_string_equal(err, "member v has a wrong value");
+    assert_int_equal(bsf_event_peek_version(b.data, b.size, &version), -1);
+    /* a map without `v`, its other member stepped over */
+    msgpack_sbuffer_clear(&b);
+    msgpack_pack_map(&pk, 1);
+    pack_kv_str(&pk, "type", "BindingRegistered");
+    assert_int_equal(bsf_event_peek_version(b.data, b.size, &version), -1);
     /* the writer refuses a version it cannot write */
     msgpack_sbuffer_clear(&b);
     assert_int_equal(bsf_event_encode_version(&ev, 3, &pk), -1);
     assert_int_equal(bsf_event_encode_version(&ev, 0, &pk), -1);
     assert_int_equal(b.size, 0);
     msgpack_sbuffer_destroy(&b);
+}
+
+/* BSF_TEST_EVENT_NEXT_VERSION=1 plays the next release (tests only): version 3, in version
+ * 2's form, decodes like version 2, version 4 is still refused. The switch is read once per
+ * process, so this runs in a fresh one (this program again, with --next-release). */
+static int next_release_child(void)
+{
+    if (tu_scratch_setup(NULL))
+        return 1;
+    bsf_event_t ev = registration(), d2, d3;
+    bsf_pcf_binding_t s2, s3;
+    char err[160];
+    msgpack_zone *zone = tu_scratch_zone();
+    msgpack_sbuffer b;
+    msgpack_sbuffer_init(&b);
+    encode_v(&ev, 2, &b);
+    bool ok = bsf_event_newest_read() == 3 &&
+              bsf_event_decode(b.data, b.size, zone, &d2, &s2, err, sizeof err) == 0;
+    ((char *)b.data)[3] = 3;
+    ok = ok && bsf_event_decode(b.data, b.size, zone, &d3, &s3, err, sizeof err) == 0 &&
+         d3.hlc == d2.hlc && d3.created_hlc == d2.created_hlc && d3.seq == d2.seq &&
+         bsf_event_decode_envelope(b.data, b.size, &d3) == 0;
+    ((char *)b.data)[3] = 4;
+    ok = ok && bsf_event_decode(b.data, b.size, zone, &d3, &s3, err, sizeof err) == -1 &&
+         strcmp(err, "unsupported event version 4 (this build reads versions 1 to 3)") == 0;
+    msgpack_sbuffer_destroy(&b);
+    tu_scratch_teardown(NULL);
+    return ok ? 0 : 1;
+}
+
+static void next_release_switch(void **state)
+{
+    (void)state;
+    assert_int_equal(bsf_event_newest_read(), 2); /* unset here */
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        setenv("BSF_TEST_EVENT_NEXT_VERSION", "1", 1);
+        execl("/proc/self/exe", "test_event_upcast", "--next-release", (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
 }
 
 /* The upcaster alone: a version it has no step from leaves the map as it was. */
@@ -281,8 +343,10 @@ static void other_kinds(void **state)
     msgpack_sbuffer_destroy(&v2);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--next-release") == 0)
+        return next_release_child();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(v1_and_v2_decode_the_same, tu_scratch_setup,
                                         tu_scratch_teardown),
@@ -290,6 +354,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(unknown_versions_refused, tu_scratch_setup,
                                         tu_scratch_teardown),
         cmocka_unit_test_setup_teardown(upcast_direct, tu_scratch_setup, tu_scratch_teardown),
+        cmocka_unit_test_setup_teardown(next_release_switch, tu_scratch_setup,
+                                        tu_scratch_teardown),
         cmocka_unit_test_setup_teardown(other_kinds, tu_scratch_setup, tu_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

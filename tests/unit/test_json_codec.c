@@ -30,6 +30,14 @@ static void json_codec_limits(void **state)
     assert_int_equal(bsf_json_write(&o, &f->out, NULL, "3"), 0);
     msgpack_sbuffer_write(&f->out, "", 1);
     assert_string_equal(f->out.data, "{\"k\":\"a\\\"b\\\\c\\u000a\\u0001\u00e9\",\"suppFeat\":\"3\"}");
+    /* Integers at their limits, written without printf. */
+    msgpack_sbuffer_clear(&f->buf);
+    o = tu_json("[0,7,-1,-9223372036854775808,9223372036854775807,1.5]", &f->buf, &f->zone);
+    msgpack_sbuffer_clear(&f->out);
+    assert_int_equal(bsf_json_write(&o, &f->out, NULL, NULL), 0);
+    msgpack_sbuffer_write(&f->out, "", 1);
+    assert_string_equal(f->out.data,
+                        "[0,7,-1,-9223372036854775808,9223372036854775807,1.5]");
 }
 
 int main(void)

@@ -74,7 +74,7 @@ static int setup(void **state)
     assert_non_null(mkdtemp(f->dir));
     snprintf(f->archive, sizeof f->archive, "%s/archive", f->dir);
     char err[256];
-    bsf_store_options_t so = {f->dir, 64, false, 16};
+    bsf_store_options_t so = {f->dir, 64, false, 16, 0};
     if (bsf_store_open(&f->store, &so, err, sizeof err))
         fail_msg("%s", err);
     write_events(f);

@@ -60,7 +60,7 @@ static void test_warmup_finds_the_map(void **state)
     char dir[] = "/tmp/bsf-warmup-XXXXXX", err[256];
     assert_non_null(mkdtemp(dir));
     bsf_store_t s;
-    bsf_store_options_t so = {dir, 64, false, 16};
+    bsf_store_options_t so = {dir, 64, false, 16, 0};
     assert_int_equal(bsf_store_open(&s, &so, err, sizeof err), 0);
     MDB_txn *txn;
     static char value[8000];

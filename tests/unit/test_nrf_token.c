@@ -1,6 +1,8 @@
 /* OAuth2 access tokens (Nnrf_AccessToken) for the SBI client's requests, against the test
  * NRF (tests/peers/nrf_sim.py, standalone) on loopback: a token is fetched once and shared,
- * renewed when it expires, replaced after a 401, and a refused scope fails the request. */
+ * renewed when it expires, replaced after a 401, and a refused scope fails the request. The
+ * primary NRF answers 503 with Retry-After: the token requests fail over to the second NRF,
+ * and the primary is unhealthy in the shared view (nrf_health.h) for the others too. */
 #include <jansson.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -19,8 +21,8 @@
 #include "gateways/nrf/nrf_token.h"
 #include "tests/unit/test_util.h"
 
-static char dir[64], root[64];
-static pid_t sim;
+static char dir[64], root[64], primary[64];
+static pid_t sim, failing;
 
 static int setup(void **state)
 {
@@ -36,26 +38,28 @@ static int setup(void **state)
     if (sim < 0)
         return -1;
     snprintf(root, sizeof root, "http://127.0.0.1:%d", port);
+    snprintf(pf, sizeof pf, "%s/port503", dir);
+    char *const argv2[] = {"/usr/bin/python3", BSF_NRF_SIM, "--port-file", pf, "--fail-status",
+                           "503", "--retry-after", "30", NULL};
+    failing = tu_peer_start(argv2, pf, 400, &port);
+    if (failing < 0)
+        return -1;
+    snprintf(primary, sizeof primary, "http://127.0.0.1:%d", port);
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    if (sim > 0) { /* -1 when the peer never started */
-        kill(sim, SIGTERM);
-        waitpid(sim, NULL, 0);
-    }
+    pid_t peers[] = {sim, failing};
+    for (size_t i = 0; i < 2; i++)
+        if (peers[i] > 0) { /* -1 when the peer never started */
+            kill(peers[i], SIGTERM);
+            waitpid(peers[i], NULL, 0);
+        }
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     return system(cmd) == 0 ? 0 : -1;
-}
-
-static int nrf_root(void *ctx, char *out, size_t cap)
-{
-    (void)ctx;
-    snprintf(out, cap, "%s", root);
-    return 0;
 }
 
 typedef struct {
@@ -151,13 +155,24 @@ static void tokens(void **state)
     snprintf(uri, sizeof uri, "%s/nbsf-test/v1/protected", root);
     bsf_sbi_request_t q = {.method = "GET", .uri = uri, .priority = -1, .oauth_scope = "x"};
     assert_int_equal(bsf_sbi_client_submit(cl, &q, on_done, NULL, err, sizeof err), -1);
-    bsf_nrf_tokens_t *t = bsf_nrf_tokens_new(cl, cfg.nf_instance_id, nrf_root, NULL, 2000);
+    char uris[160];
+    snprintf(uris, sizeof uris, "%s\n%s", primary, root);
+    bsf_nrf_health_config_t hc = {.uris = uris, .unhealthy_ms = 60000, .primary_retries = 2,
+                                  .alternate_retries = 1};
+    bsf_nrf_health_t *h = bsf_nrf_health_create(&hc, err, sizeof err);
+    assert_non_null(h);
+    bsf_nrf_tokens_t *t = bsf_nrf_tokens_new(cl, cfg.nf_instance_id, h, 2000);
     bsf_nrf_tokens_install(t);
     int base = count(cl);
+    assert_true(bsf_nrf_health_healthy(h, 0));
     /* no token: the producer refuses */
     assert_int_equal(run(cl, "GET", "/nbsf-test/v1/protected", NULL).status, 401);
     /* one token, fetched once, used twice */
     assert_int_equal(run(cl, "GET", "/nbsf-test/v1/protected", "nbsf-test").status, 200);
+    /* the primary answered 503 + Retry-After: unhealthy for every NRF user, the second
+     * NRF issued the token */
+    assert_false(bsf_nrf_health_healthy(h, 0));
+    assert_int_equal(bsf_nrf_health_pick(h, 0), 1);
     assert_int_equal(run(cl, "GET", "/nbsf-test/v1/protected", "nbsf-test").status, 200);
     assert_int_equal(count(cl), base + 1);
     /* revoked at the NRF: 401, then one retry with a new token */
@@ -172,8 +187,17 @@ static void tokens(void **state)
     call_t c = run(cl, "GET", "/nbsf-test/v1/protected", "forbidden");
     assert_int_equal(c.result, BSF_SBI_ERR_TOKEN);
     assert_non_null(strstr(c.error, "invalid_scope"));
+    /* every NRF unhealthy: still asked, the least recently failed first (the primary, 503
+     * again), then the second, which issues it */
+    bsf_nrf_health_failed(h, 1, 60000);
+    int before = count(cl);
+    assert_int_equal(run(cl, "GET", "/nbsf-test/v1/protected", "nbsf-test other").status, 200);
+    assert_int_equal(count(cl), before + 1);
+    assert_true(bsf_nrf_health_healthy(h, 1)); /* it answered: healthy again */
+    assert_false(bsf_nrf_health_healthy(h, 0));
     bsf_sbi_client_stop(cl);
     bsf_nrf_tokens_free(t);
+    bsf_nrf_health_free(h);
 }
 
 int main(void)

@@ -144,6 +144,41 @@ static void not_an_object(void **state)
     assert_int_equal(tu_check(f, "[1,2]"), BSF_CAUSE_INVALID_MSG_FORMAT);
 }
 
+/* Discovery's decode: the members its filters read, checked; every other member left out,
+ * even a malformed one (stored records were checked on the way in). */
+static void matchable_members_only(void **state)
+{
+    tu_doc_t *f = *state;
+    msgpack_object doc = tu_json(tu_full_binding, &f->buf, &f->zone);
+    assert_int_equal(bsf_pcf_binding_decode_matchable(&doc, &f->zone, &f->b), 0);
+    assert_string_equal(f->b.supi, "imsi-001010000000001");
+    assert_string_equal(f->b.gpsi, "msisdn-491700000001");
+    assert_true(f->b.has_ipv4 && f->b.has_ipv6 && f->b.has_snssai);
+    assert_int_equal(f->b.n_add_ipv6, 1);
+    assert_string_equal(f->b.ip_domain, "corp");
+    assert_string_equal(f->b.dnn, "internet");
+    assert_int_equal(f->b.snssai.sd, 0xABCDEF);
+    assert_int_equal(f->b.n_ipv4_routes, 1);
+    assert_int_equal(f->b.n_ipv6_routes, 1);
+    assert_null(f->b.pcf_fqdn);
+    assert_null(f->b.pcf_diam_host);
+    assert_null(f->b.supp_feat);
+    assert_int_equal(f->b.pcf_ip_end_points.n, 0);
+    assert_false(f->b.para_com.present);
+
+    msgpack_sbuffer_clear(&f->buf);
+    doc = tu_json("{\"ipv4Addr\":\"10.1.2.3\",\"pcfFqdn\":7,\"dnn\":\"internet\"}", &f->buf,
+                  &f->zone);
+    assert_int_equal(bsf_pcf_binding_decode_matchable(&doc, &f->zone, &f->b), 0);
+    assert_string_equal(f->b.dnn, "internet");
+    msgpack_sbuffer_clear(&f->buf);
+    doc = tu_json("{\"ipv4Addr\":\"10.1.2\",\"dnn\":\"internet\"}", &f->buf, &f->zone);
+    assert_int_equal(bsf_pcf_binding_decode_matchable(&doc, &f->zone, &f->b), -1);
+    msgpack_sbuffer_clear(&f->buf);
+    doc = tu_json("{\"snssai\":{\"sst\":1,\"sd\":\"XYZ\"}}", &f->buf, &f->zone);
+    assert_int_equal(bsf_pcf_binding_decode_matchable(&doc, &f->zone, &f->b), -1);
+}
+
 static void same_pcf_and_shared_addresses(void **state)
 {
     tu_doc_t *f = *state;
@@ -173,6 +208,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(prose_rules, tu_doc_setup, tu_doc_teardown),
         cmocka_unit_test_setup_teardown(member_formats, tu_doc_setup, tu_doc_teardown),
         cmocka_unit_test_setup_teardown(not_an_object, tu_doc_setup, tu_doc_teardown),
+        cmocka_unit_test_setup_teardown(matchable_members_only, tu_doc_setup, tu_doc_teardown),
         cmocka_unit_test_setup_teardown(same_pcf_and_shared_addresses, tu_doc_setup,
                                         tu_doc_teardown),
     };

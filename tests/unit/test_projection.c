@@ -417,7 +417,7 @@ static void an_old_store_opens(void **state)
     assert_int_equal(mdb_put(txn, s.meta, &k, &v, 0), 0);
     assert_int_equal(mdb_txn_commit(txn), 0);
     bsf_store_close(&s);
-    bsf_store_options_t so = {dir, 64, false, 16};
+    bsf_store_options_t so = {dir, 64, false, 16, 0};
     if (bsf_store_open(&s, &so, err, sizeof err))
         fail_msg("%s", err);
     assert_int_equal(mdb_txn_begin(s.env, NULL, MDB_RDONLY, &txn), 0);

@@ -31,7 +31,7 @@ static int setup(void **state)
     assert_non_null(mkdtemp(f->dir));
     msgpack_sbuffer_init(&f->json);
     char err[256];
-    bsf_store_options_t so = {f->dir, 64, false, 16};
+    bsf_store_options_t so = {f->dir, 64, false, 16, 0};
     if (bsf_store_open(&f->store, &so, err, sizeof err))
         fail_msg("%s", err);
     bsf_engine_config_t ec = {.site_id = 1, .collision_detection = true, .max_batch = 64,
@@ -94,6 +94,11 @@ static void lookups_through_a_handle(void **state)
     assert_int_equal(bsf_read_discover(r, &q, bsf_read_zone(r), &m, &n), 0);
     assert_int_equal(n, 1);
     assert_memory_equal(m.id.b, id.b, 16);
+    /* discovery decodes what its filters read; the rest on demand */
+    assert_true(m.binding.has_ipv4);
+    assert_int_equal(m.binding.ipv4.b[3], 1);
+    assert_null(m.binding.pcf_fqdn);
+    assert_int_equal(bsf_read_match_complete(&m, bsf_read_zone(r)), 0);
     assert_string_equal(m.binding.pcf_fqdn, "pcf1.example.com");
     q = by_ipv4("10.1.0.3");
     assert_int_equal(bsf_read_discover(r, &q, bsf_read_zone(r), &m, &n), 0);

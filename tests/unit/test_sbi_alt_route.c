@@ -28,6 +28,7 @@ static char dir[64], dead[64], nrfs[256], pcf_id[3][64];
 static pid_t sim;
 static bsf_sbi_client_t *client;
 static bsf_nf_discovery_t *disc;
+static bsf_nrf_health_t *health;
 static bsf_sbi_alt_route_t *alt;
 
 /* A loopback port nobody listens on. */
@@ -88,7 +89,11 @@ static int setup(void **state)
     char err[200];
     if (bsf_sbi_client_start(&cc, &client, err, sizeof err))
         return -1;
-    bsf_nf_discovery_config_t dc = {.nrf_uris = nrfs, .requester_nf_instance_id =
+    bsf_nrf_health_config_t hc = {.uris = nrfs, .unhealthy_ms = 60000, .primary_retries = 2,
+                                  .alternate_retries = 1};
+    if (!(health = bsf_nrf_health_create(&hc, err, sizeof err)))
+        return -1;
+    bsf_nf_discovery_config_t dc = {.nrfs = health, .requester_nf_instance_id =
                                     cc.nf_instance_id, .timeout_ms = 2000, .cache_size = 8};
     disc = bsf_nf_discovery_create(client, &dc);
     bsf_sbi_alt_config_t ac = {.enabled = true, .max_alternates = 2, .on_timeout = true,
@@ -103,6 +108,7 @@ static int teardown(void **state)
     bsf_sbi_client_stop(client);
     bsf_sbi_alt_route_free(alt);
     bsf_nf_discovery_free(disc);
+    bsf_nrf_health_free(health);
     kill(sim, SIGTERM);
     int status = 0;
     waitpid(sim, &status, 0);
@@ -204,12 +210,16 @@ static void test_one_nrf_request_per_query_and_the_dead_nrf_skipped(void **state
     (void)state;
     bsf_nf_discovery_stats_t s;
     bsf_nf_discovery_stats(disc, &s);
-    /* two queries (SET, set9), each: the dead NRF, then the live one; the second SET search
-     * came from the cache */
+    /* two queries (SET, set9): the first asked the dead primary, which is then unhealthy
+     * (nrf_health.h), and the live one; the second asked the live one only; the second SET
+     * search came from the cache */
     assert_int_equal(s.searches, 3);
     assert_int_equal(s.cache_hits, 1);
-    assert_int_equal(s.nrf_requests, 4);
-    assert_int_equal(s.nrf_failovers, 2);
+    assert_int_equal(s.nrf_requests, 3);
+    assert_int_equal(s.nrf_failovers, 1);
+    assert_false(bsf_nrf_health_healthy(health, 0));
+    assert_true(bsf_nrf_health_healthy(health, 1));
+    assert_int_equal(bsf_nrf_health_pick(health, 0), 1);
     bsf_sbi_alt_route_stats_t a;
     bsf_sbi_alt_route_stats(alt, &a);
     assert_int_equal(a.alternates_sent, 2);

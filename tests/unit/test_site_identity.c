@@ -18,7 +18,7 @@
 static void open_store(bsf_store_t *s, char *dir, bool read_only)
 {
     char err[256];
-    bsf_store_options_t so = {dir, 64, read_only, 16};
+    bsf_store_options_t so = {dir, 64, read_only, 16, 0};
     assert_int_equal(bsf_store_open(s, &so, err, sizeof err), 0);
 }
 
