@@ -2,11 +2,15 @@
 # Issue 14 §8 benchmark: a discovery flood (h2load, C connections x M streams, for S seconds)
 # far over the SBI's capacity, with a priority-1 probe (bench/admission_probe.py) beside it,
 # once with admission control on (the defaults) and once with admission.enabled=false.
-# Reports per run: the flood's answered/shed counts, bsfd's CPU and RSS before/after, and the
-# probe's answered share and latency. Then the CPU per shed request (bench/admission-bench).
+# Reports per run: the flood's answered/shed counts, bsfd's CPU and RSS before/after, the CPU
+# per flood request, and the probe's answered share and latency. The last run is the same
+# flood, admission off, on a path bsfd answers at once with a 404 ProblemDetails (an answer
+# of about the shed answer's size) for comparison. Then the CPU per shed request on one
+# thread without sockets (bench/admission-bench): a shed request against the same request
+# admitted and answered with an empty 204 at once, the HTTP/2 floor.
 #
 #   bench/admission.sh [SECONDS] [CONNECTIONS] [STREAMS]     (defaults 10 64 256)
-#   LOW_CPU="15;20;25;30" sets the CPU thresholds of the third run.
+#   LOW_CPU="15;20;25;30" sets the CPU thresholds of the second run.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 S=${1:-10}
@@ -22,6 +26,7 @@ cpu_s() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
 rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
 metric() { curl -s "http://127.0.0.1:$OPS/metrics" | awk -v m="$1" '$1 == m {s += $2} END {print s + 0}'; }
 
+FLOOD_PATH="/nbsf-management/v1/pcfBindings?ipv4Addr=10.0.0.5"
 run() { # name extra-settings...
     local name=$1; shift
     local sbi; sbi=$(free_port); OPS=$(free_port)
@@ -38,15 +43,18 @@ run() { # name extra-settings...
     /usr/bin/python3 "$ROOT/bench/admission_probe.py" "$sbi" "$S" 10.0.0.7 >"$DIR/probe" &
     local probe=$!
     h2load -c "$C" -m "$M" -D "$S" -t 1 \
-        "http://127.0.0.1:$sbi/nbsf-management/v1/pcfBindings?ipv4Addr=10.0.0.5" \
+        "http://127.0.0.1:$sbi$FLOOD_PATH" \
         >"$DIR/h2load" 2>&1 || true
     wait $probe
     local cpu1 rss1; cpu1=$(cpu_s $PID); rss1=$(rss_kb $PID)
     local shed; shed=$(metric 'ocbsf_http_congestion_message_reject_total{state="CONGESTED"}')
     echo "== $name ($*)"
     grep -E "^requests:|^status codes:|^finished in" "$DIR/h2load"
+    local done_n; done_n=$(awk '/^requests:/ {print $6}' "$DIR/h2load")
+    local per; per=$(echo "scale=3; ($cpu1 - $cpu0) * 1000000 / (${done_n:-0} + 1)" | bc)
     echo "bsfd CPU $(echo "$cpu1 - $cpu0" | bc) s over ${S} s; RSS ${rss0} -> ${rss1} KiB;" \
-         "shed (CONGESTED) $shed"
+         "shed (CONGESTED) $shed; CPU per flood request ${per} us"
+    eval "PER_$(echo "$name" | tr -c 'a-z0-9\n' '_')=$per"
     echo "probe $(cat "$DIR/probe")"
     kill -TERM $PID; wait $PID 2>/dev/null || true; PID=
 }
@@ -58,4 +66,8 @@ run admission-on
 # the planned capacity, seed 3.27): the flood then makes CONGESTED.
 run admission-on-low-cpu "--set" "congestion.cpu_thresholds=${LOW_CPU:-15;20;25;30}"
 run admission-off --set admission.enabled=false
+FLOOD_PATH="/nbsf-management/v1/none" run not-found --set admission.enabled=false
+echo "CPU per flood request: shed run ${PER_admission_on_low_cpu} us, 404 run ${PER_not_found} us" \
+     "(HTTP/2, a routing miss and its ProblemDetails: dearer than a shed," \
+     "no floor under it; the floor is admission-bench's empty 204 below)"
 "$ROOT/build/bench/admission-bench" 200000 2>/dev/null

@@ -8,9 +8,14 @@
 static bsf_message_profile_t installed;
 
 static const char *const interfaces[BSF_MP_INTERFACES] = {"Nbsf_Management",
-                                                           "Npcf_Binding_Audit"};
-static const char *const types[] = {"Discovery", "Register", "Deregister", "Update", "Other",
-                                    "Audit_Notify", "Any"};
+                                                           "Npcf_Binding_Audit", "Nnrf"};
+static const char *const types[] = {"Discovery",        "Register",
+                                    "Deregister",       "Update",
+                                    "Other",            "Audit_Notify",
+                                    "Any",              "NfRegister",
+                                    "AutonomousNfPatch", "AutonomousNfDeRegistration",
+                                    "NfDiscover",       "AccessToken"};
+#define N_TYPES ((int)(sizeof types / sizeof types[0]))
 static const char *const modes[] = {"Never", "Always", "IfNotPresent"};
 
 static int lookup(const char *v, const char *const *names, int n)
@@ -40,9 +45,9 @@ static int member(bsf_mp_rule_t *r, const char *name, const char *v, bool *has_r
         snprintf(r->message_id, sizeof r->message_id, "%s", v);
     else if (strcmp(name, "rulePriority") == 0 && number(v, 1000000, &n) == 0)
         r->rule_priority = (uint32_t)n;
-    else if (strcmp(name, "interfaceType") == 0 && (i = lookup(v, interfaces, 2)) >= 0)
+    else if (strcmp(name, "interfaceType") == 0 && (i = lookup(v, interfaces, BSF_MP_INTERFACES)) >= 0)
         r->interface = (bsf_mp_interface_t)i;
-    else if (strcmp(name, "messageType") == 0 && (i = lookup(v, types, 7)) >= 0 &&
+    else if (strcmp(name, "messageType") == 0 && (i = lookup(v, types, N_TYPES)) >= 0 &&
              i != BSF_ADM_OP_OTHER)
         r->message_type = i;
     else if (strcmp(name, "requestPriorityOverride") == 0 && (i = lookup(v, modes, 3)) >= 0)
@@ -161,4 +166,13 @@ int bsf_message_profile_egress(bsf_mp_interface_t itf, int message_type, int pri
 {
     const bsf_mp_rule_t *r = bsf_message_profile_match(&installed, itf, message_type);
     return r ? bsf_mp_request_priority(r, priority) : priority;
+}
+
+int bsf_message_profile_nrf(int message_type)
+{
+    int p = bsf_message_profile_egress(BSF_MP_NNRF, message_type, -1);
+    if (p >= 0)
+        return p;
+    /* seed §3.1 (upgrade impact): the NRF client's defaults */
+    return message_type == BSF_MP_NF_PATCH ? 3 : message_type == BSF_MP_NF_DEREGISTER ? 2 : 1;
 }

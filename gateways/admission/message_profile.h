@@ -20,12 +20,20 @@ typedef enum { BSF_MP_NEVER = 0, BSF_MP_ALWAYS, BSF_MP_IF_NOT_PRESENT } bsf_mp_m
 typedef enum {
     BSF_MP_NBSF_MANAGEMENT = 0, /* requests to the BSF and their answers */
     BSF_MP_NPCF_BINDING_AUDIT,  /* the audit's requests to PCFs (seed §3.34) */
+    BSF_MP_NNRF,                /* the BSF's requests to the NRF (NFManagement, discovery,
+                                 * access tokens) */
     BSF_MP_INTERFACES
 } bsf_mp_interface_t;
 
-/* messageType: an operation of Nbsf_Management (bsf_adm_op_t), Audit_Notify or Any. */
+/* messageType: an operation of Nbsf_Management (bsf_adm_op_t), Audit_Notify, Any, or one of
+ * the NRF requests (interfaceType Nnrf). */
 #define BSF_MP_AUDIT_NOTIFY BSF_ADM_OP_COUNT
 #define BSF_MP_ANY (BSF_ADM_OP_COUNT + 1)
+#define BSF_MP_NF_REGISTER (BSF_ADM_OP_COUNT + 2)   /* NFRegister (PUT) */
+#define BSF_MP_NF_PATCH (BSF_ADM_OP_COUNT + 3)      /* AutonomousNfPatch: heartbeat, NFUpdate */
+#define BSF_MP_NF_DEREGISTER (BSF_ADM_OP_COUNT + 4) /* AutonomousNfDeRegistration */
+#define BSF_MP_NF_DISCOVER (BSF_ADM_OP_COUNT + 5)   /* NFDiscover (PCFs of a set) */
+#define BSF_MP_ACCESS_TOKEN (BSF_ADM_OP_COUNT + 6)  /* Nnrf_AccessToken */
 
 typedef struct {
     char message_id[48];     /* messageID */
@@ -70,5 +78,10 @@ void bsf_message_profile_install(const bsf_message_profile_t *p);
 const bsf_message_profile_t *bsf_message_profile_installed(void);
 /* An egress request's priority (-1: no header) after the installed profile's rule. */
 int bsf_message_profile_egress(bsf_mp_interface_t itf, int message_type, int priority);
+/* The 3gpp-Sbi-Message-Priority of a request to the NRF (message_type BSF_MP_NF_*,
+ * BSF_MP_ACCESS_TOKEN): the installed profile's Nnrf rule (Always and IfNotPresent give its
+ * value), else the seed's default: AutonomousNfPatch 3, AutonomousNfDeRegistration 2, the
+ * others 1. Any thread. */
+int bsf_message_profile_nrf(int message_type);
 
 #endif

@@ -14,6 +14,7 @@
 #include "common/operational_state.h"
 #include "common/time_text.h"
 #include "core/sbi_time.h"
+#include "gateways/admission/message_profile.h"
 #include "gateways/nrf/nrf_profile.h"
 
 #define NFM_PATH "/nnrf-nfm/v1/nf-instances/"
@@ -146,9 +147,12 @@ static int nrf_send(bsf_nrf_client_t *n, int i, const char *method, const char *
     bsf_nrf_health_retry_profile(n->health, i, timeout_ms, &p);
     p.max_retries = retries;
     p.attempt_timeout_ms = timeout_ms / (retries + 2);
-    /* Seed §3.1: NRF messages' priorities, heartbeat (NFUpdate PATCH) 3, NFDeregister 2,
-     * the others (NFRegister) 1: the NRF and an SCP keep them when they shed. */
-    int priority = strcmp(method, "PATCH") == 0 ? 3 : strcmp(method, "DELETE") == 0 ? 2 : 1;
+    /* Seed §3.1: NRF messages' priorities from the message profile (interfaceType Nnrf),
+     * by default heartbeat (NFUpdate PATCH) 3, NFDeregister 2, NFRegister 1: the NRF and an
+     * SCP keep them when they shed. */
+    int priority = bsf_message_profile_nrf(strcmp(method, "PATCH") == 0    ? BSF_MP_NF_PATCH
+                                           : strcmp(method, "DELETE") == 0 ? BSF_MP_NF_DEREGISTER
+                                                                           : BSF_MP_NF_REGISTER);
     bsf_sbi_request_t q = {.method = method, .uri = uri, .content_type = ctype, .body = body,
                            .body_len = body ? strlen(body) : 0, .timeout_ms = timeout_ms,
                            .priority = priority, .retry = &p};

@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "common/diag.h"
+#include "gateways/admission/message_profile.h"
 
 /* Refresh when less than this share of the lifetime is left. */
 #define REFRESH_PERCENT 10
@@ -142,7 +143,8 @@ static int fetch(bsf_nrf_tokens_t *t, entry_t *e, char *why, size_t cap)
     bsf_sbi_request_t q = {.method = "POST", .uri = uri,
                            .content_type = "application/x-www-form-urlencoded",
                            .body = body, .body_len = strlen(body), .timeout_ms = t->timeout_ms,
-                           .priority = -1, .retry = &retry};
+                           .priority = bsf_message_profile_nrf(BSF_MP_ACCESS_TOKEN),
+                           .retry = &retry};
     return bsf_sbi_client_submit(t->sbi, &q, on_token_answer, e, why, cap);
 }
 

@@ -31,6 +31,19 @@
  * 64 KiB can hold thousands of HEADERS, so bytes alone do not bound the work another
  * connection waits behind; the rest of the read is kept (conn_t.held) for the next round. */
 #define STREAM_QUANTUM 16
+/* While the worker sheds (issue 14 §6): fewer requests per connection and round, and the
+ * connections that carry requests more important than the shed ones (URGENT_MAX at most,
+ * for URGENT_HOLD_NS after their last one) are read between the others' reads, every
+ * URGENT_POLL_NS at most, with the answers posted to the worker meanwhile. */
+#define STREAM_QUANTUM_SHEDDING 4
+#define SHED_HOLD_NS 200000000ull  /* a request shed this recently: the worker is shedding */
+#define URGENT_HOLD_NS 1000000000ull
+#define URGENT_POLL_NS 200000ull
+#define URGENT_MAX 8
+/* While shedding, a connection resumed on input it holds writes once this much output
+ * gathered (or its input is used up): as many answers per write as STREAM_QUANTUM gives. */
+#define WRITE_BATCH 4096
+#define PRIORITY_UNKNOWN 255
 #define OUTPUT_HIGH_WATER 65536    /* stop reading and pulling frames while this much is unsent */
 #define OUTBUF_KEEP 0              /* an emptied output buffer larger than this is freed */
 #define HEADER_LIST_DEFAULT 16384  /* sbi.max_header_list_bytes when 0 */
@@ -102,6 +115,13 @@ struct bsf_h2_worker {
     uint64_t last_warn_ns;
     unsigned warns_suppressed;
     int64_t date_secs; /* second `date` was written for (RFC 9110 §6.6.1 Date of answers) */
+    uint64_t last_shed_ns;      /* the last request admission control refused */
+    uint64_t shed_window_ns;    /* shed_min_priority is over the sheds since then */
+    uint8_t shed_min_priority;  /* the most important priority shed in that window */
+    conn_t *urgent[URGENT_MAX]; /* connections read between the others while shedding */
+    size_t n_urgent;
+    uint64_t last_urgent_poll_ns;
+    bool polling_urgent;
     char date[BSF_SBI_TIME_HEADER_MAX];
     atomic_uint_fast64_t timeouts[BSF_H2_TIMEOUT_COUNT];
     atomic_uint_fast64_t refused_streams, refused_connections, headers_too_large;
@@ -165,6 +185,10 @@ struct conn {
     unsigned iter_streams;     /* requests begun in that iteration */
     bool pause_next;           /* STREAM_QUANTUM reached: pause at the next header */
     outbuf_t held;             /* input nghttp2 was paused before (STREAM_QUANTUM) */
+    size_t held_off;           /* ... of which nghttp2 took this much already */
+    bool urgent;               /* in w->urgent */
+    bool batching;             /* resumed, input still held: writes wait (WRITE_BATCH) */
+    uint64_t urgent_until_ns;
     uint32_t max_streams;      /* its SETTINGS_MAX_CONCURRENT_STREAMS */
     bsf_h2_stream_t *streams; /* open streams, to abandon them if the connection dies */
     char local[BSF_SOCKADDR_TEXT_MAX], peer[BSF_SOCKADDR_TEXT_MAX];
@@ -190,6 +214,10 @@ struct bsf_h2_stream {
     size_t body_len, body_cap;
     bool refused;   /* answered by the server, rest of the request ignored */
     char answer_priority[4]; /* 3gpp-Sbi-Message-Priority of the answer; "": none */
+    int8_t answer_prio;      /* the same as a number; -1: none */
+    uint8_t priority;        /* the request's evaluated priority; PRIORITY_UNKNOWN */
+    char status_text[4];     /* the answer's :status (nghttp2 does not copy it) */
+    bool resp_static;        /* resp is the caller's (bsf_h2_respond_static), not freed */
     bool responded;
     void *pending;
     char *resp;
@@ -439,6 +467,8 @@ static void conn_flush(conn_t *c)
     }
     if (c->tls ? tls_pull(c) : plain_pull(c))
         return;
+    if (c->batching && c->out.len < WRITE_BATCH)
+        return; /* more answers come from the input it holds: one write for several rounds */
     start_write(c);
     if (c->closing)
         return;
@@ -509,7 +539,8 @@ static void stream_free(bsf_h2_stream_t *s)
     bsf_h2_budget_free(bud, s->hbuf);
     bsf_h2_budget_free(bud, s->extra);
     bsf_h2_budget_free(bud, s->body);
-    bsf_h2_budget_free(bud, s->resp);
+    if (!s->resp_static)
+        bsf_h2_budget_free(bud, s->resp);
     bsf_h2_budget_free(bud, s);
 }
 
@@ -542,9 +573,9 @@ static const char *http_date(bsf_h2_worker_t *w)
     return w->date;
 }
 
-void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
+static void respond(bsf_h2_stream_t *s, int status, const char *content_type,
                     const bsf_h2_header_t *headers, size_t n_headers, const void *body,
-                    size_t body_len)
+                    size_t body_len, bool copy)
 {
     if (s->responded)
         return;
@@ -553,31 +584,44 @@ void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
     settle(s);
     s->responded_ns = bsf_clock_mono_ns();
     s->conn->last_active_ns = s->responded_ns;
-    char status_text[4] = {(char)('0' + status / 100 % 10), (char)('0' + status / 10 % 10),
-                           (char)('0' + status % 10), '\0'};
+    unsigned st = status >= 100 && status <= 999 ? (unsigned)status : 500;
+    s->status_text[0] = (char)('0' + st / 100);
+    s->status_text[1] = (char)('0' + st / 10 % 10);
+    s->status_text[2] = (char)('0' + st % 10);
+    s->status_text[3] = '\0';
     nghttp2_nv nva[BSF_H2_MAX_HEADERS + 8]; /* status, date, server, OCI, LCI and the rest */
     size_t n = 0;
     const char *date = http_date(s->conn->w);
-#define NV(nm, val)                                                                            \
-    nva[n++] = (nghttp2_nv){(uint8_t *)(nm), (uint8_t *)(val), strlen(nm), strlen(val),       \
-                            NGHTTP2_NV_FLAG_NONE}
-    NV(":status", status_text);
+    /* nghttp2 copies no string that lives longer than the stream: the stream's own, the
+     * worker's date, string literals, and with !copy the caller's (prepared once). */
+    const uint8_t keep = NGHTTP2_NV_FLAG_NO_COPY_NAME | NGHTTP2_NV_FLAG_NO_COPY_VALUE;
+    const uint8_t caller = copy ? NGHTTP2_NV_FLAG_NO_COPY_NAME : keep;
+#define NV(nm, val, fl)                                                                        \
+    nva[n++] = (nghttp2_nv){(uint8_t *)(nm), (uint8_t *)(val), strlen(nm), strlen(val), (fl)}
+    NV(":status", s->status_text, keep);
     if (date[0])
-        NV("date", date);
+        NV("date", date, keep);
     if (content_type && body_len)
-        NV("content-type", content_type);
+        NV("content-type", content_type, caller);
     for (size_t i = 0; i < n_headers && n < sizeof nva / sizeof nva[0]; i++)
-        NV(headers[i].name, headers[i].value);
+        NV(headers[i].name, headers[i].value, copy ? NGHTTP2_NV_FLAG_NONE : keep);
     if (s->answer_priority[0] && n < sizeof nva / sizeof nva[0])
-        NV("3gpp-sbi-message-priority", s->answer_priority);
+        NV("3gpp-sbi-message-priority", s->answer_priority, keep);
     const bsf_h2_handler_t *hd = &s->conn->w->srv->handler;
     bsf_h2_header_t added[4];
     size_t n_added = hd->response_headers ? hd->response_headers(hd->ctx, added, 4) : 0;
     for (size_t i = 0; i < n_added && n < sizeof nva / sizeof nva[0]; i++)
-        NV(added[i].name, added[i].value);
+        NV(added[i].name, added[i].value, NGHTTP2_NV_FLAG_NONE);
 #undef NV
+    if (hd->answered)
+        hd->answered(hd->ctx, hstr(s, s->method), (int)st,
+                     s->answer_priority[0] ? s->answer_prio : -1);
     nghttp2_data_provider prd = {.source.ptr = s, .read_callback = resp_read};
-    if (body_len) {
+    if (body_len && !copy) { /* the caller's, for longer than the stream */
+        s->resp = (char *)body;
+        s->resp_static = true;
+        s->resp_len = body_len;
+    } else if (body_len) {
         s->resp = bsf_h2_budget_malloc(&s->conn->w->budget, body_len);
         if (!s->resp)
             body_len = 0;
@@ -589,12 +633,32 @@ void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
     conn_flush(s->conn);
 }
 
+void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
+                    const bsf_h2_header_t *headers, size_t n_headers, const void *body,
+                    size_t body_len)
+{
+    respond(s, status, content_type, headers, n_headers, body, body_len, true);
+}
+
+void bsf_h2_respond_static(bsf_h2_stream_t *s, int status, const char *content_type,
+                           const bsf_h2_header_t *headers, size_t n_headers, const void *body,
+                           size_t body_len)
+{
+    respond(s, status, content_type, headers, n_headers, body, body_len, false);
+}
+
+void bsf_h2_stream_set_priority(bsf_h2_stream_t *s, uint32_t priority)
+{
+    s->priority = priority < PRIORITY_UNKNOWN ? (uint8_t)priority : PRIORITY_UNKNOWN;
+}
+
 void bsf_h2_stream_set_answer_priority(bsf_h2_stream_t *s, int priority)
 {
     if (priority < 0 || priority > 31)
         s->answer_priority[0] = '\0';
     else
         snprintf(s->answer_priority, sizeof s->answer_priority, "%d", priority);
+    s->answer_prio = (int8_t)(priority < 0 || priority > 31 ? -1 : priority);
 }
 
 void bsf_h2_stream_info(bsf_h2_stream_t *s, bsf_h2_stream_info_t *out)
@@ -629,6 +693,88 @@ static void refuse(bsf_h2_stream_t *s, bsf_h2_reject_t why)
 
 static const bsf_h2_header_t *extra_headers(bsf_h2_stream_t *s);
 
+/* ---- priority first while shedding (issue 14 §6) ------------------------------------ */
+
+static bool shedding(const bsf_h2_worker_t *w, uint64_t now)
+{
+    return w->last_shed_ns && now - w->last_shed_ns < SHED_HOLD_NS;
+}
+
+static void urgent_drop(conn_t *c)
+{
+    bsf_h2_worker_t *w = c->w;
+    for (size_t i = 0; c->urgent && i < w->n_urgent; i++)
+        if (w->urgent[i] == c) {
+            w->urgent[i] = w->urgent[--w->n_urgent];
+            c->urgent = false;
+        }
+}
+
+/* A refused request makes the worker shedding; an admitted one more important than every
+ * request shed lately makes its connection urgent. */
+static void note_admission(bsf_h2_stream_t *s, bool refused)
+{
+    conn_t *c = s->conn;
+    bsf_h2_worker_t *w = c->w;
+    uint64_t now = s->headers_ns;
+    if (refused) {
+        if (!shedding(w, now) || now - w->shed_window_ns > SHED_HOLD_NS) {
+            w->shed_window_ns = now;
+            w->shed_min_priority = s->priority;
+        } else if (s->priority < w->shed_min_priority)
+            w->shed_min_priority = s->priority;
+        w->last_shed_ns = now;
+        return;
+    }
+    if (!shedding(w, now) || s->priority >= w->shed_min_priority)
+        return;
+    c->urgent_until_ns = now + URGENT_HOLD_NS;
+    if (!c->urgent && w->n_urgent < URGENT_MAX) {
+        w->urgent[w->n_urgent++] = c;
+        c->urgent = true;
+    }
+}
+
+static size_t held_left(const conn_t *c)
+{
+    return c->held.len - c->held_off;
+}
+
+static void run_posts(bsf_h2_worker_t *w);
+
+/* Between two other connections' reads: what the urgent connections sent (read here, off
+ * libuv's turn: its polling is level-triggered and finds the socket empty), and the answers
+ * posted to the worker meanwhile. */
+static void poll_urgent(bsf_h2_worker_t *w, uint64_t now)
+{
+    if (w->polling_urgent || !w->n_urgent || now - w->last_urgent_poll_ns < URGENT_POLL_NS ||
+        !shedding(w, now))
+        return;
+    w->polling_urgent = true;
+    w->last_urgent_poll_ns = now;
+    run_posts(w);
+    conn_t *list[URGENT_MAX];
+    size_t n = w->n_urgent;
+    memcpy(list, w->urgent, n * sizeof list[0]);
+    for (size_t i = 0; i < n; i++) {
+        conn_t *c = list[i];
+        uv_os_fd_t fd;
+        if (c->closing || now > c->urgent_until_ns) {
+            urgent_drop(c);
+            continue;
+        }
+        if (!c->reading || c->in_recv || c->lingering || held_left(c) ||
+            uv_fileno((uv_handle_t *)&c->tcp, &fd) != 0)
+            continue;
+        ssize_t got = recv(fd, w->read_buf, sizeof w->read_buf, MSG_DONTWAIT);
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+            continue;
+        uv_buf_t buf = uv_buf_init(w->read_buf, got > 0 ? (unsigned)got : 0);
+        on_read((uv_stream_t *)&c->tcp, got > 0 ? got : UV_EOF, &buf);
+    }
+    w->polling_urgent = false;
+}
+
 /* Admission control before the body is read: a refused request is answered by `admit`. */
 static void admit(bsf_h2_stream_t *s)
 {
@@ -644,9 +790,13 @@ static void admit(bsf_h2_stream_t *s)
                               .n_headers = s->n_extra,
                               .headers = extra_headers(s),
                               .received_ns = s->headers_ns};
-        if (r.method && r.path && (!s->n_extra || r.headers) && !hd->admit(hd->ctx, w, s, &r)) {
-            s->refused = true;
-            return;
+        if (r.method && r.path && (!s->n_extra || r.headers)) {
+            bool ok = hd->admit(hd->ctx, w, s, &r);
+            note_admission(s, !ok);
+            if (!ok) {
+                s->refused = true;
+                return;
+            }
         }
     }
     s->receiving = true;
@@ -802,13 +952,16 @@ static int on_begin_headers(nghttp2_session *session, const nghttp2_frame *frame
     if (!s)
         return NGHTTP2_ERR_CALLBACK_FAILURE;
     iter_sync(c);
-    if (++c->iter_streams > STREAM_QUANTUM)
+    s->begin_ns = c->last_active_ns = bsf_clock_mono_ns();
+    unsigned quantum =
+        !c->urgent && shedding(c->w, s->begin_ns) ? STREAM_QUANTUM_SHEDDING : STREAM_QUANTUM;
+    if (++c->iter_streams > quantum)
         c->pause_next = true; /* this request waits for the next round (on_header) */
     s->conn = c;
     s->id = frame->hd.stream_id;
     s->method = s->path = s->authority = s->content_type = -1;
+    s->priority = PRIORITY_UNKNOWN;
     s->content_length = -1;
-    s->begin_ns = c->last_active_ns = bsf_clock_mono_ns();
     s->next = c->streams;
     if (c->streams)
         c->streams->prev = s;
@@ -1039,6 +1192,7 @@ static void conn_close(conn_t *c)
     if (c->closing)
         return;
     c->closing = true;
+    urgent_drop(c);
     if (c->prev)
         c->prev->next = c->next;
     else
@@ -1143,7 +1297,8 @@ static bool check_preface(conn_t *c, const char *p, size_t n)
 static ssize_t conn_recv(conn_t *c, const uint8_t *data, size_t n)
 {
     size_t done = 0;
-    if (!c->held.len) {
+    if (!held_left(c)) {
+        c->held.len = c->held_off = 0;
         ssize_t rv = nghttp2_session_mem_recv(c->session, data, n);
         if (rv < 0)
             return rv;
@@ -1234,6 +1389,8 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     if (c->iter_bytes >= READ_QUANTUM)
         c->yielded = true;
     conn_flush(c);
+    if (!c->urgent)
+        poll_urgent(c->w, c->last_byte_ns);
 }
 
 /* Over budget, at max_connections or refused by the handler (admission control): accept and
@@ -1567,17 +1724,22 @@ static void on_tick(uv_timer_t *t)
 static void resume_held(conn_t *c)
 {
     c->in_recv = true;
-    ssize_t rv = nghttp2_session_mem_recv(c->session, (const uint8_t *)c->held.data, c->held.len);
+    ssize_t rv = nghttp2_session_mem_recv(c->session, (const uint8_t *)c->held.data + c->held_off,
+                                          held_left(c));
     c->in_recv = false;
     if (rv < 0) {
-        c->held.len = 0;
+        c->held.len = c->held_off = 0;
         conn_fail(c, (int)rv);
         return;
     }
-    memmove(c->held.data, c->held.data + rv, c->held.len - (size_t)rv);
-    c->held.len -= (size_t)rv;
-    outbuf_trim(&c->w->budget, &c->held);
+    c->held_off += (size_t)rv; /* no memmove per round: the offset moves */
+    if (!held_left(c)) {
+        c->held.len = c->held_off = 0;
+        outbuf_trim(&c->w->budget, &c->held);
+    }
+    c->batching = held_left(c) && !c->urgent && shedding(c->w, bsf_clock_mono_ns());
     conn_flush(c);
+    c->batching = false;
 }
 
 /* Before the loop polls again: connections that used their quantum go on, each with a new
@@ -1588,10 +1750,13 @@ static void worker_resume(bsf_h2_worker_t *w)
     bool holding = false;
     conn_t *c = w->conns;
     while (c) {
-        conn_t *next = c->next; /* c may close */
-        if (c->yielded && c->held.len && !c->lingering)
+        conn_t *next = c->next; /* c may close (it stays allocated until the loop's close) */
+        if (c->yielded && held_left(c) && !c->lingering && !c->closing) {
             resume_held(c);
-        if (!c->closing && c->held.len && !c->lingering)
+            if (!c->urgent)
+                poll_urgent(w, bsf_clock_mono_ns());
+        }
+        if (!c->closing && held_left(c) && !c->lingering)
             holding = true;
         else if (!c->closing && c->yielded) {
             c->yielded = false;
@@ -2016,9 +2181,9 @@ int bsf_h2_server_feed_for_testing(const bsf_h2_config_t *cfg, const bsf_h2_hand
                 size_t n = chunk && len - off > chunk ? chunk : len - off;
                 uv_buf_t b = uv_buf_init((char *)data + off, (unsigned)n);
                 on_read((uv_stream_t *)&c->tcp, (ssize_t)n, &b);
-                for (size_t held = 0; !c->closing && !c->lingering && c->held.len &&
-                                      c->held.len != held;) { /* the loop's prepare rounds */
-                    held = c->held.len;
+                for (size_t held = 0; !c->closing && !c->lingering && held_left(c) &&
+                                      held_left(c) != held;) { /* the loop's prepare rounds */
+                    held = held_left(c);
                     worker_resume(w);
                 }
                 off += n;

@@ -84,6 +84,10 @@ typedef struct {
      * `*max_streams` (max_concurrent_streams on entry), the SETTINGS_MAX_CONCURRENT_STREAMS
      * this connection gets (seed §3.29: connection admission by congestion state). */
     bool (*admit_connection)(void *ctx, uint32_t *max_streams);
+    /* Optional: told of every answer as it is queued (seed §3.1's response counts): the
+     * request's method (NULL when it had none), the status, the answer's
+     * 3gpp-Sbi-Message-Priority (-1: none). Worker thread; must not respond. */
+    void (*answered)(void *ctx, const char *method, int status, int answer_priority);
 } bsf_h2_handler_t;
 
 typedef struct bsf_sbi_tls bsf_sbi_tls_t;
@@ -169,6 +173,16 @@ uint16_t bsf_h2_server_tls_port(const bsf_h2_server_t *srv);
 void bsf_h2_respond(bsf_h2_stream_t *s, int status, const char *content_type,
                     const bsf_h2_header_t *headers, size_t n_headers, const void *body,
                     size_t body_len);
+/* The same for an answer prepared once (admission control's discard answer): nothing is
+ * copied, neither `content_type`, the headers' names and values nor `body`; they belong to
+ * the caller and stay unchanged until the server is freed. */
+void bsf_h2_respond_static(bsf_h2_stream_t *s, int status, const char *content_type,
+                           const bsf_h2_header_t *headers, size_t n_headers, const void *body,
+                           size_t body_len);
+/* The request's evaluated message priority (0-31, lower first; admission control, from
+ * `admit`). While the worker sheds, a connection whose requests are more important than
+ * every request shed lately is read between the other connections (issue 14 §6). */
+void bsf_h2_stream_set_priority(bsf_h2_stream_t *s, uint32_t priority);
 
 /* What the server knows of a stream: its request line (NULL when not received, or refused
  * for its length) and the addresses of its connection ("ip:port", "[v6]:port"; empty when

@@ -294,6 +294,12 @@ static size_t on_response_headers(void *ctx, bsf_h2_header_t *out, size_t cap)
     return bsf_sbi_admission_headers(((bsf_nbsf_service_t *)ctx)->cfg.admission, out, cap);
 }
 
+static void on_answered(void *ctx, const char *method, int status, int answer_priority)
+{
+    bsf_sbi_admission_answered(((bsf_nbsf_service_t *)ctx)->cfg.admission, method, status,
+                               answer_priority);
+}
+
 static void on_abandon(void *ctx, void *pending)
 {
     (void)ctx;
@@ -396,6 +402,7 @@ int bsf_nbsf_service_start(const bsf_nbsf_config_t *cfg, const bsf_h2_config_t *
         handler.admit = on_admit;
         handler.response_headers = on_response_headers;
         handler.admit_connection = on_admit_connection;
+        handler.answered = on_answered;
     }
     if (start_servers(svc, h2, &handler, per_server, err, err_cap)) {
         free(metrics);

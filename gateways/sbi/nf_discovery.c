@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "core/api_root.h"
+#include "gateways/admission/message_profile.h"
 
 #define QUERY_MAX 512
 
@@ -228,7 +229,8 @@ static void ask_next(search_t *s)
         /* nrf.discovery.timeout is one attempt's: a slow NRF is not cut short for retries */
         retry.attempt_timeout_ms = 0;
         bsf_sbi_request_t req = {.method = "GET", .uri = uri, .timeout_ms = d->timeout_ms,
-                                 .priority = -1, .retry = &retry};
+                                 .priority = bsf_message_profile_nrf(BSF_MP_NF_DISCOVER),
+                                 .retry = &retry};
         char err[200];
         s->asked++;
         atomic_fetch_add(&d->nrf_requests, 1);

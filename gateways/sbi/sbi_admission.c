@@ -13,6 +13,7 @@
 
 #define CONSUMER_SLOTS 1024 /* consumers tracked at once; a newcomer takes the oldest's slot */
 #define CONSUMER_KEY_MAX 64
+#define CODE_SLOTS 24 /* distinct answer statuses counted (taken as first seen) */
 
 typedef struct {
     char key[CONSUMER_KEY_MAX];
@@ -24,6 +25,7 @@ struct bsf_sbi_admission {
     char instance_id[64];
     char server[80];
     char retry_after[16];
+    bsf_h2_header_t discard_headers[1], limited_headers[1]; /* prepared with the bodies */
     char body[BSF_ADM_CONGESTED + 1][256]; /* the discard answer in each state */
     size_t body_len[BSF_ADM_CONGESTED + 1];
     char limited[256]; /* the rate limit answer */
@@ -36,6 +38,9 @@ struct bsf_sbi_admission {
     atomic_uint_fast64_t by_priority[BSF_ADM_PRIORITY_MAX + 2][BSF_ADM_PRIORITY_MAX + 1]
                                     [BSF_ADM_OP_COUNT];
     atomic_uint_fast64_t conn_refused[BSF_ADM_CONGESTED + 1], conn_limited[BSF_ADM_CONGESTED + 1];
+    /* seed §3.1's answers: [answer priority, 32 = none][operation][status slot] */
+    atomic_int codes[CODE_SLOTS]; /* the status of each slot; 0: free */
+    atomic_uint_fast64_t answers[BSF_ADM_PRIORITY_MAX + 2][BSF_ADM_OP_COUNT][CODE_SLOTS];
 };
 
 static bool cause_ok(const char *c)
@@ -73,6 +78,8 @@ bsf_sbi_admission_t *bsf_sbi_admission_new(const bsf_sbi_admission_config_t *cfg
     if (cfg->server_header && a->instance_id[0])
         snprintf(a->server, sizeof a->server, "BSF-%s", a->instance_id);
     snprintf(a->retry_after, sizeof a->retry_after, "%u", cfg->retry_after_s);
+    a->discard_headers[0] = (bsf_h2_header_t){"retry-after", a->retry_after};
+    a->limited_headers[0] = (bsf_h2_header_t){"retry-after", "1"};
     for (int s = BSF_ADM_DOC; s <= BSF_ADM_CONGESTED; s++) {
         char detail[64];
         snprintf(detail, sizeof detail, "the BSF is in congestion state %s",
@@ -174,27 +181,56 @@ bool bsf_sbi_admission_check(bsf_sbi_admission_t *a, bsf_h2_stream_t *s,
         return true;
     uint32_t priority = evaluated >= 0 ? (uint32_t)evaluated
                                        : bsf_admission_sbi_priority(adm, r->method, NULL);
+    bsf_h2_stream_set_priority(s, priority);
     atomic_fetch_add_explicit(&a->by_priority[received >= 0 ? received : BSF_ADM_PRIORITY_MAX + 1]
                                              [priority > BSF_ADM_PRIORITY_MAX ? BSF_ADM_PRIORITY_MAX
                                                                               : priority][op],
                               1, memory_order_relaxed);
-    bsf_h2_header_t h = {"retry-after", a->retry_after};
     bsf_adm_state_t state = bsf_admission_state(adm);
     if (!bsf_admission_sbi_admit(adm, priority)) {
         if (state == BSF_ADM_NORMAL) /* it changed in between */
             state = BSF_ADM_DOC;
         bool head = strcmp(r->method, "HEAD") == 0; /* a HEAD answer never has content */
-        bsf_h2_respond(s, (int)a->cfg.status, "application/problem+json", &h,
-                       a->cfg.retry_after_s ? 1 : 0, a->body[state],
-                       head ? 0 : a->body_len[state]);
+        /* prepared at start: nothing is rendered or copied per discarded request */
+        bsf_h2_respond_static(s, (int)a->cfg.status, "application/problem+json",
+                              a->discard_headers, a->cfg.retry_after_s ? 1 : 0, a->body[state],
+                              head ? 0 : a->body_len[state]);
         return false;
     }
     if (!within_rates(a, s, r, op, priority)) {
-        bsf_h2_header_t one = {"retry-after", "1"};
-        bsf_h2_respond(s, 429, "application/problem+json", &one, 1, a->limited, a->limited_len);
+        bsf_h2_respond_static(s, 429, "application/problem+json", a->limited_headers, 1,
+                              a->limited, a->limited_len);
         return false;
     }
     return true;
+}
+
+static int code_slot(bsf_sbi_admission_t *a, int status)
+{
+    for (int i = 0; i < CODE_SLOTS; i++) {
+        int c = atomic_load_explicit(&a->codes[i], memory_order_relaxed);
+        if (c == status)
+            return i;
+        if (c == 0) {
+            if (atomic_compare_exchange_strong(&a->codes[i], &c, status) || c == status)
+                return i;
+            i--; /* taken by another status meanwhile: look at the slot again */
+        }
+    }
+    return -1;
+}
+
+void bsf_sbi_admission_answered(bsf_sbi_admission_t *a, const char *method, int status,
+                                int answer_priority)
+{
+    int slot = code_slot(a, status);
+    if (slot < 0)
+        return;
+    int p = answer_priority >= 0 && answer_priority <= BSF_ADM_PRIORITY_MAX
+                ? answer_priority
+                : BSF_ADM_PRIORITY_MAX + 1;
+    bsf_adm_op_t op = method ? bsf_adm_op_of(method) : BSF_ADM_OP_OTHER;
+    atomic_fetch_add_explicit(&a->answers[p][op][slot], 1, memory_order_relaxed);
 }
 
 bool bsf_sbi_admission_connection(bsf_sbi_admission_t *a, uint32_t *max_streams)
@@ -253,6 +289,42 @@ size_t bsf_sbi_admission_headers(bsf_sbi_admission_t *a, bsf_h2_header_t *out, s
     return n;
 }
 
+static const char *const types[BSF_ADM_OP_COUNT] = {"Discovery", "Register", "Deregister",
+                                                     "Update", "Other"};
+
+/* A priority label: the number, or NA past BSF_ADM_PRIORITY_MAX (none). Returns true. */
+static bool priority_text(int p, char out[4])
+{
+    if (p <= BSF_ADM_PRIORITY_MAX)
+        snprintf(out, 4, "%d", p);
+    else
+        memcpy(out, "NA", 3);
+    return true;
+}
+
+/* Seed §3.1: direction out; rcvd_priority is the answer's priority before the profile (the
+ * BSF's services set none: NA, as in the seed's log), eval_priority the one it carries. */
+static void write_answers(const bsf_sbi_admission_t *a, bsf_text_t *out)
+{
+    bsf_text_printf(out, "# HELP ocbsf_http_message_priority_response_count_total SBI answers "
+                         "by the 3gpp-Sbi-Message-Priority they carry (seed 3.1; NA: none), "
+                         "operation and status, counted once seen.\n"
+                         "# TYPE ocbsf_http_message_priority_response_count_total counter\n");
+    for (int p = 0; p <= BSF_ADM_PRIORITY_MAX + 1; p++)
+        for (int op = 0; op < BSF_ADM_OP_COUNT; op++)
+            for (int k = 0; k < CODE_SLOTS; k++) {
+                unsigned long long v = atomic_load(&a->answers[p][op][k]);
+                char eval[4];
+                if (v && priority_text(p, eval))
+                    bsf_text_printf(out,
+                                    "ocbsf_http_message_priority_response_count_total{direction="
+                                    "\"out\",rcvd_priority=\"NA\",eval_priority=\"%s\","
+                                    "interface_type=\"Nbsf_Management\",msg_type=\"%s\","
+                                    "response_code=\"%d\"} %llu\n",
+                                    eval, types[op], atomic_load(&a->codes[k]), v);
+            }
+}
+
 void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *out)
 {
     bsf_text_printf(out, "# HELP ocbsf_sbi_ratelimit_reject_total SBI requests refused by a "
@@ -276,8 +348,6 @@ void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *o
                             (unsigned long long)atomic_load(k ? &a->conn_limited[s]
                                                               : &a->conn_refused[s]));
     }
-    static const char *const types[BSF_ADM_OP_COUNT] = {"Discovery", "Register", "Deregister",
-                                                         "Update", "Other"};
     bsf_text_printf(out, "# HELP ocbsf_http_message_priority_request_count_total SBI requests "
                          "by received and evaluated priority (seed 3.1; NA: no valid "
                          "header), counted once seen.\n"
@@ -286,14 +356,13 @@ void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *o
         for (int ev = 0; ev <= BSF_ADM_PRIORITY_MAX; ev++)
             for (int op = 0; op < BSF_ADM_OP_COUNT; op++) {
                 unsigned long long v = atomic_load(&a->by_priority[rc][ev][op]);
-                char rcvd[4] = "NA";
-                if (rc <= BSF_ADM_PRIORITY_MAX)
-                    snprintf(rcvd, sizeof rcvd, "%d", rc);
-                if (v)
+                char rcvd[4];
+                if (v && priority_text(rc, rcvd))
                     bsf_text_printf(out,
                                     "ocbsf_http_message_priority_request_count_total{direction="
                                     "\"in\",rcvd_priority=\"%s\",eval_priority=\"%d\","
                                     "interface_type=\"Nbsf_Management\",msg_type=\"%s\"} %llu\n",
                                     rcvd, ev, types[op], v);
             }
+    write_answers(a, out);
 }

@@ -59,9 +59,17 @@ bool bsf_sbi_admission_connection(bsf_sbi_admission_t *a, uint32_t *max_streams)
  * in per-thread buffers until the next call on the thread. */
 size_t bsf_sbi_admission_headers(bsf_sbi_admission_t *a, bsf_h2_header_t *out, size_t cap);
 
+/* The h2 server's `answered` callback: counts the answer for seed §3.1's
+ * ocbsf_http_message_priority_response_count_total (the first 24 distinct statuses). Any
+ * worker thread; no lock. */
+void bsf_sbi_admission_answered(bsf_sbi_admission_t *a, const char *method, int status,
+                                int answer_priority);
+
 /* ocbsf_sbi_ratelimit_reject_total{route},
  * ocbsf_http_message_priority_request_count_total{direction,rcvd_priority,eval_priority,
- * interface_type,msg_type} (seed §3.1; the combinations seen), ocbsf_sbi_connection_reject_total{state},
+ * interface_type,msg_type} and ocbsf_http_message_priority_response_count_total{direction,
+ * rcvd_priority,eval_priority,interface_type,msg_type,response_code} (seed §3.1; the
+ * combinations seen), ocbsf_sbi_connection_reject_total{state},
  * ocbsf_sbi_connection_limited_total{state}. */
 void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *out);
 

@@ -333,3 +333,27 @@ def test_profile_without_an_address_refused():
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 2, (done.returncode, done.stderr)
     assert "nf.fqdn" in done.stderr
+
+
+def test_message_priorities_from_the_profile(nrf, bsfd_factory):
+    """Seed 3.1: the requests to the NRF carry 3gpp-Sbi-Message-Priority from the message
+    priority profile's Nnrf rules (the simulator checks every request's value): NFRegister
+    Always 5, the heartbeat IfNotPresent 7, the rest Never, so NFDeregister keeps the
+    seed's default 2."""
+    sim = nrf(heartbeat_s=1).start()
+    sim.message_priorities.update(NfRegister="5", AutonomousNfPatch="7")
+    profile = ";".join([
+        "messageID=reg,rulePriority=1,interfaceType=Nnrf,messageType=NfRegister,"
+        "requestPriorityOverride=Always,requestPriorityValue=5",
+        "messageID=hb,rulePriority=2,interfaceType=Nnrf,messageType=AutonomousNfPatch,"
+        "requestPriorityOverride=IfNotPresent,requestPriorityValue=7",
+        "messageID=rest,rulePriority=3,interfaceType=Nnrf,messageType=Any"])
+    bsfd = bsfd_factory(settings(sim, **{"admission.message_priority_profile": profile}))
+    nf_id = nf_id_of(sim)
+    wait_until(lambda: sim.of("PATCH"), what="a heartbeat")
+    bsfd.stop()
+    sent = {m: {r[3].get("3gpp-sbi-message-priority") for r in sim.of(m)}
+            for m in ("PUT", "PATCH", "DELETE")}
+    assert sent == {"PUT": {"5"}, "PATCH": {"7"}, "DELETE": {"2"}}, sent
+    assert not sim.registered(nf_id)
+    assert not sim.violations, sim.violations

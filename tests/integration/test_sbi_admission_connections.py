@@ -2,6 +2,7 @@
 connections (§6), over real sockets. The congestion state comes from real input as in
 test_sbi_admission.py: requests whose body never comes, held at bsfd, against tiny
 thresholds on that resource; the tests wait for the state gauge, they do not sleep."""
+import json
 import socket
 import time
 
@@ -120,8 +121,8 @@ def flood_connection(port, n):
     return sock, conn, conn.data_to_send()
 
 
-def answered_now(sock, conn):
-    """Streams ended in what the socket holds now (non-blocking)."""
+def received_now(sock):
+    """What the socket holds now (non-blocking)."""
     sock.settimeout(0.0)
     received = b""
     try:
@@ -132,7 +133,13 @@ def answered_now(sock, conn):
             received += chunk
     except BlockingIOError:
         pass
-    return sum(isinstance(e, h2.events.StreamEnded) for e in conn.receive_data(received))
+    return received
+
+
+def answered_now(sock, conn):
+    """Streams ended in what the socket holds now (non-blocking)."""
+    events = conn.receive_data(received_now(sock))
+    return sum(isinstance(e, h2.events.StreamEnded) for e in events)
 
 
 def test_a_flooding_connection_does_not_hold_back_another(bsfd_factory):
@@ -166,3 +173,93 @@ def test_a_flooding_connection_does_not_hold_back_another(bsfd_factory):
     for sock, _, _ in floods:
         sock.close()
     probe_sock.close()
+
+
+def test_a_priority_request_is_answered_while_a_flood_is_shed(bsfd_factory):
+    """Issue 14 §6 and §8 with shedding: CONGESTED (held requests), four connections send
+    1,000 discoveries each at once (default priority 15: shed, discard priority 14), and a
+    priority-1 discovery on its own connection beside them is answered, not shed (while the
+    worker sheds, a flood connection is served 4 requests per round and the connection that
+    carries more important requests is read in between). Every flood request gets the
+    configured discard answer, prepared once. (Whether the probe is answered before the last
+    flood answer is not asserted: 4,000 shed requests take bsfd about as long as the probe's
+    round trip through Python.)"""
+    n, total = 1000, 4
+    server = bsfd_factory(dict(ADMISSION, **{
+        "sbi.workers": 1, "sbi.max_concurrent_streams": n,
+        "congestion.response_cause": "NF_CONGESTION", "congestion.retry_after_s": 3}))
+    port = server.sbi_port
+    holder = hold(server, 8, "CONGESTED")
+    probe_sock, pc, _ = server_settings(port)
+    probe_ids = iter(range(1, 200, 2))
+
+    def probe_once():
+        sid = next(probe_ids)
+        pc.send_headers(sid, [(":method", "GET"), (":scheme", "http"),
+                              (":authority", "127.0.0.1"), (":path", DISCOVERY),
+                              ("3gpp-sbi-message-priority", "1")], end_stream=True)
+        probe_sock.sendall(pc.data_to_send())
+        return sid
+
+    def probe_answer(sid, deadline):
+        status = None
+        while True:
+            data = recv_before(probe_sock, deadline)
+            assert data, "the probe was not answered"
+            for event in pc.receive_data(data):
+                if isinstance(event, h2.events.ResponseReceived) and event.stream_id == sid:
+                    status = dict(event.headers)[b":status"]
+                if isinstance(event, h2.events.StreamEnded) and event.stream_id == sid:
+                    probe_sock.sendall(pc.data_to_send())
+                    return status
+
+    # the probe's connection has carried a priority-1 request during shedding
+    floods = [flood_connection(port, n) for _ in range(total)]
+    warm_sock, warm, warm_data = flood_connection(port, 20)
+    warm_sock.sendall(warm_data)
+    status = probe_answer(probe_once(), time.monotonic() + 10)
+    assert status in (b"200", b"204"), status
+    for sock, _, data in floods:
+        sock.sendall(data)
+    status = probe_answer(probe_once(), time.monotonic() + 10)
+    assert status in (b"200", b"204"), status  # priority 1: never shed
+    answers = {}  # (flood, stream) -> [headers, body]
+    ended = [0] * total
+
+    def collect(k, deadline=None):
+        """What flood k's socket holds now (deadline None), or at least one read by it."""
+        sock, conn, _ = floods[k]
+        data = received_now(sock)
+        if not data and deadline is not None:
+            data = recv_before(sock, deadline)
+            assert data, f"flood {k}: {ended[k]} of {n} answered"
+        for event in conn.receive_data(data):
+            key = (k, getattr(event, "stream_id", None))
+            if isinstance(event, h2.events.ResponseReceived):
+                answers[key] = [dict(event.headers), b""]
+            elif isinstance(event, h2.events.DataReceived):
+                answers[key][1] += event.data
+            elif isinstance(event, h2.events.StreamEnded):
+                ended[k] += 1
+
+    deadline = time.monotonic() + 30
+    for k in range(total):
+        while ended[k] < n:
+            collect(k, deadline)
+    assert len(answers) == n * total
+    bodies = set()
+    for headers, body in answers.values():
+        assert headers[b":status"] == b"503", headers
+        assert headers[b"content-type"] == b"application/problem+json"
+        assert headers[b"retry-after"] == b"3"
+        bodies.add(body)
+    assert len(bodies) == 1, bodies  # one answer, the same for every shed request
+    problem = json.loads(bodies.pop())
+    assert problem["status"] == 503 and problem["cause"] == "NF_CONGESTION", problem
+    assert problem["detail"].endswith("CONGESTED"), problem
+    m = metrics(server)
+    assert m['ocbsf_http_congestion_message_reject_total{state="CONGESTED"}'] >= n * total
+    for sock, _, _ in floods + [(warm_sock, None, None)]:
+        sock.close()
+    probe_sock.close()
+    holder.close()

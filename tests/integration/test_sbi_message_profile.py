@@ -52,6 +52,17 @@ def test_profile_sets_request_and_answer_priorities(bsfd_factory):
     assert m[series.format("NA", 26, "Register")] == 2  # IfNotPresent, twice
     assert m[series.format(5, 5, "Register")] == 1
     assert m[series.format(30, 3, "Discovery")] == 2  # Always
+    # seed 3.1's response counts: by the priority the answer carries, operation, status
+    answers = ('ocbsf_http_message_priority_response_count_total{{direction="out",'
+               'rcvd_priority="NA",eval_priority="{}",interface_type="Nbsf_Management",'
+               'msg_type="{}",response_code="{}"}}')
+    assert m[answers.format(8, "Register", 201)] == 1
+    assert m[answers.format(12, "Register", 201)] == 1
+    assert m[answers.format(12, "Register", 503)] == 1  # the shed one
+    assert m[answers.format(5, "Register", 201)] == 1
+    assert m[answers.format(3, "Discovery", 204)] == 2
+    assert sum(v for k, v in m.items()
+               if k.startswith("ocbsf_http_message_priority_response_count_total{")) == 6
 
 
 def test_no_profile_no_header(bsfd_factory):
@@ -63,6 +74,12 @@ def test_no_profile_no_header(bsfd_factory):
     wait_until(lambda: state(server) == STATES["L1"], what="state L1")
     assert_shed(get(server, priority=30), state_name="L1")  # the header as received
     holder.close()
+    m = metrics(server)
+    answers = ('ocbsf_http_message_priority_response_count_total{{direction="out",'
+               'rcvd_priority="NA",eval_priority="NA",interface_type="Nbsf_Management",'
+               'msg_type="{}",response_code="{}"}}')
+    assert m[answers.format("Register", 201)] == 1
+    assert m[answers.format("Discovery", 503)] == 1
 
 
 def test_a_bad_profile_is_refused_at_start(tmp_path):

@@ -22,6 +22,7 @@ Every answer carries `x-conn: <n>` (the connection's number) and `server: h2peer
 import argparse
 import asyncio
 import json
+import re
 import ssl
 import sys
 import urllib.parse
@@ -231,6 +232,19 @@ async def scripted(req):
     return 404, headers, body
 
 
+def message_priority_errors(req, expected):
+    """TS 29.500's 3gpp-Sbi-Message-Priority custom header: one integer 0..31, 0 the highest;
+    `expected` the value the BSF must send (seed 3.1; None: any valid value or none)."""
+    values = [v for k, v in req.headers if k == "3gpp-sbi-message-priority"]
+    if not values:
+        return [] if expected is None else [f"3gpp-Sbi-Message-Priority missing (want {expected})"]
+    if len(values) > 1 or not re.fullmatch(r"[0-9]{1,2}", values[0]) or int(values[0]) > 31:
+        return [f"3gpp-Sbi-Message-Priority {values!r}: not one integer 0-31"]
+    if expected is not None and values[0] != expected:
+        return [f"3gpp-Sbi-Message-Priority {values[0]}, expected {expected}"]
+    return []
+
+
 async def _main(args):
     server, port, _ = await serve(scripted, args.host, args.port, args.cert, args.key)
     with open(args.port_file + ".tmp", "w") as f:
@@ -252,3 +266,4 @@ if __name__ == "__main__":
         asyncio.run(_main(p.parse_args()))
     except KeyboardInterrupt:
         pass
+

@@ -145,6 +145,10 @@ class NrfSim:
         self.instances = {}      # id -> {"profile": dict, "last": monotonic}
         self.requests = []       # (monotonic, method, path, headers dict, body bytes)
         self.violations = []
+        # 3gpp-Sbi-Message-Priority the BSF must send, by request (seed 3.1's NRF defaults;
+        # a test with a message priority profile sets its values)
+        self.message_priorities = {"NfRegister": "1", "AutonomousNfPatch": "3",
+                                   "AutonomousNfDeRegistration": "2", "AccessToken": "1"}
         self.failure = None      # (status, retry_after) answered to everything
         self.discovery = None    # a pcf_sim.DiscoverySim answering /nnrf-disc/ here
         self.delay_ms = 0
@@ -234,6 +238,11 @@ class NrfSim:
         mrt = req.header("3gpp-sbi-max-rsp-time") or ""
         if not mrt.isdigit():
             self.violations.append(f"3gpp-Sbi-Max-Rsp-Time {mrt!r}")
+        kind = ("AccessToken" if req.path.split("?")[0] == "/oauth2/token" else
+                {"PUT": "NfRegister", "PATCH": "AutonomousNfPatch",
+                 "DELETE": "AutonomousNfDeRegistration"}.get(req.method))
+        self.violations += h2_peer.message_priority_errors(
+            req, self.message_priorities.get(kind))
 
     async def _handle(self, req):
         body = req.body

@@ -170,6 +170,8 @@ class DiscoverySim:
         openapi.validator("SearchResult", self.API)
         self.sets = {}       # set id -> [PcfSim]
         self.priorities = {}  # PcfSim instance id -> NFProfile priority
+        # 3gpp-Sbi-Message-Priority a discovery must carry (seed 3.1's NRF default: 1)
+        self.message_priority = "1"
         self.requests = []
         self.violations = []
         self.fail = None     # an HTTP status answered to everything
@@ -217,6 +219,7 @@ class DiscoverySim:
             problems.append("3gpp-Sbi-Sender-Timestamp missing or malformed")
         if not (req.header("3gpp-sbi-max-rsp-time") or "").isdigit():
             problems.append("3gpp-Sbi-Max-Rsp-Time missing or malformed")
+        problems += h2_peer.message_priority_errors(req, self.message_priority)
         if req.body:
             problems.append("a discovery GET carries no body")
         q = dict(pairs)

@@ -344,6 +344,42 @@ static void message_profile(void **state)
             fail_msg("accepted %s", bad[i]);
 }
 
+/* Seed §3.1: the NRF requests' priorities, the seed's defaults without a rule. */
+static void message_profile_nrf(void **state)
+{
+    (void)state;
+    assert_int_equal(bsf_message_profile_nrf(BSF_MP_NF_REGISTER), 1);
+    assert_int_equal(bsf_message_profile_nrf(BSF_MP_NF_PATCH), 3);
+    assert_int_equal(bsf_message_profile_nrf(BSF_MP_NF_DEREGISTER), 2);
+    assert_int_equal(bsf_message_profile_nrf(BSF_MP_NF_DISCOVER), 1);
+    assert_int_equal(bsf_message_profile_nrf(BSF_MP_ACCESS_TOKEN), 1);
+    bsf_message_profile_t p;
+    char why[256];
+    assert_int_equal(bsf_message_profile_parse(
+                         "messageID=tok,rulePriority=1,interfaceType=Nnrf,"
+                         "messageType=AccessToken,requestPriorityOverride=Always,"
+                         "requestPriorityValue=9\n"
+                         "messageID=hb,rulePriority=2,interfaceType=Nnrf,"
+                         "messageType=AutonomousNfPatch,requestPriorityOverride=IfNotPresent,"
+                         "requestPriorityValue=6\n"
+                         "messageID=rest,rulePriority=3,interfaceType=Nnrf,messageType=Any,"
+                         "requestPriorityOverride=Never",
+                         &p, why, sizeof why),
+                     0);
+    bsf_message_profile_install(&p);
+    assert_int_equal(bsf_message_profile_nrf(BSF_MP_ACCESS_TOKEN), 9);
+    assert_int_equal(bsf_message_profile_nrf(BSF_MP_NF_PATCH), 6);
+    assert_int_equal(bsf_message_profile_nrf(BSF_MP_NF_DEREGISTER), 2); /* Never: default */
+    assert_int_equal(bsf_message_profile_nrf(BSF_MP_NF_DISCOVER), 1);
+    /* an Nnrf rule is not a rule for the SBI server's requests */
+    assert_null(bsf_message_profile_match(&p, BSF_MP_NBSF_MANAGEMENT, BSF_ADM_OP_REGISTER));
+    bsf_message_profile_install(&(bsf_message_profile_t){0});
+    assert_int_equal(bsf_message_profile_nrf(BSF_MP_ACCESS_TOKEN), 1);
+    assert_int_equal(bsf_message_profile_parse("messageType=NfRegister,interfaceType=Nrf", &p,
+                                               why, sizeof why),
+                     -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -357,6 +393,7 @@ int main(void)
         cmocka_unit_test(thresholds_at_run_time),
         cmocka_unit_test(error_overrides),
         cmocka_unit_test(message_profile),
+        cmocka_unit_test(message_profile_nrf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
