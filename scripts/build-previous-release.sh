@@ -11,6 +11,11 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 commit=${1:-0248567}
 full=$(git -C "$ROOT" rev-parse --verify "$commit^{commit}")
 out="$ROOT/build-prev/${full:0:12}"
+# One build at a time: the upgrade test modules run on parallel pytest workers and each may
+# be the first to ask; the others wait here and then reuse the build.
+mkdir -p "$ROOT/build-prev"
+exec 9>"$ROOT/build-prev/.lock"
+flock 9
 if [ -x "$out/build/bsfd/bsfd" ] && [ -x "$out/build/bsfctl/bsfctl" ]; then
   echo "$out/build"; exit 0
 fi
