@@ -21,10 +21,7 @@ int bsf_doc_record_decode(const bsf_doc_kind_t *k, const bsf_record_t *r, msgpac
                           void **out)
 {
     msgpack_object obj;
-    size_t off = 0, len;
-    const char *mp;
-    if (bsf_record_binding_msgpack(r, zone, &mp, &len) ||
-        msgpack_unpack(mp, len, &off, zone, &obj) != MSGPACK_UNPACK_SUCCESS)
+    if (bsf_record_unpack_binding(r, zone, &obj))
         return -1;
     return k->decode(&obj, zone, out);
 }
