@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 14 §8 benchmark: a discovery flood (h2load, C connections x M streams, for S seconds)
-# far over the SBI's capacity, with a priority-1 probe (bench/admission_probe.py) beside it,
-# once with admission control on (the defaults) and once with admission.enabled=false.
+# far over the SBI's capacity, with a priority-1 probe beside it (bsf-load --priority 1: one
+# discovery at a time, every 5 ms, on its own HTTP/2 connection), once with admission control
+# on (the defaults) and once with admission.enabled=false.
 # Reports per run: the flood's answered/shed counts, bsfd's CPU and RSS before/after, the CPU
 # per flood request, and the probe's answered share and latency. The last run is the same
 # flood, admission off, on a path bsfd answers at once with a 404 ProblemDetails (an answer
@@ -11,9 +12,8 @@
 #
 #   bench/admission.sh [SECONDS] [CONNECTIONS] [STREAMS]     (defaults 10 64 256)
 #   LOW_CPU="15;20;25;30" sets the CPU thresholds of the second run.
-#   PROBE_NICE=-10 runs the probe at that nice level: on a 2-core machine the Python probe
-#   otherwise waits for a CPU behind h2load and bsfd's worker, and that wait (not bsfd's
-#   treatment of priority) dominates its latency; a consumer on its own host pays none of it.
+#   PROBE_NICE=-10 runs the probe at that nice level (a consumer on its own host does not wait
+#   for a CPU behind h2load; on a 2-core machine the probe otherwise may).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 S=${1:-10}
@@ -43,13 +43,15 @@ run() { # name extra-settings...
     "$LOAD" --target 127.0.0.1:$sbi --mode register --count 1000 --connections 2 --streams 32 \
         >/dev/null
     local cpu0 rss0; cpu0=$(cpu_s $PID); rss0=$(rss_kb $PID)
-    nice -n "${PROBE_NICE:-0}" /usr/bin/python3 "$ROOT/bench/admission_probe.py" "$sbi" "$S" \
-        10.0.0.7 >"$DIR/probe" &
+    nice -n "${PROBE_NICE:-0}" "$LOAD" --target 127.0.0.1:$sbi --mode discover \
+        --count $((S * 200)) --start 7 --range 1 --connections 1 --streams 1 --rate 200 \
+        --priority 1 --json \
+        >"$DIR/probe" &
     local probe=$!
     h2load -c "$C" -m "$M" -D "$S" -t 1 \
         "http://127.0.0.1:$sbi$FLOOD_PATH" \
         >"$DIR/h2load" 2>&1 || true
-    wait $probe
+    wait $probe || true # the probe exits 1 when not every answer was 2xx: the report says so
     local cpu1 rss1; cpu1=$(cpu_s $PID); rss1=$(rss_kb $PID)
     local shed; shed=$(metric 'ocbsf_http_congestion_message_reject_total{state="CONGESTED"}')
     echo "== $name ($*)"

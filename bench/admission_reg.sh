@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Issue 14 §8: a registration flood (bsf-load, C connections x M streams of new bindings,
 # far over what the store's writer can commit) beside a moderate discovery load (h2load,
-# 4 connections x 8 streams) and the priority-1 probe (bench/admission_probe.py). The flood
-# fills the pending requests; pending thresholds the machine can reach (PENDING, DOC;L1;L2;
-# CONGESTED) make L2, where registrations (priority 20) are shed and discoveries (15) are
-# not. Run once with admission control and once with admission.enabled=false.
+# 4 connections x 8 streams) and the priority-1 probe (bsf-load --priority 1: one discovery
+# every 5 ms on its own connection). The flood fills the pending requests; pending
+# thresholds the machine can reach (PENDING, DOC;L1;L2;CONGESTED) make L2, where
+# registrations (priority 20) are shed and discoveries (15) are not. Run once with admission
+# control and once with admission.enabled=false.
 # Reports: registrations answered 201 / shed 503, discoveries' statuses and rate, the probe's
 # answered share and latency, bsfd's CPU and RSS.
 #
@@ -39,7 +40,9 @@ run() { # name extra-settings...
     "$LOAD" --target 127.0.0.1:$sbi --mode register --count 1000 --connections 2 --streams 32 \
         >/dev/null
     local cpu0 rss0; cpu0=$(cpu_s $PID); rss0=$(rss_kb $PID)
-    /usr/bin/python3 "$ROOT/bench/admission_probe.py" "$sbi" "$S" 10.0.0.7 >"$DIR/probe" &
+    "$LOAD" --target 127.0.0.1:$sbi --mode discover --count $((S * 200)) \
+        --start 7 --range 1 --connections 1 --streams 1 --rate 200 --priority 1 --json \
+        >"$DIR/probe" &
     local probe=$!
     h2load -c 4 -m 8 -D "$S" -t 1 \
         "http://127.0.0.1:$sbi/nbsf-management/v1/pcfBindings?ipv4Addr=10.0.0.5" \
@@ -50,7 +53,7 @@ run() { # name extra-settings...
         >"$DIR/flood" 2>/dev/null &
     local flood=$!
     sleep "$S"; kill -INT $flood 2>/dev/null || true
-    wait $probe $disc; wait $flood 2>/dev/null || true
+    wait $probe || true; wait $disc; wait $flood 2>/dev/null || true
     local cpu1 rss1; cpu1=$(cpu_s $PID); rss1=$(rss_kb $PID)
     echo "== $name ($*)"
     grep -E "^requests:|^status codes:|^finished in" "$DIR/h2load" | sed 's/^/discoveries /'

@@ -3,6 +3,7 @@
  *   bsf-load [--target HOST:PORT] [--mode register|discover] [--count N] [--start K]
  *            [--range R] [--connections C] [--streams S] [--rate R] [--pid PID]
  *            [--pcfs P] [--resource pcf|ue|mbs] [--key ipv4|ipv6|mac] [--notify URL] [--json]
+ *            [--priority N]
  *
  * register: POSTs N bindings (IPv4 10.0.0.0 + index for index = K..K+N-1, SUPI, GPSI,
  *           unique unless --range R < N: then indexes K..K+R-1 again and again, each later
@@ -19,7 +20,9 @@
  * second are started, paced every millisecond), and reports requests/s, latency
  * percentiles, the status codes and, with --pid, the target's CPU time per request.
  * --notify URL: PDU-session registrations carry vendorSpecific-000111 with notificationUrl
- * URL<index> (the audit's target, bench/audit.sh). */
+ * URL<index> (the audit's target, bench/audit.sh).
+ * --priority N: discoveries carry 3gpp-Sbi-Message-Priority N (the probe of
+ * bench/admission.sh: --streams 1 --rate 200, one request every 5 ms). */
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <nghttp2/nghttp2.h>
@@ -46,6 +49,7 @@ typedef struct {
     const char *notify; /* --notify: notificationUrl prefix, or NULL */
     int key;            /* pcfBindings' UE address: 0 ipv4Addr, 1 ipv6Prefix, 2 macAddr48 */
     int key_mix;        /* --key-mix: the kind is index % 3 */
+    const char *priority; /* --priority: 3gpp-Sbi-Message-Priority of every request, or NULL */
 } options_t;
 
 typedef struct load load_t;
@@ -287,8 +291,10 @@ static void issue(conn_t *c)
         } else {
             discover_path(l, index, ip, path, sizeof path);
             nghttp2_nv nva[] = {NV(":method", "GET"), NV(":scheme", "http"),
-                                NV(":authority", authority), NV(":path", path)};
-            id = nghttp2_submit_request(c->session, NULL, nva, 4, NULL, r);
+                                NV(":authority", authority), NV(":path", path),
+                                NV("3gpp-sbi-message-priority",
+                                   l->o.priority ? l->o.priority : "")};
+            id = nghttp2_submit_request(c->session, NULL, nva, l->o.priority ? 5 : 4, NULL, r);
         }
         if (id < 0) {
             fprintf(stderr, "submit failed: %s\n", nghttp2_strerror(id));
@@ -426,7 +432,8 @@ static void usage(void)
 {
     fprintf(stderr, "usage: bsf-load [--target HOST:PORT] [--mode register|discover] [--count N] "
                     "[--start K] [--range R] [--connections C] [--streams S] [--rate R] "
-                    "[--pid PID] [--pcfs P] [--resource pcf|ue|mbs] [--key ipv4|ipv6|mac] [--key-mix] [--notify URL] [--json]\n");
+                    "[--pid PID] [--pcfs P] [--resource pcf|ue|mbs] [--key ipv4|ipv6|mac] "
+                    "[--key-mix] [--notify URL] [--priority N] [--json]\n");
     exit(2);
 }
 
@@ -477,6 +484,8 @@ static void parse_args(load_t *l, int argc, char **argv, char *host, size_t host
             l->o.pcfs = (unsigned)atoi(v);
         } else if (strcmp(a, "--notify") == 0) {
             l->o.notify = v;
+        } else if (strcmp(a, "--priority") == 0) {
+            l->o.priority = v;
         } else {
             usage();
         }
@@ -517,12 +526,13 @@ static void report(load_t *l, double cpu_us, uint64_t ok)
     double rps = (double)l->done / secs;
     double p50 = (double)l->latencies[l->done / 2] / 1e6;
     double p99 = (double)l->latencies[(size_t)((double)l->done * 0.99)] / 1e6;
+    double max = (double)l->latencies[l->done - 1] / 1e6;
     const char *mode = l->o.mode == MODE_REGISTER ? "register" : "discover";
     if (l->o.json) {
         printf("{\"mode\":\"%s\",\"requests\":%" PRIu64 ",\"seconds\":%.3f,\"rps\":%.0f,"
-               "\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"ok\":%" PRIu64 ",\"cpu_us_per_request\":%.2f,"
-               "\"status\":{",
-               mode, l->done, secs, rps, p50, p99, ok, cpu_us);
+               "\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"max_ms\":%.3f,\"ok\":%" PRIu64
+               ",\"cpu_us_per_request\":%.2f,\"status\":{",
+               mode, l->done, secs, rps, p50, p99, max, ok, cpu_us);
         int first = 1;
         for (int s = 0; s < 600; s++)
             if (l->status_counts[s]) {
@@ -532,8 +542,9 @@ static void report(load_t *l, double cpu_us, uint64_t ok)
         printf("}}\n");
         return;
     }
-    printf("%s: %" PRIu64 " requests in %.2f s = %.0f req/s; latency p50 %.3f ms, p99 %.3f ms",
-           mode, l->done, secs, rps, p50, p99);
+    printf("%s: %" PRIu64 " requests in %.2f s = %.0f req/s; latency p50 %.3f ms, p99 %.3f ms,"
+           " max %.3f ms",
+           mode, l->done, secs, rps, p50, p99, max);
     if (cpu_us >= 0)
         printf("; target CPU %.2f us/request", cpu_us);
     printf("\nstatus:");

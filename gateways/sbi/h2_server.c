@@ -31,12 +31,15 @@
  * 64 KiB can hold thousands of HEADERS, so bytes alone do not bound the work another
  * connection waits behind; the rest of the read is kept (conn_t.held) for the next round. */
 #define STREAM_QUANTUM 16
-/* While the worker sheds (issue 14 §6): fewer requests per connection and round, and the
- * connections that carry requests more important than the shed ones (URGENT_MAX at most,
- * for URGENT_HOLD_NS after their last one) are read between the others' reads, every
- * URGENT_POLL_NS at most, with the answers posted to the worker meanwhile. */
+/* While the worker sheds (issue 14 §6): fewer requests per connection and round. While it
+ * sheds or connections push more than their quantum (contended), the connections that carry
+ * requests more important than the shed ones and the pushers' (URGENT_MAX at most, for
+ * URGENT_HOLD_NS after their last one) are read between the others' reads, every
+ * URGENT_POLL_NS at most, with the answers posted to the worker meanwhile. That holds from
+ * the flood's first round on, before admission control's samples make it shed. */
 #define STREAM_QUANTUM_SHEDDING 4
 #define SHED_HOLD_NS 200000000ull  /* a request shed this recently: the worker is shedding */
+#define PUSH_HOLD_NS 200000000ull  /* a quantum used up this recently: the connection pushes */
 #define URGENT_HOLD_NS 1000000000ull
 #define URGENT_POLL_NS 200000ull
 #define URGENT_MAX 8
@@ -118,14 +121,17 @@ struct bsf_h2_worker {
     uint64_t last_shed_ns;      /* the last request admission control refused */
     uint64_t shed_window_ns;    /* shed_min_priority is over the sheds since then */
     uint8_t shed_min_priority;  /* the most important priority shed in that window */
-    conn_t *urgent[URGENT_MAX]; /* connections read between the others while shedding */
+    uint64_t last_push_ns;      /* the last time a connection used up its quantum */
+    uint64_t push_window_ns;    /* push_min_priority is over the pushers' requests since then */
+    uint8_t push_min_priority;  /* the most important priority pushers sent in that window */
+    conn_t *urgent[URGENT_MAX]; /* connections read between the others while contended */
     size_t n_urgent;
     uint64_t last_urgent_poll_ns;
     bool polling_urgent;
     char date[BSF_SBI_TIME_HEADER_MAX];
     atomic_uint_fast64_t timeouts[BSF_H2_TIMEOUT_COUNT];
     atomic_uint_fast64_t refused_streams, refused_connections, headers_too_large;
-    atomic_uint_fast64_t protocol_errors, accept_errors, open_conns;
+    atomic_uint_fast64_t protocol_errors, accept_errors, open_conns, priority_reads;
     atomic_uint_fast64_t in_flight; /* complete requests not answered yet */
     atomic_uint_fast64_t receiving; /* admitted requests whose body is still coming */
     atomic_uint_fast64_t tls_handshakes, tls_failures;
@@ -187,6 +193,7 @@ struct conn {
     outbuf_t held;             /* input nghttp2 was paused before (STREAM_QUANTUM) */
     size_t held_off;           /* ... of which nghttp2 took this much already */
     bool urgent;               /* in w->urgent */
+    uint64_t last_push_ns;     /* it last used up its quantum with input left */
     bool batching;             /* resumed, input still held: writes wait (WRITE_BATCH) */
     uint64_t urgent_until_ns;
     uint32_t max_streams;      /* its SETTINGS_MAX_CONCURRENT_STREAMS */
@@ -700,6 +707,46 @@ static bool shedding(const bsf_h2_worker_t *w, uint64_t now)
     return w->last_shed_ns && now - w->last_shed_ns < SHED_HOLD_NS;
 }
 
+static bool pushing(uint64_t last_push_ns, uint64_t now)
+{
+    return last_push_ns && now - last_push_ns < PUSH_HOLD_NS;
+}
+
+/* Shedding, or connections bring more than a round's quantum: urgent connections go first. */
+static bool contended(const bsf_h2_worker_t *w, uint64_t now)
+{
+    return shedding(w, now) || pushing(w->last_push_ns, now);
+}
+
+/* A connection used up its quantum with input left: the worker is behind its input. */
+static void note_push(conn_t *c, uint64_t now)
+{
+    c->last_push_ns = c->w->last_push_ns = now;
+}
+
+/* Keeps *min the most important priority noted since *window_ns, a window that starts
+ * again once HOLD has passed without a note (last_ns is the previous note). */
+static void window_note(uint64_t *window_ns, uint8_t *min, uint64_t last_ns, uint64_t now,
+                        uint64_t hold_ns, uint8_t priority)
+{
+    if (!last_ns || now - last_ns >= hold_ns || now - *window_ns > hold_ns) {
+        *window_ns = now;
+        *min = priority;
+    } else if (priority < *min)
+        *min = priority;
+}
+
+/* The priority a request must be more important than to make its connection urgent. */
+static uint8_t urgent_below(const bsf_h2_worker_t *w, uint64_t now)
+{
+    uint8_t below = PRIORITY_UNKNOWN;
+    if (shedding(w, now))
+        below = w->shed_min_priority;
+    if (pushing(w->last_push_ns, now) && w->push_min_priority < below)
+        below = w->push_min_priority;
+    return below;
+}
+
 static void urgent_drop(conn_t *c)
 {
     bsf_h2_worker_t *w = c->w;
@@ -710,23 +757,26 @@ static void urgent_drop(conn_t *c)
         }
 }
 
-/* A refused request makes the worker shedding; an admitted one more important than every
- * request shed lately makes its connection urgent. */
+/* A refused request makes the worker shedding; a pusher's admitted request counts for the
+ * pushers' priority; any other admitted request more important than every request shed or
+ * pushed lately makes its connection urgent. */
 static void note_admission(bsf_h2_stream_t *s, bool refused)
 {
     conn_t *c = s->conn;
     bsf_h2_worker_t *w = c->w;
     uint64_t now = s->headers_ns;
     if (refused) {
-        if (!shedding(w, now) || now - w->shed_window_ns > SHED_HOLD_NS) {
-            w->shed_window_ns = now;
-            w->shed_min_priority = s->priority;
-        } else if (s->priority < w->shed_min_priority)
-            w->shed_min_priority = s->priority;
+        window_note(&w->shed_window_ns, &w->shed_min_priority, w->last_shed_ns, now,
+                    SHED_HOLD_NS, s->priority);
         w->last_shed_ns = now;
         return;
     }
-    if (!shedding(w, now) || s->priority >= w->shed_min_priority)
+    if (pushing(c->last_push_ns, now)) {
+        window_note(&w->push_window_ns, &w->push_min_priority, w->last_push_ns, now,
+                    PUSH_HOLD_NS, s->priority);
+        return;
+    }
+    if (!contended(w, now) || s->priority >= urgent_below(w, now))
         return;
     c->urgent_until_ns = now + URGENT_HOLD_NS;
     if (!c->urgent && w->n_urgent < URGENT_MAX) {
@@ -748,7 +798,7 @@ static void run_posts(bsf_h2_worker_t *w);
 static void poll_urgent(bsf_h2_worker_t *w, uint64_t now)
 {
     if (w->polling_urgent || !w->n_urgent || now - w->last_urgent_poll_ns < URGENT_POLL_NS ||
-        !shedding(w, now))
+        !contended(w, now))
         return;
     w->polling_urgent = true;
     w->last_urgent_poll_ns = now;
@@ -769,6 +819,8 @@ static void poll_urgent(bsf_h2_worker_t *w, uint64_t now)
         ssize_t got = recv(fd, w->read_buf, sizeof w->read_buf, MSG_DONTWAIT);
         if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
             continue;
+        if (got > 0)
+            count(&w->priority_reads);
         uv_buf_t buf = uv_buf_init(w->read_buf, got > 0 ? (unsigned)got : 0);
         on_read((uv_stream_t *)&c->tcp, got > 0 ? got : UV_EOF, &buf);
     }
@@ -1308,6 +1360,7 @@ static ssize_t conn_recv(conn_t *c, const uint8_t *data, size_t n)
         return 0;
     if (outbuf_append(&c->w->budget, &c->held, data + done, n - done))
         return NGHTTP2_ERR_NOMEM;
+    note_push(c, c->last_byte_ns);
     c->yielded = true;
     uv_idle_start(&c->w->idle, on_idle);
     return 0;
@@ -1386,8 +1439,10 @@ static void on_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     /* One connection gets at most READ_QUANTUM per loop iteration, then the others. */
     iter_sync(c);
     c->iter_bytes += (size_t)nread;
-    if (c->iter_bytes >= READ_QUANTUM)
+    if (c->iter_bytes >= READ_QUANTUM) {
+        note_push(c, c->last_byte_ns);
         c->yielded = true;
+    }
     conn_flush(c);
     if (!c->urgent)
         poll_urgent(c->w, c->last_byte_ns);
@@ -1737,7 +1792,10 @@ static void resume_held(conn_t *c)
         c->held.len = c->held_off = 0;
         outbuf_trim(&c->w->budget, &c->held);
     }
-    c->batching = held_left(c) && !c->urgent && shedding(c->w, bsf_clock_mono_ns());
+    uint64_t now = bsf_clock_mono_ns();
+    if (held_left(c))
+        note_push(c, now);
+    c->batching = held_left(c) && !c->urgent && shedding(c->w, now);
     conn_flush(c);
     c->batching = false;
 }
@@ -2121,6 +2179,7 @@ void bsf_h2_server_stats(const bsf_h2_server_t *srv, bsf_h2_stats_t *out)
         out->receiving += load(&w->receiving);
         out->tls_handshakes += load(&w->tls_handshakes);
         out->tls_failures += load(&w->tls_failures);
+        out->priority_reads += load(&w->priority_reads);
         out->memory_bytes += bsf_h2_budget_used(&w->budget);
     }
 }

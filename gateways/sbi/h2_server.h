@@ -139,6 +139,7 @@ typedef struct {
     uint64_t receiving;           /* admitted requests whose body is still coming */
     uint64_t tls_handshakes;      /* TLS handshakes completed with ALPN h2 */
     uint64_t tls_failures;        /* TLS handshakes refused (version, ALPN, client cert) */
+    uint64_t priority_reads;      /* reads of urgent connections between the others' */
     uint64_t memory_bytes;        /* held by connections and streams now */
 } bsf_h2_stats_t;
 

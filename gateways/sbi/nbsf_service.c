@@ -494,6 +494,7 @@ void bsf_nbsf_service_h2_stats(const bsf_nbsf_service_t *svc, bsf_h2_stats_t *ou
         out->memory_bytes += st.memory_bytes;
         out->tls_handshakes += st.tls_handshakes;
         out->tls_failures += st.tls_failures;
+        out->priority_reads += st.priority_reads;
     }
 }
 

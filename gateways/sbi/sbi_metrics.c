@@ -155,6 +155,12 @@ void bsf_sbi_metrics_write_h2(const bsf_h2_stats_t *st, bsf_text_t *t)
                     "# HELP bsf_sbi_tls_handshake_failures_total TLS handshakes refused "
                     "(protocol version, no ALPN h2, client certificate).\n"
                     "# TYPE bsf_sbi_tls_handshake_failures_total counter\n"
-                    "bsf_sbi_tls_handshake_failures_total %llu\n",
-                    (unsigned long long)st->tls_handshakes, (unsigned long long)st->tls_failures);
+                    "bsf_sbi_tls_handshake_failures_total %llu\n"
+                    "# HELP bsf_sbi_priority_reads_total Reads of connections that carry more "
+                    "important requests than the shed or pushing ones, made between the other "
+                    "connections' reads (priority first, issue 14 section 6).\n"
+                    "# TYPE bsf_sbi_priority_reads_total counter\n"
+                    "bsf_sbi_priority_reads_total %llu\n",
+                    (unsigned long long)st->tls_handshakes, (unsigned long long)st->tls_failures,
+                    (unsigned long long)st->priority_reads);
 }

@@ -175,6 +175,56 @@ def test_a_flooding_connection_does_not_hold_back_another(bsfd_factory):
     probe_sock.close()
 
 
+def test_priority_first_before_anything_is_shed(bsfd_factory):
+    """Issue 14 §6 while nothing is shed (state NORMAL): eight connections send
+    2,000 discoveries each at once, more than a round's quantum, so they push. A priority-1
+    discovery on its own connection, sent while they push, makes that connection urgent,
+    and its next requests are read between the flood connections' reads rather than after
+    a whole round of them (bsf_sbi_priority_reads_total counts those reads; nothing counts
+    them while no connection pushes). Every probe request is answered 2xx."""
+    n, total = 2000, 8
+    server = bsfd_factory(dict(ADMISSION, **{"sbi.workers": 1,
+                                             "sbi.max_concurrent_streams": n}))
+    port = server.sbi_port
+    probe_sock, pc, _ = server_settings(port)
+    sid = iter(range(1, 400, 2))
+
+    def probe(deadline):
+        k = next(sid)
+        pc.send_headers(k, [(":method", "GET"), (":scheme", "http"),
+                            (":authority", "127.0.0.1"), (":path", DISCOVERY),
+                            ("3gpp-sbi-message-priority", "1")], end_stream=True)
+        probe_sock.sendall(pc.data_to_send())
+        status = None
+        while True:
+            data = recv_before(probe_sock, deadline)
+            assert data, "the probe was not answered"
+            for event in pc.receive_data(data):
+                if isinstance(event, h2.events.ResponseReceived) and event.stream_id == k:
+                    status = int(dict(event.headers)[b":status"])
+                if isinstance(event, h2.events.StreamEnded) and event.stream_id == k:
+                    probe_sock.sendall(pc.data_to_send())
+                    return status
+
+    deadline = time.monotonic() + 20
+    assert probe(deadline) in (200, 204)  # alone: nobody pushes, nothing is read early
+    assert metrics(server)["bsf_sbi_priority_reads_total"] == 0
+    floods = [flood_connection(port, n) for _ in range(total)]
+    for sock, _, data in floods:
+        sock.sendall(data)
+    statuses = [probe(deadline) for _ in range(20)]
+    assert all(st in (200, 204) for st in statuses), statuses
+    done = sum(answered_now(sock, conn) for sock, conn, _ in floods)
+    assert done < n * total, "the probes waited for every flood"
+    m = metrics(server)
+    assert m["bsf_sbi_priority_reads_total"] >= 1
+    assert sum(v for k, v in m.items()
+               if k.startswith("ocbsf_http_congestion_message_reject_total")) == 0
+    for sock, _, _ in floods:
+        sock.close()
+    probe_sock.close()
+
+
 def test_a_priority_request_is_answered_while_a_flood_is_shed(bsfd_factory):
     """Issue 14 §6 and §8 with shedding: CONGESTED (held requests), four connections send
     1,000 discoveries each at once (default priority 15: shed, discard priority 14), and a
