@@ -17,7 +17,7 @@ packages=(
 )
 # What the tests, the fuzzers and the benchmarks add.
 test_packages=(
-  lmdb-utils kcat freediameterd
+  lmdb-utils kcat freediameterd universal-ctags
   libcmocka-dev clang libclang-rt-14-dev
   nghttp2-client nghttp2-server curl tshark prometheus openssl
   python3 python3-pytest python3-pytest-xdist python3-httpx python3-h2 python3-jsonschema python3-yaml

@@ -15,6 +15,9 @@ scripts/install-deps.sh
 scripts/kafka-fetch.sh   # the Kafka broker's jars (Maven Central), for the replication tests
 scripts/h2spec-fetch.sh  # h2spec (Go module proxy; Debian has no package), for test_sbi_h2spec.py
 
+step "code rules (function length, layering: docs/architecture.md)"
+scripts/check-code-rules.sh
+
 step "build (release, asan)"
 scripts/build.sh release
 scripts/build.sh asan
