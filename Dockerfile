@@ -8,7 +8,7 @@
 FROM debian:bookworm-slim AS build
 RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         build-essential cmake ninja-build pkg-config ca-certificates \
-        libnghttp2-dev libuv1-dev liblmdb-dev libmsgpack-dev libzstd-dev libjansson-dev \
+        libnghttp2-dev libuv1-dev liblmdb-dev libmsgpack-dev libzstd-dev libjansson-dev libyajl-dev \
         libyaml-dev libmicrohttpd-dev libgnutls28-dev libssl-dev uuid-dev libmimalloc-dev \
         librdkafka-dev libfreediameter-dev libsystemd-dev \
     && rm -rf /var/lib/apt/lists/*
@@ -21,7 +21,7 @@ RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBSF_TESTS=OFF \
 
 FROM debian:bookworm-slim
 RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libnghttp2-14 libuv1 liblmdb0 libmsgpackc2 libzstd1 libjansson4 libyaml-0-2 \
+        libnghttp2-14 libuv1 liblmdb0 libmsgpackc2 libzstd1 libjansson4 libyajl2 libyaml-0-2 \
         libmicrohttpd12 libgnutls30 libssl3 libuuid1 libmimalloc2.0 librdkafka1 \
         libfdcore6 libfdproto6 freediameter-extensions libsystemd0 ca-certificates \
     && rm -rf /var/lib/apt/lists/* \

@@ -10,7 +10,7 @@ profile=${1:-all}
 packages=(
   build-essential cmake ninja-build pkg-config
   libnghttp2-dev libuv1-dev liblmdb-dev libmsgpack-dev libzstd-dev
-  libjansson-dev libyaml-dev libmicrohttpd-dev libgnutls28-dev libssl-dev uuid-dev
+  libjansson-dev libyajl-dev libyaml-dev libmicrohttpd-dev libgnutls28-dev libssl-dev uuid-dev
   libmimalloc-dev libsystemd-dev
   librdkafka-dev
   libfreediameter-dev freediameter-extensions

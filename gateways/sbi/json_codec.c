@@ -1,91 +1,11 @@
 #include "gateways/sbi/json_codec.h"
 
-#include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int pack_json(const json_t *j, msgpack_packer *pk, int depth)
-{
-    if (depth > BSF_JSON_MAX_DEPTH)
-        return -1;
-    switch (json_typeof(j)) {
-    case JSON_OBJECT: {
-        const char *key;
-        json_t *value;
-        if (msgpack_pack_map(pk, json_object_size(j)))
-            return -1;
-        json_object_foreach((json_t *)j, key, value)
-        {
-            size_t n = strlen(key);
-            if (msgpack_pack_str(pk, n) || msgpack_pack_str_body(pk, key, n) ||
-                pack_json(value, pk, depth + 1))
-                return -1;
-        }
-        return 0;
-    }
-    case JSON_ARRAY: {
-        size_t i;
-        json_t *value;
-        if (msgpack_pack_array(pk, json_array_size(j)))
-            return -1;
-        json_array_foreach(j, i, value)
-        {
-            if (pack_json(value, pk, depth + 1))
-                return -1;
-        }
-        return 0;
-    }
-    case JSON_STRING:
-        return msgpack_pack_str(pk, json_string_length(j)) ||
-               msgpack_pack_str_body(pk, json_string_value(j), json_string_length(j));
-    case JSON_INTEGER: {
-        json_int_t v = json_integer_value(j);
-        return v >= 0 ? msgpack_pack_uint64(pk, (uint64_t)v) : msgpack_pack_int64(pk, v);
-    }
-    case JSON_REAL:
-        return msgpack_pack_double(pk, json_real_value(j));
-    case JSON_TRUE:
-        return msgpack_pack_true(pk);
-    case JSON_FALSE:
-        return msgpack_pack_false(pk);
-    default:
-        return msgpack_pack_nil(pk);
-    }
-}
-
-int bsf_json_to_msgpack(const char *text, size_t len, msgpack_sbuffer *out, msgpack_zone *zone,
-                        msgpack_object *obj, bsf_problem_t *problem)
-{
-    json_error_t jerr;
-    /* JSON_REJECT_DUPLICATES: a member given twice is ambiguous; refuse it. NUL characters
-     * in strings are refused by default. */
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root) {
-        bsf_problem_set(problem, BSF_CAUSE_INVALID_MSG_FORMAT, "invalid JSON at line %d column %d: %s",
-                        jerr.line, jerr.column, jerr.text);
-        return -1;
-    }
-    msgpack_sbuffer_clear(out);
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
-    int rc = pack_json(root, &pk, 0);
-    json_decref(root);
-    if (rc) {
-        bsf_problem_set(problem, BSF_CAUSE_INVALID_MSG_FORMAT,
-                        "the JSON document nests deeper than %d levels", BSF_JSON_MAX_DEPTH);
-        return -1;
-    }
-    size_t off = 0;
-    if (msgpack_unpack(out->data, out->size, &off, zone, obj) != MSGPACK_UNPACK_SUCCESS) {
-        bsf_problem_set(problem, BSF_CAUSE_SYSTEM_FAILURE, "cannot decode the converted body");
-        return -1;
-    }
-    return 0;
-}
-
-/* ---- msgpack -> JSON text ---------------------------------------------------------- */
+/* msgpack document -> JSON text (json_codec.h); the other direction is json_parse.c. */
 
 static int put(msgpack_sbuffer *out, const char *s, size_t n)
 {

@@ -1,8 +1,9 @@
 /* JSON bodies <-> msgpack documents.
  *
- * Requests are parsed with jansson (strict RFC 8259, UTF-8 checked, duplicate keys refused)
- * and converted to msgpack, the form the core rules read. Responses are written straight
- * from msgpack to JSON text. */
+ * Requests are parsed with yajl's events packed straight into msgpack, the form the core
+ * rules read (json_parse.c: strict RFC 8259, UTF-8 checked, duplicate names refused).
+ * Responses are written straight from msgpack to JSON text (json_codec.c). Both run on any
+ * thread; they keep no state between calls. */
 #ifndef BSF_GATEWAYS_SBI_JSON_CODEC_H
 #define BSF_GATEWAYS_SBI_JSON_CODEC_H
 
@@ -14,8 +15,10 @@
 
 #define BSF_JSON_MAX_DEPTH 16
 
-/* Parses a JSON text into a msgpack document in `out` (cleared first), then unpacks it into
- * `zone` as `obj`. Returns 0, or -1 with an INVALID_MSG_FORMAT problem. */
+/* Parses a JSON text (an object or an array at the top) into a msgpack document in `out`
+ * (cleared first), then unpacks it into `zone` as `obj`, whose strings point into `out`:
+ * keep `out` while `obj` is used. Returns 0, or -1 with an INVALID_MSG_FORMAT problem (the
+ * byte and the reason in its detail), or SYSTEM_FAILURE when memory ran out. */
 int bsf_json_to_msgpack(const char *text, size_t len, msgpack_sbuffer *out, msgpack_zone *zone,
                         msgpack_object *obj, bsf_problem_t *problem);
 
