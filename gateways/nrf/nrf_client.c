@@ -150,12 +150,17 @@ static int nrf_send(bsf_nrf_client_t *n, int i, const char *method, const char *
     /* Seed §3.1: NRF messages' priorities from the message profile (interfaceType Nnrf),
      * by default heartbeat (NFUpdate PATCH) 3, NFDeregister 2, NFRegister 1: the NRF and an
      * SCP keep them when they shed. */
-    int priority = bsf_message_profile_nrf(strcmp(method, "PATCH") == 0    ? BSF_MP_NF_PATCH
-                                           : strcmp(method, "DELETE") == 0 ? BSF_MP_NF_DEREGISTER
-                                                                           : BSF_MP_NF_REGISTER);
+    bool patch = strcmp(method, "PATCH") == 0, del = strcmp(method, "DELETE") == 0;
+    int priority = bsf_message_profile_nrf(patch ? BSF_MP_NF_PATCH
+                                           : del ? BSF_MP_NF_DEREGISTER
+                                                 : BSF_MP_NF_REGISTER);
+    /* the profile is evaluated without a priority of the client's own: rcvd_priority NA */
+    bsf_mp_egress_tag_t metric = {patch ? BSF_MP_EGRESS_NF_PATCH
+                                  : del ? BSF_MP_EGRESS_NF_DEREGISTER
+                                        : BSF_MP_EGRESS_NF_REGISTER, -1};
     bsf_sbi_request_t q = {.method = method, .uri = uri, .content_type = ctype, .body = body,
                            .body_len = body ? strlen(body) : 0, .timeout_ms = timeout_ms,
-                           .priority = priority, .retry = &p};
+                           .priority = priority, .metric = metric, .retry = &p};
     n->target = i;
     if (bsf_sbi_client_submit(n->sbi, &q, done, n, err, sizeof err)) {
         set_error(n, uri, err);

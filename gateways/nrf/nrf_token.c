@@ -144,6 +144,7 @@ static int fetch(bsf_nrf_tokens_t *t, entry_t *e, char *why, size_t cap)
                            .content_type = "application/x-www-form-urlencoded",
                            .body = body, .body_len = strlen(body), .timeout_ms = t->timeout_ms,
                            .priority = bsf_message_profile_nrf(BSF_MP_ACCESS_TOKEN),
+                           .metric = {BSF_MP_EGRESS_ACCESS_TOKEN, -1},
                            .retry = &retry};
     return bsf_sbi_client_submit(t->sbi, &q, on_token_answer, e, why, cap);
 }

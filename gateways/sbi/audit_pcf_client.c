@@ -70,6 +70,7 @@ static int query(void *ctx, const char *url, const char *set_id, unsigned timeou
     bsf_sbi_request_t req = {.method = "GET", .uri = url, .timeout_ms = timeout_ms,
                              .priority = bsf_message_profile_egress(BSF_MP_NPCF_BINDING_AUDIT,
                                                                     BSF_MP_AUDIT_NOTIFY, -1),
+                             .metric = {BSF_MP_EGRESS_AUDIT_NOTIFY, -1},
                              .callback = "Nbsf_Management_myNotification"};
     /* a PCF that fails is replaced by another of its set (seed §3.23) */
     bsf_sbi_alt_target_t alt = {.nf_type = "PCF",

@@ -230,6 +230,7 @@ static void ask_next(search_t *s)
         retry.attempt_timeout_ms = 0;
         bsf_sbi_request_t req = {.method = "GET", .uri = uri, .timeout_ms = d->timeout_ms,
                                  .priority = bsf_message_profile_nrf(BSF_MP_NF_DISCOVER),
+                                 .metric = {BSF_MP_EGRESS_NF_DISCOVER, -1},
                                  .retry = &retry};
         char err[200];
         s->asked++;

@@ -142,6 +142,8 @@ static void send_next(subscriber_t *s)
                                  .content_type = "application/json", .body = n->json.data,
                                  .body_len = n->json.size, .timeout_ms = n->deadline_ms,
                                  .priority = n->cfg.priority, .correlation_info = it->supi,
+                                 /* no profile rule: it is sent as configured */
+                                 .metric = {BSF_MP_EGRESS_NOTIFY, n->cfg.priority},
                                  .callback = CALLBACK_NAME, .retry = &n->retry};
         char err[128];
         s->in_flight = it;

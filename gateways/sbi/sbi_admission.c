@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "gateways/admission/message_profile.h"
+#include "gateways/admission/priority_metrics.h"
 #include "gateways/sbi/sbi_oci.h"
 
 #define CONSUMER_SLOTS 1024 /* consumers tracked at once; a newcomer takes the oldest's slot */
@@ -205,25 +206,10 @@ bool bsf_sbi_admission_check(bsf_sbi_admission_t *a, bsf_h2_stream_t *s,
     return true;
 }
 
-static int code_slot(bsf_sbi_admission_t *a, int status)
-{
-    for (int i = 0; i < CODE_SLOTS; i++) {
-        int c = atomic_load_explicit(&a->codes[i], memory_order_relaxed);
-        if (c == status)
-            return i;
-        if (c == 0) {
-            if (atomic_compare_exchange_strong(&a->codes[i], &c, status) || c == status)
-                return i;
-            i--; /* taken by another status meanwhile: look at the slot again */
-        }
-    }
-    return -1;
-}
-
 void bsf_sbi_admission_answered(bsf_sbi_admission_t *a, const char *method, int status,
                                 int answer_priority)
 {
-    int slot = code_slot(a, status);
+    int slot = bsf_mp_code_slot(a->codes, CODE_SLOTS, status);
     if (slot < 0)
         return;
     int p = answer_priority >= 0 && answer_priority <= BSF_ADM_PRIORITY_MAX
@@ -292,30 +278,22 @@ size_t bsf_sbi_admission_headers(bsf_sbi_admission_t *a, bsf_h2_header_t *out, s
 static const char *const types[BSF_ADM_OP_COUNT] = {"Discovery", "Register", "Deregister",
                                                      "Update", "Other"};
 
-/* A priority label: the number, or NA past BSF_ADM_PRIORITY_MAX (none). Returns true. */
-static bool priority_text(int p, char out[4])
-{
-    if (p <= BSF_ADM_PRIORITY_MAX)
-        snprintf(out, 4, "%d", p);
-    else
-        memcpy(out, "NA", 3);
-    return true;
-}
-
 /* Seed §3.1: direction out; rcvd_priority is the answer's priority before the profile (the
- * BSF's services set none: NA, as in the seed's log), eval_priority the one it carries. */
+ * BSF's services set none: NA, as in the seed's log), eval_priority the one it carries.
+ * Then direction in: the answers the SBI client got (priority_metrics.h). */
 static void write_answers(const bsf_sbi_admission_t *a, bsf_text_t *out)
 {
     bsf_text_printf(out, "# HELP ocbsf_http_message_priority_response_count_total SBI answers "
                          "by the 3gpp-Sbi-Message-Priority they carry (seed 3.1; NA: none), "
-                         "operation and status, counted once seen.\n"
+                         "operation and status (direction out: the BSF's, in: its "
+                         "producers'), counted once seen.\n"
                          "# TYPE ocbsf_http_message_priority_response_count_total counter\n");
     for (int p = 0; p <= BSF_ADM_PRIORITY_MAX + 1; p++)
         for (int op = 0; op < BSF_ADM_OP_COUNT; op++)
             for (int k = 0; k < CODE_SLOTS; k++) {
                 unsigned long long v = atomic_load(&a->answers[p][op][k]);
                 char eval[4];
-                if (v && priority_text(p, eval))
+                if (v && bsf_mp_priority_label(p, eval))
                     bsf_text_printf(out,
                                     "ocbsf_http_message_priority_response_count_total{direction="
                                     "\"out\",rcvd_priority=\"NA\",eval_priority=\"%s\","
@@ -323,6 +301,7 @@ static void write_answers(const bsf_sbi_admission_t *a, bsf_text_t *out)
                                     "response_code=\"%d\"} %llu\n",
                                     eval, types[op], atomic_load(&a->codes[k]), v);
             }
+    bsf_mp_metrics_write_answers(out); /* direction in: the SBI client's answers */
 }
 
 void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *out)
@@ -350,19 +329,21 @@ void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *o
     }
     bsf_text_printf(out, "# HELP ocbsf_http_message_priority_request_count_total SBI requests "
                          "by received and evaluated priority (seed 3.1; NA: no valid "
-                         "header), counted once seen.\n"
+                         "header; direction in: to the BSF, out: its own), counted once "
+                         "seen.\n"
                          "# TYPE ocbsf_http_message_priority_request_count_total counter\n");
     for (int rc = 0; rc <= BSF_ADM_PRIORITY_MAX + 1; rc++)
         for (int ev = 0; ev <= BSF_ADM_PRIORITY_MAX; ev++)
             for (int op = 0; op < BSF_ADM_OP_COUNT; op++) {
                 unsigned long long v = atomic_load(&a->by_priority[rc][ev][op]);
                 char rcvd[4];
-                if (v && priority_text(rc, rcvd))
+                if (v && bsf_mp_priority_label(rc, rcvd))
                     bsf_text_printf(out,
                                     "ocbsf_http_message_priority_request_count_total{direction="
                                     "\"in\",rcvd_priority=\"%s\",eval_priority=\"%d\","
                                     "interface_type=\"Nbsf_Management\",msg_type=\"%s\"} %llu\n",
                                     rcvd, ev, types[op], v);
             }
+    bsf_mp_metrics_write_requests(out); /* direction out: the SBI client's requests */
     write_answers(a, out);
 }

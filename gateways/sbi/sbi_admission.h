@@ -69,7 +69,8 @@ void bsf_sbi_admission_answered(bsf_sbi_admission_t *a, const char *method, int 
  * ocbsf_http_message_priority_request_count_total{direction,rcvd_priority,eval_priority,
  * interface_type,msg_type} and ocbsf_http_message_priority_response_count_total{direction,
  * rcvd_priority,eval_priority,interface_type,msg_type,response_code} (seed §3.1; the
- * combinations seen), ocbsf_sbi_connection_reject_total{state},
+ * combinations seen; with the SBI client's series, gateways/admission/priority_metrics.h),
+ * ocbsf_sbi_connection_reject_total{state},
  * ocbsf_sbi_connection_limited_total{state}. */
 void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *out);
 

@@ -495,6 +495,7 @@ static req_t *copy_request(const bsf_sbi_request_t *q, char *err, size_t cap)
     r->body = a.p + a.off;
     r->body_len = q->body_len;
     r->priority = q->priority;
+    r->metric = q->metric;
     r->timeout_ms = q->timeout_ms ? q->timeout_ms : 5000;
     r->retry = q->retry ? *q->retry : bsf_sbi_retry_default;
     return r;

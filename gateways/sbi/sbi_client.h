@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "common/text.h"
+#include "gateways/admission/priority_metrics.h"
 #include "gateways/sbi/addr_select.h"
 #include "gateways/sbi/problem_decode.h"
 #include "gateways/sbi/sbi_headers.h"
@@ -66,6 +67,8 @@ typedef struct {
     unsigned timeout_ms;         /* deadline of the whole request, retries included; sent as
                                     3gpp-Sbi-Max-Rsp-Time; 0: 5000 */
     int priority;                /* 3gpp-Sbi-Message-Priority 0..31; -1: none */
+    bsf_mp_egress_tag_t metric;  /* seed §3.1's series of each attempt sent and each answer
+                                    (priority_metrics.h); kind NONE: not counted */
     const char *correlation_info;/* 3gpp-Sbi-Correlation-Info of the causing request */
     const char *callback;        /* 3gpp-Sbi-Callback (notifications) */
     const char *routing_binding; /* 3gpp-Sbi-Routing-Binding */

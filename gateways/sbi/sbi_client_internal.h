@@ -33,6 +33,7 @@ typedef struct req {
     size_t n_headers;
     bsf_sbi_header_t headers[BSF_SBI_MAX_EXTRA_HEADERS];
     int priority;
+    bsf_mp_egress_tag_t metric;
     unsigned timeout_ms;
     bsf_sbi_retry_profile_t retry;
     bool via_scp;

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "common/clock.h"
+#include "gateways/admission/admission_rules.h"
 #include "gateways/sbi/sbi_client_internal.h"
 #include "gateways/sbi/scp_rules.h"
 
@@ -258,6 +259,9 @@ static void on_reply(void *arg, int error, const char *why, const bsf_h2c_reply_
     }
     bsf_sbi_response_t rsp;
     fill_response(&rsp, rep);
+    bsf_mp_metrics_answer(r->metric, bsf_adm_priority_parse(bsf_sbi_response_header(
+                                         &rsp, "3gpp-sbi-message-priority")),
+                          rsp.status);
     record_oci(r, &rsp);
     if (rsp.status == 401 && r->token && !r->token_refreshed) {
         /* the producer refused the token (expired, revoked): one retry with a new one */
@@ -368,6 +372,7 @@ static void on_granted(bsf_sbi_pool_waiter_t *w, bsf_h2c_t *conn)
         attempt_failed(r, BSF_SBI_ATTEMPT_CONNECT_ERROR, 0, -1, NULL);
         return;
     }
+    bsf_mp_metrics_request(r->metric, r->priority); /* each attempt is a message sent */
     r->state = REQ_IN_FLIGHT;
     r->conn = conn;
     r->stream = id;

@@ -14,7 +14,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "peers"))
 
 import nrf_sim  # noqa: E402
 from conftest import free_ports  # noqa: E402
-from support import wait_until  # noqa: E402
+from support import metrics, wait_until  # noqa: E402
 
 PREFIX = "/nnrf-nfm/v1/nf-instances/"
 FAST = {"nrf.retry_min_ms": "100", "nrf.retry_max_ms": "500", "nrf.timeout_ms": "1000",
@@ -333,6 +333,37 @@ def test_profile_without_an_address_refused():
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 2, (done.returncode, done.stderr)
     assert "nf.fqdn" in done.stderr
+
+
+OUT = ('ocbsf_http_message_priority_request_count_total{{direction="out",rcvd_priority="{}",'
+       'eval_priority="{}",interface_type="Nnrf",msg_type="{}"}}')
+IN = ('ocbsf_http_message_priority_response_count_total{{direction="in",rcvd_priority="{0}",'
+      'eval_priority="{0}",interface_type="Nnrf",msg_type="{1}",response_code="{2}"}}')
+
+
+def test_message_priority_series_of_the_nrf_requests(nrf, bsfd_factory):
+    """Seed 3.1's metrics of the BSF as consumer: each request to the NRF counted direction
+    out (rcvd_priority NA: the client has none before the profile; eval_priority the one it
+    sends), each answer direction in with the NRF's own 3gpp-Sbi-Message-Priority."""
+    sim = nrf(heartbeat_s=1).start()
+    sim.answer_priority = "4"
+    sim.message_priorities.update(NfRegister="5")
+    profile = ("messageID=reg,rulePriority=1,interfaceType=Nnrf,messageType=NfRegister,"
+               "requestPriorityOverride=Always,requestPriorityValue=5;")  # ';': one rule
+    bsfd = bsfd_factory(settings(sim, **{"admission.message_priority_profile": profile}))
+    nf_id = nf_id_of(sim)
+    wait_until(lambda: sim.of("PATCH"), what="a heartbeat")
+
+    def heartbeat_answered():
+        m = metrics(bsfd)
+        return m if m.get(IN.format(4, "AutonomousNfPatch", 204)) else None
+    m = wait_until(heartbeat_answered, what="a heartbeat's answer counted")
+    assert m[OUT.format("NA", 5, "NfRegister")] == len(puts(sim)) == 1
+    assert m[IN.format(4, "NfRegister", 201)] == 1
+    assert m[OUT.format("NA", 3, "AutonomousNfPatch")] >= m[IN.format(4, "AutonomousNfPatch", 204)]
+    assert not [k for k in m if k.startswith("ocbsf_http_message_priority_response_count_total{"
+                                             'direction="in"') and 'rcvd_priority="4"' not in k]
+    assert sim.registered(nf_id)
 
 
 def test_message_priorities_from_the_profile(nrf, bsfd_factory):

@@ -1,8 +1,10 @@
 """Seed 3.1's message priority profile (admission.message_priority_profile) on a real bsfd
 over HTTP/2 loopback: the evaluated priority is what admission control sheds by (the state
 comes from held requests, as in test_sbi_admission.py), and answers carry the priority the
-rule assigns."""
-from support import binding, metrics, new_pcf_id, Ue, wait_until
+rule assigns. The audit's requests to PCFs carry the priority of their rule, and seed 3.1's
+metrics count them and the PCFs' answers (the BSF as consumer)."""
+from support import binding, metrics, new_pcf_id, register, Ue, wait_until
+from test_audit import FAST as AUDIT, PcfSim, audited_binding
 from test_sbi_admission import ADMISSION, STATES, Holder, assert_shed, state
 
 RULES = ";".join([
@@ -62,7 +64,7 @@ def test_profile_sets_request_and_answer_priorities(bsfd_factory):
     assert m[answers.format(5, "Register", 201)] == 1
     assert m[answers.format(3, "Discovery", 204)] == 2
     assert sum(v for k, v in m.items()
-               if k.startswith("ocbsf_http_message_priority_response_count_total{")) == 6
+               if k.startswith('ocbsf_http_message_priority_response_count_total{direction="out"')) == 6
 
 
 def test_no_profile_no_header(bsfd_factory):
@@ -80,6 +82,39 @@ def test_no_profile_no_header(bsfd_factory):
                'msg_type="{}",response_code="{}"}}')
     assert m[answers.format("Register", 201)] == 1
     assert m[answers.format("Discovery", 503)] == 1
+
+
+AUDIT_RULE = ("messageID=DEFAULT_AUDIT_ALWAYS,rulePriority=1,interfaceType=Npcf_Binding_Audit,"
+              "messageType=Audit_Notify,requestPriorityOverride=Always,requestPriorityValue=10;")
+# (the ';' makes one rule of it: a list without one is split at its commas)
+AUDIT_OUT = ('ocbsf_http_message_priority_request_count_total{direction="out",rcvd_priority="NA",'
+             'eval_priority="10",interface_type="Npcf_Binding_Audit",msg_type="Audit_Notify"}')
+AUDIT_IN = ('ocbsf_http_message_priority_response_count_total{{direction="in",rcvd_priority="{0}",'
+            'eval_priority="{0}",interface_type="Npcf_Binding_Audit",msg_type="Audit_Notify",'
+            'response_code="200"}}')
+
+
+def test_audit_requests_and_their_answers_are_counted(bsfd_factory):
+    """Seed 3.1 acceptance 4 (Audit_Notify Always 10: the query to the PCF carries 10) and
+    the metrics: each query direction out (rcvd_priority NA: the audit has none before the
+    profile), each answer direction in with the PCF's own 3gpp-Sbi-Message-Priority."""
+    pcf = PcfSim().start()
+    try:
+        pcf.answer_priority = "7"
+        server = bsfd_factory(dict(AUDIT, **{"admission.message_priority_profile": AUDIT_RULE}))
+        register(server.client, audited_binding(pcf, "alive"))
+
+        def answered():  # every query sent has its answer counted
+            m = metrics(server)
+            return m if m.get(AUDIT_OUT, 0) >= 1 and m.get(AUDIT_IN.format(7)) == m[AUDIT_OUT] \
+                else None
+        m = wait_until(answered, what="an audit query and its answer counted")
+        assert {q[2].get("3gpp-sbi-message-priority") for q in pcf.queries_of("alive")} == {"10"}
+        assert len(pcf.queries_of("alive")) >= m[AUDIT_OUT]
+        assert AUDIT_IN.format("NA") not in m
+        assert not pcf.violations, pcf.violations
+    finally:
+        pcf.close()
 
 
 def test_a_bad_profile_is_refused_at_start(tmp_path):

@@ -160,7 +160,7 @@ def test_not_json_or_wrong_media_type(client, rx):
 
 # ---- notifications ----------------------------------------------------------------------
 
-def test_pdu_session_registration_and_deregistration_are_notified(client, rx):
+def test_pdu_session_registration_and_deregistration_are_notified(client, rx, bsfd):
     ue = Ue()
     sub_id, _ = subscribe(client, subscription(ue, rx.uri("/ok/pdu1"), notifCorreId="c-pdu1"))
     body = pdu(ue, pcfId="9b5f7a9e-0000-4000-8000-000000000001")
@@ -184,6 +184,15 @@ def test_pdu_session_registration_and_deregistration_are_notified(client, rx):
     assert_no_content(delete_sub(client, sub_id))
     register(client, pdu(Ue(), supi=ue.supi))
     notifs(rx, "pdu1", 2)  # deleted: no more
+    # seed 3.1's series of the BSF as consumer: notify.priority before and after (no profile
+    # rule applies), the receiver's 204 without a priority (the module's other tests add more)
+    out = ('ocbsf_http_message_priority_request_count_total{direction="out",rcvd_priority="24",'
+           'eval_priority="24",interface_type="Nbsf_Management",msg_type="Notify"}')
+    answers = ('ocbsf_http_message_priority_response_count_total{direction="in",'
+               'rcvd_priority="NA",eval_priority="NA",interface_type="Nbsf_Management",'
+               'msg_type="Notify",response_code="204"}')
+    wait_until(lambda: metrics(bsfd).get(answers, 0) >= 2, what="the notifications' answers")
+    assert metrics(bsfd)[out] >= 2
 
 
 def test_ue_binding_events(client, rx):

@@ -232,6 +232,16 @@ async def scripted(req):
     return 404, headers, body
 
 
+def with_message_priority(headers, priority):
+    """An answer's headers with a 3gpp-Sbi-Message-Priority (None: as they are). TS 29.500
+    §5.2.3.3: one integer 0..31 without leading zeros; §6.8.4: a producer may set its
+    response's priority."""
+    if priority is None:
+        return headers
+    assert re.fullmatch(r"[0-9]|[12][0-9]|3[01]", priority), priority
+    return list(headers) + [("3gpp-sbi-message-priority", priority)]
+
+
 def message_priority_errors(req, expected):
     """TS 29.500's 3gpp-Sbi-Message-Priority custom header: one integer 0..31, 0 the highest;
     `expected` the value the BSF must send (seed 3.1; None: any valid value or none)."""

@@ -150,6 +150,9 @@ class NrfSim:
         self.message_priorities = {"NfRegister": "1", "AutonomousNfPatch": "3",
                                    "AutonomousNfDeRegistration": "2", "AccessToken": "1"}
         self.failure = None      # (status, retry_after) answered to everything
+        # a 3gpp-Sbi-Message-Priority on every answer (TS 29.500 §5.2.3.3: 0..31, as
+        # §6.8.4 lets a producer set its response's priority); None: no header
+        self.answer_priority = None
         self.discovery = None    # a pcf_sim.DiscoverySim answering /nnrf-disc/ here
         self.delay_ms = 0
         self.lock = threading.Lock()
@@ -245,6 +248,10 @@ class NrfSim:
             req, self.message_priorities.get(kind))
 
     async def _handle(self, req):
+        status, headers, body = await self._answer(req)
+        return status, h2_peer.with_message_priority(headers, self.answer_priority), body
+
+    async def _answer(self, req):
         body = req.body
         with self.lock:
             self.requests.append((time.monotonic(), req.method, req.path,

@@ -85,6 +85,7 @@ class PcfSim:
         self.instance_id = instance_id or str(uuid_mod.uuid4())
         self.queries = []               # (monotonic, session, headers dict)
         self.violations = []
+        self.answer_priority = None     # 3gpp-Sbi-Message-Priority of the answers (None: none)
         self.lock = threading.Lock()
         self._loop = _Loop(self._handle)
 
@@ -128,6 +129,10 @@ class PcfSim:
         return bad
 
     async def _handle(self, req):
+        status, headers, body = await self._answer(req)
+        return status, h2_peer.with_message_priority(headers, self.answer_priority), body
+
+    async def _answer(self, req):
         path = req.path.partition("?")[0]
         server = [("server", f"PCF-{self.instance_id}")]
         full = self.prefix + PATH

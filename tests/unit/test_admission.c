@@ -1,6 +1,7 @@
 /* gateways/admission: congestion states and anti-flapping, load shedding with the seed's
  * defaults (§3.4 truth table), overload onset/abatement (§3.27), priorities (§3.1), token
- * buckets (§3.28), the settings, and the controller's decisions from real counts. */
+ * buckets (§3.28), the settings, the controller's decisions from real counts, and the
+ * egress message priority series. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include "core/problem.h"
 #include "gateways/admission/admission_settings.h"
 #include "gateways/admission/message_profile.h"
+#include "gateways/admission/priority_metrics.h"
 
 /* The settings with bsfd's defaults (bsfd/config_keys_admission.c). */
 static bsf_admission_settings_t default_settings(void)
@@ -380,6 +382,58 @@ static void message_profile_nrf(void **state)
                      -1);
 }
 
+/* Seed §3.1's egress series: labels as the profile names them, NA for no priority (or one
+ * out of range), an answer's eval_priority its own, untagged requests not counted, and the
+ * status slots bounded. */
+static void egress_priority_metrics(void **state)
+{
+    (void)state;
+    bsf_mp_egress_tag_t audit = {BSF_MP_EGRESS_AUDIT_NOTIFY, -1};
+    bsf_mp_metrics_request(audit, 10);
+    bsf_mp_metrics_request(audit, 10);
+    bsf_mp_metrics_request((bsf_mp_egress_tag_t){BSF_MP_EGRESS_NOTIFY, 24}, 24);
+    bsf_mp_metrics_request((bsf_mp_egress_tag_t){BSF_MP_EGRESS_NF_PATCH, 40}, -1);
+    bsf_mp_metrics_request((bsf_mp_egress_tag_t){BSF_MP_EGRESS_NONE, 1}, 1);
+    bsf_mp_metrics_answer(audit, 7, 200);
+    bsf_mp_metrics_answer(audit, -1, 404);
+    bsf_mp_metrics_answer((bsf_mp_egress_tag_t){BSF_MP_EGRESS_NONE, -1}, 1, 201);
+    bsf_text_t t = {0};
+    bsf_mp_metrics_write_requests(&t);
+    bsf_mp_metrics_write_answers(&t);
+    const char *want[] = {
+        "ocbsf_http_message_priority_request_count_total{direction=\"out\",rcvd_priority="
+        "\"NA\",eval_priority=\"10\",interface_type=\"Npcf_Binding_Audit\","
+        "msg_type=\"Audit_Notify\"} 2\n",
+        "ocbsf_http_message_priority_request_count_total{direction=\"out\",rcvd_priority="
+        "\"24\",eval_priority=\"24\",interface_type=\"Nbsf_Management\","
+        "msg_type=\"Notify\"} 1\n",
+        "ocbsf_http_message_priority_request_count_total{direction=\"out\",rcvd_priority="
+        "\"NA\",eval_priority=\"NA\",interface_type=\"Nnrf\","
+        "msg_type=\"AutonomousNfPatch\"} 1\n",
+        "ocbsf_http_message_priority_response_count_total{direction=\"in\",rcvd_priority="
+        "\"7\",eval_priority=\"7\",interface_type=\"Npcf_Binding_Audit\","
+        "msg_type=\"Audit_Notify\",response_code=\"200\"} 1\n",
+        "ocbsf_http_message_priority_response_count_total{direction=\"in\",rcvd_priority="
+        "\"NA\",eval_priority=\"NA\",interface_type=\"Npcf_Binding_Audit\","
+        "msg_type=\"Audit_Notify\",response_code=\"404\"} 1\n"};
+    size_t len = 0;
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        if (!strstr(t.data, want[i]))
+            fail_msg("missing %s in\n%s", want[i], t.data);
+        len += strlen(want[i]);
+    }
+    assert_int_equal(t.len, len); /* nothing else: the untagged ones were not counted */
+    bsf_text_free(&t);
+    atomic_int codes[2] = {0};
+    assert_int_equal(bsf_mp_code_slot(codes, 2, 200), 0);
+    assert_int_equal(bsf_mp_code_slot(codes, 2, 404), 1);
+    assert_int_equal(bsf_mp_code_slot(codes, 2, 200), 0);
+    assert_int_equal(bsf_mp_code_slot(codes, 2, 503), -1);
+    char label[4];
+    assert_true(bsf_mp_priority_label(31, label) && strcmp(label, "31") == 0);
+    assert_true(bsf_mp_priority_label(32, label) && strcmp(label, "NA") == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -394,6 +448,7 @@ int main(void)
         cmocka_unit_test(error_overrides),
         cmocka_unit_test(message_profile),
         cmocka_unit_test(message_profile_nrf),
+        cmocka_unit_test(egress_priority_metrics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
