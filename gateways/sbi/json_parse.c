@@ -1,9 +1,10 @@
 /* JSON text -> msgpack document (json_codec.h): yajl's parse events are packed as they come,
  * with no tree in between. jansson's tree cost ~10 µs of a registration's ~45 µs on the SBI
  * worker; yajl's events cost ~1 µs. What yajl lets through and RFC 8259 / the rules must not
- * see is refused here: top-level scalars, NUL characters, UTF-8 that is overlong, encodes a
- * surrogate or lies above U+10FFFF, lone surrogate escapes, integers beyond 64 bits, reals
- * beyond double, duplicate member names, nesting beyond BSF_JSON_MAX_DEPTH. */
+ * see is refused here: top-level scalars, NUL and raw control characters (yajl skips \v and
+ * \f as blanks), UTF-8 that is overlong, encodes a surrogate or lies above U+10FFFF, lone
+ * surrogate escapes, integers beyond 64 bits, reals beyond double, duplicate member names,
+ * nesting beyond BSF_JSON_MAX_DEPTH. tests/fuzz/fuzz_json_parse.c holds it against jansson. */
 #include "gateways/sbi/json_codec.h"
 
 #include <errno.h>
@@ -32,6 +33,8 @@ typedef struct {
     size_t count_at[BSF_JSON_MAX_DEPTH + 1];  /* offset of each open container's count */
     uint32_t count[BSF_JSON_MAX_DEPTH + 1];   /* its members (maps) or elements (arrays) */
     bool is_map[BSF_JSON_MAX_DEPTH + 1];
+    yajl_handle h;
+    size_t end; /* where the top-level value ended */
     sax_error_t error;
 } sax_t;
 
@@ -191,6 +194,8 @@ static int close_container(void *ctx)
     p[1] = (unsigned char)(c >> 16);
     p[2] = (unsigned char)(c >> 8);
     p[3] = (unsigned char)c;
+    if (!d)
+        x->end = yajl_get_bytes_consumed(x->h);
     return 1;
 }
 
@@ -234,32 +239,39 @@ static int hex4(const char *p, const char *end)
     return v;
 }
 
-/* yajl turns a high-surrogate escape without its low half into '?' (a lone low one comes out
- * as a surrogate's UTF-8, which check_text refuses). Backslashes stand only in strings in
- * JSON, and each starts one escape, so one pass over them finds every \u. Malformed escapes
- * are left to yajl. */
-static bool lone_surrogate_escape(const char *t, size_t n)
+/* What yajl lets through in the raw text: a high-surrogate escape without its low half (it
+ * makes it '?'; a lone low one comes out as a surrogate's UTF-8, which check_text refuses),
+ * and control characters other than JSON's whitespace (yajl also skips \v and \f; inside
+ * strings it refuses them itself, and NUL is allowed nowhere, RFC 8259 §2, §7). Backslashes
+ * stand only in strings in JSON, and each starts one escape, so the pass over them finds
+ * every \u. Returns the reason, or NULL; malformed escapes are left to yajl. */
+static const char *raw_text_problem(const char *t, size_t n)
 {
     const char *end = t + n;
-    for (const char *p = memchr(t, '\\', n); p; p = memchr(p, '\\', (size_t)(end - p))) {
+    for (const char *p = t; p < end; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+            return "a raw control character other than tab, line feed, carriage return";
+        if (c != '\\')
+            continue;
         if (end - p < 2)
-            return false;
+            return NULL;
         if (p[1] != 'u') {
-            p += 2;
+            p++;
             continue;
         }
         int v = hex4(p + 2, end);
         if (v < 0)
-            return false;
+            return NULL;
+        p += 5;
+        if (v < 0xd800 || v > 0xdbff)
+            continue;
+        int w = end - p > 2 && p[1] == '\\' && p[2] == 'u' ? hex4(p + 3, end) : -1;
+        if (w < 0xdc00 || w > 0xdfff)
+            return "a \\u escape is a lone surrogate";
         p += 6;
-        if (v >= 0xd800 && v <= 0xdbff) {
-            int w = end - p >= 2 && p[0] == '\\' && p[1] == 'u' ? hex4(p + 2, end) : -1;
-            if (w < 0xdc00 || w > 0xdfff)
-                return true;
-            p += 6;
-        }
     }
-    return false;
+    return NULL;
 }
 
 #define TEXT_OF(x) #x
@@ -358,7 +370,7 @@ static int parse_into(const char *text, size_t len, msgpack_sbuffer *out, bsf_pr
 {
     sax_t x = {.out = out};
     msgpack_packer_init(&x.pk, out, msgpack_sbuffer_write);
-    yajl_handle h = yajl_alloc(&callbacks, NULL, &x);
+    yajl_handle h = x.h = yajl_alloc(&callbacks, NULL, &x);
     if (!h) {
         bsf_problem_set(problem, BSF_CAUSE_SYSTEM_FAILURE, "out of memory");
         return -1;
@@ -369,16 +381,29 @@ static int parse_into(const char *text, size_t len, msgpack_sbuffer *out, bsf_pr
     if (st != yajl_status_ok)
         parse_problem(&x, h, text, len, problem);
     yajl_free(h);
-    return st == yajl_status_ok ? 0 : -1;
+    if (st != yajl_status_ok)
+        return -1;
+    /* yajl ends with the top-level value even when an unfinished token (a string never
+     * closed) follows it: only blanks may. */
+    size_t rest = x.end;
+    while (rest < len && (text[rest] == ' ' || text[rest] == '\t' || text[rest] == '\n' ||
+                          text[rest] == '\r'))
+        rest++;
+    if (rest < len) {
+        bsf_problem_set(problem, BSF_CAUSE_INVALID_MSG_FORMAT,
+                        "invalid JSON at byte %zu: text after the body's value", rest);
+        return -1;
+    }
+    return 0;
 }
 
 int bsf_json_to_msgpack(const char *text, size_t len, msgpack_sbuffer *out, msgpack_zone *zone,
                         msgpack_object *obj, bsf_problem_t *problem)
 {
     msgpack_sbuffer_clear(out);
-    if (lone_surrogate_escape(text, len)) {
-        bsf_problem_set(problem, BSF_CAUSE_INVALID_MSG_FORMAT,
-                        "invalid JSON: a \\u escape is a lone surrogate");
+    const char *raw = raw_text_problem(text, len);
+    if (raw) {
+        bsf_problem_set(problem, BSF_CAUSE_INVALID_MSG_FORMAT, "invalid JSON: %s", raw);
         return -1;
     }
     if (parse_into(text, len, out, problem))

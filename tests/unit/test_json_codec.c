@@ -26,6 +26,8 @@ static void json_codec_limits(void **state)
                          "{\"a\":\"\\ud800\"}", "{\"a\":\"\\ud800x\"}", /* lone high */
                          "{\"a\":\"\\udc00\"}",          /* lone low */
                          "{\"a\":\"\\ud800\\u0041\"}",  /* high, then no low */
+                         "[1]\v", "{\f}", "[1,\x01 2]",         /* not JSON's blanks */
+                         "[]\",-1]", "{} \"open",               /* an unfinished token after */
                          "[9223372036854775808]", "[-9223372036854775809]", "[1e400]",
                          "{\"a\":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]}"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
