@@ -14,12 +14,16 @@
 #   LOW_CPU="15;20;25;30" sets the CPU thresholds of the second run.
 #   PROBE_NICE=-10 runs the probe at that nice level (a consumer on its own host does not wait
 #   for a CPU behind h2load; on a 2-core machine the probe otherwise may).
+#   FLOOD_NICE=19 (the default) runs the flood's h2load at that nice level: it takes the CPU
+#   bsfd leaves, as a flood from other hosts would, instead of a fair share of bsfd's two
+#   cores; FLOOD_NICE=0 measures the machine shared evenly.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 S=${1:-10}
 C=${2:-64}
 M=${3:-256}
 BSFD=${BSFD:-$ROOT/build/bsfd/bsfd}
+FLOOD_NICE=${FLOOD_NICE:-19}
 LOAD="$ROOT/build/bench/bsf-load"
 DIR=$(mktemp -d /tmp/bsf-admission.XXXXXX)
 PID=
@@ -48,7 +52,7 @@ run() { # name extra-settings...
         --priority 1 --json \
         >"$DIR/probe" &
     local probe=$!
-    h2load -c "$C" -m "$M" -D "$S" -t 1 \
+    nice -n "$FLOOD_NICE" h2load -c "$C" -m "$M" -D "$S" -t 1 \
         "http://127.0.0.1:$sbi$FLOOD_PATH" \
         >"$DIR/h2load" 2>&1 || true
     wait $probe || true # the probe exits 1 when not every answer was 2xx: the report says so
@@ -66,7 +70,7 @@ run() { # name extra-settings...
 }
 
 echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)," \
-     "load average $(cut -d' ' -f1-3 /proc/loadavg)"
+     "load average $(cut -d' ' -f1-3 /proc/loadavg); flood at nice $FLOOD_NICE"
 run admission-on
 # CPU thresholds for what bsfd can get of this shared machine (the operator sets them from
 # the planned capacity, seed 3.27): the flood then makes CONGESTED.
