@@ -118,8 +118,9 @@ static int on_boolean(void *ctx, int b)
            packed(x, b ? msgpack_pack_true(&x->pk) : msgpack_pack_false(&x->pk));
 }
 
-/* A number as jansson read it: with '.', 'e' or 'E' a double (overflow refused), else a
- * 64-bit integer (beyond it refused), non-negative ones packed unsigned. */
+/* A number as jansson read it: with '.', 'e' or 'E' a double (overflow refused, underflow
+ * read as 0 or a subnormal), else a 64-bit integer (beyond it refused), non-negative ones
+ * packed unsigned. yajl checked the syntax; strtod reads '.' (no process calls setlocale). */
 static int on_number(void *ctx, const char *s, size_t n)
 {
     sax_t *x = ctx;
