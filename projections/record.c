@@ -126,6 +126,19 @@ size_t bsf_record_write_header(const bsf_record_t *r, uint8_t *out)
     return off;
 }
 
+void bsf_record_write(const bsf_record_t *r, msgpack_sbuffer *out)
+{
+    uint8_t header[BSF_RECORD_HEADER_MAX];
+    size_t hlen = bsf_record_write_header(r, header);
+    msgpack_sbuffer_clear(out);
+    msgpack_sbuffer_write(out, (const char *)header, hlen);
+    if (r->state == BSF_RECORD_LIVE) {
+        if (r->cookie_len)
+            msgpack_sbuffer_write(out, r->cookie, r->cookie_len);
+        msgpack_sbuffer_write(out, r->binding, r->binding_len);
+    }
+}
+
 int bsf_record_version_cmp(uint64_t a_hlc, uint16_t a_site, uint64_t b_hlc, uint16_t b_site)
 {
     if (a_hlc != b_hlc)

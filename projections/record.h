@@ -47,6 +47,11 @@ int bsf_record_parse(const void *value, size_t len, bsf_record_t *out);
  * caller appends the cookie and the binding for a live record. Returns the header length. */
 size_t bsf_record_write_header(const bsf_record_t *r, uint8_t *out);
 
+/* The stored value of `r` in format 3 into `out` (cleared first): the header, then for a
+ * live record its cookie and binding. A short write (no memory) leaves `out` shorter, as
+ * msgpack_sbuffer_write does. */
+void bsf_record_write(const bsf_record_t *r, msgpack_sbuffer *out);
+
 /* The same in format 2 (BSF_RECORD_HEADER_LIVE or _DEAD bytes): the canonical form the
  * digest hashes. Returns the header length. */
 size_t bsf_record_write_fixed_header(const bsf_record_t *r, uint8_t *out);
