@@ -150,9 +150,8 @@ static int put_record(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding
 static int apply_deregistration(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,
                                 const bsf_record_t *cur, bool exists, msgpack_sbuffer *scratch)
 {
-    if (exists && cur->state == BSF_RECORD_DEAD &&
-        bsf_record_version_cmp(cur->hlc, cur->site, ev->hlc, ev->site) >= 0)
-        return 0; /* already dead at this or a later deregistration */
+    if (!bsf_record_deregistration_applies(cur, exists, ev->hlc, ev->site))
+        return 0;
     int rc = 0;
     if (exists && cur->state == BSF_RECORD_LIVE)
         rc = unindex_record(p, txn, cur, &ev->binding_id, ev->prior);
@@ -179,10 +178,8 @@ static int apply_binding_version(const bsf_projection_t *p, MDB_txn *txn, const 
                                  const bsf_record_t *cur, bool exists, const char *frame,
                                  size_t frame_len, msgpack_sbuffer *scratch)
 {
-    if (exists && cur->state == BSF_RECORD_DEAD)
-        return 0; /* deregistration wins over any registration or update */
-    if (exists && bsf_record_version_cmp(cur->hlc, cur->site, ev->hlc, ev->site) >= 0)
-        return 0; /* last writer wins; an equal version is the same event applied again */
+    if (!bsf_record_version_applies(cur, exists, ev->hlc, ev->site))
+        return 0;
     if (exists) {
         int rc = unindex_record(p, txn, cur, &ev->binding_id, ev->prior);
         if (rc)

@@ -164,3 +164,19 @@ int bsf_record_detach(bsf_record_t *r, bool exists, msgpack_sbuffer *copy)
     r->binding = copy->data;
     return 0;
 }
+
+bool bsf_record_deregistration_applies(const bsf_record_t *cur, bool exists, uint64_t hlc,
+                                       uint16_t site)
+{
+    return !(exists && cur->state == BSF_RECORD_DEAD &&
+             bsf_record_version_cmp(cur->hlc, cur->site, hlc, site) >= 0);
+}
+
+bool bsf_record_version_applies(const bsf_record_t *cur, bool exists, uint64_t hlc,
+                                uint16_t site)
+{
+    if (!exists)
+        return true;
+    return cur->state != BSF_RECORD_DEAD &&
+           bsf_record_version_cmp(cur->hlc, cur->site, hlc, site) < 0;
+}

@@ -67,6 +67,16 @@ int bsf_record_binding_msgpack(const bsf_record_t *r, msgpack_zone *zone, const 
  * must not be used then). */
 int bsf_record_detach(bsf_record_t *r, bool exists, msgpack_sbuffer *copy);
 
+/* The apply rules (docs/architecture.md) against the stored record `cur` (`exists` false:
+ * there is none) for an event at (`hlc`, `site`). A deregistration changes something unless
+ * the record is dead already at this or a later deregistration; a registration or update
+ * unless the record is dead (a deregistration wins) or its version is the event's or newer
+ * (last writer wins; the same event applied again). */
+bool bsf_record_deregistration_applies(const bsf_record_t *cur, bool exists, uint64_t hlc,
+                                       uint16_t site);
+bool bsf_record_version_applies(const bsf_record_t *cur, bool exists, uint64_t hlc,
+                                uint16_t site);
+
 /* Order of two versions of the same binding: by HLC, then by site. >0 when a is newer. */
 int bsf_record_version_cmp(uint64_t a_hlc, uint16_t a_site, uint64_t b_hlc, uint16_t b_site);
 
