@@ -238,7 +238,7 @@ static bool text_ok(bsf_text_kind_t kind, const char *s, size_t n, const char **
     return false;
 }
 
-static const char *zone_strndup(msgpack_zone *zone, const char *s, size_t n)
+const char *bsf_member_strndup(msgpack_zone *zone, const char *s, size_t n)
 {
     char *p = msgpack_zone_malloc(zone, n + 1);
     if (!p)
@@ -264,7 +264,7 @@ int bsf_member_text(bsf_member_ctx_t *c, const msgpack_object *o, const char *pt
     if (!text_ok(kind, o->via.str.ptr, o->via.str.size, &why) ||
         memchr(o->via.str.ptr, '\0', o->via.str.size))
         return bsf_problem_fail(c->problem, cause, ptr, "%s", why);
-    *out = zone_strndup(c->zone, o->via.str.ptr, o->via.str.size);
+    *out = bsf_member_strndup(c->zone, o->via.str.ptr, o->via.str.size);
     return *out ? 0 : out_of_memory(c);
 }
 

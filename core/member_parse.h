@@ -25,6 +25,10 @@ typedef struct {
     bsf_problem_t *problem;
 } bsf_member_ctx_t;
 
+/* A NUL-terminated copy of the `n` bytes at `s` in `zone` (it lives as long as the zone), or
+ * NULL when the zone has no memory. The caller's thread, as the zone's. */
+const char *bsf_member_strndup(msgpack_zone *zone, const char *s, size_t n);
+
 /* Copies the map key to a NUL-terminated buffer; false when the key is not a string or too
  * long (such members are unknown and ignored by the callers). */
 bool bsf_member_key(const msgpack_object *key, char *out, size_t cap);

@@ -16,16 +16,6 @@ bool bsf_pcf_vendor_url_ok(const char *s, size_t n)
     return skip && skip < n && s[skip] != '/'; /* an authority follows the scheme */
 }
 
-static char *zone_copy(msgpack_zone *z, const char *s, size_t n)
-{
-    char *p = msgpack_zone_malloc(z, n + 1);
-    if (p) {
-        memcpy(p, s, n);
-        p[n] = '\0';
-    }
-    return p;
-}
-
 static int fail(bsf_member_ctx_t *c, const char *ptr, const char *member, const char *why)
 {
     char p[96];
@@ -58,7 +48,7 @@ static int vendor_member(bsf_member_ctx_t *c, const msgpack_object_kv *kv, const
         return fail(c, ptr, key, "must be an absolute http:// or https:// URI");
     if (!url && !bsf_text_is_date_time(s, n))
         return fail(c, ptr, key, "must be an RFC 3339 date-time");
-    const char *copy = zone_copy(c->zone, s, n);
+    const char *copy = bsf_member_strndup(c->zone, s, n);
     if (!copy) {
         bsf_problem_set(c->problem, BSF_CAUSE_SYSTEM_FAILURE, "out of memory");
         return -1;

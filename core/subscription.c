@@ -24,16 +24,6 @@ const char *bsf_sub_event_name(bsf_sub_event_t e)
 
 /* ---- decoding ---------------------------------------------------------------------- */
 
-static char *zone_copy(msgpack_zone *zone, const char *s, size_t n)
-{
-    char *p = msgpack_zone_malloc(zone, n + 1);
-    if (p) {
-        memcpy(p, s, n);
-        p[n] = '\0';
-    }
-    return p;
-}
-
 static int no_memory(bsf_problem_t *p)
 {
     bsf_problem_set(p, BSF_CAUSE_SYSTEM_FAILURE, "out of memory");
@@ -84,7 +74,7 @@ static int decode_text(bsf_member_ctx_t *c, const msgpack_object *v, const char 
         memchr(v->via.str.ptr, '\0', v->via.str.size))
         return bsf_problem_fail(c->problem, BSF_CAUSE_MANDATORY_IE_INCORRECT, ptr,
                                 "must be a non-empty string of at most %zu bytes", max);
-    *out = zone_copy(c->zone, v->via.str.ptr, v->via.str.size);
+    *out = bsf_member_strndup(c->zone, v->via.str.ptr, v->via.str.size);
     return *out ? 0 : no_memory(c->problem);
 }
 
@@ -165,7 +155,7 @@ static int decode_member(bsf_member_ctx_t *c, const char *key, const msgpack_obj
         if (v->type != MSGPACK_OBJECT_STR || !uri_ok(v->via.str.ptr, v->via.str.size))
             return bsf_problem_fail(c->problem, BSF_CAUSE_MANDATORY_IE_INCORRECT, "/notifUri",
                                     "must be an absolute http or https URI");
-        s->notif_uri = zone_copy(c->zone, v->via.str.ptr, v->via.str.size);
+        s->notif_uri = bsf_member_strndup(c->zone, v->via.str.ptr, v->via.str.size);
         return s->notif_uri ? 0 : no_memory(c->problem);
     }
     if (strcmp(key, "notifCorreId") == 0)

@@ -1,6 +1,8 @@
 /* Command steps shared by the UE and MBS binding commands. */
 #include "engine/doc_steps.h"
 
+#include "common/diag.h"
+
 /* Storage for a binding of any document kind. */
 typedef union {
     bsf_pcf_ue_binding_t ue;
@@ -81,4 +83,30 @@ int bsf_engine_emit_deregistered(bsf_engine_t *e, MDB_txn *txn, bsf_event_type_t
     if (by)
         ev.replaced_by = *by;
     return bsf_engine_emit(e, txn, &ev, pos);
+}
+
+int bsf_engine_doc_run(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,
+                       const bsf_engine_doc_kind_t *k)
+{
+    if (cmd->kind == k->register_kind)
+        return k->run_register(e, txn, cmd);
+    if (cmd->kind == k->update_kind)
+        return bsf_engine_doc_update(e, txn, cmd, k);
+    return bsf_engine_doc_deregister(e, txn, cmd, k);
+}
+
+int bsf_engine_doc_replace_collided(bsf_engine_t *e, MDB_txn *txn, const bsf_engine_doc_kind_t *k,
+                                    bsf_apply_batch_t *b, const bsf_binding_id_t *victim,
+                                    bsf_dereg_reason_t reason, const bsf_binding_id_t *by)
+{
+    if (bsf_engine_behind_own_log(e)) {
+        b->replace_held++;
+        BSF_WARN("engine", "cross-site %s collision left unresolved: this site is still "
+                           "applying its own events from the replicated log", k->label);
+        return 0;
+    }
+    int rc = bsf_engine_emit_deregistered(e, txn, k->deregistered, victim, reason, by, NULL);
+    if (rc == 0)
+        b->replaced++;
+    return rc;
 }

@@ -12,11 +12,15 @@
 typedef int (*bsf_engine_record_get_fn)(const bsf_projection_t *p, MDB_txn *txn,
                                         const bsf_binding_id_t *id, bsf_record_t *out);
 
-/* What the update and deregister commands of one binding kind need. The `void *` bindings
- * are of the kind's type (bsf_pcf_ue_binding_t, bsf_pcf_mbs_binding_t). Static data. */
+/* What the commands of one binding kind need. The `void *` bindings are of the kind's type
+ * (bsf_pcf_ue_binding_t, bsf_pcf_mbs_binding_t). Static data. */
 typedef struct {
     bsf_engine_record_get_fn get;
-    const char *what; /* the 404 detail before " with id <id>" */
+    const char *what;  /* the 404 detail before " with id <id>" */
+    const char *label; /* the kind in log lines ("UE binding", "MBS binding") */
+    bsf_command_kind_t register_kind, update_kind;
+    /* the kind's registration: 0 (outcome in cmd) or a store error */
+    int (*run_register)(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd);
     bsf_event_type_t updated;
     bsf_event_type_t deregistered;
     /* 0, or non-zero when the record does not parse */
@@ -44,6 +48,20 @@ int bsf_engine_doc_update(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,
                           const bsf_engine_doc_kind_t *k);
 int bsf_engine_doc_deregister(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,
                               const bsf_engine_doc_kind_t *k);
+
+/* Runs cmd, one of k's commands: its registration (k->run_register) for k->register_kind,
+ * bsf_engine_doc_update for k->update_kind, bsf_engine_doc_deregister for any other. Returns
+ * what the step returns: 0 (outcome in cmd) or a store error. */
+int bsf_engine_doc_run(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,
+                       const bsf_engine_doc_kind_t *k);
+
+/* Another site's registration `by` collided with this site's binding `victim` of kind k, and
+ * `victim` goes for `reason`: deregistered (b->replaced counted) or, while this site is behind
+ * its own log, left for later (b->replace_held counted, a WARN line). Returns 0 or what
+ * bsf_engine_emit returns. */
+int bsf_engine_doc_replace_collided(bsf_engine_t *e, MDB_txn *txn, const bsf_engine_doc_kind_t *k,
+                                    bsf_apply_batch_t *b, const bsf_binding_id_t *victim,
+                                    bsf_dereg_reason_t reason, const bsf_binding_id_t *by);
 
 /* Emits the deregistration event `type` of `id` for `reason`, replaced by `by` (or NULL);
  * its log position into *pos (when not NULL). Returns what bsf_engine_emit returns. */

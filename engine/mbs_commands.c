@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "common/diag.h"
 #include "core/discovery.h"
 #include "engine/doc_steps.h"
 #include "projections/mbs_projection.h"
@@ -84,13 +83,6 @@ static int encode_resp(const bsf_pcf_mbs_binding_t *b, msgpack_sbuffer *out)
     return encode(&resp, out);
 }
 
-static int deregister(bsf_engine_t *e, MDB_txn *txn, const bsf_binding_id_t *id,
-                      bsf_dereg_reason_t reason, const bsf_binding_id_t *by, uint64_t *pos)
-{
-    return bsf_engine_emit_deregistered(e, txn, BSF_EVENT_MBS_BINDING_DEREGISTERED, id, reason,
-                                        by, pos);
-}
-
 static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
 {
     if (bsf_engine_refuse_at_reserve(e, cmd))
@@ -137,6 +129,10 @@ static void set_binding(bsf_event_t *ev, const void *binding)
 static const bsf_engine_doc_kind_t mbs_kind = {
     .get = bsf_mbs_projection_get,
     .what = "no PCF for an MBS session binding",
+    .label = "MBS binding",
+    .register_kind = BSF_CMD_MBS_REGISTER,
+    .update_kind = BSF_CMD_MBS_UPDATE,
+    .run_register = run_register,
     .updated = BSF_EVENT_MBS_BINDING_UPDATED,
     .deregistered = BSF_EVENT_MBS_BINDING_DEREGISTERED,
     .decode = decode,
@@ -148,14 +144,7 @@ static const bsf_engine_doc_kind_t mbs_kind = {
 
 int bsf_engine_run_mbs_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
 {
-    switch (cmd->kind) {
-    case BSF_CMD_MBS_REGISTER:
-        return run_register(e, txn, cmd);
-    case BSF_CMD_MBS_UPDATE:
-        return bsf_engine_doc_update(e, txn, cmd, &mbs_kind);
-    default:
-        return bsf_engine_doc_deregister(e, txn, cmd, &mbs_kind);
-    }
+    return bsf_engine_doc_run(e, txn, cmd, &mbs_kind);
 }
 
 int bsf_engine_resolve_mbs_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
@@ -177,15 +166,9 @@ int bsf_engine_resolve_mbs_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_ba
         if (bsf_binding_id_site(&c.ids[i]) != bsf_engine_site(e) ||
             bsf_discovery_recency_cmp(c.created[i], &c.ids[i], remote_created, id) <= 0)
             continue; /* not ours, or ours is the earlier: the other site removes its own */
-        if (bsf_engine_behind_own_log(e)) {
-            b->replace_held++;
-            BSF_WARN("engine", "cross-site MBS binding collision left unresolved: this site is "
-                               "still applying its own events from the replicated log");
-            continue;
-        }
-        if ((rc = deregister(e, txn, &c.ids[i], BSF_REASON_REPLACED_BY_COLLISION, id, NULL)))
+        if ((rc = bsf_engine_doc_replace_collided(e, txn, &mbs_kind, b, &c.ids[i],
+                                                  BSF_REASON_REPLACED_BY_COLLISION, id)))
             return rc;
-        b->replaced++;
     }
     return 0;
 }

@@ -1,9 +1,9 @@
 /* The read facade's lookup of MBS session bindings (engine/read.h). */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "common/error.h"
-#include "core/discovery.h"
 #include "engine/read.h"
 #include "engine/read_pool.h"
 #include "engine/store.h"
@@ -49,15 +49,7 @@ int bsf_read_mbs_discover(bsf_read_t *r, const bsf_mbs_session_id_t *session,
     if (!rc)
         rc = d.rc;
     *n = d.n;
-    for (size_t i = 1; i < d.n; i++) /* oldest first */
-        for (size_t j = i; j > 0 && bsf_discovery_recency_cmp(out[j - 1].record.created_hlc,
-                                                               &out[j - 1].id,
-                                                               out[j].record.created_hlc,
-                                                               &out[j].id) > 0;
-             j--) {
-            bsf_mbs_match_t t = out[j];
-            out[j] = out[j - 1];
-            out[j - 1] = t;
-        }
+    bsf_read_sort_by_creation(out, d.n, sizeof *out, offsetof(bsf_mbs_match_t, id),
+                              offsetof(bsf_mbs_match_t, record));
     return bsf_err_from_lmdb(rc);
 }

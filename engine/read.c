@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "common/error.h"
+#include "core/discovery.h"
 #include "engine/read_pool.h"
 #include "engine/store.h"
 #include "projections/projection.h"
@@ -92,6 +93,35 @@ MDB_txn *bsf_read_txn(bsf_read_t *r)
 bsf_store_t *bsf_read_store(bsf_read_t *r)
 {
     return r->store;
+}
+
+/* Element i's creation order against element j's (> 0: i is the later). */
+static int recency_cmp(const unsigned char *a, const unsigned char *b, size_t id_off,
+                       size_t record_off)
+{
+    const bsf_record_t *ra = (const bsf_record_t *)(a + record_off);
+    const bsf_record_t *rb = (const bsf_record_t *)(b + record_off);
+    return bsf_discovery_recency_cmp(ra->created_hlc, (const bsf_binding_id_t *)(a + id_off),
+                                     rb->created_hlc, (const bsf_binding_id_t *)(b + id_off));
+}
+
+static void swap_bytes(unsigned char *a, unsigned char *b, size_t size)
+{
+    for (size_t k = 0; k < size; k++) {
+        unsigned char t = a[k];
+        a[k] = b[k];
+        b[k] = t;
+    }
+}
+
+void bsf_read_sort_by_creation(void *matches, size_t n, size_t size, size_t id_off,
+                               size_t record_off)
+{
+    unsigned char *m = matches;
+    for (size_t i = 1; i < n; i++) /* insertion sort: a discovery has a few matches */
+        for (size_t j = i;
+             j > 0 && recency_cmp(m + (j - 1) * size, m + j * size, id_off, record_off) > 0; j--)
+            swap_bytes(m + (j - 1) * size, m + j * size, size);
 }
 
 msgpack_zone *bsf_read_zone(bsf_read_t *r)

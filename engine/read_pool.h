@@ -13,4 +13,11 @@ void bsf_read_pool_free(bsf_store_t *store);
 MDB_txn *bsf_read_txn(bsf_read_t *r);
 bsf_store_t *bsf_read_store(bsf_read_t *r);
 
+/* Sorts the `n` matches of an array at `matches` (`size` bytes each, their id and record at
+ * `id_off` and `record_off`, as offsetof gives them: bsf_ue_match_t, bsf_mbs_match_t) oldest
+ * first: created HLC, then site, then id (bsf_discovery_recency_cmp). In place; the caller's
+ * thread. */
+void bsf_read_sort_by_creation(void *matches, size_t n, size_t size, size_t id_off,
+                               size_t record_off);
+
 #endif

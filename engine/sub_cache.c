@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/str_pack.h"
+
 #define ALIGN8(x) (((x) + 7u) & ~(size_t)7u)
 
 void bsf_sub_cache_init(bsf_sub_cache_t *c, size_t max_bytes)
@@ -12,32 +14,17 @@ void bsf_sub_cache_init(bsf_sub_cache_t *c, size_t max_bytes)
     c->max_bytes = max_bytes;
 }
 
-static size_t str_size(const char *s)
-{
-    return s ? strlen(s) + 1 : 0;
-}
-
 /* Bytes of a subscription's strings and pair array outside the struct. */
 static size_t sub_extra(const bsf_subscription_t *s)
 {
     size_t n = ALIGN8(s->n_add_pairs * sizeof *s->add_pairs);
-    n += str_size(s->notif_uri) + str_size(s->notif_corre_id) + str_size(s->supi) +
-         str_size(s->gpsi) + str_size(s->pair.dnn) + str_size(s->expiry) +
-         str_size(s->supp_feat);
+    n += bsf_str_pack_size(s->notif_uri) + bsf_str_pack_size(s->notif_corre_id) +
+         bsf_str_pack_size(s->supi) + bsf_str_pack_size(s->gpsi) +
+         bsf_str_pack_size(s->pair.dnn) + bsf_str_pack_size(s->expiry) +
+         bsf_str_pack_size(s->supp_feat);
     for (size_t i = 0; i < s->n_add_pairs; i++)
-        n += str_size(s->add_pairs[i].dnn);
+        n += bsf_str_pack_size(s->add_pairs[i].dnn);
     return ALIGN8(n);
-}
-
-static const char *copy_str(const char *s, char **pool)
-{
-    if (!s)
-        return NULL;
-    size_t n = strlen(s) + 1;
-    char *d = *pool;
-    memcpy(d, s, n);
-    *pool += n;
-    return d;
 }
 
 /* Copies `s` into `d`, its pairs and strings from *pool on (sub_extra bytes). */
@@ -49,15 +36,15 @@ static void copy_sub(bsf_subscription_t *d, const bsf_subscription_t *s, char **
     d->add_pairs = s->n_add_pairs ? pairs : NULL;
     for (size_t i = 0; i < s->n_add_pairs; i++) {
         pairs[i] = s->add_pairs[i];
-        pairs[i].dnn = copy_str(s->add_pairs[i].dnn, pool);
+        pairs[i].dnn = bsf_str_pack_put(pool, s->add_pairs[i].dnn);
     }
-    d->notif_uri = copy_str(s->notif_uri, pool);
-    d->notif_corre_id = copy_str(s->notif_corre_id, pool);
-    d->supi = copy_str(s->supi, pool);
-    d->gpsi = copy_str(s->gpsi, pool);
-    d->pair.dnn = copy_str(s->pair.dnn, pool);
-    d->expiry = copy_str(s->expiry, pool);
-    d->supp_feat = copy_str(s->supp_feat, pool);
+    d->notif_uri = bsf_str_pack_put(pool, s->notif_uri);
+    d->notif_corre_id = bsf_str_pack_put(pool, s->notif_corre_id);
+    d->supi = bsf_str_pack_put(pool, s->supi);
+    d->gpsi = bsf_str_pack_put(pool, s->gpsi);
+    d->pair.dnn = bsf_str_pack_put(pool, s->pair.dnn);
+    d->expiry = bsf_str_pack_put(pool, s->expiry);
+    d->supp_feat = bsf_str_pack_put(pool, s->supp_feat);
 }
 
 static bsf_sub_cache_entry_t **find(bsf_sub_cache_t *c, uint64_t h, const char *value,

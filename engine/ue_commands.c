@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "common/diag.h"
 #include "core/ue_decide.h"
 #include "engine/doc_steps.h"
 #include "projections/ue_projection.h"
@@ -58,13 +57,6 @@ static int encode(const void *b, msgpack_sbuffer *out)
     return bsf_pcf_ue_binding_encode(b, &pk) ? -ENOMEM : 0;
 }
 
-static int deregister(bsf_engine_t *e, MDB_txn *txn, const bsf_binding_id_t *id,
-                      bsf_dereg_reason_t reason, const bsf_binding_id_t *by, uint64_t *pos)
-{
-    return bsf_engine_emit_deregistered(e, txn, BSF_EVENT_UE_BINDING_DEREGISTERED, id, reason,
-                                        by, pos);
-}
-
 static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
 {
     if (bsf_engine_refuse_at_reserve(e, cmd))
@@ -80,7 +72,9 @@ static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
     bsf_engine_new_id(e, d.n_replaced, &cmd->id);
     for (size_t i = 0; i < d.n_replaced; i++) {
         bsf_engine_note_replaced(e, "UE binding", &d.replaced[i]->id, &cmd->id, d.reason[i]);
-        if ((rc = deregister(e, txn, &d.replaced[i]->id, d.reason[i], &cmd->id, NULL)))
+        if ((rc = bsf_engine_emit_deregistered(e, txn, BSF_EVENT_UE_BINDING_DEREGISTERED,
+                                               &d.replaced[i]->id, d.reason[i], &cmd->id,
+                                               NULL)))
             return rc;
     }
     bsf_event_t ev = {.type = BSF_EVENT_UE_BINDING_REGISTERED, .binding_id = cmd->id,
@@ -113,6 +107,10 @@ static void set_binding(bsf_event_t *ev, const void *binding)
 static const bsf_engine_doc_kind_t ue_kind = {
     .get = bsf_ue_projection_get,
     .what = "no PCF for a UE binding",
+    .label = "UE binding",
+    .register_kind = BSF_CMD_UE_REGISTER,
+    .update_kind = BSF_CMD_UE_UPDATE,
+    .run_register = run_register,
     .updated = BSF_EVENT_UE_BINDING_UPDATED,
     .deregistered = BSF_EVENT_UE_BINDING_DEREGISTERED,
     .decode = decode,
@@ -124,14 +122,7 @@ static const bsf_engine_doc_kind_t ue_kind = {
 
 int bsf_engine_run_ue_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
 {
-    switch (cmd->kind) {
-    case BSF_CMD_UE_REGISTER:
-        return run_register(e, txn, cmd);
-    case BSF_CMD_UE_UPDATE:
-        return bsf_engine_doc_update(e, txn, cmd, &ue_kind);
-    default:
-        return bsf_engine_doc_deregister(e, txn, cmd, &ue_kind);
-    }
+    return bsf_engine_doc_run(e, txn, cmd, &ue_kind);
 }
 
 int bsf_engine_resolve_ue_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
@@ -153,16 +144,8 @@ int bsf_engine_resolve_ue_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_bat
         return rc;
     bsf_ue_decision_t d;
     bsf_decide_replicated_ue_registration(&rv, views, c.n, bsf_engine_site(e), &d);
-    for (size_t i = 0; i < d.n_replaced; i++) {
-        if (bsf_engine_behind_own_log(e)) {
-            b->replace_held++;
-            BSF_WARN("engine", "cross-site UE binding collision left unresolved: this site is "
-                               "still applying its own events from the replicated log");
-            continue;
-        }
-        if ((rc = deregister(e, txn, &d.replaced[i]->id, d.reason[i], id, NULL)))
-            return rc;
-        b->replaced++;
-    }
-    return 0;
+    for (size_t i = 0; i < d.n_replaced && rc == 0; i++)
+        rc = bsf_engine_doc_replace_collided(e, txn, &ue_kind, b, &d.replaced[i]->id,
+                                             d.reason[i], id);
+    return rc;
 }

@@ -1,9 +1,9 @@
 /* The read facade's lookups of PCF-for-UE bindings (engine/read.h). */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "common/error.h"
-#include "core/discovery.h"
 #include "engine/read.h"
 #include "engine/read_pool.h"
 #include "engine/store.h"
@@ -38,20 +38,6 @@ static bool discover_visit(void *ctx, const bsf_binding_id_t *id)
     return ++d->n == d->cap;
 }
 
-static void sort_by_creation(bsf_ue_match_t *m, size_t n)
-{
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && bsf_discovery_recency_cmp(m[j - 1].record.created_hlc,
-                                                               &m[j - 1].id,
-                                                               m[j].record.created_hlc,
-                                                               &m[j].id) > 0;
-             j--) {
-            bsf_ue_match_t t = m[j];
-            m[j] = m[j - 1];
-            m[j - 1] = t;
-        }
-}
-
 int bsf_read_ue_discover(bsf_read_t *r, const char *supi, const char *gpsi, msgpack_zone *zone,
                          bsf_ue_match_t *out, size_t cap, size_t *n)
 {
@@ -67,7 +53,8 @@ int bsf_read_ue_discover(bsf_read_t *r, const char *supi, const char *gpsi, msgp
     if (!rc)
         rc = d.rc;
     *n = d.n;
-    sort_by_creation(out, d.n);
+    bsf_read_sort_by_creation(out, d.n, sizeof *out, offsetof(bsf_ue_match_t, id),
+                              offsetof(bsf_ue_match_t, record));
     return bsf_err_from_lmdb(rc);
 }
 

@@ -64,12 +64,7 @@ static int unindex_record(const bsf_doc_kind_t *k, const bsf_projection_t *p, MD
 static int put_record(const bsf_doc_kind_t *k, MDB_txn *txn, const bsf_binding_id_t *id,
                       const bsf_record_t *r, msgpack_sbuffer *scratch)
 {
-    uint8_t header[BSF_RECORD_HEADER_MAX];
-    size_t hlen = bsf_record_write_header(r, header);
-    msgpack_sbuffer_clear(scratch);
-    msgpack_sbuffer_write(scratch, (const char *)header, hlen);
-    if (r->state == BSF_RECORD_LIVE)
-        msgpack_sbuffer_write(scratch, r->binding, r->binding_len);
+    bsf_record_write(r, scratch);
     MDB_val key = {16, (void *)id->b}, v = {scratch->size, scratch->data};
     return mdb_put(txn, k->records, &key, &v, 0);
 }
@@ -78,30 +73,24 @@ static int apply_deregistration(const bsf_doc_kind_t *k, const bsf_projection_t 
                                 MDB_txn *txn, const bsf_event_t *ev, const bsf_record_t *cur,
                                 bool exists, msgpack_sbuffer *scratch)
 {
-    if (exists && cur->state == BSF_RECORD_DEAD &&
-        bsf_record_version_cmp(cur->hlc, cur->site, ev->hlc, ev->site) >= 0)
-        return 0; /* already dead at this or a later deregistration */
+    if (!bsf_record_deregistration_applies(cur, exists, ev->hlc, ev->site))
+        return 0;
     int rc = 0;
     if (exists && cur->state == BSF_RECORD_LIVE)
         rc = unindex_record(k, p, txn, cur, &ev->binding_id);
-    if (!rc)
-        rc = bsf_tombstone_put(txn, p->tombstones,
-                               exists && cur->state == BSF_RECORD_DEAD ? cur : NULL, ev->hlc,
-                               ev->site, &ev->binding_id);
     if (rc)
         return rc;
-    bsf_record_t tomb = {.state = BSF_RECORD_DEAD, .site = ev->site, .hlc = ev->hlc};
-    return put_record(k, txn, &ev->binding_id, &tomb, scratch);
+    return bsf_tombstone_bury(txn, p->tombstones, k->records,
+                              exists && cur->state == BSF_RECORD_DEAD ? cur : NULL, ev->hlc,
+                              ev->site, &ev->binding_id, scratch);
 }
 
 static int apply_version(const bsf_doc_kind_t *k, const bsf_projection_t *p, MDB_txn *txn,
                          const bsf_event_t *ev, const void *doc, const bsf_record_t *cur,
                          bool exists, msgpack_sbuffer *scratch)
 {
-    if (exists && cur->state == BSF_RECORD_DEAD)
-        return 0; /* deregistration wins over any registration or update */
-    if (exists && bsf_record_version_cmp(cur->hlc, cur->site, ev->hlc, ev->site) >= 0)
-        return 0; /* last writer wins; an equal version is the same event applied again */
+    if (!bsf_record_version_applies(cur, exists, ev->hlc, ev->site))
+        return 0;
     int rc = exists ? unindex_record(k, p, txn, cur, &ev->binding_id) : 0;
     if (rc)
         return rc;

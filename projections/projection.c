@@ -142,15 +142,7 @@ static int unindex_record(const bsf_projection_t *p, MDB_txn *txn, const bsf_rec
 static int put_record(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
                       const bsf_record_t *r, msgpack_sbuffer *scratch)
 {
-    uint8_t header[BSF_RECORD_HEADER_MAX];
-    size_t hlen = bsf_record_write_header(r, header);
-    msgpack_sbuffer_clear(scratch);
-    msgpack_sbuffer_write(scratch, (const char *)header, hlen);
-    if (r->state == BSF_RECORD_LIVE) {
-        if (r->cookie_len)
-            msgpack_sbuffer_write(scratch, r->cookie, r->cookie_len);
-        msgpack_sbuffer_write(scratch, r->binding, r->binding_len);
-    }
+    bsf_record_write(r, scratch);
     MDB_val k = {16, (void *)id->b}, v = {scratch->size, scratch->data};
     return mdb_put(txn, p->bindings, &k, &v, 0);
 }
@@ -158,20 +150,16 @@ static int put_record(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding
 static int apply_deregistration(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,
                                 const bsf_record_t *cur, bool exists, msgpack_sbuffer *scratch)
 {
-    if (exists && cur->state == BSF_RECORD_DEAD &&
-        bsf_record_version_cmp(cur->hlc, cur->site, ev->hlc, ev->site) >= 0)
-        return 0; /* already dead at this or a later deregistration */
+    if (!bsf_record_deregistration_applies(cur, exists, ev->hlc, ev->site))
+        return 0;
     int rc = 0;
     if (exists && cur->state == BSF_RECORD_LIVE)
         rc = unindex_record(p, txn, cur, &ev->binding_id, ev->prior);
-    if (!rc)
-        rc = bsf_tombstone_put(txn, p->tombstones,
-                               exists && cur->state == BSF_RECORD_DEAD ? cur : NULL, ev->hlc,
-                               ev->site, &ev->binding_id);
     if (rc)
         return rc;
-    bsf_record_t tomb = {.state = BSF_RECORD_DEAD, .site = ev->site, .hlc = ev->hlc};
-    return put_record(p, txn, &ev->binding_id, &tomb, scratch);
+    return bsf_tombstone_bury(txn, p->tombstones, p->bindings,
+                              exists && cur->state == BSF_RECORD_DEAD ? cur : NULL, ev->hlc,
+                              ev->site, &ev->binding_id, scratch);
 }
 
 int bsf_projection_binding_frame(const bsf_pcf_binding_t *b, msgpack_sbuffer *out)
@@ -190,10 +178,8 @@ static int apply_binding_version(const bsf_projection_t *p, MDB_txn *txn, const 
                                  const bsf_record_t *cur, bool exists, const char *frame,
                                  size_t frame_len, msgpack_sbuffer *scratch)
 {
-    if (exists && cur->state == BSF_RECORD_DEAD)
-        return 0; /* deregistration wins over any registration or update */
-    if (exists && bsf_record_version_cmp(cur->hlc, cur->site, ev->hlc, ev->site) >= 0)
-        return 0; /* last writer wins; an equal version is the same event applied again */
+    if (!bsf_record_version_applies(cur, exists, ev->hlc, ev->site))
+        return 0;
     if (exists) {
         int rc = unindex_record(p, txn, cur, &ev->binding_id, ev->prior);
         if (rc)

@@ -126,6 +126,19 @@ size_t bsf_record_write_header(const bsf_record_t *r, uint8_t *out)
     return off;
 }
 
+void bsf_record_write(const bsf_record_t *r, msgpack_sbuffer *out)
+{
+    uint8_t header[BSF_RECORD_HEADER_MAX];
+    size_t hlen = bsf_record_write_header(r, header);
+    msgpack_sbuffer_clear(out);
+    msgpack_sbuffer_write(out, (const char *)header, hlen);
+    if (r->state == BSF_RECORD_LIVE) {
+        if (r->cookie_len)
+            msgpack_sbuffer_write(out, r->cookie, r->cookie_len);
+        msgpack_sbuffer_write(out, r->binding, r->binding_len);
+    }
+}
+
 int bsf_record_version_cmp(uint64_t a_hlc, uint16_t a_site, uint64_t b_hlc, uint16_t b_site)
 {
     if (a_hlc != b_hlc)
@@ -150,4 +163,20 @@ int bsf_record_detach(bsf_record_t *r, bool exists, msgpack_sbuffer *copy)
         return -ENOMEM;
     r->binding = copy->data;
     return 0;
+}
+
+bool bsf_record_deregistration_applies(const bsf_record_t *cur, bool exists, uint64_t hlc,
+                                       uint16_t site)
+{
+    return !(exists && cur->state == BSF_RECORD_DEAD &&
+             bsf_record_version_cmp(cur->hlc, cur->site, hlc, site) >= 0);
+}
+
+bool bsf_record_version_applies(const bsf_record_t *cur, bool exists, uint64_t hlc,
+                                uint16_t site)
+{
+    if (!exists)
+        return true;
+    return cur->state != BSF_RECORD_DEAD &&
+           bsf_record_version_cmp(cur->hlc, cur->site, hlc, site) < 0;
 }

@@ -47,6 +47,11 @@ int bsf_record_parse(const void *value, size_t len, bsf_record_t *out);
  * caller appends the cookie and the binding for a live record. Returns the header length. */
 size_t bsf_record_write_header(const bsf_record_t *r, uint8_t *out);
 
+/* The stored value of `r` in format 3 into `out` (cleared first): the header, then for a
+ * live record its cookie and binding. A short write (no memory) leaves `out` shorter, as
+ * msgpack_sbuffer_write does. */
+void bsf_record_write(const bsf_record_t *r, msgpack_sbuffer *out);
+
 /* The same in format 2 (BSF_RECORD_HEADER_LIVE or _DEAD bytes): the canonical form the
  * digest hashes. Returns the header length. */
 size_t bsf_record_write_fixed_header(const bsf_record_t *r, uint8_t *out);
@@ -61,6 +66,16 @@ int bsf_record_binding_msgpack(const bsf_record_t *r, msgpack_zone *zone, const 
  * destroys it when done with `r`. Returns 0, or -ENOMEM when the copy cannot be made (`r`
  * must not be used then). */
 int bsf_record_detach(bsf_record_t *r, bool exists, msgpack_sbuffer *copy);
+
+/* The apply rules (docs/architecture.md) against the stored record `cur` (`exists` false:
+ * there is none) for an event at (`hlc`, `site`). A deregistration changes something unless
+ * the record is dead already at this or a later deregistration; a registration or update
+ * unless the record is dead (a deregistration wins) or its version is the event's or newer
+ * (last writer wins; the same event applied again). */
+bool bsf_record_deregistration_applies(const bsf_record_t *cur, bool exists, uint64_t hlc,
+                                       uint16_t site);
+bool bsf_record_version_applies(const bsf_record_t *cur, bool exists, uint64_t hlc,
+                                uint16_t site);
 
 /* Order of two versions of the same binding: by HLC, then by site. >0 when a is newer. */
 int bsf_record_version_cmp(uint64_t a_hlc, uint16_t a_site, uint64_t b_hlc, uint16_t b_site);

@@ -29,3 +29,16 @@ int bsf_tombstone_put(MDB_txn *txn, MDB_dbi tombstones, const bsf_record_t *dead
     kv = tombstone_key(key, hlc, site, id);
     return mdb_put(txn, tombstones, &kv, &empty, 0);
 }
+
+int bsf_tombstone_bury(MDB_txn *txn, MDB_dbi tombstones, MDB_dbi records,
+                       const bsf_record_t *dead, uint64_t hlc, uint16_t site,
+                       const bsf_binding_id_t *id, msgpack_sbuffer *scratch)
+{
+    int rc = bsf_tombstone_put(txn, tombstones, dead, hlc, site, id);
+    if (rc)
+        return rc;
+    bsf_record_t tomb = {.state = BSF_RECORD_DEAD, .site = site, .hlc = hlc};
+    bsf_record_write(&tomb, scratch);
+    MDB_val key = {16, (void *)id->b}, v = {scratch->size, scratch->data};
+    return mdb_put(txn, records, &key, &v, 0);
+}

@@ -18,4 +18,12 @@
 int bsf_tombstone_put(MDB_txn *txn, MDB_dbi tombstones, const bsf_record_t *dead, uint64_t hlc,
                       uint16_t site, const bsf_binding_id_t *id);
 
+/* The deregistration at (`hlc`, `site`) of `id`: its tombstone record put in `records` (the
+ * kind's sub-database; the value built in `scratch`, the caller's) and its entry in
+ * `tombstones` as bsf_tombstone_put puts it (`dead` the same). Returns 0 or the LMDB error of
+ * either write. */
+int bsf_tombstone_bury(MDB_txn *txn, MDB_dbi tombstones, MDB_dbi records,
+                       const bsf_record_t *dead, uint64_t hlc, uint16_t site,
+                       const bsf_binding_id_t *id, msgpack_sbuffer *scratch);
+
 #endif

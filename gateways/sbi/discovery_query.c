@@ -7,7 +7,6 @@
 #include "core/bytes.h"
 #include "core/features.h"
 #include "core/member_parse.h"
-#include "gateways/sbi/json_codec.h"
 #include "gateways/sbi/query_string.h"
 
 typedef enum {
@@ -56,22 +55,18 @@ static msgpack_object str_object(const char *s, size_t n)
     return o;
 }
 
+static int decode_snssai(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
+                         bsf_cause_t cause, void *out)
+{
+    return bsf_member_snssai(c, o, ptr, cause, out);
+}
+
 static int parse_snssai(const char *v, size_t n, msgpack_zone *zone, bsf_snssai_t *out,
                         bsf_problem_t *problem)
 {
-    const bsf_cause_t cause = BSF_CAUSE_OPTIONAL_QUERY_PARAM_INCORRECT;
-    msgpack_sbuffer buf;
-    msgpack_object obj;
-    msgpack_sbuffer_init(&buf);
-    int rc = bsf_json_to_msgpack(v, n, &buf, zone, &obj, problem);
-    if (rc == 0) {
-        bsf_member_ctx_t c = {zone, problem};
-        rc = bsf_member_snssai(&c, &obj, "query snssai", cause, out);
-    } else {
-        rc = bsf_problem_fail(problem, cause, "query snssai", "must be a JSON Snssai object");
-    }
-    msgpack_sbuffer_destroy(&buf);
-    return rc;
+    return bsf_query_json_member(v, n, zone, "query snssai",
+                                 BSF_CAUSE_OPTIONAL_QUERY_PARAM_INCORRECT,
+                                 "must be a JSON Snssai object", decode_snssai, out, problem);
 }
 
 static int parse_param(int p, const char *v, size_t n, msgpack_zone *zone,

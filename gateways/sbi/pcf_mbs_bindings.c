@@ -6,7 +6,6 @@
 
 #include "core/member_parse.h"
 #include "gateways/sbi/query_string.h"
-#include "gateways/sbi/json_codec.h"
 #include "gateways/sbi/nbsf_doc_resource.h"
 #include "gateways/sbi/nbsf_exchange.h"
 
@@ -47,23 +46,19 @@ static int decode_patch(const msgpack_object *doc, bsf_command_t *cmd, bsf_probl
 
 /* ---- discovery --------------------------------------------------------------------- */
 
+static int decode_session(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
+                          bsf_cause_t cause, void *out)
+{
+    return bsf_mbs_session_id_decode(c, o, ptr, cause, out);
+}
+
 static int parse_session(const char *v, size_t n, msgpack_zone *zone, bsf_mbs_query_t *q,
                          bsf_problem_t *problem)
 {
-    const bsf_cause_t cause = BSF_CAUSE_MANDATORY_QUERY_PARAM_INCORRECT;
-    msgpack_sbuffer buf;
-    msgpack_object obj;
-    msgpack_sbuffer_init(&buf);
-    int rc = bsf_json_to_msgpack(v, n, &buf, zone, &obj, problem);
-    if (rc == 0) {
-        bsf_member_ctx_t c = {zone, problem};
-        rc = bsf_mbs_session_id_decode(&c, &obj, "query mbs-session-id", cause, &q->session);
-    } else {
-        rc = bsf_problem_fail(problem, cause, "query mbs-session-id",
-                              "must be a JSON MbsSessionId object");
-    }
-    msgpack_sbuffer_destroy(&buf);
-    return rc;
+    return bsf_query_json_member(v, n, zone, "query mbs-session-id",
+                                 BSF_CAUSE_MANDATORY_QUERY_PARAM_INCORRECT,
+                                 "must be a JSON MbsSessionId object", decode_session,
+                                 &q->session, problem);
 }
 
 /* supp-feat: a JSON string (the parameter's content is application/json) or bare hex. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/bytes.h"
+#include "gateways/sbi/json_codec.h"
 
 long bsf_percent_decode(const char *in, size_t n, char *out)
 {
@@ -64,4 +65,22 @@ long bsf_query_value(bsf_query_iter_t *it, const bsf_query_item_t *item, char **
     *value = it->buf;
     it->buf += n + 1;
     return n;
+}
+
+int bsf_query_json_member(const char *v, size_t n, msgpack_zone *zone, const char *ptr,
+                          bsf_cause_t cause, const char *must_be, bsf_query_member_fn decode,
+                          void *out, bsf_problem_t *problem)
+{
+    msgpack_sbuffer buf;
+    msgpack_object obj;
+    msgpack_sbuffer_init(&buf);
+    int rc = bsf_json_to_msgpack(v, n, &buf, zone, &obj, problem);
+    if (rc == 0) {
+        bsf_member_ctx_t c = {zone, problem};
+        rc = decode(&c, &obj, ptr, cause, out);
+    } else {
+        rc = bsf_problem_fail(problem, cause, ptr, "%s", must_be);
+    }
+    msgpack_sbuffer_destroy(&buf); /* after the decode: obj's strings point into it */
+    return rc;
 }

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/member_parse.h"
+
 /* Percent-decodes `in` into `out` ('+' is a space, as in form encoding). Returns the decoded
  * length or -1 on a malformed escape or an encoded NUL. `out` needs `n` bytes. */
 long bsf_percent_decode(const char *in, size_t n, char *out);
@@ -41,5 +43,19 @@ bool bsf_query_next(bsf_query_iter_t *it, bsf_query_item_t *item);
 /* Decodes the value of `item` into the iterator's buffer, NUL-terminated: `*value` stays
  * valid as long as the zone. Returns its length, or -1 on a malformed percent-encoding. */
 long bsf_query_value(bsf_query_iter_t *it, const bsf_query_item_t *item, char **value);
+
+/* A member decoder of core's shape (bsf_member_snssai, bsf_mbs_session_id_decode), `out` of
+ * its type: 0, or -1 with the problem set. */
+typedef int (*bsf_query_member_fn)(bsf_member_ctx_t *c, const msgpack_object *o,
+                                   const char *ptr, bsf_cause_t cause, void *out);
+
+/* Decodes a parameter whose content is JSON (application/json, e.g. snssai, mbs-session-id):
+ * the decoded value `v` (`n` bytes) parsed and handed to `decode` as the parameter `ptr`
+ * ("query snssai"), its members in `zone` (they live as long as it). Returns 0, or -1 with
+ * the problem set: by `decode`, or `cause` with "<ptr> <must_be>" when `v` is not JSON.
+ * Thread: the caller's. */
+int bsf_query_json_member(const char *v, size_t n, msgpack_zone *zone, const char *ptr,
+                          bsf_cause_t cause, const char *must_be, bsf_query_member_fn decode,
+                          void *out, bsf_problem_t *problem);
 
 #endif

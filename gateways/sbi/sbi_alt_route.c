@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/str_pack.h"
 #include "core/api_root.h"
 #include "gateways/sbi/sbi_binding.h"
 #include "gateways/sbi/status_list.h"
@@ -85,55 +86,40 @@ void bsf_sbi_alt_route_free(bsf_sbi_alt_route_t *ar)
 
 /* ---- copies ------------------------------------------------------------------------ */
 
-static size_t text_len(const char *s)
-{
-    return s ? strlen(s) + 1 : 0;
-}
-
-static const char *put(char **at, const char *s)
-{
-    if (!s)
-        return NULL;
-    size_t n = strlen(s) + 1;
-    memcpy(*at, s, n);
-    const char *out = *at;
-    *at += n;
-    return out;
-}
-
 /* The request with every text and the body in one block owned by `a`. Returns 0 or -1. */
 static int copy_request(alt_t *a, const bsf_sbi_request_t *r)
 {
-    size_t n = text_len(r->method) + text_len(r->uri) + text_len(r->content_type) +
-               r->body_len + text_len(r->correlation_info) + text_len(r->callback) +
-               text_len(r->routing_binding) + text_len(r->binding) + text_len(r->scp_uri) +
-               text_len(r->oauth_scope) + text_len(r->target_nf_type) +
-               text_len(r->api_root) + 1;
+    size_t n = bsf_str_pack_size(r->method) + bsf_str_pack_size(r->uri) +
+               bsf_str_pack_size(r->content_type) + r->body_len +
+               bsf_str_pack_size(r->correlation_info) + bsf_str_pack_size(r->callback) +
+               bsf_str_pack_size(r->routing_binding) + bsf_str_pack_size(r->binding) +
+               bsf_str_pack_size(r->scp_uri) + bsf_str_pack_size(r->oauth_scope) +
+               bsf_str_pack_size(r->target_nf_type) + bsf_str_pack_size(r->api_root) + 1;
     for (size_t i = 0; i < r->n_headers && i < BSF_SBI_MAX_EXTRA_HEADERS; i++)
-        n += text_len(r->headers[i].name) + text_len(r->headers[i].value);
+        n += bsf_str_pack_size(r->headers[i].name) + bsf_str_pack_size(r->headers[i].value);
     char *at = a->strings = malloc(n);
     if (!at)
         return -1;
     a->req = *r;
-    a->req.method = put(&at, r->method);
-    a->req.uri = put(&at, r->uri);
-    a->req.content_type = put(&at, r->content_type);
+    a->req.method = bsf_str_pack_put(&at, r->method);
+    a->req.uri = bsf_str_pack_put(&at, r->uri);
+    a->req.content_type = bsf_str_pack_put(&at, r->content_type);
     if (r->body_len) {
         memcpy(at, r->body, r->body_len);
         a->req.body = at;
         at += r->body_len;
     }
-    a->req.correlation_info = put(&at, r->correlation_info);
-    a->req.callback = put(&at, r->callback);
-    a->req.routing_binding = put(&at, r->routing_binding);
-    a->req.binding = put(&at, r->binding);
-    a->req.scp_uri = put(&at, r->scp_uri);
-    a->req.oauth_scope = put(&at, r->oauth_scope);
-    a->req.target_nf_type = put(&at, r->target_nf_type);
-    a->req.api_root = put(&at, r->api_root);
+    a->req.correlation_info = bsf_str_pack_put(&at, r->correlation_info);
+    a->req.callback = bsf_str_pack_put(&at, r->callback);
+    a->req.routing_binding = bsf_str_pack_put(&at, r->routing_binding);
+    a->req.binding = bsf_str_pack_put(&at, r->binding);
+    a->req.scp_uri = bsf_str_pack_put(&at, r->scp_uri);
+    a->req.oauth_scope = bsf_str_pack_put(&at, r->oauth_scope);
+    a->req.target_nf_type = bsf_str_pack_put(&at, r->target_nf_type);
+    a->req.api_root = bsf_str_pack_put(&at, r->api_root);
     for (size_t i = 0; i < a->req.n_headers; i++) {
-        a->req.headers[i].name = put(&at, r->headers[i].name);
-        a->req.headers[i].value = put(&at, r->headers[i].value);
+        a->req.headers[i].name = bsf_str_pack_put(&at, r->headers[i].name);
+        a->req.headers[i].value = bsf_str_pack_put(&at, r->headers[i].value);
     }
     if (r->retry) {
         a->retry = *r->retry;
@@ -147,10 +133,10 @@ static void save_failure(alt_t *a, const bsf_sbi_response_t *rsp)
 {
     free(a->saved.buf);
     a->saved.rsp = *rsp;
-    size_t n = rsp->body_len + 1 + text_len(rsp->error) + text_len(rsp->uri) +
-               text_len(rsp->via_scp) + text_len(rsp->content_type);
+    size_t n = rsp->body_len + 1 + bsf_str_pack_size(rsp->error) + bsf_str_pack_size(rsp->uri) +
+               bsf_str_pack_size(rsp->via_scp) + bsf_str_pack_size(rsp->content_type);
     for (size_t i = 0; i < rsp->n_headers; i++)
-        n += text_len(rsp->headers[i].name) + text_len(rsp->headers[i].value);
+        n += bsf_str_pack_size(rsp->headers[i].name) + bsf_str_pack_size(rsp->headers[i].value);
     char *at = a->saved.buf = malloc(n);
     bsf_sbi_response_t *s = &a->saved.rsp;
     if (!at) { /* the caller still learns what happened, without the texts */
@@ -165,12 +151,12 @@ static void save_failure(alt_t *a, const bsf_sbi_response_t *rsp)
     at[rsp->body_len] = '\0';
     s->body = at;
     at += rsp->body_len + 1;
-    s->error = put(&at, rsp->error);
-    s->uri = put(&at, rsp->uri);
-    s->via_scp = put(&at, rsp->via_scp);
+    s->error = bsf_str_pack_put(&at, rsp->error);
+    s->uri = bsf_str_pack_put(&at, rsp->uri);
+    s->via_scp = bsf_str_pack_put(&at, rsp->via_scp);
     for (size_t i = 0; i < rsp->n_headers; i++) {
-        s->headers[i].name = put(&at, rsp->headers[i].name);
-        s->headers[i].value = put(&at, rsp->headers[i].value);
+        s->headers[i].name = bsf_str_pack_put(&at, rsp->headers[i].name);
+        s->headers[i].value = bsf_str_pack_put(&at, rsp->headers[i].value);
     }
     s->content_type = bsf_sbi_response_header(s, "content-type");
 }

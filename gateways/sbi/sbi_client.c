@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "common/clock.h"
+#include "common/str_pack.h"
 #include "gateways/sbi/h2_tls.h"
 #include "gateways/sbi/sbi_client_internal.h"
 
@@ -375,19 +376,12 @@ typedef struct {
     size_t off;
 } arena_t;
 
-static size_t slen(const char *s)
-{
-    return s ? strlen(s) + 1 : 0;
-}
-
 static const char *adup(arena_t *a, const char *s)
 {
-    if (!s)
-        return NULL;
-    size_t n = strlen(s) + 1;
-    memcpy(a->p + a->off, s, n);
-    a->off += n;
-    return a->p + a->off - n;
+    char *at = a->p + a->off;
+    const char *copy = bsf_str_pack_put(&at, s);
+    a->off = (size_t)(at - a->p);
+    return copy;
 }
 
 /* Checks what the caller gave; returns 0 or -1 with a reason. */
@@ -455,12 +449,13 @@ static req_t *copy_request(const bsf_sbi_request_t *q, char *err, size_t cap)
     req_t *r = malloc(sizeof *r);
     if (r)
         memset(r, 0, offsetof(req_t, target));
-    size_t total = slen(q->method) + slen(q->content_type) + slen(q->correlation_info) +
-                   slen(q->callback) + slen(q->routing_binding) + slen(q->binding) +
-                   slen(q->oauth_scope) + slen(q->target_nf_type) +
+    size_t total = bsf_str_pack_size(q->method) + bsf_str_pack_size(q->content_type) +
+                   bsf_str_pack_size(q->correlation_info) + bsf_str_pack_size(q->callback) +
+                   bsf_str_pack_size(q->routing_binding) + bsf_str_pack_size(q->binding) +
+                   bsf_str_pack_size(q->oauth_scope) + bsf_str_pack_size(q->target_nf_type) +
                    q->body_len + 1;
     for (size_t i = 0; i < q->n_headers; i++)
-        total += slen(q->headers[i].name) + slen(q->headers[i].value);
+        total += bsf_str_pack_size(q->headers[i].name) + bsf_str_pack_size(q->headers[i].value);
     arena_t a = {.p = r ? malloc(total) : NULL};
     if (!a.p) {
         free(r);

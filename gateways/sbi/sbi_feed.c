@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/str_pack.h"
 #include "core/binding_id.h"
 
 #define API_PATH "/nbsf-management/v1/"
@@ -47,27 +48,11 @@ static void binding_of_path(const char *path, char out[BSF_BINDING_ID_TEXT_LEN +
         snprintf(out, BSF_BINDING_ID_TEXT_LEN + 1, "%.*s", (int)n, id);
 }
 
-static size_t opt_len(const char *s)
-{
-    return s ? strlen(s) + 1 : 0;
-}
-
-static const char *keep(char **cursor, const char *s)
-{
-    if (!s)
-        return NULL;
-    size_t n = strlen(s) + 1;
-    char *dst = *cursor;
-    memcpy(dst, s, n);
-    *cursor += n;
-    return dst;
-}
-
 static bsf_sbi_feed_txn_t *txn_new(bsf_feed_t *feed, bsf_h2_stream_t *s, const char *method,
                                    const char *path, const char *correlation)
 {
-    bsf_sbi_feed_txn_t *t =
-        malloc(sizeof *t + opt_len(method) + opt_len(path) + opt_len(correlation));
+    bsf_sbi_feed_txn_t *t = malloc(sizeof *t + bsf_str_pack_size(method) +
+                                   bsf_str_pack_size(path) + bsf_str_pack_size(correlation));
     if (!t)
         return NULL;
     bsf_h2_stream_info_t info;
@@ -76,9 +61,9 @@ static bsf_sbi_feed_txn_t *txn_new(bsf_feed_t *feed, bsf_h2_stream_t *s, const c
     t->feed = feed;
     t->id = bsf_feed_transaction_id(feed);
     t->received_ms = bsf_clock_wall_ms();
-    t->method = keep(&cursor, method);
-    t->path = keep(&cursor, path);
-    t->correlation = keep(&cursor, correlation);
+    t->method = bsf_str_pack_put(&cursor, method);
+    t->path = bsf_str_pack_put(&cursor, path);
+    t->correlation = bsf_str_pack_put(&cursor, correlation);
     binding_of_path(path, t->binding_id);
     snprintf(t->local, sizeof t->local, "%s", info.local);
     snprintf(t->peer, sizeof t->peer, "%s", info.peer);

@@ -5,11 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/notification.h"
 #include "core/subscription.h"
-#include "gateways/sbi/json_codec.h"
 #include "tests/fuzz/fuzz_doc_fixed_point.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -36,16 +34,10 @@ static void check_again(const void *again, const void *s)
         abort();
 }
 
-static const fz_doc_kind_t kind = {
-    .size = sizeof(bsf_subscription_t),
-    .decode = decode,
-    .check_rules = check_rules,
-    .encode = encode,
-    .check_again = check_again,
-};
-
-static void notify(const bsf_subscription_t *s)
+/* A valid subscription's notification of a fixed PDU-session binding encodes. */
+static void notify(const void *sv)
 {
+    const bsf_subscription_t *s = sv;
     bsf_pcf_binding_t b = {.supi = s->supi, .gpsi = s->gpsi, .dnn = "internet",
                            .has_snssai = true, .snssai = {.sst = 1},
                            .pcf_fqdn = "pcf.example.com"};
@@ -60,22 +52,17 @@ static void notify(const bsf_subscription_t *s)
     msgpack_sbuffer_destroy(&out);
 }
 
+static const fz_doc_kind_t kind = {
+    .size = sizeof(bsf_subscription_t),
+    .decode = decode,
+    .check_rules = check_rules,
+    .encode = encode,
+    .check_again = check_again,
+    .check_valid = notify,
+};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    msgpack_sbuffer doc;
-    msgpack_zone zone;
-    msgpack_sbuffer_init(&doc);
-    msgpack_zone_init(&zone, 4096);
-    msgpack_object obj;
-    bsf_problem_t problem;
-    bsf_subscription_t s;
-    if (bsf_json_to_msgpack((const char *)data, size, &doc, &zone, &obj, &problem) == 0 &&
-        bsf_subscription_decode(&obj, &zone, &s, &problem) == 0 &&
-        bsf_subscription_check_rules(&s, &problem) == 0) {
-        fz_doc_fixed_point(&kind, &s, &zone);
-        notify(&s);
-    }
-    msgpack_zone_destroy(&zone);
-    msgpack_sbuffer_destroy(&doc);
+    fz_doc_run(&kind, data, size);
     return 0;
 }

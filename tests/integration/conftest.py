@@ -4,6 +4,7 @@
     client                bsfd.client on a fresh connection (HTTP/2 h2c client on the API root)
     bsfd_factory          function-scoped factory: bsfd_factory({"key": "value"}) -> Bsfd
     module_bsfd_factory   the same, servers live until the end of the module
+    nrf_factory           function-scoped factory of NRF simulators: nrf_factory(**kw) -> NrfSim
 
 A test module that needs another configuration for all its tests overrides `bsfd`:
 
@@ -22,6 +23,7 @@ import random
 import signal
 import socket
 import subprocess
+import sys
 import time
 
 import httpx
@@ -331,6 +333,24 @@ def module_bsfd_factory(tmp_path_factory):
 @pytest.fixture(scope="module")
 def bsfd(module_bsfd_factory):
     return module_bsfd_factory()
+
+
+@pytest.fixture
+def nrf_factory():
+    """NrfSim(**kw) of tests/peers/nrf_sim.py (not started); at the end of the test each one is
+    checked for protocol violations and closed."""
+    sys.path.insert(0, str(REPO / "tests" / "peers"))
+    import nrf_sim
+    sims = []
+
+    def make(**kw):
+        sim = nrf_sim.NrfSim(**kw)
+        sims.append(sim)
+        return sim
+    yield make
+    for sim in sims:
+        assert not sim.violations, sim.violations
+        sim.close()
 
 
 @pytest.fixture

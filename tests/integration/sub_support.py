@@ -8,7 +8,7 @@ import re
 import sys
 
 import openapi
-from support import describe, media_type
+from support import assert_json, created_id
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "peers"))
 from notif_receiver import NotifReceiver  # noqa: E402,F401
@@ -43,12 +43,7 @@ def delete_sub(client, sub_id):
 
 
 def assert_sub_resp(resp, status):
-    assert resp.status_code == status, describe(resp)
-    assert media_type(resp) == "application/json", describe(resp)
-    body = resp.json()
-    openapi.validate(body, "BsfSubscriptionResp")
-    openapi.validate(body, "BsfSubscription")
-    return body
+    return assert_json(resp, status, "BsfSubscriptionResp", "BsfSubscription")
 
 
 def subscribe(client, body):
@@ -56,9 +51,7 @@ def subscribe(client, body):
     openapi.validate(body, "BsfSubscription")
     resp = post_sub(client, body)
     stored = assert_sub_resp(resp, 201)
-    match = SUB_LOCATION.fullmatch(resp.headers.get("location", ""))
-    assert match, f"Location is not an absolute subscription URI: {describe(resp)}"
-    return match.group(1), stored
+    return created_id(resp, SUB_LOCATION, "subscription"), stored
 
 
 def parse_time(text):

@@ -96,13 +96,36 @@ def media_type(resp):
     return resp.headers.get("content-type", "").split(";")[0].strip().lower()
 
 
-def assert_binding(resp, status):
-    """A 2xx with a PcfBinding body: status, content-type, schema. Returns the body."""
+def assert_json(resp, status, *schemas):
+    """An answer of `status` with a JSON body valid against each of `schemas`. Returns the body."""
     assert resp.status_code == status, describe(resp)
     assert media_type(resp) == "application/json", describe(resp)
     body = resp.json()
-    openapi.validate(body, "PcfBinding")
+    for schema in schemas:
+        openapi.validate(body, schema)
     return body
+
+
+def assert_json_array(resp, schema):
+    """A 200 whose JSON body is an array (possibly empty) of `schema` items. Returns it."""
+    body = assert_json(resp, 200)
+    assert isinstance(body, list), body
+    for item in body:
+        openapi.validate(item, schema)
+    return body
+
+
+def created_id(resp, location, what="binding"):
+    """The id in the Location of the created `resp`: group 1 of `location` (a regex of the
+    absolute URI)."""
+    match = location.fullmatch(resp.headers.get("location", ""))
+    assert match, f"Location is not an absolute {what} URI: {describe(resp)}"
+    return match.group(1)
+
+
+def assert_binding(resp, status):
+    """A 2xx with a PcfBinding body: status, content-type, schema. Returns the body."""
+    return assert_json(resp, status, "PcfBinding")
 
 
 def assert_no_content(resp):
@@ -145,15 +168,11 @@ def register(client, body, headers=None):
     openapi.validate(body, "PcfBinding")
     resp = post_binding(client, body, headers)
     stored = assert_binding(resp, 201)
-    match = LOCATION.fullmatch(resp.headers.get("location", ""))
-    assert match, f"Location is not an absolute binding URI: {describe(resp)}"
-    return match.group(1), stored
+    return created_id(resp, LOCATION), stored
 
 
 def location_id(resp):
-    match = LOCATION.fullmatch(resp.headers.get("location", ""))
-    assert match, describe(resp)
-    return match.group(1)
+    return created_id(resp, LOCATION)
 
 
 def discover(client, **params):
@@ -281,3 +300,24 @@ def h2_request(port, method, path, headers, body=b"", end_stream=True, timeout=1
             if pending:
                 sock.sendall(pending)
     return result
+
+
+def ipv6_loopback():
+    """True when this host can bind ::1 (a test of IPv6 listeners skips without it)."""
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+def assert_rebuild_matches(server, out_dir):
+    """`bsfctl rebuild` of server's log into the new directory out_dir prints the live store's
+    digest, and the rebuilt store has it."""
+    from conftest import run_bsfctl
+    live = server.digest()
+    out_dir.mkdir()
+    printed = re.findall(r"[0-9a-f]{64}", server.bsfctl("rebuild", "--out", out_dir).stdout)
+    assert printed and printed[-1] == live
+    assert run_bsfctl(out_dir, "digest").stdout.strip() == live

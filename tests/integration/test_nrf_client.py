@@ -4,17 +4,12 @@ re-registration after 404, an NRF down at start, failover to the alternate NRF a
 Retry-After, a slow NRF, NFDeregister on SIGTERM, the instance id kept across restarts."""
 
 import json
-import pathlib
-import sys
 import time
 
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "peers"))
-
-import nrf_sim  # noqa: E402
-from conftest import free_ports  # noqa: E402
-from support import metrics, wait_until  # noqa: E402
+from conftest import free_ports
+from support import metrics, wait_until
 
 PREFIX = "/nnrf-nfm/v1/nf-instances/"
 FAST = {"nrf.retry_min_ms": "100", "nrf.retry_max_ms": "500", "nrf.timeout_ms": "1000",
@@ -33,20 +28,6 @@ PROFILE = {
     "nf.bsf_info.ip_domain_list": "dom1",
     "nf.bsf_info.group_id": "bsfgroup1",
 }
-
-
-@pytest.fixture
-def nrf():
-    sims = []
-
-    def make(**kw):
-        sim = nrf_sim.NrfSim(**kw)
-        sims.append(sim)
-        return sim
-    yield make
-    for sim in sims:
-        assert not sim.violations, sim.violations
-        sim.close()
 
 
 def settings(*sims, **more):
@@ -70,8 +51,8 @@ def nf_id_of(sim):
     return wait_until(lambda: puts(sim), what="an NFRegister")[0][2][len(PREFIX):]
 
 
-def test_register_complete_valid_profile(nrf, bsfd_factory):
-    sim = nrf(heartbeat_s=1).start()
+def test_register_complete_valid_profile(nrf_factory, bsfd_factory):
+    sim = nrf_factory(heartbeat_s=1).start()
     bsfd = bsfd_factory({**settings(sim), **PROFILE})
     nf_id = nf_id_of(sim)
     wait_until(lambda: sim.registered(nf_id), what="registered")
@@ -110,8 +91,8 @@ def test_register_complete_valid_profile(nrf, bsfd_factory):
     assert "bsf_nrf_registered 1" in metrics
 
 
-def test_heartbeats_at_granted_interval(nrf, bsfd_factory):
-    sim = nrf(heartbeat_s=1).start()
+def test_heartbeats_at_granted_interval(nrf_factory, bsfd_factory):
+    sim = nrf_factory(heartbeat_s=1).start()
     bsfd_factory(settings(sim, **{"nrf.heartbeat_s": "30"}))  # proposes 30, granted 1
     nf_id = nf_id_of(sim)
     wait_until(lambda: len(sim.of("PATCH")) >= 3, timeout=10, what="3 heartbeats")
@@ -128,8 +109,8 @@ def test_heartbeats_at_granted_interval(nrf, bsfd_factory):
     assert sim.registered(nf_id)
 
 
-def test_reregister_after_404(nrf, bsfd_factory):
-    sim = nrf(heartbeat_s=1).start()
+def test_reregister_after_404(nrf_factory, bsfd_factory):
+    sim = nrf_factory(heartbeat_s=1).start()
     bsfd = bsfd_factory(settings(sim))
     nf_id = nf_id_of(sim)
     wait_until(lambda: sim.of("PATCH"), what="a heartbeat")
@@ -141,9 +122,9 @@ def test_reregister_after_404(nrf, bsfd_factory):
     assert st["registrations"] >= 2
 
 
-def test_expired_when_heartbeats_stop(nrf, bsfd_factory):
+def test_expired_when_heartbeats_stop(nrf_factory, bsfd_factory):
     """The test NRF itself: an instance that stops heartbeating expires."""
-    sim = nrf(heartbeat_s=1, grace_s=0.5).start()
+    sim = nrf_factory(heartbeat_s=1, grace_s=0.5).start()
     bsfd = bsfd_factory(settings(sim))
     nf_id = nf_id_of(sim)
     wait_until(lambda: sim.registered(nf_id), what="registered")
@@ -151,9 +132,9 @@ def test_expired_when_heartbeats_stop(nrf, bsfd_factory):
     wait_until(lambda: not sim.registered(nf_id), timeout=5, what="expiry")
 
 
-def test_nrf_down_at_start_then_up(nrf, bsfd_factory):
+def test_nrf_down_at_start_then_up(nrf_factory, bsfd_factory):
     (port,) = free_ports(1)
-    sim = nrf(heartbeat_s=1, port=port)  # not started yet
+    sim = nrf_factory(heartbeat_s=1, port=port)  # not started yet
     bsfd = bsfd_factory(settings(sim))
     # bsfd serves while no NRF answers
     assert bsfd.ops.get("/health/ready").status_code == 200
@@ -165,9 +146,9 @@ def test_nrf_down_at_start_then_up(nrf, bsfd_factory):
     wait_until(lambda: status(bsfd)["state"] == "REGISTERED", what="status REGISTERED")
 
 
-def test_failover_to_secondary_and_back(nrf, bsfd_factory):
-    primary = nrf(heartbeat_s=1).start()
-    secondary = nrf(heartbeat_s=1).start()
+def test_failover_to_secondary_and_back(nrf_factory, bsfd_factory):
+    primary = nrf_factory(heartbeat_s=1).start()
+    secondary = nrf_factory(heartbeat_s=1).start()
     bsfd = bsfd_factory(settings(primary, secondary))
     nf_id = nf_id_of(primary)
     wait_until(lambda: status(bsfd)["nrfInUse"] == primary.uri, what="on the primary")
@@ -185,9 +166,9 @@ def test_failover_to_secondary_and_back(nrf, bsfd_factory):
     assert not secondary.registered(nf_id)
 
 
-def test_retry_after_marks_primary_unhealthy(nrf, bsfd_factory):
-    primary = nrf(heartbeat_s=1).start()
-    secondary = nrf(heartbeat_s=1).start()
+def test_retry_after_marks_primary_unhealthy(nrf_factory, bsfd_factory):
+    primary = nrf_factory(heartbeat_s=1).start()
+    secondary = nrf_factory(heartbeat_s=1).start()
     primary.fail_with(503, retry_after=30)
     bsfd = bsfd_factory(settings(primary, secondary, **{"nrf.primary_retries": "2"}))
     nf_id = nf_id_of(secondary)
@@ -199,9 +180,9 @@ def test_retry_after_marks_primary_unhealthy(nrf, bsfd_factory):
     assert st["nrfs"][0]["health"] == "UNHEALTHY"
 
 
-def test_primary_retries_then_alternate(nrf, bsfd_factory):
-    primary = nrf(heartbeat_s=1).start()
-    secondary = nrf(heartbeat_s=1).start()
+def test_primary_retries_then_alternate(nrf_factory, bsfd_factory):
+    primary = nrf_factory(heartbeat_s=1).start()
+    secondary = nrf_factory(heartbeat_s=1).start()
     primary.fail_with(503)
     bsfd_factory(settings(primary, secondary, **{"nrf.primary_retries": "2"}))
     nf_id = nf_id_of(secondary)
@@ -209,8 +190,8 @@ def test_primary_retries_then_alternate(nrf, bsfd_factory):
     assert len(primary.of("PUT")) == 3  # 1 + primary_retries
 
 
-def test_slow_nrf(nrf, bsfd_factory):
-    sim = nrf(heartbeat_s=1).start()
+def test_slow_nrf(nrf_factory, bsfd_factory):
+    sim = nrf_factory(heartbeat_s=1).start()
     sim.delay_ms = 1500
     bsfd = bsfd_factory(settings(sim, **{"nrf.timeout_ms": "400", "nrf.primary_retries": "0"}))
     wait_until(lambda: "no answer in time" in (status(bsfd)["lastError"] or ""),
@@ -220,8 +201,8 @@ def test_slow_nrf(nrf, bsfd_factory):
     wait_until(lambda: status(bsfd)["state"] == "REGISTERED", timeout=15, what="registered")
 
 
-def test_deregister_on_sigterm(nrf, bsfd_factory):
-    sim = nrf(heartbeat_s=1).start()
+def test_deregister_on_sigterm(nrf_factory, bsfd_factory):
+    sim = nrf_factory(heartbeat_s=1).start()
     bsfd = bsfd_factory(settings(sim))
     nf_id = nf_id_of(sim)
     wait_until(lambda: sim.registered(nf_id), what="registered")
@@ -233,8 +214,8 @@ def test_deregister_on_sigterm(nrf, bsfd_factory):
     assert not sim.registered(nf_id)
 
 
-def test_sigterm_with_nrf_unreachable_is_bounded(nrf, bsfd_factory):
-    sim = nrf(heartbeat_s=1).start()
+def test_sigterm_with_nrf_unreachable_is_bounded(nrf_factory, bsfd_factory):
+    sim = nrf_factory(heartbeat_s=1).start()
     bsfd = bsfd_factory(settings(sim, **{"nrf.deregister_timeout_ms": "500"}))
     nf_id = nf_id_of(sim)
     wait_until(lambda: sim.registered(nf_id), what="registered")
@@ -244,8 +225,8 @@ def test_sigterm_with_nrf_unreachable_is_bounded(nrf, bsfd_factory):
     assert time.monotonic() - t0 < 4
 
 
-def test_instance_id_survives_restart(nrf, bsfd_factory):
-    sim = nrf(heartbeat_s=1).start()
+def test_instance_id_survives_restart(nrf_factory, bsfd_factory):
+    sim = nrf_factory(heartbeat_s=1).start()
     bsfd = bsfd_factory(settings(sim))
     nf_id = nf_id_of(sim)
     wait_until(lambda: sim.registered(nf_id), what="registered")
@@ -255,8 +236,8 @@ def test_instance_id_survives_restart(nrf, bsfd_factory):
     assert status(bsfd)["nfInstanceId"] == nf_id
 
 
-def test_configured_instance_id(nrf, bsfd_factory):
-    sim = nrf(heartbeat_s=1).start()
+def test_configured_instance_id(nrf_factory, bsfd_factory):
+    sim = nrf_factory(heartbeat_s=1).start()
     fixed = "54804518-4191-46b3-955c-ac631f953ed8"
     bsfd_factory(settings(sim, **{"nf.instance_id": fixed}))
     assert nf_id_of(sim) == fixed
@@ -277,8 +258,8 @@ def test_bad_settings_refused(bsfd_factory, key, value):
 
 
 @pytest.mark.parametrize("publish", [True, False])
-def test_rx_identity_in_bsf_info(nrf, bsfd_factory, publish):
-    sim = nrf(heartbeat_s=1).start()
+def test_rx_identity_in_bsf_info(nrf_factory, bsfd_factory, publish):
+    sim = nrf_factory(heartbeat_s=1).start()
     (port,) = free_ports(1)
     bsfd_factory(settings(sim, **{"diameter.enabled": "true",
                                   "diameter.identity": "bsf.rx.example.org",
@@ -304,9 +285,9 @@ def make_cert(directory):
     return cert, key
 
 
-def test_nrf_over_tls(nrf, bsfd_factory, tmp_path):
+def test_nrf_over_tls(nrf_factory, bsfd_factory, tmp_path):
     cert, key = make_cert(tmp_path)
-    sim = nrf(heartbeat_s=1, cert=str(cert), key=str(key)).start()
+    sim = nrf_factory(heartbeat_s=1, cert=str(cert), key=str(key)).start()
     assert sim.uri.startswith("https://")
     bsfd = bsfd_factory(settings(sim, **{"sbi_client.tls_ca_file": str(cert)}))
     nf_id = nf_id_of(sim)
@@ -315,9 +296,9 @@ def test_nrf_over_tls(nrf, bsfd_factory, tmp_path):
     assert status(bsfd)["state"] == "REGISTERED"
 
 
-def test_nrf_with_an_untrusted_certificate_is_not_used(nrf, bsfd_factory, tmp_path):
+def test_nrf_with_an_untrusted_certificate_is_not_used(nrf_factory, bsfd_factory, tmp_path):
     cert, key = make_cert(tmp_path)
-    sim = nrf(heartbeat_s=1, cert=str(cert), key=str(key)).start()
+    sim = nrf_factory(heartbeat_s=1, cert=str(cert), key=str(key)).start()
     bsfd = bsfd_factory(settings(sim))  # the system's trust store does not know it
     wait_until(lambda: "certificate" in (status(bsfd)["lastError"] or ""),
                what="a certificate error")
@@ -341,11 +322,11 @@ IN = ('ocbsf_http_message_priority_response_count_total{{direction="in",rcvd_pri
       'eval_priority="{0}",interface_type="Nnrf",msg_type="{1}",response_code="{2}"}}')
 
 
-def test_message_priority_series_of_the_nrf_requests(nrf, bsfd_factory):
+def test_message_priority_series_of_the_nrf_requests(nrf_factory, bsfd_factory):
     """Seed 3.1's metrics of the BSF as consumer: each request to the NRF counted direction
     out (rcvd_priority NA: the client has none before the profile; eval_priority the one it
     sends), each answer direction in with the NRF's own 3gpp-Sbi-Message-Priority."""
-    sim = nrf(heartbeat_s=1).start()
+    sim = nrf_factory(heartbeat_s=1).start()
     sim.answer_priority = "4"
     sim.message_priorities.update(NfRegister="5")
     profile = ("messageID=reg,rulePriority=1,interfaceType=Nnrf,messageType=NfRegister,"
@@ -366,12 +347,12 @@ def test_message_priority_series_of_the_nrf_requests(nrf, bsfd_factory):
     assert sim.registered(nf_id)
 
 
-def test_message_priorities_from_the_profile(nrf, bsfd_factory):
+def test_message_priorities_from_the_profile(nrf_factory, bsfd_factory):
     """Seed 3.1: the requests to the NRF carry 3gpp-Sbi-Message-Priority from the message
     priority profile's Nnrf rules (the simulator checks every request's value): NFRegister
     Always 5, the heartbeat IfNotPresent 7, the rest Never, so NFDeregister keeps the
     seed's default 2."""
-    sim = nrf(heartbeat_s=1).start()
+    sim = nrf_factory(heartbeat_s=1).start()
     sim.message_priorities.update(NfRegister="5", AutonomousNfPatch="7")
     profile = ";".join([
         "messageID=reg,rulePriority=1,interfaceType=Nnrf,messageType=NfRegister,"

@@ -6,18 +6,13 @@ hears SUSPENDED at once (NFUpdate) and REGISTERED again on NORMAL; the state sur
 restart; `system_operational_state` follows it; changes are logged."""
 
 import json
-import pathlib
-import sys
 
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "peers"))
-
-import nrf_sim  # noqa: E402
-from rx_support import metric, rx_lab  # noqa: E402,F401
-from support import (Ue, assert_problem, binding, delete, discover, patch,  # noqa: E402
-                     post_binding, register, wait_until)
-from ue_support import post_ue, ue_binding  # noqa: E402
+from rx_support import metric, rx_lab  # noqa: F401
+from support import (Ue, assert_problem, binding, delete, discover, patch, post_binding,
+                     register, wait_until)
+from ue_support import post_ue, ue_binding
 
 PATH = "/oc-bsf-configuration/v1/operationalState"
 MBS = {"mbsSessionId": {"tmgi": {"mbsServiceId": "A1B2C3", "plmnId": {"mcc": "001",
@@ -164,20 +159,6 @@ def test_rx_complete_refuses_every_request_with_the_configured_code(rx_lab):
 
 # ---- NRF --------------------------------------------------------------------------------------
 
-@pytest.fixture
-def nrf():
-    sims = []
-
-    def make(**kw):
-        sim = nrf_sim.NrfSim(**kw)
-        sims.append(sim)
-        return sim
-    yield make
-    for sim in sims:
-        assert not sim.violations, sim.violations
-        sim.close()
-
-
 def statuses(sim):
     """nfStatus of every NFUpdate, in order."""
     out = []
@@ -186,8 +167,8 @@ def statuses(sim):
     return out
 
 
-def test_nrf_hears_suspended_at_once_and_registered_on_normal(nrf, bsfd_factory):
-    sim = nrf(heartbeat_s=60).start()  # no heartbeat would come on its own during the test
+def test_nrf_hears_suspended_at_once_and_registered_on_normal(nrf_factory, bsfd_factory):
+    sim = nrf_factory(heartbeat_s=60).start()  # no heartbeat would come on its own during the test
     server = bsfd_factory({"nrf.uri": sim.uri, "nrf.retry_min_ms": "100"})
     wait_until(lambda: sim.of("PUT"), what="NFRegister")
     nf_id = sim.of("PUT")[0][2].rsplit("/", 1)[1]
@@ -201,8 +182,8 @@ def test_nrf_hears_suspended_at_once_and_registered_on_normal(nrf, bsfd_factory)
     assert sim.instances[nf_id]["profile"]["nfStatus"] == "REGISTERED"
 
 
-def test_a_restart_in_shutdown_registers_suspended(nrf, bsfd_factory):
-    sim = nrf(heartbeat_s=60).start()
+def test_a_restart_in_shutdown_registers_suspended(nrf_factory, bsfd_factory):
+    sim = nrf_factory(heartbeat_s=60).start()
     server = bsfd_factory({"nrf.uri": sim.uri, "nrf.retry_min_ms": "100"})
     wait_until(lambda: sim.of("PUT"), what="NFRegister")
     set_state(server, "COMPLETE_SHUTDOWN")

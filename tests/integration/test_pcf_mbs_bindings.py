@@ -9,8 +9,8 @@ import re
 import pytest
 
 import openapi
-from conftest import run_bsfctl
-from support import MERGE_PATCH, assert_no_content, assert_problem, describe, media_type, new_pcf_id
+from support import (MERGE_PATCH, assert_json, assert_json_array, assert_no_content,
+                     assert_problem, assert_rebuild_matches, created_id, new_pcf_id)
 
 MBS_LOCATION = re.compile(r"https?://[^/?#]+/nbsf-management/v1/pcf-mbs-bindings/([0-9a-f]{32})")
 _numbers = itertools.count(1)
@@ -42,20 +42,14 @@ def post(client, body, content_type="application/json"):
 
 
 def assert_mbs(resp, status):
-    assert resp.status_code == status, describe(resp)
-    assert media_type(resp) == "application/json", describe(resp)
-    body = resp.json()
-    openapi.validate(body, "PcfMbsBinding")
-    return body
+    return assert_json(resp, status, "PcfMbsBinding")
 
 
 def register(client, body):
     openapi.validate(body, "PcfMbsBinding")
     resp = post(client, body)
     stored = assert_mbs(resp, 201)
-    match = MBS_LOCATION.fullmatch(resp.headers.get("location", ""))
-    assert match, describe(resp)
-    return match.group(1), stored
+    return created_id(resp, MBS_LOCATION, "MBS binding"), stored
 
 
 def discover(client, session, supp_feat=None):
@@ -67,13 +61,7 @@ def discover(client, session, supp_feat=None):
 
 
 def found(client, session, **kw):
-    resp = discover(client, session, **kw)
-    assert resp.status_code == 200, describe(resp)
-    body = resp.json()
-    assert isinstance(body, list), body
-    for item in body:
-        openapi.validate(item, "PcfMbsBinding")
-    return body
+    return assert_json_array(discover(client, session, **kw), "PcfMbsBinding")
 
 
 def patch(client, binding_id, changes, content_type=MERGE_PATCH):
@@ -207,9 +195,4 @@ def test_restart_digest_and_bsfctl(bsfd_factory, tmp_path):
     assert events[0]["mbsBinding"] == stored
     stats = json.loads(server.bsfctl("stats", "--json").stdout)
     assert stats["liveMbsBindings"] == 1
-    live = server.digest()
-    out_dir = tmp_path / "rebuilt"
-    out_dir.mkdir()
-    printed = re.findall(r"[0-9a-f]{64}", server.bsfctl("rebuild", "--out", out_dir).stdout)
-    assert printed and printed[-1] == live
-    assert run_bsfctl(out_dir, "digest").stdout.strip() == live
+    assert_rebuild_matches(server, tmp_path / "rebuilt")

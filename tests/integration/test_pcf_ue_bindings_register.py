@@ -2,12 +2,11 @@
 and GPSI (200 with an array, [] on a miss), merge-patch update, deregister, the collision
 rule (a new binding for a UE replaces the old one), the active count, restart and digest."""
 import json
-import re
 
 import openapi
 
-from conftest import run_bsfctl
-from support import Ue, allowed_methods, assert_no_content, assert_problem, metrics, new_pcf_id, wait_until
+from support import (Ue, allowed_methods, assert_no_content, assert_problem, assert_rebuild_matches,
+                     metrics, new_pcf_id, wait_until)
 from ue_support import (assert_ue_binding, delete_ue, discover_ue, found_ue, patch_ue, post_ue,
                         register_ue, ue_binding)
 
@@ -128,12 +127,7 @@ def test_restart_keeps_bindings_and_digest_equals_rebuild(bsfd_factory, tmp_path
     assert found_ue(client, supi=ue.supi) == [body]
     assert found_ue(client, supi=gone.supi) == []
     assert server.count() == 0 and server.active_sessions()["ueBindingCount"] == 1
-    live = server.digest()
-    out_dir = tmp_path / "rebuilt"
-    out_dir.mkdir()
-    printed = re.findall(r"[0-9a-f]{64}", server.bsfctl("rebuild", "--out", out_dir).stdout)
-    assert printed and printed[-1] == live
-    assert run_bsfctl(out_dir, "digest").stdout.strip() == live
+    assert_rebuild_matches(server, tmp_path / "rebuilt")
 
 
 def test_bsfctl_knows_the_ue_events(bsfd, client):

@@ -16,9 +16,10 @@ import pytest
 
 from support import metrics, register, wait_until
 from test_audit import SET, audited_binding, events, live, removal, settings
+from test_audit import discovery  # noqa: F401 (the fixture: a DiscoverySim)
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "peers"))
-from pcf_sim import DiscoverySim, PcfSim  # noqa: E402
+from pcf_sim import PcfSim  # noqa: E402
 
 ALT = 'bsf_sbi_alternate_route_total{outcome="%s"}'
 DISC = 'bsf_nf_discovery_total{outcome="%s"}'
@@ -33,14 +34,6 @@ def pcfs():
         if s._loop.thread.is_alive():  # not closed by the test
             s.close()
         assert not s.violations, s.violations
-
-
-@pytest.fixture
-def discovery():
-    sim = DiscoverySim().start()
-    yield sim
-    sim.close()
-    assert not sim.violations, sim.violations
 
 
 def dead_uri():

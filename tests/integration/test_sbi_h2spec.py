@@ -6,12 +6,12 @@ scripts/test.sh); H2SPEC names another binary."""
 import os
 import pathlib
 import re
-import socket
 import subprocess
 
 import pytest
 
 from conftest import REPO
+from support import ipv6_loopback
 
 H2SPEC = pathlib.Path(os.environ.get("H2SPEC", REPO / "build" / "tools" / "h2spec"))
 # The path of a request that gets a complete answer with a body (a discovery miss is 204,
@@ -25,15 +25,6 @@ def h2spec_binary():
     if os.environ.get("CI"):
         pytest.fail(f"{H2SPEC} is missing: scripts/test.sh builds it (scripts/h2spec-fetch.sh)")
     pytest.skip(f"{H2SPEC} is missing: run scripts/h2spec-fetch.sh")
-
-
-def ipv6_loopback():
-    try:
-        with socket.socket(socket.AF_INET6) as s:
-            s.bind(("::1", 0))
-        return True
-    except OSError:
-        return False
 
 
 def run_h2spec(host, port):

@@ -11,7 +11,7 @@ import pytest
 
 import openapi
 from support import (MERGE_PATCH, Ue, assert_problem, binding, describe, h2_request,
-                     recv_before, register)
+                     ipv6_loopback, recv_before, register)
 
 API = "/nbsf-management/v1"
 
@@ -224,15 +224,6 @@ def test_stream_id_lower_than_a_previous_one_is_a_protocol_error(bsfd):
 
 
 # --- dual stack ------------------------------------------------------------------------------
-
-def ipv6_loopback():
-    try:
-        with socket.socket(socket.AF_INET6) as s:
-            s.bind(("::1", 0))
-        return True
-    except OSError:
-        return False
-
 
 def test_ipv4_and_ipv6_listeners_at_once(bsfd_factory):
     """sbi.listen on 127.0.0.1 and sbi.listen_also on [::1]: one service, one store."""

@@ -12,16 +12,14 @@ import pytest
 
 from conftest import free_ports
 from support import Ue, assert_binding, binding, post_binding
-from tls_support import H2Tls, Pki, client_context, tls_connect
+from tls_support import H2Tls, client_context, server_pki, tls_connect
 
 DISCOVERY = "/nbsf-management/v1/pcfBindings?ipv4Addr=192.0.2.1"
 
 
 @pytest.fixture(scope="module")
 def pki(tmp_path_factory):
-    pki = Pki(tmp_path_factory.mktemp("pki"))
-    pki.server = pki.issue("server", "127.0.0.1")
-    return pki
+    return server_pki(tmp_path_factory.mktemp("pki"))
 
 
 @pytest.fixture(scope="module")

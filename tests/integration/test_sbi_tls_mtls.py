@@ -8,15 +8,14 @@ import ssl
 import pytest
 
 from conftest import free_ports
-from tls_support import H2Tls, Pki, client_context, tls_connect
+from tls_support import H2Tls, client_context, server_pki, tls_connect
 
 DISCOVERY = "/nbsf-management/v1/pcfBindings?ipv4Addr=192.0.2.2"
 
 
 @pytest.fixture(scope="module")
 def pki(tmp_path_factory):
-    pki = Pki(tmp_path_factory.mktemp("pki"))
-    pki.server = pki.issue("server", "127.0.0.1")
+    pki = server_pki(tmp_path_factory.mktemp("pki"))
     pki.good = pki.issue("pcf")
     pki.forged = pki.issue("forged", ca="forger", cn="pcf")
     pki.expired = pki.issue("expired", days=-1, cn="pcf")

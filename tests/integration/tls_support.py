@@ -86,6 +86,14 @@ class Pki:
         return cert
 
 
+def server_pki(directory):
+    """A Pki in `directory` with the SBI server's certificate for 127.0.0.1 as pki.server
+    ((cert_path, key_path)): what the SBI TLS modules' `pki` fixtures start from."""
+    pki = Pki(directory)
+    pki.server = pki.issue("server", "127.0.0.1")
+    return pki
+
+
 def client_context(pki, cert=None, alpn=("h2",), minimum=None, maximum=None):
     """An ssl.SSLContext trusting the test CA, offering `alpn`, presenting `cert` (a pair)."""
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)

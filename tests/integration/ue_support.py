@@ -4,7 +4,7 @@ import json
 import re
 
 import openapi
-from support import MERGE_PATCH, describe, media_type
+from support import MERGE_PATCH, assert_json, assert_json_array, created_id
 
 UE_LOCATION = re.compile(r"https?://[^/?#]+/nbsf-management/v1/pcf-ue-bindings/([0-9a-f]{32})")
 
@@ -17,11 +17,7 @@ def ue_binding(ue, **members):
 
 
 def assert_ue_binding(resp, status):
-    assert resp.status_code == status, describe(resp)
-    assert media_type(resp) == "application/json", describe(resp)
-    body = resp.json()
-    openapi.validate(body, "PcfForUeBinding")
-    return body
+    return assert_json(resp, status, "PcfForUeBinding")
 
 
 def post_ue(client, body, content_type="application/json"):
@@ -34,9 +30,7 @@ def register_ue(client, body):
     openapi.validate(body, "PcfForUeBinding")
     resp = post_ue(client, body)
     stored = assert_ue_binding(resp, 201)
-    match = UE_LOCATION.fullmatch(resp.headers.get("location", ""))
-    assert match, f"Location is not an absolute UE binding URI: {describe(resp)}"
-    return match.group(1), stored
+    return created_id(resp, UE_LOCATION, "UE binding"), stored
 
 
 def discover_ue(client, **params):
@@ -45,14 +39,7 @@ def discover_ue(client, **params):
 
 def found_ue(client, **params):
     """Discovery answered 200 with an array of PcfForUeBinding (possibly empty)."""
-    resp = discover_ue(client, **params)
-    assert resp.status_code == 200, describe(resp)
-    assert media_type(resp) == "application/json", describe(resp)
-    body = resp.json()
-    assert isinstance(body, list), body
-    for item in body:
-        openapi.validate(item, "PcfForUeBinding")
-    return body
+    return assert_json_array(discover_ue(client, **params), "PcfForUeBinding")
 
 
 def patch_ue(client, binding_id, changes, content_type=MERGE_PATCH):

@@ -25,6 +25,7 @@ import json
 import re
 import ssl
 import sys
+import threading
 import urllib.parse
 
 import h2.config
@@ -176,6 +177,60 @@ async def serve(handler, host="127.0.0.1", port=0, cert=None, key=None):
     ctx = tls_context(cert, key) if cert else None
     server = await loop.create_server(lambda: _Conn(handler, stats), host, port, ssl=ctx)
     return server, server.sockets[0].getsockname()[1], stats
+
+
+class ServerLoop:
+    """An asyncio loop on its own thread serving `handler` on loopback (serve()): the sims'
+    lifecycle, driven from the test thread."""
+
+    def __init__(self, handler):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.handler = handler
+        self.server = self.port = self.stats = None
+
+    def start(self, port=0, before=None):
+        """Serves on `port` (0: any free one), after awaiting before() on the loop if given."""
+        async def go():
+            if before:
+                await before()
+            return await serve(self.handler, "127.0.0.1", port)
+        self.server, self.port, self.stats = asyncio.run_coroutine_threadsafe(
+            go(), self.loop).result(10)
+
+    def close(self, after=None):
+        """Stops serving, aborts the connections, awaits after() on the loop if given, cancels
+        what still runs there and ends the thread."""
+        async def go():
+            self.server.close()
+            for t in list(self.stats["transports"]):
+                t.abort()
+            if after:
+                await after()
+            for task in asyncio.all_tasks():
+                if task is not asyncio.current_task():
+                    task.cancel()
+        if self.server:
+            asyncio.run_coroutine_threadsafe(go(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+class LoopSim:
+    """The lifecycle of a sim whose ServerLoop is self._loop: start() (returns the sim),
+    close(), and the port it listens on."""
+
+    def start(self):
+        self._loop.start()
+        return self
+
+    def close(self):
+        self._loop.close()
+
+    @property
+    def port(self):
+        return self._loop.port
 
 
 def problem(status, cause, detail=""):

@@ -37,33 +37,18 @@ class NotifReceiver:
         self.requests = []    # (monotonic, path, headers dict, body bytes, status, name)
         self.violations = []
         self.attempts = {}    # name -> requests seen (answered or not)
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.server = None
-        self.stats = None
+        self._loop = h2_peer.ServerLoop(self._handle)
 
     def uri(self, path):
         return f"http://127.0.0.1:{self.port}{path}"
 
     def start(self):
-        async def go():
-            return await h2_peer.serve(self._handle, "127.0.0.1", self.port or 0)
-        self.server, self.port, self.stats = asyncio.run_coroutine_threadsafe(
-            go(), self.loop).result(10)
+        self._loop.start(self.port or 0)
+        self.port = self._loop.port
         return self
 
     def close(self):
-        async def go():
-            self.server.close()
-            for t in list(self.stats["transports"]):
-                t.abort()
-            for task in asyncio.all_tasks():
-                if task is not asyncio.current_task():
-                    task.cancel()
-        asyncio.run_coroutine_threadsafe(go(), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
+        self._loop.close()
 
     # ---- what was received (test thread) ---------------------------------------------
 

@@ -45,37 +45,7 @@ SENDER_TS = re.compile(r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|
 MODES = ("found", "not_found", "unavailable", "hang")
 
 
-class _Loop:
-    """An asyncio loop on its own thread serving one handler."""
-
-    def __init__(self, handler):
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.handler = handler
-        self.server = self.port = self.stats = None
-
-    def start(self):
-        async def go():
-            return await h2_peer.serve(self.handler, "127.0.0.1", 0)
-        self.server, self.port, self.stats = asyncio.run_coroutine_threadsafe(
-            go(), self.loop).result(10)
-
-    def close(self):
-        async def go():
-            self.server.close()
-            for t in list(self.stats["transports"]):
-                t.abort()
-            for task in asyncio.all_tasks():
-                if task is not asyncio.current_task():
-                    task.cancel()
-        if self.server:
-            asyncio.run_coroutine_threadsafe(go(), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
-
-
-class PcfSim:
+class PcfSim(h2_peer.LoopSim):
     def __init__(self, mode="found", instance_id=None, prefix=""):
         assert mode in MODES
         assert prefix == "" or (prefix.startswith("/") and not prefix.endswith("/"))
@@ -87,18 +57,7 @@ class PcfSim:
         self.violations = []
         self.answer_priority = None     # 3gpp-Sbi-Message-Priority of the answers (None: none)
         self.lock = threading.Lock()
-        self._loop = _Loop(self._handle)
-
-    def start(self):
-        self._loop.start()
-        return self
-
-    def close(self):
-        self._loop.close()
-
-    @property
-    def port(self):
-        return self._loop.port
+        self._loop = h2_peer.ServerLoop(self._handle)
 
     @property
     def api_root(self):
@@ -157,7 +116,7 @@ class PcfSim:
         return 503, server + headers + [("retry-after", "1")], body
 
 
-class DiscoverySim:
+class DiscoverySim(h2_peer.LoopSim):
     """Nnrf_NFDiscovery (TS 29.510 §5.3.2.2) for PCFs by NF set: GET
     /nnrf-disc/v1/nf-instances?target-nf-type=PCF&requester-nf-type=BSF&target-nf-set-id=S.
 
@@ -182,18 +141,11 @@ class DiscoverySim:
         self.fail = None     # an HTTP status answered to everything
         self.validity = 60
         self.service_list = False
-        self._loop = _Loop(self._handle)
-
-    def start(self):
-        self._loop.start()
-        return self
-
-    def close(self):
-        self._loop.close()
+        self._loop = h2_peer.ServerLoop(self._handle)
 
     @property
     def uri(self):
-        return f"http://127.0.0.1:{self._loop.port}"
+        return f"http://127.0.0.1:{self.port}"
 
     def searches(self):
         return [q for m, p, q in self.requests if p == "/nnrf-disc/v1/nf-instances"]

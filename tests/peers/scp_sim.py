@@ -37,10 +37,8 @@ class ScpSim:
         self.delay_ms = 0
         self.options_status = None
         self.lock = threading.Lock()
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.server = self.port = self.stats = None
+        self._loop = h2_peer.ServerLoop(self._handle)
+        self.port = None
         self.client = None
 
     @property
@@ -48,25 +46,14 @@ class ScpSim:
         return f"http://127.0.0.1:{self.port}{self.prefix}"
 
     def start(self):
-        async def go():
+        async def open_client():  # on the loop: the client's connections belong to it
             self.client = httpx.AsyncClient(http1=False, http2=True, timeout=10)
-            return await h2_peer.serve(self._handle, "127.0.0.1", 0)
-        self.server, self.port, self.stats = asyncio.run_coroutine_threadsafe(
-            go(), self.loop).result(10)
+        self._loop.start(before=open_client)
+        self.port = self._loop.port
         return self
 
     def close(self):
-        async def go():
-            self.server.close()
-            for t in list(self.stats["transports"]):
-                t.abort()
-            await self.client.aclose()
-            for task in asyncio.all_tasks():
-                if task is not asyncio.current_task():
-                    task.cancel()
-        asyncio.run_coroutine_threadsafe(go(), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
+        self._loop.close(after=lambda: self.client.aclose())
 
     def fail_with(self, status, cause=None, own=True):
         self.failure = None if status is None else (status, cause, own)

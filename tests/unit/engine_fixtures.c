@@ -49,9 +49,7 @@ ef_store_t *ef_create(const char *dir_template, bool collision_detection)
 void ef_destroy(ef_store_t *f)
 {
     ef_close(f);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tu_dir_remove(f->dir), 0);
     msgpack_sbuffer_destroy(&f->json);
     msgpack_sbuffer_destroy(&f->enc);
     msgpack_zone_destroy(&f->zone);

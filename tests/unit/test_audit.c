@@ -90,19 +90,6 @@ static void token_bucket_rate(void **state)
         assert_true(bsf_token_bucket_take(&b, t, &wait));
 }
 
-static void roundtrip(const bsf_event_t *ev, bsf_event_t *out, msgpack_sbuffer *buf,
-                      msgpack_zone *zone)
-{
-    msgpack_packer pk;
-    msgpack_sbuffer_clear(buf);
-    msgpack_packer_init(&pk, buf, msgpack_sbuffer_write);
-    assert_int_equal(bsf_event_encode(ev, &pk), 0);
-    bsf_pcf_binding_t b;
-    char err[128];
-    if (bsf_event_decode(buf->data, buf->size, zone, out, &b, err, sizeof err))
-        fail_msg("decode: %s", err);
-}
-
 static void audit_events_roundtrip(void **state)
 {
     (void)state;
@@ -115,7 +102,7 @@ static void audit_events_roundtrip(void **state)
     uint8_t rnd[8] = {1};
     bsf_binding_id_make(3, 5, rnd, &ev.binding_id);
     bsf_event_t out;
-    roundtrip(&ev, &out, &buf, &zone);
+    tu_event_round_trip(&ev, &buf, &zone, &out);
     assert_int_equal(out.type, BSF_EVENT_AUDIT_FAILED);
     assert_int_equal(out.audit.attempts, 4);
     assert_int_equal(out.audit.last_audited_ms, 1700000000000LL);
@@ -128,7 +115,7 @@ static void audit_events_roundtrip(void **state)
     /* never audited, no responder */
     ev = (bsf_event_t){.type = BSF_EVENT_AUDIT_SUSPECTED, .site = 1, .seq = 1, .hlc = 1,
                        .binding_id = ev.binding_id, .audit = {1, -1, 0, NULL}};
-    roundtrip(&ev, &out, &buf, &zone);
+    tu_event_round_trip(&ev, &buf, &zone, &out);
     assert_int_equal(out.audit.last_audited_ms, -1);
     assert_null(out.audit.responder);
     assert_string_equal(bsf_event_type_name(BSF_EVENT_AUDIT_CONFIRMED), "AuditConfirmed");

@@ -67,11 +67,7 @@ static fx_t *fixture(unsigned window_us, unsigned window_batch)
 
 static void destroy(fx_t *f)
 {
-    bsf_engine_destroy(f->engine);
-    bsf_store_close(&f->store);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
-    assert_int_equal(system(cmd), 0);
+    tu_engine_close(f->engine, &f->store, f->dir);
     msgpack_sbuffer_destroy(&f->json);
     free(f);
 }

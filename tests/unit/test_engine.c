@@ -77,11 +77,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fx_t *f = *state;
-    bsf_engine_destroy(f->engine);
-    bsf_store_close(&f->store);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
-    assert_int_equal(system(cmd), 0);
+    tu_engine_close(f->engine, &f->store, f->dir);
     msgpack_sbuffer_destroy(&f->json);
     msgpack_zone_destroy(&f->zone);
     for (int i = 0; i < 16; i++)

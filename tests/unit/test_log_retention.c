@@ -17,6 +17,7 @@
 #include "engine/store.h"
 #include "core/hlc.h"
 #include "log/log_history.h"
+#include "tests/unit/test_util.h"
 
 static void test_trim_rule(void **state)
 {
@@ -90,11 +91,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fx_t *f = *state;
-    bsf_engine_destroy(f->engine);
-    bsf_store_close(&f->store);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
-    assert_int_equal(system(cmd), 0);
+    tu_engine_close(f->engine, &f->store, f->dir);
     free(f);
     return 0;
 }

@@ -42,13 +42,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    if (peer > 0) { /* -1 when the peer never started */
-        kill(peer, SIGTERM);
-        waitpid(peer, NULL, 0);
-    }
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    tu_peers_stop(&peer, 1);
+    return tu_dir_remove(dir);
 }
 
 /* One item for subscriber `k` (its own notifUri), a BsfNotification {notifCorreId: k}. */

@@ -52,14 +52,8 @@ static int teardown(void **state)
 {
     (void)state;
     pid_t peers[] = {sim, failing};
-    for (size_t i = 0; i < 2; i++)
-        if (peers[i] > 0) { /* -1 when the peer never started */
-            kill(peers[i], SIGTERM);
-            waitpid(peers[i], NULL, 0);
-        }
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    tu_peers_stop(peers, 2);
+    return tu_dir_remove(dir);
 }
 
 typedef struct {

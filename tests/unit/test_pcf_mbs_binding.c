@@ -122,14 +122,8 @@ static void patch_and_events(void **state)
                       .binding_id = id, .mbs_binding = &result, .created_hlc = 9};
     msgpack_sbuffer out;
     msgpack_sbuffer_init(&out);
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, &out, msgpack_sbuffer_write);
-    assert_int_equal(bsf_event_encode(&ev, &pk), 0);
     bsf_event_t back;
-    bsf_pcf_binding_t unused;
-    char err[128];
-    assert_int_equal(bsf_event_decode(out.data, out.size, &FX->zone, &back, &unused, err, sizeof err),
-                     0);
+    tu_event_round_trip(&ev, &out, &FX->zone, &back);
     assert_int_equal(back.type, BSF_EVENT_MBS_BINDING_REGISTERED);
     assert_non_null(back.mbs_binding);
     assert_string_equal(back.mbs_binding->mbs_session_id.mbs_service_id, "ABC123");

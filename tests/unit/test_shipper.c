@@ -101,9 +101,7 @@ static fx_t *fixture(bsf_durability_t durability)
 static void fixture_free(fx_t *f)
 {
     stop_site(f);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tu_dir_remove(f->dir), 0);
     msgpack_sbuffer_destroy(&f->json);
     rd_kafka_mock_cluster_destroy(f->mc);
     rd_kafka_destroy(f->mrk);

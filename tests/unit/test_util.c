@@ -222,3 +222,39 @@ pid_t tu_peer_start(char *const argv[], const char *port_file, int tries, int *p
     waitpid(pid, NULL, 0);
     return -1;
 }
+
+void tu_peers_stop(const pid_t *peers, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (peers[i] > 0) {
+            kill(peers[i], SIGTERM);
+            waitpid(peers[i], NULL, 0);
+        }
+}
+
+int tu_dir_remove(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+void tu_engine_close(bsf_engine_t *engine, bsf_store_t *store, const char *dir)
+{
+    bsf_engine_destroy(engine);
+    bsf_store_close(store);
+    assert_int_equal(tu_dir_remove(dir), 0);
+}
+
+void tu_event_round_trip(const bsf_event_t *ev, msgpack_sbuffer *out, msgpack_zone *zone,
+                         bsf_event_t *back)
+{
+    msgpack_packer pk;
+    msgpack_sbuffer_clear(out);
+    msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
+    assert_int_equal(bsf_event_encode(ev, &pk), 0);
+    bsf_pcf_binding_t unused;
+    char err[128];
+    if (bsf_event_decode(out->data, out->size, zone, back, &unused, err, sizeof err))
+        fail_msg("the event does not decode: %s", err);
+}

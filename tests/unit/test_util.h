@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "core/decide.h"
+#include "core/event.h"
 #include "core/pcf_binding.h"
 #include "engine/engine.h"
 #include "engine/store.h"
@@ -53,6 +54,12 @@ bsf_binding_view_t tu_site_view(const bsf_pcf_binding_t *b, uint16_t site, uint6
 /* A binding (JSON) with every member of PcfBinding set, and an unknown one. */
 extern const char *const tu_full_binding;
 
+/* `ev` encoded into `out` (the caller's, initialised; cleared first) and decoded back into
+ * *back, its members in `zone` (a payload of a PDU-session binding is not expected). Fails the
+ * test when either step fails. */
+void tu_event_round_trip(const bsf_event_t *ev, msgpack_sbuffer *out, msgpack_zone *zone,
+                         bsf_event_t *back);
+
 /* Submits `cmd` to the engine and waits until it is done (its status is then set). */
 void tu_engine_run(bsf_engine_t *engine, bsf_command_t *cmd);
 
@@ -66,5 +73,16 @@ bsf_command_t *tu_engine_register(bsf_engine_t *engine, msgpack_sbuffer *json, c
  * on into `port_file`, and waits up to `tries` × 50 ms for it. Returns its pid with the port in
  * *port, or -1 (the peer killed) when it never wrote one. The caller SIGTERMs and reaps it. */
 pid_t tu_peer_start(char *const argv[], const char *port_file, int tries, int *port);
+
+/* Ends the `n` test peers of `peers` (SIGTERM, then reaps each); a pid <= 0, a peer that
+ * never started, is skipped. */
+void tu_peers_stop(const pid_t *peers, size_t n);
+
+/* Removes the directory `dir` and everything below it. Returns 0, or -1 when it could not. */
+int tu_dir_remove(const char *dir);
+
+/* Destroys `engine`, closes `store` and removes its directory `dir` (the test fails when the
+ * directory stays). */
+void tu_engine_close(bsf_engine_t *engine, bsf_store_t *store, const char *dir);
 
 #endif
