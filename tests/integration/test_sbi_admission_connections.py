@@ -142,6 +142,35 @@ def answered_now(sock, conn):
     return sum(isinstance(e, h2.events.StreamEnded) for e in events)
 
 
+class Probe:
+    """A connection of its own that sends priority-1 discoveries, one at a time."""
+
+    def __init__(self, port):
+        self.sock, self.conn, _ = server_settings(port)
+        self.ids = iter(range(1, 1 << 20, 2))
+
+    def send(self):
+        sid = next(self.ids)
+        self.conn.send_headers(sid, [(":method", "GET"), (":scheme", "http"),
+                                     (":authority", "127.0.0.1"), (":path", DISCOVERY),
+                                     ("3gpp-sbi-message-priority", "1")], end_stream=True)
+        self.sock.sendall(self.conn.data_to_send())
+        return sid
+
+    def answer(self, sid, deadline):
+        """The answer's status (an int) once the stream ended."""
+        status = None
+        while True:
+            data = recv_before(self.sock, deadline)
+            assert data, "the probe was not answered"
+            for event in self.conn.receive_data(data):
+                if isinstance(event, h2.events.ResponseReceived) and event.stream_id == sid:
+                    status = int(dict(event.headers)[b":status"])
+                if isinstance(event, h2.events.StreamEnded) and event.stream_id == sid:
+                    self.sock.sendall(self.conn.data_to_send())
+                    return status
+
+
 def test_a_flooding_connection_does_not_hold_back_another(bsfd_factory):
     """Issue 14 §6: four connections send 1,000 discoveries each at once (~20 KiB, one read
     of the worker each); a request on a fifth connection, sent right after, is answered
@@ -153,26 +182,15 @@ def test_a_flooding_connection_does_not_hold_back_another(bsfd_factory):
                            "admission.enabled": "false"})
     port = server.sbi_port
     floods = [flood_connection(port, n) for _ in range(total)]
-    probe_sock, pc, _ = server_settings(port)
-    pc.send_headers(1, [(":method", "GET"), (":scheme", "http"), (":authority", "127.0.0.1"),
-                        (":path", DISCOVERY), ("3gpp-sbi-message-priority", "1")],
-                    end_stream=True)
-    probe = pc.data_to_send()
+    probe = Probe(port)
     for sock, _, data in floods:
         sock.sendall(data)
-    probe_sock.sendall(probe)
-    answered_probe, deadline = False, time.monotonic() + 10
-    while not answered_probe:
-        data = recv_before(probe_sock, deadline)
-        assert data, "the probe was not answered"
-        for event in pc.receive_data(data):
-            if isinstance(event, h2.events.StreamEnded) and event.stream_id == 1:
-                answered_probe = True
+    assert probe.answer(probe.send(), time.monotonic() + 10) in (200, 204)
     done = sum(answered_now(sock, conn) for sock, conn, _ in floods)
     assert done < n * total, "the probe waited for every flood"
     for sock, _, _ in floods:
         sock.close()
-    probe_sock.close()
+    probe.sock.close()
 
 
 def test_priority_first_before_anything_is_shed(bsfd_factory):
@@ -186,33 +204,18 @@ def test_priority_first_before_anything_is_shed(bsfd_factory):
     server = bsfd_factory(dict(ADMISSION, **{"sbi.workers": 1,
                                              "sbi.max_concurrent_streams": n}))
     port = server.sbi_port
-    probe_sock, pc, _ = server_settings(port)
-    sid = iter(range(1, 400, 2))
+    probe = Probe(port)
 
-    def probe(deadline):
-        k = next(sid)
-        pc.send_headers(k, [(":method", "GET"), (":scheme", "http"),
-                            (":authority", "127.0.0.1"), (":path", DISCOVERY),
-                            ("3gpp-sbi-message-priority", "1")], end_stream=True)
-        probe_sock.sendall(pc.data_to_send())
-        status = None
-        while True:
-            data = recv_before(probe_sock, deadline)
-            assert data, "the probe was not answered"
-            for event in pc.receive_data(data):
-                if isinstance(event, h2.events.ResponseReceived) and event.stream_id == k:
-                    status = int(dict(event.headers)[b":status"])
-                if isinstance(event, h2.events.StreamEnded) and event.stream_id == k:
-                    probe_sock.sendall(pc.data_to_send())
-                    return status
+    def ask(deadline):
+        return probe.answer(probe.send(), deadline)
 
     deadline = time.monotonic() + 20
-    assert probe(deadline) in (200, 204)  # alone: nobody pushes, nothing is read early
+    assert ask(deadline) in (200, 204)  # alone: nobody pushes, nothing is read early
     assert metrics(server)["bsf_sbi_priority_reads_total"] == 0
     floods = [flood_connection(port, n) for _ in range(total)]
     for sock, _, data in floods:
         sock.sendall(data)
-    statuses = [probe(deadline) for _ in range(20)]
+    statuses = [ask(deadline) for _ in range(20)]
     assert all(st in (200, 204) for st in statuses), statuses
     done = sum(answered_now(sock, conn) for sock, conn, _ in floods)
     assert done < n * total, "the probes waited for every flood"
@@ -222,7 +225,7 @@ def test_priority_first_before_anything_is_shed(bsfd_factory):
                if k.startswith("ocbsf_http_congestion_message_reject_total")) == 0
     for sock, _, _ in floods:
         sock.close()
-    probe_sock.close()
+    probe.sock.close()
 
 
 def test_a_priority_request_is_answered_while_a_flood_is_shed(bsfd_factory):
@@ -240,39 +243,18 @@ def test_a_priority_request_is_answered_while_a_flood_is_shed(bsfd_factory):
         "congestion.response_cause": "NF_CONGESTION", "congestion.retry_after_s": 3}))
     port = server.sbi_port
     holder = hold(server, 8, "CONGESTED")
-    probe_sock, pc, _ = server_settings(port)
-    probe_ids = iter(range(1, 200, 2))
-
-    def probe_once():
-        sid = next(probe_ids)
-        pc.send_headers(sid, [(":method", "GET"), (":scheme", "http"),
-                              (":authority", "127.0.0.1"), (":path", DISCOVERY),
-                              ("3gpp-sbi-message-priority", "1")], end_stream=True)
-        probe_sock.sendall(pc.data_to_send())
-        return sid
-
-    def probe_answer(sid, deadline):
-        status = None
-        while True:
-            data = recv_before(probe_sock, deadline)
-            assert data, "the probe was not answered"
-            for event in pc.receive_data(data):
-                if isinstance(event, h2.events.ResponseReceived) and event.stream_id == sid:
-                    status = dict(event.headers)[b":status"]
-                if isinstance(event, h2.events.StreamEnded) and event.stream_id == sid:
-                    probe_sock.sendall(pc.data_to_send())
-                    return status
+    probe = Probe(port)
 
     # the probe's connection has carried a priority-1 request during shedding
     floods = [flood_connection(port, n) for _ in range(total)]
     warm_sock, warm, warm_data = flood_connection(port, 20)
     warm_sock.sendall(warm_data)
-    status = probe_answer(probe_once(), time.monotonic() + 10)
-    assert status in (b"200", b"204"), status
+    status = probe.answer(probe.send(), time.monotonic() + 10)
+    assert status in (200, 204), status
     for sock, _, data in floods:
         sock.sendall(data)
-    status = probe_answer(probe_once(), time.monotonic() + 10)
-    assert status in (b"200", b"204"), status  # priority 1: never shed
+    status = probe.answer(probe.send(), time.monotonic() + 10)
+    assert status in (200, 204), status  # priority 1: never shed
     answers = {}  # (flood, stream) -> [headers, body]
     ended = [0] * total
 
@@ -311,5 +293,5 @@ def test_a_priority_request_is_answered_while_a_flood_is_shed(bsfd_factory):
     assert m['ocbsf_http_congestion_message_reject_total{state="CONGESTED"}'] >= n * total
     for sock, _, _ in floods + [(warm_sock, None, None)]:
         sock.close()
-    probe_sock.close()
+    probe.sock.close()
     holder.close()
