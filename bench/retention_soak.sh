@@ -4,7 +4,9 @@
 # registration over time (issue 12 §6). The same RANGE bindings are registered again and
 # again, so every request replaces a binding (2 events, 1 tombstone).
 #   bench/retention_soak.sh [SECONDS=60] [RATE=5000] [RETENTION=10s] [RANGE=25000]
-#   BSFD=..., BSF_LOAD=... to measure other builds; ARCHIVE=DIR adds log.archive_dir.
+#   BSFD=..., BSF_LOAD=... to measure other builds; ARCHIVE=DIR adds log.archive_dir;
+#   CONNECTIONS=4 STREAMS=32 (the defaults) set the load's requests in flight (the rate is at
+#   most in-flight / commit latency); SETTINGS="k=v k2=v2" adds bsfd settings.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SECONDS_TOTAL=${1:-60}
@@ -18,6 +20,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 ops=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 extra=()
 [ -n "${ARCHIVE:-}" ] && extra=(--set "log.archive_dir=$ARCHIVE")
+for kv in ${SETTINGS:-}; do extra+=(--set "$kv"); done
 "$BSFD" --set store.path="$work/store" --set sbi.listen=127.0.0.1:$port \
   --set ops.listen=127.0.0.1:$ops --set ops.admin_listen= --set log.retention="$RETENTION" \
   --set store.tombstone_horizon="$RETENTION" --set log.level=warn "${extra[@]}" \
@@ -30,7 +33,7 @@ until curl -sf "127.0.0.1:$ops/health/ready" >/dev/null; do
 done
 count=$((RATE * SECONDS_TOTAL))
 "$BSF_LOAD" --target 127.0.0.1:$port --mode register --count "$count" --range "$RANGE" \
-  --connections 4 --streams 32 --rate "$RATE" --pid $pid >"$work/load.log" 2>&1 &
+  --connections "${CONNECTIONS:-4}" --streams "${STREAMS:-32}" --rate "$RATE" --pid $pid >"$work/load.log" 2>&1 &
 load=$!
 ticks=$(getconf CLK_TCK)
 cpu() { awk '{print $14 + $15}' /proc/$pid/stat; }
