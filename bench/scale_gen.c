@@ -110,7 +110,7 @@ static int push_one(bsfctl_pipeline_t *pl, uint64_t i, uint64_t hlc, msgpack_sbu
     msgpack_packer_init(&pk, raw, msgpack_sbuffer_write);
     char err[128];
     int rc = bsf_event_encode(&ev, &pk) ||
-             bsf_prepared_event_make(raw->data, raw->size, true, zone, tmp, &it->pe, err,
+             bsf_prepared_event_make(raw->data, raw->size, NULL, 0, true, zone, tmp, &it->pe, err,
                                      sizeof err);
     msgpack_zone_destroy(&local);
     if (rc) {

@@ -105,7 +105,8 @@ int bsfctl_export(const bsfctl_options_t *o)
         MDB_txn *txn;
         rc = 1;
         if (bsfctl_open_read(o->store, &store, &txn) == 0) {
-            int lrc = bsfctl_scan_history(o, &store, txn, visit_local, &x);
+            bsf_log_unstored_t u = {visit_local, &x};
+            int lrc = bsfctl_scan_history(o, &store, txn, bsf_log_visit_unstored, &u);
             rc = lrc ? 1 : 0;
             mdb_txn_abort(txn);
             bsf_store_close(&store);

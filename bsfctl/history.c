@@ -421,7 +421,8 @@ int bsfctl_history(const bsfctl_options_t *o)
             rc = 1;
             goto out;
         }
-        lrc = bsfctl_scan_history(o, &store, txn, visit, h);
+        bsf_log_unstored_t u = {visit, h};
+        lrc = bsfctl_scan_history(o, &store, txn, bsf_log_visit_unstored, &u);
         print_matches(h);
         mdb_txn_abort(txn);
         bsf_store_close(&store);

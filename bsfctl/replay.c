@@ -101,7 +101,8 @@ static int replay_visit(void *ctx, const char *topic, int64_t offset, const void
     if (readable && head.seq <= r->seen_seq[head.site]) {
         r->skipped++;
     } else if (!readable ||
-               bsf_prepared_event_make(data, len, false, zone, &r->tmp, &it->pe, err, sizeof err)) {
+               bsf_prepared_event_make(data, len, NULL, 0, false, zone, &r->tmp, &it->pe, err,
+                                       sizeof err)) {
         if (r->bad++ < 10)
             fprintf(stderr, "bsfctl: %s offset %" PRId64 " is not an event (%s); skipped\n",
                     topic, offset, err);

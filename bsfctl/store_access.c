@@ -105,20 +105,21 @@ int bsfctl_print_digest(bsf_store_t *store, MDB_txn *txn, bool json)
 }
 
 typedef struct {
-    bsf_log_visit_fn visit;
+    bsf_log_visit_stored_fn visit;
     void *ctx;
     bsfctl_progress_t progress;
 } counted_t;
 
-static int counted_visit(void *ctx, uint64_t position, const void *event, size_t len)
+static int counted_visit(void *ctx, uint64_t position, const void *event, size_t len,
+                         const void *stored, size_t stored_len)
 {
     counted_t *c = ctx;
     bsfctl_progress_add(&c->progress, 1);
-    return c->visit(c->ctx, position, event, len);
+    return c->visit(c->ctx, position, event, len, stored, stored_len);
 }
 
 int bsfctl_scan_history(const bsfctl_options_t *o, bsf_store_t *store, MDB_txn *txn,
-                        bsf_log_visit_fn visit, void *ctx)
+                        bsf_log_visit_stored_fn visit, void *ctx)
 {
     /* The events to read: the live log's, or every position with the archive before it. */
     uint64_t events = 0, first = 0;

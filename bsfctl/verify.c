@@ -129,7 +129,8 @@ typedef struct {
 } rebuild_t;
 
 /* Prepares each event here; the pipeline's writer writes it (bsfctl/apply_pipeline.h). */
-static int rebuild_visit(void *ctx, uint64_t position, const void *data, size_t len)
+static int rebuild_visit(void *ctx, uint64_t position, const void *data, size_t len,
+                         const void *stored, size_t stored_len)
 {
     rebuild_t *r = ctx;
     char err[256];
@@ -137,8 +138,11 @@ static int rebuild_visit(void *ctx, uint64_t position, const void *data, size_t 
     bsfctl_item_t *it = bsfctl_pipeline_next(r->pl, &zone);
     if (!it)
         return 1; /* the writer failed: bsfctl_pipeline_finish says why */
-    /* The event's own bytes go to the new log: what was logged is kept exactly. */
-    if (bsf_prepared_event_make(data, len, false, zone, &r->tmp, &it->pe, err, sizeof err)) {
+    /* The event's own bytes go to the new log: what was logged is kept exactly, and a live
+     * log's event as it is stored (compressing it again was a fifth of a rebuild's CPU). The
+     * binding's frame is made here: the writer's LMDB work is the longer of the two. */
+    if (bsf_prepared_event_make(data, len, stored, stored_len, true, zone, &r->tmp, &it->pe,
+                                err, sizeof err)) {
         fprintf(stderr, "bsfctl: event at position %llu is unreadable: %s\n",
                 (unsigned long long)position, err);
         r->err = MDB_CORRUPTED;

@@ -7,19 +7,39 @@
 #include "log/embedded_log.h"
 #include "projections/projection.h"
 
-/* Copies the bytes of `tmp` into `zone`. */
-static const char *keep(msgpack_zone *zone, const msgpack_sbuffer *tmp, size_t *len)
+/* Copies `n` bytes at `data` into `zone`. */
+static const char *keep_bytes(msgpack_zone *zone, const char *data, size_t n, size_t *len)
 {
-    char *p = msgpack_zone_malloc(zone, tmp->size ? tmp->size : 1);
-    if (p && tmp->size)
-        memcpy(p, tmp->data, tmp->size);
-    *len = tmp->size;
+    char *p = msgpack_zone_malloc(zone, n ? n : 1);
+    if (p && n)
+        memcpy(p, data, n);
+    *len = n;
     return p;
 }
 
-int bsf_prepared_event_make(const char *raw, size_t len, bool binding_frame, msgpack_zone *zone,
-                            msgpack_sbuffer *tmp, bsf_prepared_event_t *out, char *err,
-                            size_t err_cap)
+static const char *keep(msgpack_zone *zone, const msgpack_sbuffer *tmp, size_t *len)
+{
+    return keep_bytes(zone, tmp->data, tmp->size, len);
+}
+
+/* The event's log frame: a copy of its stored form, or made from the event. */
+static int make_log_frame(const char *event, size_t len, const char *stored, size_t stored_len,
+                          msgpack_zone *zone, msgpack_sbuffer *tmp, bsf_prepared_event_t *out)
+{
+    if (stored) {
+        out->log_frame = keep_bytes(zone, stored, stored_len, &out->log_frame_len);
+        return out->log_frame ? 0 : -1;
+    }
+    msgpack_sbuffer_clear(tmp);
+    if (bsf_embedded_log_frame(event, len, tmp))
+        return -1;
+    out->log_frame = keep(zone, tmp, &out->log_frame_len);
+    return out->log_frame ? 0 : -1;
+}
+
+int bsf_prepared_event_make(const char *raw, size_t len, const char *stored, size_t stored_len,
+                            bool binding_frame, msgpack_zone *zone, msgpack_sbuffer *tmp,
+                            bsf_prepared_event_t *out, char *err, size_t err_cap)
 {
     memset(out, 0, sizeof *out);
     /* The decoded event points into the bytes it was decoded from. */
@@ -31,9 +51,7 @@ int bsf_prepared_event_make(const char *raw, size_t len, bool binding_frame, msg
     memcpy(copy, raw, len);
     if (bsf_event_decode(copy, len, zone, &out->ev, &out->binding, err, err_cap))
         return -1;
-    msgpack_sbuffer_clear(tmp);
-    if (bsf_embedded_log_frame(copy, len, tmp) ||
-        !(out->log_frame = keep(zone, tmp, &out->log_frame_len))) {
+    if (make_log_frame(copy, len, stored, stored_len, zone, tmp, out)) {
         snprintf(err, err_cap, "out of memory");
         return -1;
     }

@@ -25,12 +25,14 @@ typedef struct {
 } bsf_prepared_event_t;
 
 /* Prepares the encoded event `raw` (copied: it need not outlive the call) into *out, every
- * byte allocated from `zone`; `tmp` is a reusable buffer. `binding_frame`: also make the
- * binding's frame (else the writer makes it: which side does it balances the two threads).
+ * byte allocated from `zone`; `tmp` is a reusable buffer. `stored`, when not NULL, is the
+ * event's stored form in another embedded log (bsf_log_visit_stored_fn), copied as the log
+ * frame instead of compressing the event again. `binding_frame`: also make the binding's
+ * frame (else the writer makes it: which side does it balances the two threads).
  * Returns 0, or -1 with the reason in err (not an event, or out of memory). */
-int bsf_prepared_event_make(const char *raw, size_t len, bool binding_frame, msgpack_zone *zone,
-                            msgpack_sbuffer *tmp, bsf_prepared_event_t *out, char *err,
-                            size_t err_cap);
+int bsf_prepared_event_make(const char *raw, size_t len, const char *stored, size_t stored_len,
+                            bool binding_frame, msgpack_zone *zone, msgpack_sbuffer *tmp,
+                            bsf_prepared_event_t *out, char *err, size_t err_cap);
 
 /* Appends the prepared event to the log and applies it, as bsf_store_write_raw_event does.
  * Returns 0 or an LMDB error code. */

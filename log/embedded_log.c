@@ -79,8 +79,24 @@ int bsf_embedded_log_append(bsf_embedded_log_t *log, MDB_txn *txn, const void *e
     return rc;
 }
 
+int bsf_log_visit_unstored(void *ctx, uint64_t position, const void *event, size_t len,
+                           const void *stored, size_t stored_len)
+{
+    (void)stored;
+    (void)stored_len;
+    const bsf_log_unstored_t *u = ctx;
+    return u->visit(u->ctx, position, event, len);
+}
+
 int bsf_embedded_log_scan(const bsf_embedded_log_t *log, MDB_txn *txn, uint64_t from,
                           bsf_log_visit_fn visit, void *ctx)
+{
+    bsf_log_unstored_t u = {visit, ctx};
+    return bsf_embedded_log_scan_stored(log, txn, from, bsf_log_visit_unstored, &u);
+}
+
+int bsf_embedded_log_scan_stored(const bsf_embedded_log_t *log, MDB_txn *txn, uint64_t from,
+                                 bsf_log_visit_stored_fn visit, void *ctx)
 {
     MDB_cursor *cur;
     int rc = mdb_cursor_open(txn, log->dbi, &cur);
@@ -105,7 +121,7 @@ int bsf_embedded_log_scan(const bsf_embedded_log_t *log, MDB_txn *txn, uint64_t 
             rc = MDB_CORRUPTED;
             break;
         }
-        if (visit(ctx, bsf_get_be64(k.mv_data), event, len))
+        if (visit(ctx, bsf_get_be64(k.mv_data), event, len, v.mv_data, v.mv_size))
             break;
     }
     msgpack_zone_destroy(&zone);

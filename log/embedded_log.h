@@ -55,6 +55,25 @@ typedef int (*bsf_log_visit_fn)(void *ctx, uint64_t position, const void *event,
 int bsf_embedded_log_scan(const bsf_embedded_log_t *log, MDB_txn *txn, uint64_t from,
                           bsf_log_visit_fn visit, void *ctx);
 
+/* A visitor that also gets the event as the log stores it (`event` itself when stored plain,
+ * else its compressed frame; NULL and 0 for an event not read from a live log, such as an
+ * archived one): what bsf_embedded_log_append_frame takes, so that copying an event into
+ * another log does not compress it again. Both are valid during the call only. */
+typedef int (*bsf_log_visit_stored_fn)(void *ctx, uint64_t position, const void *event,
+                                       size_t len, const void *stored, size_t stored_len);
+/* bsf_embedded_log_scan with a bsf_log_visit_stored_fn; the same results. */
+int bsf_embedded_log_scan_stored(const bsf_embedded_log_t *log, MDB_txn *txn, uint64_t from,
+                                 bsf_log_visit_stored_fn visit, void *ctx);
+
+/* Adapts a bsf_log_visit_fn to a scan that takes a bsf_log_visit_stored_fn: pass
+ * bsf_log_visit_unstored as the visitor and a bsf_log_unstored_t as its ctx. */
+typedef struct {
+    bsf_log_visit_fn visit;
+    void *ctx;
+} bsf_log_unstored_t;
+int bsf_log_visit_unstored(void *ctx, uint64_t position, const void *event, size_t len,
+                           const void *stored, size_t stored_len);
+
 /* Deletes the oldest events, at positions <= through, at most `max` of them, never the last
  * one (it holds the next position: bsf_embedded_log_reload reads it), in the caller's write
  * transaction; `removed` says how many. LMDB reuses the freed pages for later appends.

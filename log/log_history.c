@@ -5,7 +5,7 @@
 #include "log/log_archive.h"
 
 typedef struct {
-    bsf_log_visit_fn visit;
+    bsf_log_visit_stored_fn visit;
     void *ctx;
     uint64_t next;      /* the position expected next */
     bool stopped;
@@ -18,10 +18,11 @@ static int from_archive(void *ctx, uint64_t position, const void *event, size_t 
     c->stat->missing += position - c->next;
     c->next = position + 1;
     c->stat->archived++;
-    return c->visit(c->ctx, position, event, len);
+    return c->visit(c->ctx, position, event, len, NULL, 0);
 }
 
-static int from_live(void *ctx, uint64_t position, const void *event, size_t len)
+static int from_live(void *ctx, uint64_t position, const void *event, size_t len,
+                     const void *stored, size_t stored_len)
 {
     chain_t *c = ctx;
     if (position < c->next)
@@ -29,7 +30,7 @@ static int from_live(void *ctx, uint64_t position, const void *event, size_t len
     c->stat->missing += position - c->next;
     c->next = position + 1;
     c->stat->live++;
-    if (c->visit(c->ctx, position, event, len)) {
+    if (c->visit(c->ctx, position, event, len, stored, stored_len)) {
         c->stopped = true;
         return 1;
     }
@@ -37,7 +38,8 @@ static int from_live(void *ctx, uint64_t position, const void *event, size_t len
 }
 
 int bsf_log_history_scan(const char *archive_dir, const bsf_embedded_log_t *log, MDB_txn *txn,
-                         bsf_log_visit_fn visit, void *ctx, bsf_log_history_stat_t *stat)
+                         bsf_log_visit_stored_fn visit, void *ctx,
+                         bsf_log_history_stat_t *stat)
 {
     bsf_log_history_stat_t local;
     if (!stat)
@@ -51,5 +53,5 @@ int bsf_log_history_scan(const char *archive_dir, const bsf_embedded_log_t *log,
         if (rc || stopped)
             return rc;
     }
-    return bsf_embedded_log_scan(log, txn, c.next, from_live, &c);
+    return bsf_embedded_log_scan_stored(log, txn, c.next, from_live, &c);
 }

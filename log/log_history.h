@@ -14,9 +14,11 @@ typedef struct {
 
 /* Calls `visit` for each event at positions >= 1, archive first (when `archive_dir` is not
  * NULL), then the live log in `txn`, until it returns non-zero. The event is valid during the
- * call only. Returns 0, a code of bsf_log_archive_scan (an unreadable archive: nothing of
- * the live log is visited then) or of bsf_embedded_log_scan. */
+ * call only; its stored form is given for the live log's events only (NULL for archived
+ * ones). Returns 0, a code of bsf_log_archive_scan (an unreadable archive: nothing of the
+ * live log is visited then) or of bsf_embedded_log_scan. */
 int bsf_log_history_scan(const char *archive_dir, const bsf_embedded_log_t *log, MDB_txn *txn,
-                         bsf_log_visit_fn visit, void *ctx, bsf_log_history_stat_t *stat);
+                         bsf_log_visit_stored_fn visit, void *ctx,
+                         bsf_log_history_stat_t *stat);
 
 #endif

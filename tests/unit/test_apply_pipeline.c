@@ -50,7 +50,7 @@ static uint64_t push_history(hf_history_t *f, bsfctl_pipeline_t *pl, int rounds)
             if (!it)
                 goto out;
             hf_encode_event(f, i, &raw);
-            if (bsf_prepared_event_make(raw.data, raw.size, false, zone, &tmp, &it->pe, err,
+            if (bsf_prepared_event_make(raw.data, raw.size, NULL, 0, false, zone, &tmp, &it->pe, err,
                                         sizeof err))
                 fail_msg("event %zu: %s", i, err);
             it->has_event = true;

@@ -124,13 +124,17 @@ static uint64_t first_live(fx_t *f)
 typedef struct {
     uint64_t positions[32];
     size_t n;
+    uint64_t with_stored; /* visits that had the stored form: the live log's only */
 } seen_t;
 
-static int note(void *ctx, uint64_t position, const void *event, size_t len)
+static int note(void *ctx, uint64_t position, const void *event, size_t len,
+                const void *stored, size_t stored_len)
 {
     (void)event;
     (void)len;
     seen_t *s = ctx;
+    if (stored && stored_len)
+        s->with_stored++;
     if (s->n < 32)
         s->positions[s->n++] = position;
     return 0;
@@ -148,6 +152,7 @@ static void assert_whole_history(fx_t *f, const char *archive)
     for (size_t i = 0; i < 10; i++)
         assert_int_equal(seen.positions[i], i + 1);
     assert_int_equal(st.missing, 0);
+    assert_int_equal(seen.with_stored, st.live);
 }
 
 static void test_rounds_archive_then_trim(void **state)
