@@ -110,3 +110,16 @@ int bsf_engine_doc_replace_collided(bsf_engine_t *e, MDB_txn *txn, const bsf_eng
         b->replaced++;
     return rc;
 }
+
+int bsf_engine_doc_get_remote(bsf_engine_t *e, MDB_txn *txn, const bsf_engine_doc_kind_t *k,
+                              const bsf_binding_id_t *id, bsf_record_t *rec, void *out)
+{
+    msgpack_zone_clear(bsf_engine_zone(e));
+    return bsf_engine_doc_get_live(e, txn, k, id, bsf_engine_zone(e), rec, out);
+}
+
+void bsf_engine_packer_reset(msgpack_packer *pk, msgpack_sbuffer *out)
+{
+    msgpack_sbuffer_clear(out);
+    msgpack_packer_init(pk, out, msgpack_sbuffer_write);
+}

@@ -40,6 +40,16 @@ int bsf_engine_doc_get_live(bsf_engine_t *e, MDB_txn *txn, const bsf_engine_doc_
                             const bsf_binding_id_t *id, msgpack_zone *zone, bsf_record_t *rec,
                             void *out);
 
+/* The live binding `id` of kind `k` that another site registered, read for the collision
+ * rule with the engine's zone cleared first (its members in that zone): as
+ * bsf_engine_doc_get_live, which it returns. */
+int bsf_engine_doc_get_remote(bsf_engine_t *e, MDB_txn *txn, const bsf_engine_doc_kind_t *k,
+                              const bsf_binding_id_t *id, bsf_record_t *rec, void *out);
+
+/* Empties `out` and sets `pk` to write into it, for a kind's encode step. Cannot fail; `out`
+ * stays the caller's. */
+void bsf_engine_packer_reset(msgpack_packer *pk, msgpack_sbuffer *out);
+
 /* The update (merge patch) and deregister commands on the live binding cmd->id: 0 with the
  * outcome in cmd (the binding in cmd->body after an update; 404 RESOURCE_CONTEXT_NOT_FOUND,
  * detail "<what> with id <id>", when there is none or it is deregistered), or a store error

@@ -70,8 +70,7 @@ static int collect(bsf_engine_t *e, MDB_txn *txn, const bsf_mbs_session_id_t *se
 static int encode(const void *b, msgpack_sbuffer *out)
 {
     msgpack_packer pk;
-    msgpack_sbuffer_clear(out);
-    msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
+    bsf_engine_packer_reset(&pk, out);
     return bsf_pcf_mbs_binding_encode(b, &pk) ? -ENOMEM : 0;
 }
 
@@ -152,12 +151,9 @@ int bsf_engine_resolve_mbs_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_ba
 {
     bsf_record_t rec;
     bsf_pcf_mbs_binding_t remote;
-    msgpack_zone_clear(bsf_engine_zone(e));
-    int rc = bsf_engine_doc_get_live(e, txn, &mbs_kind, id, bsf_engine_zone(e), &rec, &remote);
-    if (rc == MDB_NOTFOUND)
-        return 0; /* already deregistered */
+    int rc = bsf_engine_doc_get_remote(e, txn, &mbs_kind, id, &rec, &remote);
     if (rc)
-        return rc;
+        return rc == MDB_NOTFOUND ? 0 : rc; /* not found: already deregistered */
     uint64_t remote_created = rec.created_hlc;
     collect_t c;
     if ((rc = collect(e, txn, &remote.mbs_session_id, &c)))

@@ -14,8 +14,7 @@
 static int encode(const bsf_subscription_t *s, msgpack_sbuffer *out)
 {
     msgpack_packer pk;
-    msgpack_sbuffer_clear(out);
-    msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
+    bsf_engine_packer_reset(&pk, out);
     return bsf_subscription_encode(s, &pk) ? -ENOMEM : 0;
 }
 

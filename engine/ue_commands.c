@@ -52,8 +52,7 @@ static int collect(bsf_engine_t *e, MDB_txn *txn, const char *supi, collect_t *c
 static int encode(const void *b, msgpack_sbuffer *out)
 {
     msgpack_packer pk;
-    msgpack_sbuffer_clear(out);
-    msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
+    bsf_engine_packer_reset(&pk, out);
     return bsf_pcf_ue_binding_encode(b, &pk) ? -ENOMEM : 0;
 }
 
@@ -130,12 +129,9 @@ int bsf_engine_resolve_ue_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_bat
 {
     bsf_record_t rec;
     bsf_pcf_ue_binding_t remote;
-    msgpack_zone_clear(bsf_engine_zone(e));
-    int rc = bsf_engine_doc_get_live(e, txn, &ue_kind, id, bsf_engine_zone(e), &rec, &remote);
-    if (rc == MDB_NOTFOUND)
-        return 0; /* already deregistered */
+    int rc = bsf_engine_doc_get_remote(e, txn, &ue_kind, id, &rec, &remote);
     if (rc)
-        return rc;
+        return rc == MDB_NOTFOUND ? 0 : rc; /* not found: already deregistered */
     bsf_ue_binding_view_t rv = {*id, &remote, rec.created_hlc};
     bsf_ue_binding_view_t views[MAX_UE_CANDIDATES];
     bsf_pcf_ue_binding_t bindings[MAX_UE_CANDIDATES];

@@ -64,9 +64,7 @@ static int unindex_record(const bsf_doc_kind_t *k, const bsf_projection_t *p, MD
 static int put_record(const bsf_doc_kind_t *k, MDB_txn *txn, const bsf_binding_id_t *id,
                       const bsf_record_t *r, msgpack_sbuffer *scratch)
 {
-    bsf_record_write(r, scratch);
-    MDB_val key = {16, (void *)id->b}, v = {scratch->size, scratch->data};
-    return mdb_put(txn, k->records, &key, &v, 0);
+    return bsf_tombstone_put_record(txn, k->records, id, r, scratch);
 }
 
 static int apply_deregistration(const bsf_doc_kind_t *k, const bsf_projection_t *p,

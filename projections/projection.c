@@ -142,9 +142,7 @@ static int unindex_record(const bsf_projection_t *p, MDB_txn *txn, const bsf_rec
 static int put_record(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
                       const bsf_record_t *r, msgpack_sbuffer *scratch)
 {
-    bsf_record_write(r, scratch);
-    MDB_val k = {16, (void *)id->b}, v = {scratch->size, scratch->data};
-    return mdb_put(txn, p->bindings, &k, &v, 0);
+    return bsf_tombstone_put_record(txn, p->bindings, id, r, scratch);
 }
 
 static int apply_deregistration(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,

@@ -38,7 +38,13 @@ int bsf_tombstone_bury(MDB_txn *txn, MDB_dbi tombstones, MDB_dbi records,
     if (rc)
         return rc;
     bsf_record_t tomb = {.state = BSF_RECORD_DEAD, .site = site, .hlc = hlc};
-    bsf_record_write(&tomb, scratch);
+    return bsf_tombstone_put_record(txn, records, id, &tomb, scratch);
+}
+
+int bsf_tombstone_put_record(MDB_txn *txn, MDB_dbi records, const bsf_binding_id_t *id,
+                             const bsf_record_t *r, msgpack_sbuffer *scratch)
+{
+    bsf_record_write(r, scratch);
     MDB_val key = {16, (void *)id->b}, v = {scratch->size, scratch->data};
     return mdb_put(txn, records, &key, &v, 0);
 }

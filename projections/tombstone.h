@@ -26,4 +26,10 @@ int bsf_tombstone_bury(MDB_txn *txn, MDB_dbi tombstones, MDB_dbi records,
                        const bsf_record_t *dead, uint64_t hlc, uint16_t site,
                        const bsf_binding_id_t *id, msgpack_sbuffer *scratch);
 
+/* Writes `r` (bsf_record_write into `scratch`) as the value of `id` in `records` (the record
+ * sub-database of any kind, the live records as well as the dead). Returns what mdb_put
+ * returns; `scratch` stays the caller's. */
+int bsf_tombstone_put_record(MDB_txn *txn, MDB_dbi records, const bsf_binding_id_t *id,
+                             const bsf_record_t *r, msgpack_sbuffer *scratch);
+
 #endif

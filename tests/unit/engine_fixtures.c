@@ -56,6 +56,12 @@ void ef_destroy(ef_store_t *f)
     free(f);
 }
 
+int ef_teardown(void **state)
+{
+    ef_destroy(*state);
+    return 0;
+}
+
 size_t ef_apply_remote(ef_store_t *f, bsf_event_t ev)
 {
     msgpack_packer pk;

@@ -29,6 +29,8 @@ typedef struct {
 ef_store_t *ef_create(const char *dir_template, bool collision_detection);
 /* Closes engine and store, removes the directory, frees `f`. */
 void ef_destroy(ef_store_t *f);
+/* The cmocka teardown of a test whose state is an ef_create fixture: ef_destroy(*state), 0. */
+int ef_teardown(void **state);
 /* Opens the store and starts the engine (again, after ef_close). */
 void ef_open(ef_store_t *f);
 /* Stops the engine and closes the store (the directory stays). */

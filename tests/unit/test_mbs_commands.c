@@ -28,12 +28,6 @@ static int setup(void **state)
     return 0;
 }
 
-static int teardown(void **state)
-{
-    ef_destroy(*state);
-    return 0;
-}
-
 #define TMGI "\"tmgi\":{\"mbsServiceId\":\"00AA01\",\"plmnId\":{\"mcc\":\"001\",\"mnc\":\"01\"}}"
 #define SSM "\"ssm\":{\"sourceIpAddr\":{\"ipv4Addr\":\"198.51.100.1\"},\"destIpAddr\":" \
             "{\"ipv4Addr\":\"232.0.0.1\"}}"
@@ -155,8 +149,8 @@ static void cross_site_earlier_stays(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(one_pcf_per_session, setup, teardown),
-        cmocka_unit_test_setup_teardown(cross_site_earlier_stays, setup, teardown),
+        cmocka_unit_test_setup_teardown(one_pcf_per_session, setup, ef_teardown),
+        cmocka_unit_test_setup_teardown(cross_site_earlier_stays, setup, ef_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

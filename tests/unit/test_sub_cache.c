@@ -198,12 +198,6 @@ static int setup(void **state)
     return 0;
 }
 
-static int teardown(void **state)
-{
-    ef_destroy(*state);
-    return 0;
-}
-
 #define SUPI "imsi-001010000000077"
 
 /* Registers a UE binding of SUPI: how many notifications it caused. */
@@ -384,11 +378,11 @@ int main(void)
         cmocka_unit_test(keyset_has_no_false_negative),
         cmocka_unit_test(keyset_aborted_transaction_is_undone),
         cmocka_unit_test(cache_copies_and_evicts_under_its_bound),
-        cmocka_unit_test_setup_teardown(deleted_subscription_is_not_notified, setup, teardown),
-        cmocka_unit_test_setup_teardown(replaced_filter_is_honoured, setup, teardown),
-        cmocka_unit_test_setup_teardown(aborted_transaction_leaves_nothing, setup, teardown),
-        cmocka_unit_test_setup_teardown(replicated_events_invalidate, setup, teardown),
-        cmocka_unit_test_setup_teardown(restart_counts_the_store_again, setup, teardown),
+        cmocka_unit_test_setup_teardown(deleted_subscription_is_not_notified, setup, ef_teardown),
+        cmocka_unit_test_setup_teardown(replaced_filter_is_honoured, setup, ef_teardown),
+        cmocka_unit_test_setup_teardown(aborted_transaction_leaves_nothing, setup, ef_teardown),
+        cmocka_unit_test_setup_teardown(replicated_events_invalidate, setup, ef_teardown),
+        cmocka_unit_test_setup_teardown(restart_counts_the_store_again, setup, ef_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

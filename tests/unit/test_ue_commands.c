@@ -31,12 +31,6 @@ static int setup(void **state)
     return 0;
 }
 
-static int teardown(void **state)
-{
-    ef_destroy(*state);
-    return 0;
-}
-
 static void decode_into(fx_t *f, const char *json, bsf_pcf_ue_binding_t *b, msgpack_zone *zone)
 {
     msgpack_object o = tu_json(json, &f->json, zone);
@@ -214,9 +208,9 @@ static void schema_1_store_is_migrated(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(register_replace_update_deregister, setup, teardown),
-        cmocka_unit_test_setup_teardown(other_sites_events, setup, teardown),
-        cmocka_unit_test_setup_teardown(schema_1_store_is_migrated, setup, teardown),
+        cmocka_unit_test_setup_teardown(register_replace_update_deregister, setup, ef_teardown),
+        cmocka_unit_test_setup_teardown(other_sites_events, setup, ef_teardown),
+        cmocka_unit_test_setup_teardown(schema_1_store_is_migrated, setup, ef_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
