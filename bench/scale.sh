@@ -8,7 +8,9 @@
 # BSFD selects the build; MEMORY_MAX=BYTES runs bsfd in a cgroup v1 memory group of that
 # limit (created under this shell's memory cgroup) after dropping the store's pages from the
 # page cache (posix_fadvise DONTNEED), so that the store exceeds the memory bsfd may use.
-# CPU figures are bsfd's utime+stime per request (/proc/PID/stat), faults minflt/majflt.
+# Admission control is off: right after the start the warm-up's CPU can make it shed the load.
+# RANGE=N: draw keys from the first N generated bindings (after bench/scale_write.sh added
+# others). CPU figures are bsfd's utime+stime per request (/proc/PID/stat), faults minflt/majflt.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=${1:?DIR}
@@ -40,7 +42,7 @@ fi
 t0=$(date +%s%N)
 "${cgroup_run[@]}" "$BSFD" --set store.path="$DIR" --set sbi.listen=127.0.0.1:$SBI_PORT \
     --set ops.listen=127.0.0.1:$OPS_PORT --set ops.admin_listen= --set sbi.workers="$WORKERS" \
-    --set log.level=info 2>"$DIR.scale.log" &
+    --set admission.enabled=false --set log.level=info 2>"$DIR.scale.log" &
 PID=$!
 trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null || true; [ -n "${CG:-}" ] && rmdir "$CG" 2>/dev/null || true' EXIT
 until curl -sf "http://127.0.0.1:$OPS_PORT/health/ready" >/dev/null; do sleep 0.005; done
@@ -54,7 +56,7 @@ done
 grep -E "warm-up" "$DIR.scale.log" | sed 's/^/  /' || echo "  (no warm-up)"
 
 stat_of() { awk '{print $10, $12, $14 + $15}' "/proc/$PID/stat"; }
-range=$(( live - live % 3 - 1 ))
+range=${RANGE:-$(( live - live % 3 - 1 ))}
 for key in ipv4 ipv6 mac; do
     read -r mi0 ma0 c0 < <(stat_of)
     out=$("$LOAD" --target 127.0.0.1:$SBI_PORT --mode discover --count "$REQ" --range "$range" \

@@ -5,7 +5,8 @@
 # and registrations per transaction. The store keeps what is registered.
 #
 #   bench/scale_write.sh DIR [WORKERS=1]     LOW_COUNT (20000), LOAD_COUNT (300000)
-# Admission control is off: on a shared machine it would shed the load.
+# Admission control is off: on a shared machine it would shed the load. SETTINGS="k=v k2=v2"
+# adds bsfd settings (e.g. store.commit_window_us=20000).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=${1:?DIR}
@@ -32,16 +33,19 @@ thread_cpu() {
     echo $t
 }
 
+extra=()
+for kv in ${SETTINGS:-}; do extra+=(--set "$kv"); done
 live=$("$BSFCTL" --store "$DIR" stats | awk '/^live bindings/{print $3}')
 echo "# $(date -u +%FT%TZ) load average $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores;" \
      "store $live bindings; sbi.workers=$WORKERS"
 "$BSFD" --set store.path="$DIR" --set sbi.listen=127.0.0.1:$SBI_PORT \
     --set ops.listen=127.0.0.1:$OPS_PORT --set ops.admin_listen= --set sbi.workers="$WORKERS" \
-    --set log.level=info --set admission.enabled=false 2>"$DIR.write.log" &
+    --set log.level=info --set admission.enabled=false "${extra[@]}" 2>"$DIR.write.log" &
 PID=$!
 trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null || true' EXIT
 until curl -sf "http://127.0.0.1:$OPS_PORT/health/ready" >/dev/null; do sleep 0.01; done
-for _ in $(seq 1200); do grep -q "warm-up" "$DIR.write.log" && break; sleep 0.1; done
+# until the whole map is populated: the warm-up thread's CPU is not a registration's
+for _ in $(seq 1200); do grep -qE "warm-up: [0-9]|warm-up stopped" "$DIR.write.log" && break; sleep 0.1; done
 
 start=${START:-$((live * 2))} # beyond every key the store holds, also after earlier runs
 per() { awk -v d="$1" -v n="$2" -v hz="$hz" 'BEGIN { printf "%.1f", d / hz / n * 1e6 }'; } # ticks, count: µs each
@@ -55,6 +59,7 @@ run() { # label count connections streams [rate]
     start=$((start + $2))
     txns=$(( $(metric bsf_store_transactions_total) - t0 ))
     echo "$1: $(echo "$out" | grep -o '[0-9]* req/s'); $(echo "$out" | grep status);" \
+        "$(echo "$out" | grep -o 'p50 [0-9.]* ms, p99 [0-9.]* ms');" \
         "cpu_us/registration=$(per $((c1 - p0)) "$2")" \
         "engine_us=$(per $((e1 - e0)) "$2") sbi_workers_us=$(per $((w1 - w0)) "$2")" \
         "per_txn=$(awk -v c=$(( $(metric bsf_store_commands_total) - c0 )) -v t=$txns \
