@@ -10,7 +10,7 @@
 # page cache (posix_fadvise DONTNEED), so that the store exceeds the memory bsfd may use.
 # Admission control is off: right after the start the warm-up's CPU can make it shed the load.
 # RANGE=N: draw keys from the first N generated bindings (after bench/scale_write.sh added
-# others). CPU figures are bsfd's utime+stime per request (/proc/PID/stat), faults minflt/majflt.
+# others). COLD=1: drop the store's pages from the page cache before the start. CPU figures are bsfd's utime+stime per request (/proc/PID/stat), faults minflt/majflt.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DIR=${1:?DIR}
@@ -28,13 +28,15 @@ file=$(stat -c %s "$DIR/data.mdb")
 echo "# $(date -u +%FT%TZ) load average $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
 echo "store: $live bindings, data file $file bytes = $((file / live)) B per binding"
 
+if [ -n "${MEMORY_MAX:-}${COLD:-}" ]; then # drop the store's pages from the page cache
+    /usr/bin/python3 -c 'import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd,0,0,os.POSIX_FADV_DONTNEED)' "$DIR/data.mdb"
+fi
 cgroup_run=()
 if [ -n "${MEMORY_MAX:-}" ]; then
     parent=$(awk -F: '$2 ~ /(^|,)memory(,|$)/{print $3}' /proc/self/cgroup)
     CG=/sys/fs/cgroup/memory$parent/bsf-scale-$$
     mkdir -p "$CG"
     echo "$MEMORY_MAX" > "$CG/memory.limit_in_bytes"
-    /usr/bin/python3 -c 'import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd,0,0,os.POSIX_FADV_DONTNEED)' "$DIR/data.mdb"
     cgroup_run=(sh -c "echo \$\$ > $CG/cgroup.procs; exec \"\$@\"" sh)
     echo "cgroup $CG memory.limit_in_bytes=$(cat "$CG/memory.limit_in_bytes")"
 fi
@@ -56,7 +58,8 @@ done
 grep -E "warm-up" "$DIR.scale.log" | sed 's/^/  /' || echo "  (no warm-up)"
 
 stat_of() { awk '{print $10, $12, $14 + $15}' "/proc/$PID/stat"; }
-range=${RANGE:-$(( live - live % 3 - 1 ))}
+generated=${RANGE:-$live}
+range=$(( generated - generated % 3 - 1 ))
 for key in ipv4 ipv6 mac; do
     read -r mi0 ma0 c0 < <(stat_of)
     out=$("$LOAD" --target 127.0.0.1:$SBI_PORT --mode discover --count "$REQ" --range "$range" \
