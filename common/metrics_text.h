@@ -1,0 +1,61 @@
+/* Prometheus text exposition (format 0.0.4) into a bsf_text_t: a family's HELP and TYPE lines,
+ * then its samples, so that every module writes its families in the one shape and only says
+ * what they are. The writers print names, labels and help texts as given (no escaping: they
+ * are the caller's constants or validated values) and values in the format each one names.
+ * Like bsf_text_printf they return nothing: an allocation failure sets `t->failed` and later
+ * writes are dropped. The buffer is the caller's, one thread at a time; nothing is kept. */
+#ifndef BSF_COMMON_METRICS_TEXT_H
+#define BSF_COMMON_METRICS_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/text.h"
+
+/* "# HELP <name> <help>\n# TYPE <name> <type>\n"; type is "counter", "gauge" or "histogram". */
+void bsf_metrics_family(bsf_text_t *t, const char *name, const char *type, const char *help);
+
+/* "<name> <v>\n", or "<name>{<labels>} <v>\n" when labels is a rendered set `a="x",b="y"`
+ * (NULL or "": none); v as %llu. */
+void bsf_metrics_u64(bsf_text_t *t, const char *name, const char *labels, uint64_t v);
+
+/* "<name>{<key>=\"<value>\"} <v>\n" (v as %llu). */
+void bsf_metrics_u64_label(bsf_text_t *t, const char *name, const char *key, const char *value,
+                           uint64_t v);
+
+/* Like bsf_metrics_u64 with v as %.<decimals>f (seconds: 3, 6 or 9 as each metric had). */
+void bsf_metrics_double(bsf_text_t *t, const char *name, const char *labels, int decimals,
+                        double v);
+
+/* A family with one unlabelled sample, for tables of counters and gauges. */
+typedef struct {
+    const char *name;
+    const char *type; /* "counter" or "gauge" */
+    const char *help;
+    uint64_t value;   /* printed as %llu */
+} bsf_metric_row_t;
+
+/* Writes each row: its family lines and "<name> <value>\n". */
+void bsf_metrics_rows(bsf_text_t *t, const bsf_metric_row_t *rows, size_t n);
+
+/* The family of one row whose value is a double (%.<decimals>f). */
+void bsf_metrics_double_family(bsf_text_t *t, const char *name, const char *type,
+                               const char *help, int decimals, double v);
+
+/* One series of a histogram (the family lines are written apart, once for all series):
+ * "<name>_bucket{[labels,]le=\"%g\"} <cumulative>" for each finite bound, then le="+Inf",
+ * "<name>_sum[{labels}] %.<sum_decimals>f" and "<name>_count[{labels}] <count>". */
+typedef struct {
+    const char *name;
+    const char *labels;     /* NULL or "": none; else a rendered set `a="x"` */
+    const double *bounds;   /* n_bounds finite upper bounds, ascending */
+    size_t n_bounds;
+    const uint64_t *counts; /* n_bounds + 1 counts per bucket (not cumulative), +Inf last */
+    double sum;
+    int sum_decimals;
+    uint64_t count;
+} bsf_metrics_histogram_t;
+
+void bsf_metrics_histogram(bsf_text_t *t, const bsf_metrics_histogram_t *h);
+
+#endif
