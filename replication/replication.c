@@ -7,6 +7,7 @@
 
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/metrics_text.h"
 #include "core/hlc.h"
 #include "replication/applier.h"
 #include "replication/kafka_conf.h"
@@ -202,12 +203,19 @@ void bsf_replication_destroy(bsf_replication_t *r)
 
 /* ---- metrics ------------------------------------------------------------------------------ */
 
+/* The label set source_site="<site>" of a sample, in buf. */
+static const char *site_label(char *buf, size_t cap, unsigned site)
+{
+    snprintf(buf, cap, "source_site=\"%u\"", site);
+    return buf;
+}
+
 static void write_site_lag(bsf_replication_t *r, const bsf_applier_stats_t *a, bsf_text_t *out)
 {
     uint64_t now = bsf_clock_wall_ms();
-    bsf_text_printf(out,
-                    "# HELP bsf_replication_lag_events Events of a source site's topic not "
-                    "applied here yet.\n# TYPE bsf_replication_lag_events gauge\n");
+    char label[32];
+    bsf_metrics_family(out, "bsf_replication_lag_events", "gauge",
+                       "Events of a source site's topic not applied here yet.");
     for (size_t i = 0; i < a->n_sites; i++) {
         const bsf_applier_site_t *s = &a->sites[i];
         if (s->site == r->site)
@@ -215,13 +223,12 @@ static void write_site_lag(bsf_replication_t *r, const bsf_applier_stats_t *a, b
         int64_t lag = 0;
         if (s->topic < a->n_topics && !a->topics[s->topic].at_end && a->topics[s->topic].high >= 0)
             lag = a->topics[s->topic].high - (int64_t)a->topics[s->topic].position;
-        bsf_text_printf(out, "bsf_replication_lag_events{source_site=\"%u\"} %" PRId64 "\n",
-                        (unsigned)s->site, lag > 0 ? lag : 0);
+        bsf_metrics_u64(out, "bsf_replication_lag_events",
+                        site_label(label, sizeof label, s->site), lag > 0 ? (uint64_t)lag : 0);
     }
-    bsf_text_printf(out,
-                    "# HELP bsf_replication_lag_seconds Age of the last applied event of a "
-                    "source site while its topic has events not applied yet (0 when caught up).\n"
-                    "# TYPE bsf_replication_lag_seconds gauge\n");
+    bsf_metrics_family(out, "bsf_replication_lag_seconds", "gauge",
+                       "Age of the last applied event of a source site while its topic has "
+                       "events not applied yet (0 when caught up).");
     for (size_t i = 0; i < a->n_sites; i++) {
         const bsf_applier_site_t *s = &a->sites[i];
         if (s->site == r->site)
@@ -229,64 +236,70 @@ static void write_site_lag(bsf_replication_t *r, const bsf_applier_stats_t *a, b
         bool behind = s->topic < a->n_topics && !a->topics[s->topic].at_end;
         uint64_t at = BSF_HLC_MS(s->last_hlc);
         uint64_t lag_ms = behind && s->last_hlc && now > at ? now - at : 0;
-        bsf_text_printf(out, "bsf_replication_lag_seconds{source_site=\"%u\"} %.3f\n",
-                        (unsigned)s->site, (double)lag_ms / 1e3);
+        bsf_metrics_double(out, "bsf_replication_lag_seconds",
+                           site_label(label, sizeof label, s->site), 3, (double)lag_ms / 1e3);
     }
-    bsf_text_printf(out, "# HELP bsf_replication_applied_events_total Events of other sites "
-                         "applied here.\n# TYPE bsf_replication_applied_events_total counter\n");
+    bsf_metrics_family(out, "bsf_replication_applied_events_total", "counter",
+                       "Events of other sites applied here.");
     for (size_t i = 0; i < a->n_sites; i++)
-        bsf_text_printf(out, "bsf_replication_applied_events_total{source_site=\"%u\"} %" PRIu64
-                        "\n", (unsigned)a->sites[i].site, a->sites[i].applied);
+        bsf_metrics_u64(out, "bsf_replication_applied_events_total",
+                        site_label(label, sizeof label, a->sites[i].site), a->sites[i].applied);
 }
 
 static void write_topics(bsf_replication_t *r, const bsf_applier_stats_t *a, bsf_text_t *out)
 {
-    bsf_text_printf(out, "# HELP bsf_replication_topic_lag_events Events of a topic not "
-                         "applied here yet.\n# TYPE bsf_replication_topic_lag_events gauge\n");
+    bsf_metrics_family(out, "bsf_replication_topic_lag_events", "gauge",
+                       "Events of a topic not applied here yet.");
     for (size_t t = 0; t < a->n_topics; t++) {
         int64_t lag = a->topics[t].at_end || a->topics[t].high < 0
                           ? 0
                           : a->topics[t].high - (int64_t)a->topics[t].position;
-        bsf_text_printf(out, "bsf_replication_topic_lag_events{topic=\"%s\"} %" PRId64 "\n",
-                        bsf_applier_topic(r->applier, t), lag > 0 ? lag : 0);
+        bsf_metrics_u64_label(out, "bsf_replication_topic_lag_events", "topic",
+                              bsf_applier_topic(r->applier, t), lag > 0 ? (uint64_t)lag : 0);
     }
-    bsf_text_printf(out, "# HELP bsf_replication_topic_position Next offset to apply.\n"
-                         "# TYPE bsf_replication_topic_position gauge\n");
+    bsf_metrics_family(out, "bsf_replication_topic_position", "gauge", "Next offset to apply.");
     for (size_t t = 0; t < a->n_topics; t++)
-        bsf_text_printf(out, "bsf_replication_topic_position{topic=\"%s\"} %" PRIu64 "\n",
-                        bsf_applier_topic(r->applier, t), a->topics[t].position);
+        bsf_metrics_u64_label(out, "bsf_replication_topic_position", "topic",
+                              bsf_applier_topic(r->applier, t), a->topics[t].position);
 }
 
 static void write_held(bsf_replication_t *r, const bsf_applier_stats_t *a, bsf_text_t *out)
 {
-    bsf_text_printf(out, "# HELP bsf_replication_topic_held_version Version of the event a "
-                         "topic is held at (newer than this release reads; nothing of the "
-                         "topic applied from there), 0 when not held.\n"
-                         "# TYPE bsf_replication_topic_held_version gauge\n");
+    bsf_metrics_family(out, "bsf_replication_topic_held_version", "gauge",
+                       "Version of the event a topic is held at (newer than this release reads; "
+                       "nothing of the topic applied from there), 0 when not held.");
     for (size_t t = 0; t < a->n_topics; t++)
-        bsf_text_printf(out, "bsf_replication_topic_held_version{topic=\"%s\"} %" PRIu64 "\n",
-                        bsf_applier_topic(r->applier, t), a->topics[t].held_version);
+        bsf_metrics_u64_label(out, "bsf_replication_topic_held_version", "topic",
+                              bsf_applier_topic(r->applier, t), a->topics[t].held_version);
+}
+
+/* A histogram whose bounds are milliseconds with a 0 (+Inf) last, as applier.h and shipper.h
+ * define them; n_buckets counts the +Inf one. */
+static void write_ms_histogram(bsf_text_t *out, const char *name, const unsigned *bounds_ms,
+                               size_t n_buckets, const uint64_t *counts, double sum,
+                               int sum_decimals, uint64_t count)
+{
+    double bounds[BSF_APPLIER_DELAY_BUCKETS];
+    size_t n = 0;
+    while (n + 1 < n_buckets && n < sizeof bounds / sizeof bounds[0] && bounds_ms[n]) {
+        bounds[n] = bounds_ms[n] / 1e3;
+        n++;
+    }
+    bsf_metrics_histogram(out, &(bsf_metrics_histogram_t){.name = name, .bounds = bounds,
+                                                          .n_bounds = n, .counts = counts,
+                                                          .sum = sum,
+                                                          .sum_decimals = sum_decimals,
+                                                          .count = count});
 }
 
 static void write_delay(const bsf_applier_stats_t *a, bsf_text_t *out)
 {
     static const unsigned bounds[BSF_APPLIER_DELAY_BUCKETS] = BSF_APPLIER_DELAY_BUCKETS_MS;
-    bsf_text_printf(out, "# HELP bsf_replication_apply_delay_seconds Time from an event's HLC at "
-                         "its site to its commit here.\n"
-                         "# TYPE bsf_replication_apply_delay_seconds histogram\n");
-    uint64_t cum = 0;
-    for (size_t b = 0; b < BSF_APPLIER_DELAY_BUCKETS; b++) {
-        cum += a->delay_buckets[b];
-        if (bounds[b])
-            bsf_text_printf(out, "bsf_replication_apply_delay_seconds_bucket{le=\"%g\"} %" PRIu64
-                            "\n", bounds[b] / 1e3, cum);
-        else
-            bsf_text_printf(out, "bsf_replication_apply_delay_seconds_bucket{le=\"+Inf\"} %"
-                            PRIu64 "\n", cum);
-    }
-    bsf_text_printf(out, "bsf_replication_apply_delay_seconds_sum %.3f\n"
-                         "bsf_replication_apply_delay_seconds_count %" PRIu64 "\n",
-                    (double)a->delay_sum_ms / 1e3, a->delay_count);
+    bsf_metrics_family(out, "bsf_replication_apply_delay_seconds", "histogram",
+                       "Time from an event's HLC at its site to its commit here.");
+    write_ms_histogram(out, "bsf_replication_apply_delay_seconds", bounds,
+                       BSF_APPLIER_DELAY_BUCKETS, a->delay_buckets, (double)a->delay_sum_ms / 1e3,
+                       3, a->delay_count);
 }
 
 static void write_shipper(bsf_replication_t *r, bsf_text_t *out)
@@ -297,57 +310,41 @@ static void write_shipper(bsf_replication_t *r, bsf_text_t *out)
     bsf_shipper_stats(r->shipper, &s);
     bsf_engine_stats(r->engine, &e);
     uint64_t backlog = e.own_seq > s.shipped_seq ? e.own_seq - s.shipped_seq : 0;
-    bsf_text_printf(
-        out,
-        "# HELP bsf_replication_shipper_backlog_events Events of this site in the local log "
-        "that Kafka has not acknowledged yet.\n"
-        "# TYPE bsf_replication_shipper_backlog_events gauge\n"
-        "bsf_replication_shipper_backlog_events %" PRIu64 "\n"
-        "# HELP bsf_replication_shipped_seq Highest sequence number of this site in Kafka.\n"
-        "# TYPE bsf_replication_shipped_seq gauge\nbsf_replication_shipped_seq %" PRIu64 "\n"
-        "# HELP bsf_replication_shipper_connected 1 when the producer is ready.\n"
-        "# TYPE bsf_replication_shipper_connected gauge\n"
-        "bsf_replication_shipper_connected %d\n"
-        "# HELP bsf_replication_shipped_events_total Events of this site Kafka acknowledged.\n"
-        "# TYPE bsf_replication_shipped_events_total counter\n"
-        "bsf_replication_shipped_events_total %" PRIu64 "\n"
-        "# HELP bsf_replication_kafka_transactions_total Shipping transactions, by result.\n"
-        "# TYPE bsf_replication_kafka_transactions_total counter\n"
-        "bsf_replication_kafka_transactions_total{result=\"committed\"} %" PRIu64 "\n"
-        "bsf_replication_kafka_transactions_total{result=\"aborted\"} %" PRIu64 "\n"
-        "# HELP bsf_replication_producer_errors_total Failed shipping attempts.\n"
-        "# TYPE bsf_replication_producer_errors_total counter\n"
-        "bsf_replication_producer_errors_total %" PRIu64 "\n"
-        "# HELP bsf_replication_producer_connects_total Producers created (one more after each "
-        "fatal error or outage).\n"
-        "# TYPE bsf_replication_producer_connects_total counter\n"
-        "bsf_replication_producer_connects_total %" PRIu64 "\n"
-        "# HELP bsf_replication_refused_writes_total durability=replicated: batches refused "
-        "because Kafka did not take them, or the site was behind its own events.\n"
-        "# TYPE bsf_replication_refused_writes_total counter\n"
-        "bsf_replication_refused_writes_total %" PRIu64 "\n"
-        "# HELP bsf_replication_own_seq_floor Sequence number this site's store must reach "
-        "before it writes again.\n# TYPE bsf_replication_own_seq_floor gauge\n"
-        "bsf_replication_own_seq_floor %" PRIu64 "\n"
-        "# HELP bsf_replication_kafka_transaction_seconds Duration of a shipping transaction "
-        "(produce and commit).\n"
-        "# TYPE bsf_replication_kafka_transaction_seconds histogram\n",
-        backlog, s.shipped_seq, s.connected ? 1 : 0, s.shipped_events, s.transactions,
-        s.aborted_transactions, s.failures, s.connects, s.refused_batches,
-        e.seq_floor);
-    uint64_t cum = 0;
-    for (size_t b = 0; b < sizeof bounds / sizeof bounds[0]; b++) {
-        cum += s.txn_buckets[b];
-        if (bounds[b])
-            bsf_text_printf(out, "bsf_replication_kafka_transaction_seconds_bucket{le=\"%g\"} %"
-                            PRIu64 "\n", bounds[b] / 1e3, cum);
-        else
-            bsf_text_printf(out, "bsf_replication_kafka_transaction_seconds_bucket{le=\"+Inf\"} %"
-                            PRIu64 "\n", cum);
-    }
-    bsf_text_printf(out, "bsf_replication_kafka_transaction_seconds_sum %.6f\n"
-                         "bsf_replication_kafka_transaction_seconds_count %" PRIu64 "\n",
-                    (double)s.txn_ns_total / 1e9, s.transactions);
+    const bsf_metric_row_t head[] = {
+        {"bsf_replication_shipper_backlog_events", "gauge",
+         "Events of this site in the local log that Kafka has not acknowledged yet.", backlog},
+        {"bsf_replication_shipped_seq", "gauge",
+         "Highest sequence number of this site in Kafka.", s.shipped_seq},
+        {"bsf_replication_shipper_connected", "gauge", "1 when the producer is ready.",
+         s.connected ? 1 : 0},
+        {"bsf_replication_shipped_events_total", "counter",
+         "Events of this site Kafka acknowledged.", s.shipped_events},
+    };
+    bsf_metrics_rows(out, head, sizeof head / sizeof head[0]);
+    bsf_metrics_family(out, "bsf_replication_kafka_transactions_total", "counter",
+                       "Shipping transactions, by result.");
+    bsf_metrics_u64_label(out, "bsf_replication_kafka_transactions_total", "result", "committed",
+                          s.transactions);
+    bsf_metrics_u64_label(out, "bsf_replication_kafka_transactions_total", "result", "aborted",
+                          s.aborted_transactions);
+    const bsf_metric_row_t tail[] = {
+        {"bsf_replication_producer_errors_total", "counter", "Failed shipping attempts.",
+         s.failures},
+        {"bsf_replication_producer_connects_total", "counter",
+         "Producers created (one more after each fatal error or outage).", s.connects},
+        {"bsf_replication_refused_writes_total", "counter",
+         "durability=replicated: batches refused because Kafka did not take them, or the site "
+         "was behind its own events.",
+         s.refused_batches},
+        {"bsf_replication_own_seq_floor", "gauge",
+         "Sequence number this site's store must reach before it writes again.", e.seq_floor},
+    };
+    bsf_metrics_rows(out, tail, sizeof tail / sizeof tail[0]);
+    bsf_metrics_family(out, "bsf_replication_kafka_transaction_seconds", "histogram",
+                       "Duration of a shipping transaction (produce and commit).");
+    write_ms_histogram(out, "bsf_replication_kafka_transaction_seconds", bounds,
+                       sizeof bounds / sizeof bounds[0], s.txn_buckets,
+                       (double)s.txn_ns_total / 1e9, 6, s.transactions);
 }
 
 void bsf_replication_health(bsf_replication_t *r, unsigned *healthy, unsigned *links)
@@ -406,34 +403,25 @@ void bsf_replication_write_metrics(void *ctx, bsf_text_t *out)
     write_topics(r, a, out);
     write_held(r, a, out);
     write_delay(a, out);
-    bsf_text_printf(out,
-                    "# HELP bsf_replication_caught_up 1 when every topic is read to its end and "
-                    "applied.\n"
-                    "# TYPE bsf_replication_caught_up gauge\nbsf_replication_caught_up %d\n"
-                    "# HELP bsf_replication_skipped_events_total Events read again (already "
-                    "applied) and skipped.\n"
-                    "# TYPE bsf_replication_skipped_events_total counter\n"
-                    "bsf_replication_skipped_events_total %" PRIu64 "\n"
-                    "# HELP bsf_replication_bad_events_total Messages of the log that hold no "
-                    "readable event (skipped).\n"
-                    "# TYPE bsf_replication_bad_events_total counter\n"
-                    "bsf_replication_bad_events_total %" PRIu64 "\n"
-                    "# HELP bsf_replication_consumer_errors_total Errors of the Kafka consumer.\n"
-                    "# TYPE bsf_replication_consumer_errors_total counter\n"
-                    "bsf_replication_consumer_errors_total %" PRIu64 "\n"
-                    "# HELP bsf_replication_apply_refused_total Events of other sites the store "
-                    "refused to apply.\n"
-                    "# TYPE bsf_replication_apply_refused_total counter\n"
-                    "bsf_replication_apply_refused_total %" PRIu64 "\n"
-                    "# HELP bsf_replication_collisions_resolved_total Bindings of this site "
-                    "deregistered because a newer colliding registration came from another site."
-                    "\n# TYPE bsf_replication_collisions_resolved_total counter\n"
-                    "bsf_replication_collisions_resolved_total %" PRIu64 "\n"
-                    "# HELP bsf_replication_collisions_held_total Colliding registrations of "
-                    "another site kept waiting for the older binding's events.\n"
-                    "# TYPE bsf_replication_collisions_held_total counter\n"
-                    "bsf_replication_collisions_held_total %" PRIu64 "\n",
-                    a->caught_up ? 1 : 0, a->skipped, a->bad_events, a->consumer_errors,
-                    a->refused, a->replaced, a->replace_held);
+    const bsf_metric_row_t rows[] = {
+        {"bsf_replication_caught_up", "gauge",
+         "1 when every topic is read to its end and applied.", a->caught_up ? 1 : 0},
+        {"bsf_replication_skipped_events_total", "counter",
+         "Events read again (already applied) and skipped.", a->skipped},
+        {"bsf_replication_bad_events_total", "counter",
+         "Messages of the log that hold no readable event (skipped).", a->bad_events},
+        {"bsf_replication_consumer_errors_total", "counter", "Errors of the Kafka consumer.",
+         a->consumer_errors},
+        {"bsf_replication_apply_refused_total", "counter",
+         "Events of other sites the store refused to apply.", a->refused},
+        {"bsf_replication_collisions_resolved_total", "counter",
+         "Bindings of this site deregistered because a newer colliding registration came from "
+         "another site.",
+         a->replaced},
+        {"bsf_replication_collisions_held_total", "counter",
+         "Colliding registrations of another site kept waiting for the older binding's events.",
+         a->replace_held},
+    };
+    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
     free(a);
 }
