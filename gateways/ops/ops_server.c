@@ -12,6 +12,7 @@
 
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/metrics_text.h"
 #include "common/text.h"
 #include "common/time_text.h"
 #include "engine/read.h"
@@ -122,18 +123,17 @@ static void active_binding_metrics(bsf_text_t *t, bsf_read_t *r)
 {
     static const char *const dims[][2] = {
         {"dnn", "DNN"}, {"snssai", "S-NSSAI"}, {"pcf", "PCF (its FQDN, instance id or address)"}};
-    bsf_text_printf(t,
-                    "# HELP bsf_active_bindings Active PCF bindings for a PDU session (seed "
-                    "3.38's oc_db_active_session_count).\n"
-                    "# TYPE bsf_active_bindings gauge\nbsf_active_bindings %llu\n",
-                    (unsigned long long)bsf_read_counter(r, "total"));
+    const bsf_metric_row_t total = {"bsf_active_bindings", "gauge",
+                                    "Active PCF bindings for a PDU session (seed 3.38's "
+                                    "oc_db_active_session_count).",
+                                    bsf_read_counter(r, "total")};
+    bsf_metrics_rows(t, &total, 1);
     for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
-        char prefix[16];
+        char prefix[16], name[48], help[96];
         snprintf(prefix, sizeof prefix, "%s/", dims[i][0]);
-        bsf_text_printf(t,
-                        "# HELP bsf_active_bindings_by_%s Active PCF bindings for a PDU session "
-                        "by %s.\n# TYPE bsf_active_bindings_by_%s gauge\n",
-                        dims[i][0], dims[i][1], dims[i][0]);
+        snprintf(name, sizeof name, "bsf_active_bindings_by_%s", dims[i][0]);
+        snprintf(help, sizeof help, "Active PCF bindings for a PDU session by %s.", dims[i][1]);
+        bsf_metrics_family(t, name, "gauge", help);
         bsf_read_counters_each(r, prefix, count_visit, t);
     }
 }
@@ -142,93 +142,84 @@ static void active_binding_metrics(bsf_text_t *t, bsf_read_t *r)
 static void repository_metrics(bsf_text_t *t, const bsf_engine_stats_t *st)
 {
     static const double bounds[] = BSF_ENGINE_TXN_BOUNDS;
-    bsf_text_printf(t, "# HELP data_repository_invocations_seconds Store calls: write "
-                       "transactions of the engine, from begin to commit.\n"
-                       "# TYPE data_repository_invocations_seconds histogram\n");
-    uint64_t cum = 0;
-    for (size_t b = 0; b < BSF_ENGINE_TXN_BUCKETS; b++) {
-        cum += st->txn_buckets[b];
-        if (b < sizeof bounds / sizeof bounds[0])
-            bsf_text_printf(t, "data_repository_invocations_seconds_bucket{le=\"%g\"} %llu\n",
-                            bounds[b], (unsigned long long)cum);
-        else
-            bsf_text_printf(t, "data_repository_invocations_seconds_bucket{le=\"+Inf\"} %llu\n",
-                            (unsigned long long)cum);
-    }
-    bsf_text_printf(t,
-                    "data_repository_invocations_seconds_sum %.9f\n"
-                    "data_repository_invocations_seconds_count %llu\n",
-                    (double)st->txn_ns_total / 1e9, (unsigned long long)st->txn_count);
+    _Static_assert(sizeof bounds / sizeof bounds[0] + 1 == BSF_ENGINE_TXN_BUCKETS,
+                   "one +Inf bucket past the bounds");
+    bsf_metrics_family(t, "data_repository_invocations_seconds", "histogram",
+                       "Store calls: write transactions of the engine, from begin to commit.");
+    bsf_metrics_histogram(t, &(bsf_metrics_histogram_t){
+                                 .name = "data_repository_invocations_seconds",
+                                 .bounds = bounds, .n_bounds = sizeof bounds / sizeof bounds[0],
+                                 .counts = st->txn_buckets, .sum = (double)st->txn_ns_total / 1e9,
+                                 .sum_decimals = 9, .count = st->txn_count});
+}
+
+static void store_space_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
+{
+    bsf_read_space_t space;
+    if (bsf_read_space(ops->cfg.store, &space) != 0)
+        return;
+    const bsf_metric_row_t rows[] = {
+        {"bsf_store_free_bytes", "gauge",
+         "Bytes writes can still take: the map past the data file, or the disk's free space "
+         "when smaller, plus the file's free pages.",
+         space.total},
+        {"bsf_store_map_bytes", "gauge", "Size of the store's memory map (store.map_size_mb).",
+         space.map},
+        {"bsf_store_fs_free_bytes", "gauge", "Free space of the store's filesystem (statvfs).",
+         space.fs_free == UINT64_MAX ? 0 : space.fs_free},
+    };
+    bsf_metrics_rows(t, rows, sizeof rows / sizeof rows[0]);
+}
+
+static void store_engine_metrics(bsf_text_t *t, bsf_ops_server_t *ops,
+                                 const bsf_engine_stats_t *st)
+{
+    const bsf_metric_row_t head[] = {
+        {"bsf_store_commands_total", "counter", "Commands the engine executed.", st->commands},
+        {"bsf_store_events_total", "counter", "Events the engine appended to the log.",
+         st->events},
+        {"bsf_store_transactions_total", "counter",
+         "Write transactions committed (commands / transactions is the group-commit factor).",
+         st->batches},
+        {"bsf_store_failed_transactions_total", "counter",
+         "Write transactions that failed (each command then retried alone).",
+         st->failed_batches},
+    };
+    bsf_metrics_rows(t, head, sizeof head / sizeof head[0]);
+    bsf_metrics_double_family(t, "bsf_store_commit_seconds_total", "counter",
+                              "Time spent committing write transactions (fsync included).", 9,
+                              (double)st->commit_ns_total / 1e9);
+    const bsf_metric_row_t tail[] = {
+        {"bsf_store_tombstones_removed_total", "counter",
+         "Tombstones collected after store.tombstone_horizon.", st->tombstones_removed},
+        {"bsf_store_queue_depth", "gauge", "Commands waiting for the writer.", st->queue_depth},
+        {"bsf_store_log_position", "gauge", "Position of the last event in the local log.",
+         st->log_position},
+        {"bsf_store_file_bytes", "gauge", "Size of the store's data file.",
+         bsf_read_file_bytes(ops->cfg.store)},
+        {"bsf_store_reserve_refusals_total", "counter",
+         "Registrations refused (507) because less than store.reserve_percent of the map was "
+         "free.",
+         st->reserve_refusals},
+        {"bsf_store_full", "gauge", "1 while registrations are refused for lack of space.",
+         st->at_reserve ? 1 : 0},
+        {"bsf_store_commit_window_waits_total", "counter",
+         "Batches that waited in the commit window (store.commit_window_us) for more commands.",
+         st->window_waits},
+    };
+    bsf_metrics_rows(t, tail, sizeof tail / sizeof tail[0]);
+    bsf_metrics_double_family(t, "bsf_store_commit_window_seconds_total", "counter",
+                              "Time batches waited in the commit window.", 9,
+                              (double)st->window_wait_ns / 1e9);
 }
 
 static void store_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
 {
     bsf_engine_stats_t st;
     bsf_engine_stats(ops->cfg.engine, &st);
-    bsf_text_printf(t,
-                "# HELP bsf_store_commands_total Commands the engine executed.\n"
-                "# TYPE bsf_store_commands_total counter\nbsf_store_commands_total %llu\n"
-                "# HELP bsf_store_events_total Events the engine appended to the log.\n"
-                "# TYPE bsf_store_events_total counter\nbsf_store_events_total %llu\n"
-                "# HELP bsf_store_transactions_total Write transactions committed (commands / "
-                "transactions is the group-commit factor).\n"
-                "# TYPE bsf_store_transactions_total counter\nbsf_store_transactions_total %llu\n"
-                "# HELP bsf_store_failed_transactions_total Write transactions that failed (each "
-                "command then retried alone).\n"
-                "# TYPE bsf_store_failed_transactions_total counter\n"
-                "bsf_store_failed_transactions_total %llu\n"
-                "# HELP bsf_store_commit_seconds_total Time spent committing write transactions "
-                "(fsync included).\n"
-                "# TYPE bsf_store_commit_seconds_total counter\n"
-                "bsf_store_commit_seconds_total %.9f\n"
-                "# HELP bsf_store_tombstones_removed_total Tombstones collected after "
-                "store.tombstone_horizon.\n"
-                "# TYPE bsf_store_tombstones_removed_total counter\n"
-                "bsf_store_tombstones_removed_total %llu\n"
-                "# HELP bsf_store_queue_depth Commands waiting for the writer.\n"
-                "# TYPE bsf_store_queue_depth gauge\nbsf_store_queue_depth %llu\n"
-                "# HELP bsf_store_log_position Position of the last event in the local log.\n"
-                "# TYPE bsf_store_log_position gauge\nbsf_store_log_position %llu\n"
-                "# HELP bsf_store_file_bytes Size of the store's data file.\n"
-                "# TYPE bsf_store_file_bytes gauge\nbsf_store_file_bytes %llu\n"
-                "# HELP bsf_store_reserve_refusals_total Registrations refused (507) because "
-                "less than store.reserve_percent of the map was free.\n"
-                "# TYPE bsf_store_reserve_refusals_total counter\n"
-                "bsf_store_reserve_refusals_total %llu\n"
-                "# HELP bsf_store_full 1 while registrations are refused for lack of space.\n"
-                "# TYPE bsf_store_full gauge\nbsf_store_full %d\n",
-                (unsigned long long)st.commands, (unsigned long long)st.events,
-                (unsigned long long)st.batches, (unsigned long long)st.failed_batches,
-                (double)st.commit_ns_total / 1e9, (unsigned long long)st.tombstones_removed,
-                (unsigned long long)st.queue_depth,
-                (unsigned long long)st.log_position,
-                (unsigned long long)bsf_read_file_bytes(ops->cfg.store),
-                (unsigned long long)st.reserve_refusals, st.at_reserve ? 1 : 0);
-    bsf_text_printf(t,
-                    "# HELP bsf_store_commit_window_waits_total Batches that waited in the "
-                    "commit window (store.commit_window_us) for more commands.\n"
-                    "# TYPE bsf_store_commit_window_waits_total counter\n"
-                    "bsf_store_commit_window_waits_total %llu\n"
-                    "# HELP bsf_store_commit_window_seconds_total Time batches waited in the "
-                    "commit window.\n"
-                    "# TYPE bsf_store_commit_window_seconds_total counter\n"
-                    "bsf_store_commit_window_seconds_total %.9f\n",
-                    (unsigned long long)st.window_waits, (double)st.window_wait_ns / 1e9);
+    store_engine_metrics(t, ops, &st);
     repository_metrics(t, &st);
-    bsf_read_space_t space;
-    if (bsf_read_space(ops->cfg.store, &space) == 0)
-        bsf_text_printf(t, "# HELP bsf_store_free_bytes Bytes writes can still take: the map "
-                           "past the data file, or the disk's free space when smaller, plus "
-                           "the file's free pages.\n"
-                           "# TYPE bsf_store_free_bytes gauge\nbsf_store_free_bytes %llu\n"
-                           "# HELP bsf_store_map_bytes Size of the store's memory map "
-                           "(store.map_size_mb).\n"
-                           "# TYPE bsf_store_map_bytes gauge\nbsf_store_map_bytes %llu\n"
-                           "# HELP bsf_store_fs_free_bytes Free space of the store's "
-                           "filesystem (statvfs).\n"
-                           "# TYPE bsf_store_fs_free_bytes gauge\nbsf_store_fs_free_bytes %llu\n",
-                        (unsigned long long)space.total, (unsigned long long)space.map,
-                        (unsigned long long)(space.fs_free == UINT64_MAX ? 0 : space.fs_free));
+    store_space_metrics(t, ops);
     bsf_read_t *r;
     if (bsf_read_acquire(ops->cfg.store, &r))
         return;
@@ -237,14 +228,13 @@ static void store_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
         return;
     }
     active_binding_metrics(t, r);
-    bsf_text_printf(t,
-                "# HELP bsf_active_ue_bindings Active PCF for a UE bindings.\n"
-                "# TYPE bsf_active_ue_bindings gauge\nbsf_active_ue_bindings %llu\n",
-                (unsigned long long)bsf_read_counter(r, "ue/total"));
-    bsf_text_printf(t,
-                "# HELP bsf_active_mbs_bindings Active PCF for an MBS session bindings.\n"
-                "# TYPE bsf_active_mbs_bindings gauge\nbsf_active_mbs_bindings %llu\n",
-                (unsigned long long)bsf_read_counter(r, "mbs/total"));
+    const bsf_metric_row_t rows[] = {
+        {"bsf_active_ue_bindings", "gauge", "Active PCF for a UE bindings.",
+         bsf_read_counter(r, "ue/total")},
+        {"bsf_active_mbs_bindings", "gauge", "Active PCF for an MBS session bindings.",
+         bsf_read_counter(r, "mbs/total")},
+    };
+    bsf_metrics_rows(t, rows, sizeof rows / sizeof rows[0]);
     bsf_read_release(r);
 }
 
