@@ -39,10 +39,15 @@ void bsf_metrics_double(bsf_text_t *t, const char *name, const char *labels, int
 
 void bsf_metrics_rows(bsf_text_t *t, const bsf_metric_row_t *rows, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        bsf_metrics_family(t, rows[i].name, rows[i].type, rows[i].help);
-        bsf_metrics_u64(t, rows[i].name, NULL, rows[i].value);
-    }
+    for (size_t i = 0; i < n; i++)
+        bsf_metrics_u64_family(t, rows[i].name, rows[i].type, rows[i].help, rows[i].value);
+}
+
+void bsf_metrics_u64_family(bsf_text_t *t, const char *name, const char *type, const char *help,
+                            uint64_t v)
+{
+    bsf_metrics_family(t, name, type, help);
+    bsf_metrics_u64(t, name, NULL, v);
 }
 
 void bsf_metrics_double_family(bsf_text_t *t, const char *name, const char *type,

@@ -38,7 +38,11 @@ typedef struct {
 /* Writes each row: its family lines and "<name> <value>\n". */
 void bsf_metrics_rows(bsf_text_t *t, const bsf_metric_row_t *rows, size_t n);
 
-/* The family of one row whose value is a double (%.<decimals>f). */
+/* A family with its one unlabelled sample, v as %llu (a table's row on its own). */
+void bsf_metrics_u64_family(bsf_text_t *t, const char *name, const char *type, const char *help,
+                            uint64_t v);
+
+/* The same with a double value (%.<decimals>f). */
 void bsf_metrics_double_family(bsf_text_t *t, const char *name, const char *type,
                                const char *help, int decimals, double v);
 

@@ -123,11 +123,10 @@ static void active_binding_metrics(bsf_text_t *t, bsf_read_t *r)
 {
     static const char *const dims[][2] = {
         {"dnn", "DNN"}, {"snssai", "S-NSSAI"}, {"pcf", "PCF (its FQDN, instance id or address)"}};
-    const bsf_metric_row_t total = {"bsf_active_bindings", "gauge",
-                                    "Active PCF bindings for a PDU session (seed 3.38's "
-                                    "oc_db_active_session_count).",
-                                    bsf_read_counter(r, "total")};
-    bsf_metrics_rows(t, &total, 1);
+    bsf_metrics_u64_family(t, "bsf_active_bindings", "gauge",
+                           "Active PCF bindings for a PDU session (seed 3.38's "
+                           "oc_db_active_session_count).",
+                           bsf_read_counter(r, "total"));
     for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
         char prefix[16], name[48], help[96];
         snprintf(prefix, sizeof prefix, "%s/", dims[i][0]);

@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "common/metrics_text.h"
 #include "common/version.h"
 
 typedef struct {
@@ -72,44 +73,32 @@ static void write_stat(bsf_text_t *out)
     if (read_stat(&st))
         return;
     double tick = (double)sysconf(_SC_CLK_TCK), page = (double)sysconf(_SC_PAGESIZE);
-    bsf_text_printf(out,
-                    "# HELP process_cpu_seconds_total User and system CPU time spent.\n"
-                    "# TYPE process_cpu_seconds_total counter\n"
-                    "process_cpu_seconds_total %.2f\n"
-                    "# HELP process_resident_memory_bytes Resident memory size.\n"
-                    "# TYPE process_resident_memory_bytes gauge\n"
-                    "process_resident_memory_bytes %.0f\n"
-                    "# HELP process_virtual_memory_bytes Virtual memory size.\n"
-                    "# TYPE process_virtual_memory_bytes gauge\n"
-                    "process_virtual_memory_bytes %llu\n",
-                    (double)(st.utime + st.stime) / tick, (double)st.rss * page, st.vsize);
+    bsf_metrics_double_family(out, "process_cpu_seconds_total", "counter",
+                              "User and system CPU time spent.", 2,
+                              (double)(st.utime + st.stime) / tick);
+    bsf_metrics_double_family(out, "process_resident_memory_bytes", "gauge",
+                              "Resident memory size.", 0, (double)st.rss * page);
+    bsf_metrics_u64_family(out, "process_virtual_memory_bytes", "gauge", "Virtual memory size.",
+                           st.vsize);
     unsigned long long btime = boot_time();
     if (btime)
-        bsf_text_printf(out,
-                        "# HELP process_start_time_seconds Start time of the process since the "
-                        "epoch.\n# TYPE process_start_time_seconds gauge\n"
-                        "process_start_time_seconds %.2f\n",
-                        (double)btime + (double)st.starttime / tick);
+        bsf_metrics_double_family(out, "process_start_time_seconds", "gauge",
+                                  "Start time of the process since the epoch.", 2,
+                                  (double)btime + (double)st.starttime / tick);
 }
 
 void bsf_process_metrics_write(bsf_text_t *out)
 {
     /* The label value is ours (digits, letters, '.', '+'): no escaping needed. */
-    bsf_text_printf(out,
-                    "# HELP bsf_build_info The running build; the value is always 1.\n"
-                    "# TYPE bsf_build_info gauge\nbsf_build_info{version=\"%s\"} 1\n",
-                    bsf_version());
+    bsf_metrics_family(out, "bsf_build_info", "gauge", "The running build; the value is always 1.");
+    bsf_metrics_u64_label(out, "bsf_build_info", "version", bsf_version(), 1);
     write_stat(out);
     long fds = open_fds();
     if (fds >= 0)
-        bsf_text_printf(out,
-                        "# HELP process_open_fds Open file descriptors.\n"
-                        "# TYPE process_open_fds gauge\nprocess_open_fds %ld\n",
-                        fds);
+        bsf_metrics_u64_family(out, "process_open_fds", "gauge", "Open file descriptors.",
+                               (uint64_t)fds);
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-        bsf_text_printf(out,
-                        "# HELP process_max_fds Maximum number of open file descriptors.\n"
-                        "# TYPE process_max_fds gauge\nprocess_max_fds %llu\n",
-                        (unsigned long long)rl.rlim_cur);
+        bsf_metrics_u64_family(out, "process_max_fds", "gauge",
+                               "Maximum number of open file descriptors.", rl.rlim_cur);
 }

@@ -1,5 +1,9 @@
 #include "gateways/sbi/sbi_metrics.h"
 
+#include <stdio.h>
+
+#include "common/metrics_text.h"
+
 static const int status_slots[BSF_SBI_STATUS_SLOTS] = {200, 201, 204, 400, 403, 404, 405, 411,
                                                        413, 414, 415, 431, 500, 503, 504,
                                                        507, 0};
@@ -53,10 +57,10 @@ void bsf_sbi_metrics_record(bsf_sbi_metrics_t *m, bsf_sbi_op_t op, int status, u
     atomic_fetch_add_explicit(&m->latency_sum_ns[op], ns, memory_order_relaxed);
 }
 
-void bsf_sbi_metrics_write(const bsf_sbi_metrics_t *blocks, unsigned workers, bsf_text_t *t)
+static void write_responses(const bsf_sbi_metrics_t *blocks, unsigned workers, bsf_text_t *t)
 {
-    bsf_text_printf(t, "# HELP bsf_sbi_responses_total SBI responses by operation and status.\n"
-                   "# TYPE bsf_sbi_responses_total counter\n");
+    bsf_metrics_family(t, "bsf_sbi_responses_total", "counter",
+                       "SBI responses by operation and status.");
     for (int op = 0; op < BSF_SBI_OP_COUNT; op++)
         for (unsigned slot = 0; slot < BSF_SBI_STATUS_SLOTS; slot++) {
             uint64_t sum = 0;
@@ -66,101 +70,83 @@ void bsf_sbi_metrics_write(const bsf_sbi_metrics_t *blocks, unsigned workers, bs
             if (!sum)
                 continue;
             int status = bsf_sbi_status_of_slot(slot);
-            bsf_text_printf(t, "bsf_sbi_responses_total{operation=\"%s\",status=\"%s%d\"} %llu\n",
-                        bsf_sbi_op_name(op), status ? "" : "other", status ? status : 0,
-                        (unsigned long long)sum);
+            char labels[64];
+            snprintf(labels, sizeof labels, "operation=\"%s\",status=\"%s%d\"",
+                     bsf_sbi_op_name(op), status ? "" : "other", status ? status : 0);
+            bsf_metrics_u64(t, "bsf_sbi_responses_total", labels, sum);
         }
-    bsf_text_printf(t, "# HELP bsf_sbi_request_duration_seconds Time from a complete request to "
-                   "its answer.\n# TYPE bsf_sbi_request_duration_seconds histogram\n");
+}
+
+static void write_durations(const bsf_sbi_metrics_t *blocks, unsigned workers, bsf_text_t *t)
+{
+    bsf_metrics_family(t, "bsf_sbi_request_duration_seconds", "histogram",
+                       "Time from a complete request to its answer.");
     for (int op = 0; op < BSF_SBI_OP_COUNT; op++) {
-        uint64_t cumulative = 0, sum_ns = 0;
+        uint64_t counts[BSF_SBI_LATENCY_BUCKETS] = {0}, count = 0, sum_ns = 0;
         for (unsigned w = 0; w < workers; w++)
             sum_ns += atomic_load_explicit(&blocks[w].latency_sum_ns[op],
                                            memory_order_relaxed);
         for (unsigned b = 0; b < BSF_SBI_LATENCY_BUCKETS; b++) {
             for (unsigned w = 0; w < workers; w++)
-                cumulative += atomic_load_explicit(&blocks[w].latency[op][b],
-                                                   memory_order_relaxed);
-            double bound = bsf_sbi_latency_bound(b);
-            if (bound > 0)
-                bsf_text_printf(t,
-                            "bsf_sbi_request_duration_seconds_bucket{operation=\"%s\",le=\"%g\"} "
-                            "%llu\n",
-                            bsf_sbi_op_name(op), bound, (unsigned long long)cumulative);
-            else
-                bsf_text_printf(t,
-                            "bsf_sbi_request_duration_seconds_bucket{operation=\"%s\",le=\"+Inf\"} "
-                            "%llu\n",
-                            bsf_sbi_op_name(op), (unsigned long long)cumulative);
+                counts[b] += atomic_load_explicit(&blocks[w].latency[op][b],
+                                                  memory_order_relaxed);
+            count += counts[b];
         }
-        bsf_text_printf(t, "bsf_sbi_request_duration_seconds_sum{operation=\"%s\"} %.9f\n",
-                    bsf_sbi_op_name(op), (double)sum_ns / 1e9);
-        bsf_text_printf(t, "bsf_sbi_request_duration_seconds_count{operation=\"%s\"} %llu\n",
-                    bsf_sbi_op_name(op), (unsigned long long)cumulative);
+        char labels[40];
+        snprintf(labels, sizeof labels, "operation=\"%s\"", bsf_sbi_op_name(op));
+        /* latency_bounds ends with its 0 (+Inf) slot */
+        bsf_metrics_histogram(t, &(bsf_metrics_histogram_t){
+                                     .name = "bsf_sbi_request_duration_seconds",
+                                     .labels = labels, .bounds = latency_bounds,
+                                     .n_bounds = BSF_SBI_LATENCY_BUCKETS - 1, .counts = counts,
+                                     .sum = (double)sum_ns / 1e9, .sum_decimals = 9,
+                                     .count = count});
     }
+}
+
+void bsf_sbi_metrics_write(const bsf_sbi_metrics_t *blocks, unsigned workers, bsf_text_t *t)
+{
+    write_responses(blocks, workers, t);
+    write_durations(blocks, workers, t);
     uint64_t full = 0;
     for (unsigned w = 0; w < workers; w++)
         full += atomic_load_explicit(&blocks[w].rejected_queue_full,
                                      memory_order_relaxed);
-    bsf_text_printf(t, "# HELP bsf_sbi_rejected_queue_full_total Writes refused with 503 "
-                       "because the write queue was full.\n"
-                       "# TYPE bsf_sbi_rejected_queue_full_total counter\n"
-                       "bsf_sbi_rejected_queue_full_total %llu\n",
-                (unsigned long long)full);
+    bsf_metrics_u64_family(t, "bsf_sbi_rejected_queue_full_total", "counter",
+                           "Writes refused with 503 because the write queue was full.", full);
 }
 
 void bsf_sbi_metrics_write_h2(const bsf_h2_stats_t *st, bsf_text_t *t)
 {
-    bsf_text_printf(t, "# HELP bsf_sbi_timeouts_total HTTP/2 connections or streams ended by a "
-                       "deadline, by phase.\n# TYPE bsf_sbi_timeouts_total counter\n");
+    bsf_metrics_family(t, "bsf_sbi_timeouts_total", "counter",
+                       "HTTP/2 connections or streams ended by a deadline, by phase.");
     for (unsigned i = 0; i < BSF_H2_TIMEOUT_COUNT; i++)
-        bsf_text_printf(t, "bsf_sbi_timeouts_total{phase=\"%s\"} %llu\n", bsf_h2_timeout_name(i),
-                        (unsigned long long)st->timeouts[i]);
-    bsf_text_printf(t,
-                    "# HELP bsf_sbi_refused_streams_total Streams refused (REFUSED_STREAM) for the"
-                    " worker memory budget.\n"
-                    "# TYPE bsf_sbi_refused_streams_total counter\n"
-                    "bsf_sbi_refused_streams_total %llu\n"
-                    "# HELP bsf_sbi_refused_connections_total Connections closed at accept (memory"
-                    " budget or sbi.max_connections).\n"
-                    "# TYPE bsf_sbi_refused_connections_total counter\n"
-                    "bsf_sbi_refused_connections_total %llu\n"
-                    "# HELP bsf_sbi_headers_too_large_total Requests answered 431 or reset for "
-                    "their header list.\n"
-                    "# TYPE bsf_sbi_headers_too_large_total counter\n"
-                    "bsf_sbi_headers_too_large_total %llu\n"
-                    "# HELP bsf_sbi_protocol_errors_total Connections ended with a GOAWAY error "
-                    "code.\n"
-                    "# TYPE bsf_sbi_protocol_errors_total counter\n"
-                    "bsf_sbi_protocol_errors_total %llu\n"
-                    "# HELP bsf_sbi_accept_errors_total accept() failures (EMFILE, ENFILE).\n"
-                    "# TYPE bsf_sbi_accept_errors_total counter\n"
-                    "bsf_sbi_accept_errors_total %llu\n"
-                    "# HELP bsf_sbi_connections Open SBI connections.\n"
-                    "# TYPE bsf_sbi_connections gauge\n"
-                    "bsf_sbi_connections %llu\n"
-                    "# HELP bsf_sbi_connection_memory_bytes Memory held by the open SBI "
-                    "connections.\n"
-                    "# TYPE bsf_sbi_connection_memory_bytes gauge\n"
-                    "bsf_sbi_connection_memory_bytes %llu\n",
-                    (unsigned long long)st->refused_streams,
-                    (unsigned long long)st->refused_connections,
-                    (unsigned long long)st->headers_too_large,
-                    (unsigned long long)st->protocol_errors, (unsigned long long)st->accept_errors,
-                    (unsigned long long)st->connections, (unsigned long long)st->memory_bytes);
-    bsf_text_printf(t,
-                    "# HELP bsf_sbi_tls_handshakes_total TLS handshakes completed (ALPN h2).\n"
-                    "# TYPE bsf_sbi_tls_handshakes_total counter\n"
-                    "bsf_sbi_tls_handshakes_total %llu\n"
-                    "# HELP bsf_sbi_tls_handshake_failures_total TLS handshakes refused "
-                    "(protocol version, no ALPN h2, client certificate).\n"
-                    "# TYPE bsf_sbi_tls_handshake_failures_total counter\n"
-                    "bsf_sbi_tls_handshake_failures_total %llu\n"
-                    "# HELP bsf_sbi_priority_reads_total Reads of connections that carry more "
-                    "important requests than the shed or pushing ones, made between the other "
-                    "connections' reads (priority first, issue 14 section 6).\n"
-                    "# TYPE bsf_sbi_priority_reads_total counter\n"
-                    "bsf_sbi_priority_reads_total %llu\n",
-                    (unsigned long long)st->tls_handshakes, (unsigned long long)st->tls_failures,
-                    (unsigned long long)st->priority_reads);
+        bsf_metrics_u64_label(t, "bsf_sbi_timeouts_total", "phase", bsf_h2_timeout_name(i),
+                              st->timeouts[i]);
+    const bsf_metric_row_t rows[] = {
+        {"bsf_sbi_refused_streams_total", "counter",
+         "Streams refused (REFUSED_STREAM) for the worker memory budget.", st->refused_streams},
+        {"bsf_sbi_refused_connections_total", "counter",
+         "Connections closed at accept (memory budget or sbi.max_connections).",
+         st->refused_connections},
+        {"bsf_sbi_headers_too_large_total", "counter",
+         "Requests answered 431 or reset for their header list.", st->headers_too_large},
+        {"bsf_sbi_protocol_errors_total", "counter",
+         "Connections ended with a GOAWAY error code.", st->protocol_errors},
+        {"bsf_sbi_accept_errors_total", "counter", "accept() failures (EMFILE, ENFILE).",
+         st->accept_errors},
+        {"bsf_sbi_connections", "gauge", "Open SBI connections.", st->connections},
+        {"bsf_sbi_connection_memory_bytes", "gauge",
+         "Memory held by the open SBI connections.", st->memory_bytes},
+        {"bsf_sbi_tls_handshakes_total", "counter", "TLS handshakes completed (ALPN h2).",
+         st->tls_handshakes},
+        {"bsf_sbi_tls_handshake_failures_total", "counter",
+         "TLS handshakes refused (protocol version, no ALPN h2, client certificate).",
+         st->tls_failures},
+        {"bsf_sbi_priority_reads_total", "counter",
+         "Reads of connections that carry more important requests than the shed or pushing "
+         "ones, made between the other connections' reads (priority first, issue 14 section 6).",
+         st->priority_reads},
+    };
+    bsf_metrics_rows(t, rows, sizeof rows / sizeof rows[0]);
 }

@@ -56,9 +56,11 @@ static void rows_of_families(void **state)
     const bsf_metric_row_t rows[] = {{"bsf_g", "gauge", "A gauge.", 3},
                                      {"bsf_c_total", "counter", "A counter.", 9}};
     bsf_metrics_rows(&t, rows, 2);
+    bsf_metrics_u64_family(&t, "bsf_one", "gauge", "One.", 1);
     bsf_metrics_double_family(&t, "bsf_seconds_total", "counter", "Time.", 9, 0.25);
     assert_text(&t, "# HELP bsf_g A gauge.\n# TYPE bsf_g gauge\nbsf_g 3\n"
                     "# HELP bsf_c_total A counter.\n# TYPE bsf_c_total counter\nbsf_c_total 9\n"
+                    "# HELP bsf_one One.\n# TYPE bsf_one gauge\nbsf_one 1\n"
                     "# HELP bsf_seconds_total Time.\n# TYPE bsf_seconds_total counter\n"
                     "bsf_seconds_total 0.250000000\n");
 }
