@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/metrics_text.h"
+
 #define RELAXED memory_order_relaxed
 
 static const double latency_bounds[BSF_RX_LATENCY_BUCKETS] = {
@@ -132,28 +134,30 @@ static void code_label(size_t slot, char *out, size_t cap)
 static void write_labelled(bsf_text_t *out, const char *name, const char *help, const char *label,
                            const char *const *values, atomic_uint_least64_t *counters, int n)
 {
-    bsf_text_printf(out, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
+    bsf_metrics_family(out, name, "counter", help);
     for (int i = 0; i < n; i++)
-        bsf_text_printf(out, "%s{%s=\"%s\"} %llu\n", name, label, values[i],
-                        (unsigned long long)get(&counters[i]));
+        bsf_metrics_u64_label(out, name, label, values[i], get(&counters[i]));
+}
+
+/* A counter family with a sample per message type (label msg_type). */
+static void write_by_kind(bsf_text_t *out, const char *name, const char *help,
+                          atomic_uint_least64_t *counters)
+{
+    bsf_metrics_family(out, name, "counter", help);
+    for (int k = 0; k < BSF_RX_KIND_COUNT; k++)
+        bsf_metrics_u64_label(out, name, "msg_type", bsf_rx_kind_name(k), get(&counters[k]));
 }
 
 static void write_requests(bsf_rx_metrics_t *m, bsf_text_t *out)
 {
-    bsf_text_printf(out, "# HELP ocbsf_diam_request_inbound_total Rx requests received.\n"
-                         "# TYPE ocbsf_diam_request_inbound_total counter\n");
-    for (int k = 0; k < BSF_RX_KIND_COUNT; k++)
-        bsf_text_printf(out, "ocbsf_diam_request_inbound_total{msg_type=\"%s\"} %llu\n",
-                        bsf_rx_kind_name(k), (unsigned long long)get(&m->inbound[k]));
-    bsf_text_printf(out,
-                    "# HELP ocbsf_diam_request_network_total Requests forwarded to the next hop "
-                    "(retry=\"true\": a retry, retryReason its cause).\n"
-                    "# TYPE ocbsf_diam_request_network_total counter\n");
-    char code[16];
+    write_by_kind(out, "ocbsf_diam_request_inbound_total", "Rx requests received.", m->inbound);
+    bsf_metrics_family(out, "ocbsf_diam_request_network_total", "counter",
+                       "Requests forwarded to the next hop (retry=\"true\": a retry, retryReason "
+                       "its cause).");
+    char code[16], labels[96];
     for (int k = 0; k < BSF_RX_KIND_COUNT; k++) {
-        bsf_text_printf(out,
-                        "ocbsf_diam_request_network_total{msg_type=\"%s\",retry=\"false\"} %llu\n",
-                        bsf_rx_kind_name(k), (unsigned long long)get(&m->network[k]));
+        snprintf(labels, sizeof labels, "msg_type=\"%s\",retry=\"false\"", bsf_rx_kind_name(k));
+        bsf_metrics_u64(out, "ocbsf_diam_request_network_total", labels, get(&m->network[k]));
         for (size_t c = 0; c < BSF_RX_CODE_SLOTS; c++) {
             uint64_t v = get(&m->retries[k][c]);
             if (!v)
@@ -162,10 +166,9 @@ static void write_requests(bsf_rx_metrics_t *m, bsf_text_t *out)
                 snprintf(code, sizeof code, "timeout");
             else
                 code_label(c, code, sizeof code);
-            bsf_text_printf(out,
-                            "ocbsf_diam_request_network_total{msg_type=\"%s\",retry=\"true\","
-                            "retry_reason=\"%s\"} %llu\n",
-                            bsf_rx_kind_name(k), code, (unsigned long long)v);
+            snprintf(labels, sizeof labels, "msg_type=\"%s\",retry=\"true\",retry_reason=\"%s\"",
+                     bsf_rx_kind_name(k), code);
+            bsf_metrics_u64(out, "ocbsf_diam_request_network_total", labels, v);
         }
     }
 }
@@ -175,36 +178,34 @@ static void write_requests(bsf_rx_metrics_t *m, bsf_text_t *out)
 static void write_codes(bsf_text_t *out, const char *name, bsf_rx_kind_t k, const char *more,
                         atomic_uint_least64_t *counters)
 {
-    char code[16];
+    char code[16], labels[96];
     for (size_t c = 0; c < BSF_RX_CODE_SLOTS; c++) {
         uint64_t v = get(&counters[c]);
         if (!v)
             continue;
         code_label(c, code, sizeof code);
-        bsf_text_printf(out, "%s{msg_type=\"%s\",result_code=\"%s\"%s} %llu\n", name,
-                        bsf_rx_kind_name(k), code, more, (unsigned long long)v);
+        snprintf(labels, sizeof labels, "msg_type=\"%s\",result_code=\"%s\"%s",
+                 bsf_rx_kind_name(k), code, more);
+        bsf_metrics_u64(out, name, labels, v);
     }
 }
 
 static void write_answers(bsf_rx_metrics_t *m, bsf_text_t *out)
 {
-    bsf_text_printf(out, "# HELP ocbsf_diam_response_network_total Answers received from the next "
-                         "hop, by Result-Code or Experimental-Result-Code.\n"
-                         "# TYPE ocbsf_diam_response_network_total counter\n");
+    bsf_metrics_family(out, "ocbsf_diam_response_network_total", "counter",
+                       "Answers received from the next hop, by Result-Code or "
+                       "Experimental-Result-Code.");
     for (int k = 0; k < BSF_RX_KIND_COUNT; k++)
         for (int r = 0; r < 2; r++)
             write_codes(out, "ocbsf_diam_response_network_total", k,
                         r ? ",retry=\"true\"" : ",retry=\"false\"", m->responses[k][r]);
-    bsf_text_printf(out, "# HELP ocbsf_diam_response_local_total Answers the gateway made itself "
-                         "(not found, realm, malformed, timeout, busy).\n"
-                         "# TYPE ocbsf_diam_response_local_total counter\n");
+    bsf_metrics_family(out, "ocbsf_diam_response_local_total", "counter",
+                       "Answers the gateway made itself (not found, realm, malformed, timeout, "
+                       "busy).");
     for (int k = 0; k < BSF_RX_KIND_COUNT; k++)
         write_codes(out, "ocbsf_diam_response_local_total", k, "", m->local[k]);
-    bsf_text_printf(out, "# HELP ocbsf_diam_timeout_total Forwarded requests whose answer timer "
-                         "expired.\n# TYPE ocbsf_diam_timeout_total counter\n");
-    for (int k = 0; k < BSF_RX_KIND_COUNT; k++)
-        bsf_text_printf(out, "ocbsf_diam_timeout_total{msg_type=\"%s\"} %llu\n",
-                        bsf_rx_kind_name(k), (unsigned long long)get(&m->timeouts[k]));
+    write_by_kind(out, "ocbsf_diam_timeout_total",
+                  "Forwarded requests whose answer timer expired.", m->timeouts);
 }
 
 #define LATENCY "ocbsf_diam_service_overall_processing_time_seconds"
@@ -212,23 +213,22 @@ static void write_answers(bsf_rx_metrics_t *m, bsf_text_t *out)
 /* Seed 3.2's overall processing time, as a histogram per message type. */
 static void write_latency(bsf_rx_metrics_t *m, bsf_text_t *out)
 {
-    bsf_text_printf(out, "# HELP " LATENCY " From a request's arrival to the answer sent back.\n"
-                         "# TYPE " LATENCY " histogram\n");
+    bsf_metrics_family(out, LATENCY, "histogram",
+                       "From a request's arrival to the answer sent back.");
     for (int k = 0; k < BSF_RX_KIND_COUNT; k++) {
-        const char *kind = bsf_rx_kind_name(k);
-        uint64_t cum = 0;
-        for (int b = 0; b < BSF_RX_LATENCY_BUCKETS; b++) {
-            cum += get(&m->latency[k][b]);
-            bsf_text_printf(out, LATENCY "_bucket{msg_type=\"%s\",le=\"%g\"} %llu\n", kind,
-                            latency_bounds[b], (unsigned long long)cum);
+        uint64_t counts[BSF_RX_LATENCY_BUCKETS + 1], count = 0;
+        for (int b = 0; b <= BSF_RX_LATENCY_BUCKETS; b++) {
+            counts[b] = get(&m->latency[k][b]);
+            count += counts[b];
         }
-        cum += get(&m->latency[k][BSF_RX_LATENCY_BUCKETS]);
-        bsf_text_printf(out,
-                        LATENCY "_bucket{msg_type=\"%s\",le=\"+Inf\"} %llu\n"
-                        LATENCY "_sum{msg_type=\"%s\"} %.6f\n"
-                        LATENCY "_count{msg_type=\"%s\"} %llu\n",
-                        kind, (unsigned long long)cum, kind,
-                        (double)get(&m->latency_sum_ns[k]) / 1e9, kind, (unsigned long long)cum);
+        char labels[48];
+        snprintf(labels, sizeof labels, "msg_type=\"%s\"", bsf_rx_kind_name(k));
+        bsf_metrics_histogram(out, &(bsf_metrics_histogram_t){
+                                       .name = LATENCY, .labels = labels,
+                                       .bounds = latency_bounds,
+                                       .n_bounds = BSF_RX_LATENCY_BUCKETS, .counts = counts,
+                                       .sum = (double)get(&m->latency_sum_ns[k]) / 1e9,
+                                       .sum_decimals = 6, .count = count});
     }
 }
 
@@ -240,40 +240,32 @@ void bsf_rx_metrics_write(bsf_rx_metrics_t *m, uint64_t pending, uint64_t pendin
     static const char *const sess[] = {"opened", "closed", "expired", "refused"};
     static const char *const events[] = {"parsing_error", "routing_error", "dropped", "failover",
                                          "connect_failed", "connected", "lost"};
+    static const char *const checks[] = {"realm", "binding_realm"};
     write_requests(m, out);
     write_answers(m, out);
     write_latency(m, out);
-    bsf_text_printf(out,
-                    "# HELP ocbsf_diam_realm_validation_failed_total AAR-I refused by a realm "
-                    "rule (seed 3.12).\n# TYPE ocbsf_diam_realm_validation_failed_total counter\n"
-                    "ocbsf_diam_realm_validation_failed_total{check=\"realm\"} %llu\n"
-                    "ocbsf_diam_realm_validation_failed_total{check=\"binding_realm\"} %llu\n",
-                    (unsigned long long)get(&m->realm_failed[0]),
-                    (unsigned long long)get(&m->realm_failed[1]));
+    write_labelled(out, "ocbsf_diam_realm_validation_failed_total",
+                   "AAR-I refused by a realm rule (seed 3.12).", "check", checks, m->realm_failed,
+                   2);
     write_labelled(out, "ocbsf_diam_binding_lookup_total", "Binding lookups of AAR-I.", "result",
                    lookups, m->lookups, 3);
     write_labelled(out, "ocbsf_diam_stale_binding_total",
                    "Bindings removed because the PCF answered an AAR with a stale code (seed "
                    "3.34).",
                    "result", stale, m->stale, BSF_RX_STALE_COUNT);
-    bsf_text_printf(out, "# HELP ocbsf_ocnf_service_cookie_total AAR-I forwarded with an "
-                         "OCNF-SERVICE-COOKIE AVP (seed 3.3).\n"
-                         "# TYPE ocbsf_ocnf_service_cookie_total counter\n"
-                         "ocbsf_ocnf_service_cookie_total %llu\n",
-                    (unsigned long long)get(&m->cookies));
+    bsf_metrics_u64_family(out, "ocbsf_ocnf_service_cookie_total", "counter",
+                           "AAR-I forwarded with an OCNF-SERVICE-COOKIE AVP (seed 3.3).",
+                           get(&m->cookies));
     write_labelled(out, "ocbsf_diam_sessions_total", "Rx session events.", "event", sess,
                    m->sessions, BSF_RX_SESSION_EV_COUNT);
     write_labelled(out, "ocbsf_diam_events_total",
                    "freeDiameter events and requests the gateway completed by its own deadline.",
                    "event", events, m->events, BSF_RX_EV_COUNT);
-    bsf_text_printf(out,
-                    "# HELP ocbsf_diam_pending_requests Forwarded requests waiting for an answer.\n"
-                    "# TYPE ocbsf_diam_pending_requests gauge\nocbsf_diam_pending_requests %llu\n"
-                    "# HELP ocbsf_diam_pending_requests_max Limit of pending requests.\n"
-                    "# TYPE ocbsf_diam_pending_requests_max gauge\n"
-                    "ocbsf_diam_pending_requests_max %llu\n"
-                    "# HELP ocbsf_diam_sessions Rx sessions followed.\n"
-                    "# TYPE ocbsf_diam_sessions gauge\nocbsf_diam_sessions %llu\n",
-                    (unsigned long long)pending, (unsigned long long)pending_max,
-                    (unsigned long long)sessions);
+    const bsf_metric_row_t rows[] = {
+        {"ocbsf_diam_pending_requests", "gauge", "Forwarded requests waiting for an answer.",
+         pending},
+        {"ocbsf_diam_pending_requests_max", "gauge", "Limit of pending requests.", pending_max},
+        {"ocbsf_diam_sessions", "gauge", "Rx sessions followed.", sessions},
+    };
+    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
 }
