@@ -10,6 +10,7 @@
 #include "common/deadline.h"
 #include "common/diag.h"
 #include "common/error.h"
+#include "common/metrics_text.h"
 #include "core/event.h"
 #include "core/hlc.h"
 #include "core/bytes.h"
@@ -264,35 +265,28 @@ void bsf_log_retention_write_metrics(void *ctx, bsf_text_t *out)
     bsf_engine_stats(r->engine, &es);
     uint64_t now = bsf_clock_wall_ms();
     double age = st.oldest_ms && now > st.oldest_ms ? (double)(now - st.oldest_ms) / 1000.0 : 0;
-    bsf_text_printf(out,
-                    "# HELP bsf_log_oldest_position Local log position of the oldest event in "
-                    "the log.\n# TYPE bsf_log_oldest_position gauge\n"
-                    "bsf_log_oldest_position %" PRIu64 "\n"
-                    "# HELP bsf_log_oldest_age_seconds Age of the oldest event in the log (its "
-                    "HLC time).\n# TYPE bsf_log_oldest_age_seconds gauge\n"
-                    "bsf_log_oldest_age_seconds %.3f\n"
-                    "# HELP bsf_log_events Events in the live log.\n"
-                    "# TYPE bsf_log_events gauge\nbsf_log_events %" PRIu64 "\n"
-                    "# HELP bsf_log_bytes Pages of the log in the store.\n"
-                    "# TYPE bsf_log_bytes gauge\nbsf_log_bytes %" PRIu64 "\n"
-                    "# HELP bsf_log_trimmed_events_total Events that left the log "
-                    "(log.retention).\n# TYPE bsf_log_trimmed_events_total counter\n"
-                    "bsf_log_trimmed_events_total %" PRIu64 "\n"
-                    "# HELP bsf_log_retention_failures_total Retention rounds that could not "
-                    "archive or read (retried every second).\n"
-                    "# TYPE bsf_log_retention_failures_total counter\n"
-                    "bsf_log_retention_failures_total %" PRIu64 "\n",
-                    st.oldest_position, age, st.log_events, st.log_bytes, es.log_trimmed,
-                    st.failures);
+    bsf_metrics_u64_family(out, "bsf_log_oldest_position", "gauge",
+                           "Local log position of the oldest event in the log.",
+                           st.oldest_position);
+    bsf_metrics_double_family(out, "bsf_log_oldest_age_seconds", "gauge",
+                              "Age of the oldest event in the log (its HLC time).", 3, age);
+    const bsf_metric_row_t rows[] = {
+        {"bsf_log_events", "gauge", "Events in the live log.", st.log_events},
+        {"bsf_log_bytes", "gauge", "Pages of the log in the store.", st.log_bytes},
+        {"bsf_log_trimmed_events_total", "counter", "Events that left the log (log.retention).",
+         es.log_trimmed},
+        {"bsf_log_retention_failures_total", "counter",
+         "Retention rounds that could not archive or read (retried every second).", st.failures},
+    };
+    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
+    const bsf_metric_row_t archive[] = {
+        {"bsf_log_archive_bytes", "gauge", "Size of the archive (log.archive_dir).",
+         st.archive.bytes},
+        {"bsf_log_archive_segments", "gauge", "Segment files in the archive.",
+         st.archive.segments},
+        {"bsf_log_archive_last_position", "gauge", "Last log position archived.",
+         st.archive.last},
+    };
     if (st.archiving)
-        bsf_text_printf(out,
-                        "# HELP bsf_log_archive_bytes Size of the archive (log.archive_dir).\n"
-                        "# TYPE bsf_log_archive_bytes gauge\nbsf_log_archive_bytes %" PRIu64 "\n"
-                        "# HELP bsf_log_archive_segments Segment files in the archive.\n"
-                        "# TYPE bsf_log_archive_segments gauge\n"
-                        "bsf_log_archive_segments %" PRIu64 "\n"
-                        "# HELP bsf_log_archive_last_position Last log position archived.\n"
-                        "# TYPE bsf_log_archive_last_position gauge\n"
-                        "bsf_log_archive_last_position %" PRIu64 "\n",
-                        st.archive.bytes, st.archive.segments, st.archive.last);
+        bsf_metrics_rows(out, archive, sizeof archive / sizeof archive[0]);
 }
