@@ -11,6 +11,7 @@
 #include "common/deadline.h"
 #include "common/diag.h"
 #include "common/error.h"
+#include "common/metrics_text.h"
 #include "common/operational_state.h"
 
 #define IDLE_WAIT_MS 200u
@@ -221,38 +222,31 @@ void bsf_audit_write_metrics(void *ctx, bsf_text_t *out)
         return;
     bsf_audit_stats_t s;
     bsf_audit_stats(ctx, &s);
-    bsf_text_printf(out,
-        "# HELP bsf_audit_cycles_total Audit cycles started over the bindings this site created.\n"
-        "# TYPE bsf_audit_cycles_total counter\nbsf_audit_cycles_total %llu\n"
-        "# HELP bsf_audit_candidates_total Bindings the scan found due for an audit.\n"
-        "# TYPE bsf_audit_candidates_total counter\nbsf_audit_candidates_total %llu\n"
-        "# HELP bsf_audit_queries_total Audit queries sent to PCFs.\n"
-        "# TYPE bsf_audit_queries_total counter\nbsf_audit_queries_total %llu\n"
-        "# HELP bsf_audit_answers_total Answers to audit queries: 2xx, 404, anything else.\n"
-        "# TYPE bsf_audit_answers_total counter\n"
-        "bsf_audit_answers_total{answer=\"found\"} %llu\n"
-        "bsf_audit_answers_total{answer=\"not_found\"} %llu\n"
-        "bsf_audit_answers_total{answer=\"failed\"} %llu\n"
-        "# HELP bsf_audit_outcomes_total Audit outcomes written (dropped: refused by the engine).\n"
-        "# TYPE bsf_audit_outcomes_total counter\n"
-        "bsf_audit_outcomes_total{outcome=\"confirmed\"} %llu\n"
-        "bsf_audit_outcomes_total{outcome=\"suspected\"} %llu\n"
-        "bsf_audit_outcomes_total{outcome=\"failed\"} %llu\n"
-        "bsf_audit_outcomes_total{outcome=\"removed_not_found\"} %llu\n"
-        "bsf_audit_outcomes_total{outcome=\"removed_max_ttl\"} %llu\n"
-        "bsf_audit_outcomes_total{outcome=\"dropped\"} %llu\n"
-        "# HELP bsf_audit_alternates_total Alternate PCFs asked for and found (NF discovery).\n"
-        "# TYPE bsf_audit_alternates_total counter\n"
-        "bsf_audit_alternates_total{result=\"asked\"} %llu\n"
-        "bsf_audit_alternates_total{result=\"found\"} %llu\n"
-        "# HELP bsf_audit_inflight Audit queries and discoveries out now.\n"
-        "# TYPE bsf_audit_inflight gauge\nbsf_audit_inflight %llu\n",
-        (unsigned long long)s.cycles, (unsigned long long)s.scanned_candidates,
-        (unsigned long long)s.queries, (unsigned long long)s.answers_found,
-        (unsigned long long)s.answers_not_found, (unsigned long long)s.answers_failed,
-        (unsigned long long)s.confirmed, (unsigned long long)s.suspected,
-        (unsigned long long)s.failed, (unsigned long long)s.removed_not_found,
-        (unsigned long long)s.removed_max_ttl, (unsigned long long)s.dropped,
-        (unsigned long long)s.alternates_asked, (unsigned long long)s.alternates_found,
-        (unsigned long long)s.inflight);
+    const bsf_metric_row_t head[] = {
+        {"bsf_audit_cycles_total", "counter",
+         "Audit cycles started over the bindings this site created.", s.cycles},
+        {"bsf_audit_candidates_total", "counter", "Bindings the scan found due for an audit.",
+         s.scanned_candidates},
+        {"bsf_audit_queries_total", "counter", "Audit queries sent to PCFs.", s.queries},
+    };
+    bsf_metrics_rows(out, head, sizeof head / sizeof head[0]);
+    static const char *const answers[] = {"found", "not_found", "failed"};
+    const uint64_t answered[] = {s.answers_found, s.answers_not_found, s.answers_failed};
+    bsf_metrics_labelled_family(out, "bsf_audit_answers_total", "counter",
+                                "Answers to audit queries: 2xx, 404, anything else.", "answer",
+                                answers, answered, 3);
+    static const char *const outcomes[] = {"confirmed",         "suspected",       "failed",
+                                           "removed_not_found", "removed_max_ttl", "dropped"};
+    const uint64_t outcome[] = {s.confirmed,         s.suspected,       s.failed,
+                                s.removed_not_found, s.removed_max_ttl, s.dropped};
+    bsf_metrics_labelled_family(out, "bsf_audit_outcomes_total", "counter",
+                                "Audit outcomes written (dropped: refused by the engine).",
+                                "outcome", outcomes, outcome, 6);
+    static const char *const alternates[] = {"asked", "found"};
+    const uint64_t alternate[] = {s.alternates_asked, s.alternates_found};
+    bsf_metrics_labelled_family(out, "bsf_audit_alternates_total", "counter",
+                                "Alternate PCFs asked for and found (NF discovery).", "result",
+                                alternates, alternate, 2);
+    bsf_metrics_u64_family(out, "bsf_audit_inflight", "gauge",
+                           "Audit queries and discoveries out now.", s.inflight);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/diag.h"
+#include "common/metrics_text.h"
 #include "common/time_text.h"
 #include "core/hlc.h"
 
@@ -176,11 +177,11 @@ void bsf_deletion_log_write_metrics(void *ctx, bsf_text_t *out)
                                                  BSF_REASON_AUDIT_MAX_TTL,
                                                  BSF_REASON_DIAMETER_FAILURE,
                                                  BSF_REASON_OPERATOR};
-    bsf_text_printf(out, "# HELP bsf_stale_bindings_removed_total PCF bindings removed without "
-                         "their PCF asking (audit, Diameter stale notification, operator)\n"
-                         "# TYPE bsf_stale_bindings_removed_total counter\n");
+    bsf_metrics_family(out, "bsf_stale_bindings_removed_total", "counter",
+                       "PCF bindings removed without their PCF asking (audit, Diameter stale "
+                       "notification, operator)");
     for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
-        bsf_text_printf(out, "bsf_stale_bindings_removed_total{reason=\"%s\"} %llu\n",
-                        bsf_dereg_reason_name(reasons[i]),
-                        (unsigned long long)atomic_load(&d->removed[reasons[i]]));
+        bsf_metrics_u64_label(out, "bsf_stale_bindings_removed_total", "reason",
+                              bsf_dereg_reason_name(reasons[i]),
+                              atomic_load(&d->removed[reasons[i]]));
 }

@@ -57,6 +57,15 @@ void bsf_metrics_double_family(bsf_text_t *t, const char *name, const char *type
     bsf_metrics_double(t, name, NULL, decimals, v);
 }
 
+void bsf_metrics_labelled_family(bsf_text_t *t, const char *name, const char *type,
+                                 const char *help, const char *key, const char *const *labels,
+                                 const uint64_t *values, size_t n)
+{
+    bsf_metrics_family(t, name, type, help);
+    for (size_t i = 0; i < n; i++)
+        bsf_metrics_u64_label(t, name, key, labels[i], values[i]);
+}
+
 void bsf_metrics_histogram(bsf_text_t *t, const bsf_metrics_histogram_t *h)
 {
     bool labelled = h->labels && h->labels[0];

@@ -46,6 +46,12 @@ void bsf_metrics_u64_family(bsf_text_t *t, const char *name, const char *type, c
 void bsf_metrics_double_family(bsf_text_t *t, const char *name, const char *type,
                                const char *help, int decimals, double v);
 
+/* A family with one label: its lines, then "<name>{<key>=\"<labels[i]>\"} <values[i]>\n" for
+ * each of the n label values, in order. */
+void bsf_metrics_labelled_family(bsf_text_t *t, const char *name, const char *type,
+                                 const char *help, const char *key, const char *const *labels,
+                                 const uint64_t *values, size_t n);
+
 /* One series of a histogram (the family lines are written apart, once for all series):
  * "<name>_bucket{[labels,]le=\"%g\"} <cumulative>" for each finite bound, then le="+Inf",
  * "<name>_sum[{labels}] %.<sum_decimals>f" and "<name>_count[{labels}] <count>". */

@@ -65,6 +65,18 @@ static void rows_of_families(void **state)
                     "bsf_seconds_total 0.250000000\n");
 }
 
+static void labelled_families(void **state)
+{
+    (void)state;
+    static const char *const results[] = {"found", "not_found"};
+    const uint64_t values[] = {5, 0};
+    bsf_text_t t = {0};
+    bsf_metrics_labelled_family(&t, "bsf_l_total", "counter", "Lookups.", "result", results,
+                                values, 2);
+    assert_text(&t, "# HELP bsf_l_total Lookups.\n# TYPE bsf_l_total counter\n"
+                    "bsf_l_total{result=\"found\"} 5\nbsf_l_total{result=\"not_found\"} 0\n");
+}
+
 static void histograms(void **state)
 {
     (void)state;
@@ -107,7 +119,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(family_lines),     cmocka_unit_test(unsigned_samples),
         cmocka_unit_test(double_samples),   cmocka_unit_test(rows_of_families),
-        cmocka_unit_test(histograms),       cmocka_unit_test(a_failed_buffer_takes_nothing),
+        cmocka_unit_test(labelled_families), cmocka_unit_test(histograms),       cmocka_unit_test(a_failed_buffer_takes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
