@@ -16,6 +16,7 @@
 #include "common/clock.h"
 #include "common/deadline.h"
 #include "common/diag.h"
+#include "common/metrics_text.h"
 
 #define MAX_RESOURCES 8
 
@@ -352,31 +353,28 @@ bool bsf_admission_lci(const bsf_admission_t *a, unsigned *metric, uint64_t *ts_
 void bsf_admission_write_metrics(const bsf_admission_t *a, bsf_text_t *out)
 {
     uint64_t oci = atomic_load(&a->oci);
-    bsf_text_printf(out,
-                    "# HELP ocbsf_admission_state Congestion state shared by the SBI and Rx "
-                    "(0 NORMAL, 1 DOC, 2 L1, 3 L2, 4 CONGESTED).\n"
-                    "# TYPE ocbsf_admission_state gauge\nocbsf_admission_state %d\n"
-                    "# HELP ocbsf_admission_overload_level Overload level (0 none, 1-3).\n"
-                    "# TYPE ocbsf_admission_overload_level gauge\n"
-                    "ocbsf_admission_overload_level %u\n"
-                    "# HELP ocbsf_admission_cpu_percent CPU use at the last sample.\n"
-                    "# TYPE ocbsf_admission_cpu_percent gauge\nocbsf_admission_cpu_percent %u\n"
-                    "# HELP ocbsf_admission_memory_percent Memory use at the last sample.\n"
-                    "# TYPE ocbsf_admission_memory_percent gauge\n"
-                    "ocbsf_admission_memory_percent %u\n"
-                    "# HELP ocbsf_admission_resource_state Level each resource reached at the "
-                    "last sample.\n# TYPE ocbsf_admission_resource_state gauge\n",
-                    atomic_load(&a->state), (unsigned)(oci >> 8) & 0xff,
-                    atomic_load(&a->cpu_pct), atomic_load(&a->mem_pct));
+    const bsf_metric_row_t rows[] = {
+        {"ocbsf_admission_state", "gauge",
+         "Congestion state shared by the SBI and Rx (0 NORMAL, 1 DOC, 2 L1, 3 L2, 4 CONGESTED).",
+         (uint64_t)atomic_load(&a->state)},
+        {"ocbsf_admission_overload_level", "gauge", "Overload level (0 none, 1-3).",
+         (oci >> 8) & 0xff},
+        {"ocbsf_admission_cpu_percent", "gauge", "CPU use at the last sample.",
+         atomic_load(&a->cpu_pct)},
+        {"ocbsf_admission_memory_percent", "gauge", "Memory use at the last sample.",
+         atomic_load(&a->mem_pct)},
+    };
+    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
+    bsf_metrics_family(out, "ocbsf_admission_resource_state", "gauge",
+                       "Level each resource reached at the last sample.");
     int n = atomic_load(&a->n_res);
-    for (int i = 0; i < n; i++)
-        bsf_text_printf(out, "ocbsf_admission_resource_state{resource=\"%s\"} %d\n",
-                        a->res[i].name, atomic_load(&a->res[i].level));
-    bsf_text_printf(out, "# HELP ocbsf_http_congestion_message_reject_total SBI requests "
-                         "discarded by congestion control, by state.\n"
-                         "# TYPE ocbsf_http_congestion_message_reject_total counter\n");
+    for (int i = 0; i < n; i++) /* levels are states, 0 to 4 */
+        bsf_metrics_u64_label(out, "ocbsf_admission_resource_state", "resource", a->res[i].name,
+                              (uint64_t)atomic_load(&a->res[i].level));
+    bsf_metrics_family(out, "ocbsf_http_congestion_message_reject_total", "counter",
+                       "SBI requests discarded by congestion control, by state.");
     for (int s = BSF_ADM_DOC; s <= BSF_ADM_CONGESTED; s++)
-        bsf_text_printf(out, "ocbsf_http_congestion_message_reject_total{state=\"%s\"} %llu\n",
-                        bsf_adm_state_name((bsf_adm_state_t)s),
-                        (unsigned long long)atomic_load(&a->discards[s]));
+        bsf_metrics_u64_label(out, "ocbsf_http_congestion_message_reject_total", "state",
+                              bsf_adm_state_name((bsf_adm_state_t)s),
+                              atomic_load(&a->discards[s]));
 }

@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/metrics_text.h"
 #include "gateways/sbi/json_codec.h"
 
 #define BUCKETS 4096
@@ -313,47 +314,44 @@ void bsf_notifier_set_client(bsf_notifier_t *n, bsf_sbi_client_t *client)
 void bsf_notifier_write_metrics(void *ctx, bsf_text_t *out)
 {
     bsf_notifier_t *n = ctx;
-    bsf_text_printf(out,
-                    "# HELP bsf_notifications_total Notifications made (committed binding events "
-                    "for this site's subscriptions).\n# TYPE bsf_notifications_total counter\n"
-                    "bsf_notifications_total %llu\n"
-                    "# HELP bsf_notifications_sent_total Notifications answered 2xx.\n"
-                    "# TYPE bsf_notifications_sent_total counter\n"
-                    "bsf_notifications_sent_total %llu\n"
-                    "# HELP bsf_notification_attempts_total Notification requests sent, retries "
-                    "and redirects included.\n# TYPE bsf_notification_attempts_total counter\n"
-                    "bsf_notification_attempts_total %llu\n"
-                    "# HELP bsf_notifications_waiting Notifications queued, not yet sent.\n"
-                    "# TYPE bsf_notifications_waiting gauge\nbsf_notifications_waiting %llu\n"
-                    "# HELP bsf_notifications_handoff Notifications committed and not yet taken "
-                    "by the SBI client's thread (at most notify.handoff_max).\n"
-                    "# TYPE bsf_notifications_handoff gauge\nbsf_notifications_handoff %llu\n"
-                    "# HELP bsf_notifications_dropped_total Notifications given up, by reason.\n"
-                    "# TYPE bsf_notifications_dropped_total counter\n",
-                    (unsigned long long)atomic_load(&n->queued),
-                    (unsigned long long)atomic_load(&n->sent),
-                    (unsigned long long)atomic_load(&n->attempts),
-                    (unsigned long long)atomic_load(&n->waiting),
-                    (unsigned long long)atomic_load(&n->handoff));
+    const bsf_metric_row_t rows[] = {
+        {"bsf_notifications_total", "counter",
+         "Notifications made (committed binding events for this site's subscriptions).",
+         atomic_load(&n->queued)},
+        {"bsf_notifications_sent_total", "counter", "Notifications answered 2xx.",
+         atomic_load(&n->sent)},
+        {"bsf_notification_attempts_total", "counter",
+         "Notification requests sent, retries and redirects included.",
+         atomic_load(&n->attempts)},
+        {"bsf_notifications_waiting", "gauge", "Notifications queued, not yet sent.",
+         atomic_load(&n->waiting)},
+        {"bsf_notifications_handoff", "gauge",
+         "Notifications committed and not yet taken by the SBI client's thread (at most "
+         "notify.handoff_max).",
+         atomic_load(&n->handoff)},
+    };
+    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
+    uint64_t dropped[DROP_COUNT];
     for (int i = 0; i < DROP_COUNT; i++)
-        bsf_text_printf(out, "bsf_notifications_dropped_total{reason=\"%s\"} %llu\n",
-                        drop_names[i], (unsigned long long)atomic_load(&n->dropped[i]));
-    bsf_text_printf(out, "# HELP bsf_notification_delay_seconds From the commit of the binding "
-                         "event to the receiver's 2xx.\n"
-                         "# TYPE bsf_notification_delay_seconds histogram\n");
-    uint64_t cum = 0;
+        dropped[i] = atomic_load(&n->dropped[i]);
+    bsf_metrics_labelled_family(out, "bsf_notifications_dropped_total", "counter",
+                                "Notifications given up, by reason.", "reason", drop_names,
+                                dropped, DROP_COUNT);
+    double bounds[DELAY_BUCKETS];
+    uint64_t counts[DELAY_BUCKETS + 1], count = 0;
     for (size_t b = 0; b <= DELAY_BUCKETS; b++) {
-        cum += atomic_load(&n->delay[b]);
         if (b < DELAY_BUCKETS)
-            bsf_text_printf(out, "bsf_notification_delay_seconds_bucket{le=\"%g\"} %llu\n",
-                            delay_bounds_ms[b] / 1000.0, (unsigned long long)cum);
-        else
-            bsf_text_printf(out, "bsf_notification_delay_seconds_bucket{le=\"+Inf\"} %llu\n",
-                            (unsigned long long)cum);
+            bounds[b] = delay_bounds_ms[b] / 1000.0;
+        counts[b] = atomic_load(&n->delay[b]);
+        count += counts[b];
     }
-    bsf_text_printf(out, "bsf_notification_delay_seconds_sum %.6f\n"
-                         "bsf_notification_delay_seconds_count %llu\n",
-                    (double)atomic_load(&n->delay_sum_us) / 1e6, (unsigned long long)cum);
+    bsf_metrics_family(out, "bsf_notification_delay_seconds", "histogram",
+                       "From the commit of the binding event to the receiver's 2xx.");
+    bsf_metrics_histogram(out, &(bsf_metrics_histogram_t){
+                                   .name = "bsf_notification_delay_seconds", .bounds = bounds,
+                                   .n_bounds = DELAY_BUCKETS, .counts = counts,
+                                   .sum = (double)atomic_load(&n->delay_sum_us) / 1e6,
+                                   .sum_decimals = 6, .count = count});
 }
 
 void bsf_notifier_destroy(bsf_notifier_t *n)
