@@ -15,6 +15,7 @@
 #include <freeDiameter/libfdcore.h>
 
 #include "common/clock.h"
+#include "common/metrics_text.h"
 #include "common/deadline.h"
 #include "common/diag.h"
 #include "common/time_text.h"
@@ -238,26 +239,21 @@ void bsf_rx_repaving_write_metrics(bsf_rx_repaving_t *r, bsf_text_t *out)
 {
     bsf_rx_repaving_status_t st;
     bsf_rx_repaving_status(r, &st);
-    bsf_text_printf(out,
-                    "# HELP diam_repaving_disconnections_total Connections ended by repaving "
-                    "(seed 3.45).\n# TYPE diam_repaving_disconnections_total counter\n"
-                    "diam_repaving_disconnections_total %llu\n",
-                    (unsigned long long)st.disconnections);
-    bsf_text_printf(out, "# HELP diam_repaving_triggers_total Repaving triggers by outcome.\n"
-                         "# TYPE diam_repaving_triggers_total counter\n");
+    bsf_metrics_u64_family(out, "diam_repaving_disconnections_total", "counter",
+                           "Connections ended by repaving (seed 3.45).", st.disconnections);
+    bsf_metrics_family(out, "diam_repaving_triggers_total", "counter",
+                       "Repaving triggers by outcome.");
     for (int o = BSF_RX_REPAVE_QUEUED; o <= BSF_RX_REPAVE_QUEUE_FULL; o++)
-        bsf_text_printf(out, "diam_repaving_triggers_total{outcome=\"%s\"} %llu\n",
-                        bsf_rx_repave_offer_name((bsf_rx_repave_offer_t)o),
-                        (unsigned long long)atomic_load(&r->outcomes[o]));
-    bsf_text_printf(out,
-                    "diam_repaving_triggers_total{outcome=\"completed\"} %llu\n"
-                    "diam_repaving_triggers_total{outcome=\"skipped\"} %llu\n",
-                    (unsigned long long)atomic_load(&r->completed),
-                    (unsigned long long)atomic_load(&r->skipped));
-    bsf_text_printf(out,
-                    "# HELP diam_repaving_busy 1 while a repaving runs.\n"
-                    "# TYPE diam_repaving_busy gauge\ndiam_repaving_busy %d\n"
-                    "# HELP diam_repaving_queued Repaving triggers waiting.\n"
-                    "# TYPE diam_repaving_queued gauge\ndiam_repaving_queued %zu\n",
-                    st.busy, st.queued);
+        bsf_metrics_u64_label(out, "diam_repaving_triggers_total", "outcome",
+                              bsf_rx_repave_offer_name((bsf_rx_repave_offer_t)o),
+                              atomic_load(&r->outcomes[o]));
+    bsf_metrics_u64_label(out, "diam_repaving_triggers_total", "outcome", "completed",
+                          atomic_load(&r->completed));
+    bsf_metrics_u64_label(out, "diam_repaving_triggers_total", "outcome", "skipped",
+                          atomic_load(&r->skipped));
+    const bsf_metric_row_t rows[] = {
+        {"diam_repaving_busy", "gauge", "1 while a repaving runs.", st.busy},
+        {"diam_repaving_queued", "gauge", "Repaving triggers waiting.", st.queued},
+    };
+    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "common/clock.h"
+#include "common/metrics_text.h"
 #include "common/deadline.h"
 #include "common/diag.h"
 #include "common/operational_state.h"
@@ -559,21 +560,18 @@ void bsf_nrf_client_write_metrics(void *ctx, bsf_text_t *out)
 {
     bsf_nrf_client_t *n = ctx;
     pthread_mutex_lock(&n->mu);
-    bsf_text_printf(out,
-                    "# HELP bsf_nrf_registered 1 while registered with an NRF.\n"
-                    "# TYPE bsf_nrf_registered gauge\nbsf_nrf_registered %d\n"
-                    "# HELP bsf_nrf_registrations_total Successful NFRegister.\n"
-                    "# TYPE bsf_nrf_registrations_total counter\n"
-                    "bsf_nrf_registrations_total %llu\n"
-                    "# HELP bsf_nrf_heartbeats_total NFUpdate heartbeats, by result.\n"
-                    "# TYPE bsf_nrf_heartbeats_total counter\n"
-                    "bsf_nrf_heartbeats_total{result=\"ok\"} %llu\n"
-                    "bsf_nrf_heartbeats_total{result=\"failed\"} %llu\n"
-                    "# HELP bsf_nrf_operative_status 1 when the NRF is healthy.\n"
-                    "# TYPE bsf_nrf_operative_status gauge\n",
-                    n->state == NRF_REGISTERED, (unsigned long long)n->registrations,
-                    (unsigned long long)n->heartbeats_ok,
-                    (unsigned long long)n->heartbeats_failed);
+    const bsf_metric_row_t rows[] = {
+        {"bsf_nrf_registered", "gauge", "1 while registered with an NRF.",
+         n->state == NRF_REGISTERED},
+        {"bsf_nrf_registrations_total", "counter", "Successful NFRegister.", n->registrations},
+    };
+    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
+    static const char *const results[] = {"ok", "failed"};
+    const uint64_t heartbeats[] = {n->heartbeats_ok, n->heartbeats_failed};
+    bsf_metrics_labelled_family(out, "bsf_nrf_heartbeats_total", "counter",
+                                "NFUpdate heartbeats, by result.", "result", results, heartbeats,
+                                2);
+    bsf_metrics_family(out, "bsf_nrf_operative_status", "gauge", "1 when the NRF is healthy.");
     pthread_mutex_unlock(&n->mu);
     bsf_nrf_health_write_metrics(n->health, out);
 }

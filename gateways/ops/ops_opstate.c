@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/diag.h"
+#include "common/metrics_text.h"
 #include "common/operational_state.h"
 
 #define META_NAME "operational_state"
@@ -87,23 +88,18 @@ json_t *bsf_ops_opstate_route(void *store, const char *method, const char *body,
 void bsf_ops_opstate_write_metrics(void *ctx, bsf_text_t *out)
 {
     (void)ctx;
-    bsf_text_printf(out,
-                    "# HELP system_operational_state Operational state: 1 NORMAL, 2 "
-                    "PARTIAL_SHUTDOWN, 3 COMPLETE_SHUTDOWN (seed 3.39).\n"
-                    "# TYPE system_operational_state gauge\n"
-                    "system_operational_state %d\n"
-                    "# HELP bsf_shutting_down 1 once bsfd is terminating (SIGTERM).\n"
-                    "# TYPE bsf_shutting_down gauge\n"
-                    "bsf_shutting_down %d\n"
-                    "# HELP diam_controlled_shutdown_message_reject_total Rx requests refused by "
-                    "the operational state or the stop.\n"
-                    "# TYPE diam_controlled_shutdown_message_reject_total counter\n"
-                    "diam_controlled_shutdown_message_reject_total %llu\n"
-                    "# HELP bsf_sbi_controlled_shutdown_reject_total SBI requests refused by "
-                    "the operational state or the stop.\n"
-                    "# TYPE bsf_sbi_controlled_shutdown_reject_total counter\n"
-                    "bsf_sbi_controlled_shutdown_reject_total %llu\n",
-                    (int)bsf_opstate_get() + 1, bsf_opstate_terminating() ? 1 : 0,
-                    (unsigned long long)bsf_opstate_refusals(BSF_OPIF_DIAMETER),
-                    (unsigned long long)bsf_opstate_refusals(BSF_OPIF_SBI));
+    const bsf_metric_row_t rows[] = {
+        {"system_operational_state", "gauge",
+         "Operational state: 1 NORMAL, 2 PARTIAL_SHUTDOWN, 3 COMPLETE_SHUTDOWN (seed 3.39).",
+         (uint64_t)bsf_opstate_get() + 1},
+        {"bsf_shutting_down", "gauge", "1 once bsfd is terminating (SIGTERM).",
+         bsf_opstate_terminating() ? 1 : 0},
+        {"diam_controlled_shutdown_message_reject_total", "counter",
+         "Rx requests refused by the operational state or the stop.",
+         bsf_opstate_refusals(BSF_OPIF_DIAMETER)},
+        {"bsf_sbi_controlled_shutdown_reject_total", "counter",
+         "SBI requests refused by the operational state or the stop.",
+         bsf_opstate_refusals(BSF_OPIF_SBI)},
+    };
+    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/metrics_text.h"
 #include "gateways/admission/message_profile.h"
 #include "gateways/admission/priority_metrics.h"
 #include "gateways/sbi/sbi_oci.h"
@@ -283,66 +284,63 @@ static const char *const types[BSF_ADM_OP_COUNT] = {"Discovery", "Register", "De
  * Then direction in: the answers the SBI client got (priority_metrics.h). */
 static void write_answers(const bsf_sbi_admission_t *a, bsf_text_t *out)
 {
-    bsf_text_printf(out, "# HELP ocbsf_http_message_priority_response_count_total SBI answers "
-                         "by the 3gpp-Sbi-Message-Priority they carry (seed 3.1; NA: none), "
-                         "operation and status (direction out: the BSF's, in: its "
-                         "producers'), counted once seen.\n"
-                         "# TYPE ocbsf_http_message_priority_response_count_total counter\n");
+    bsf_metrics_family(out, "ocbsf_http_message_priority_response_count_total", "counter",
+                       "SBI answers by the 3gpp-Sbi-Message-Priority they carry (seed 3.1; NA: "
+                       "none), operation and status (direction out: the BSF's, in: its "
+                       "producers'), counted once seen.");
     for (int p = 0; p <= BSF_ADM_PRIORITY_MAX + 1; p++)
         for (int op = 0; op < BSF_ADM_OP_COUNT; op++)
             for (int k = 0; k < CODE_SLOTS; k++) {
                 unsigned long long v = atomic_load(&a->answers[p][op][k]);
-                char eval[4];
-                if (v && bsf_mp_priority_label(p, eval))
-                    bsf_text_printf(out,
-                                    "ocbsf_http_message_priority_response_count_total{direction="
-                                    "\"out\",rcvd_priority=\"NA\",eval_priority=\"%s\","
-                                    "interface_type=\"Nbsf_Management\",msg_type=\"%s\","
-                                    "response_code=\"%d\"} %llu\n",
-                                    eval, types[op], atomic_load(&a->codes[k]), v);
+                char eval[4], labels[192];
+                if (!v || !bsf_mp_priority_label(p, eval))
+                    continue;
+                snprintf(labels, sizeof labels,
+                         "direction=\"out\",rcvd_priority=\"NA\",eval_priority=\"%s\","
+                         "interface_type=\"Nbsf_Management\",msg_type=\"%s\",response_code=\"%d\"",
+                         eval, types[op], atomic_load(&a->codes[k]));
+                bsf_metrics_u64(out, "ocbsf_http_message_priority_response_count_total", labels,
+                                v);
             }
     bsf_mp_metrics_write_answers(out); /* direction in: the SBI client's answers */
 }
 
 void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *out)
 {
-    bsf_text_printf(out, "# HELP ocbsf_sbi_ratelimit_reject_total SBI requests refused by a "
-                         "rate limit, by operation.\n"
-                         "# TYPE ocbsf_sbi_ratelimit_reject_total counter\n");
+    bsf_metrics_family(out, "ocbsf_sbi_ratelimit_reject_total", "counter",
+                       "SBI requests refused by a rate limit, by operation.");
     for (int op = 0; op < BSF_ADM_OP_COUNT; op++)
-        bsf_text_printf(out, "ocbsf_sbi_ratelimit_reject_total{route=\"%s\"} %llu\n",
-                        bsf_adm_op_name((bsf_adm_op_t)op),
-                        (unsigned long long)atomic_load(&a->limited_total[op]));
+        bsf_metrics_u64_label(out, "ocbsf_sbi_ratelimit_reject_total", "route",
+                              bsf_adm_op_name((bsf_adm_op_t)op),
+                              atomic_load(&a->limited_total[op]));
     static const char *const conn_metrics[2][2] = {
         {"ocbsf_sbi_connection_reject_total", "SBI connections closed at accept by the "
                                               "congestion state (seed 3.29)."},
         {"ocbsf_sbi_connection_limited_total", "SBI connections opened with a lower stream "
                                                "limit by the congestion state."}};
     for (int k = 0; k < 2; k++) {
-        bsf_text_printf(out, "# HELP %s %s\n# TYPE %s counter\n", conn_metrics[k][0],
-                        conn_metrics[k][1], conn_metrics[k][0]);
+        bsf_metrics_family(out, conn_metrics[k][0], "counter", conn_metrics[k][1]);
         for (int s = BSF_ADM_DOC; s <= BSF_ADM_CONGESTED; s++)
-            bsf_text_printf(out, "%s{state=\"%s\"} %llu\n", conn_metrics[k][0],
-                            bsf_adm_state_name((bsf_adm_state_t)s),
-                            (unsigned long long)atomic_load(k ? &a->conn_limited[s]
-                                                              : &a->conn_refused[s]));
+            bsf_metrics_u64_label(out, conn_metrics[k][0], "state",
+                                  bsf_adm_state_name((bsf_adm_state_t)s),
+                                  atomic_load(k ? &a->conn_limited[s] : &a->conn_refused[s]));
     }
-    bsf_text_printf(out, "# HELP ocbsf_http_message_priority_request_count_total SBI requests "
-                         "by received and evaluated priority (seed 3.1; NA: no valid "
-                         "header; direction in: to the BSF, out: its own), counted once "
-                         "seen.\n"
-                         "# TYPE ocbsf_http_message_priority_request_count_total counter\n");
+    bsf_metrics_family(out, "ocbsf_http_message_priority_request_count_total", "counter",
+                       "SBI requests by received and evaluated priority (seed 3.1; NA: no valid "
+                       "header; direction in: to the BSF, out: its own), counted once seen.");
     for (int rc = 0; rc <= BSF_ADM_PRIORITY_MAX + 1; rc++)
         for (int ev = 0; ev <= BSF_ADM_PRIORITY_MAX; ev++)
             for (int op = 0; op < BSF_ADM_OP_COUNT; op++) {
                 unsigned long long v = atomic_load(&a->by_priority[rc][ev][op]);
-                char rcvd[4];
-                if (v && bsf_mp_priority_label(rc, rcvd))
-                    bsf_text_printf(out,
-                                    "ocbsf_http_message_priority_request_count_total{direction="
-                                    "\"in\",rcvd_priority=\"%s\",eval_priority=\"%d\","
-                                    "interface_type=\"Nbsf_Management\",msg_type=\"%s\"} %llu\n",
-                                    rcvd, ev, types[op], v);
+                char rcvd[4], labels[160];
+                if (!v || !bsf_mp_priority_label(rc, rcvd))
+                    continue;
+                snprintf(labels, sizeof labels,
+                         "direction=\"in\",rcvd_priority=\"%s\",eval_priority=\"%d\","
+                         "interface_type=\"Nbsf_Management\",msg_type=\"%s\"",
+                         rcvd, ev, types[op]);
+                bsf_metrics_u64(out, "ocbsf_http_message_priority_request_count_total", labels,
+                                v);
             }
     bsf_mp_metrics_write_requests(out); /* direction out: the SBI client's requests */
     write_answers(a, out);
