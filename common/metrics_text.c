@@ -29,6 +29,13 @@ void bsf_metrics_u64_label(bsf_text_t *t, const char *name, const char *key, con
     bsf_text_printf(t, "%s{%s=\"%s\"} %llu\n", name, key, value, (unsigned long long)v);
 }
 
+void bsf_metrics_u64_label2(bsf_text_t *t, const char *name, const char *key1,
+                            const char *value1, const char *key2, const char *value2, uint64_t v)
+{
+    bsf_text_printf(t, "%s{%s=\"%s\",%s=\"%s\"} %llu\n", name, key1, value1, key2, value2,
+                    (unsigned long long)v);
+}
+
 void bsf_metrics_double(bsf_text_t *t, const char *name, const char *labels, int decimals,
                         double v)
 {

@@ -23,6 +23,11 @@ void bsf_metrics_u64(bsf_text_t *t, const char *name, const char *labels, uint64
 void bsf_metrics_u64_label(bsf_text_t *t, const char *name, const char *key, const char *value,
                            uint64_t v);
 
+/* "<name>{<key1>=\"<value1>\",<key2>=\"<value2>\"} <v>\n" (v as %llu), for label values of
+ * any length. */
+void bsf_metrics_u64_label2(bsf_text_t *t, const char *name, const char *key1,
+                            const char *value1, const char *key2, const char *value2, uint64_t v);
+
 /* Like bsf_metrics_u64 with v as %.<decimals>f (seconds: 3, 6 or 9 as each metric had). */
 void bsf_metrics_double(bsf_text_t *t, const char *name, const char *labels, int decimals,
                         double v);

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/metrics_text.h"
+
 struct bsf_rx_cong_monitor {
     bool enabled;
     bsf_rx_cong_rules_t rules;
@@ -116,20 +118,20 @@ void bsf_rx_cong_monitor_answer(const bsf_rx_cong_monitor_t *m, uint32_t *code, 
 
 void bsf_rx_cong_monitor_write_metrics(const bsf_rx_cong_monitor_t *m, bsf_text_t *out)
 {
-    bsf_text_printf(out,
-                    "# HELP ocbsf_diam_congestion_state Congestion state of the Diameter front "
-                    "end (0 NORMAL, 1 DOC, 2 L1, 3 L2, 4 CONGESTED).\n"
-                    "# TYPE ocbsf_diam_congestion_state gauge\nocbsf_diam_congestion_state %d\n"
-                    "# HELP ocbsf_diam_congestion_resource_state Level each resource reached at "
-                    "the last sample.\n# TYPE ocbsf_diam_congestion_resource_state gauge\n"
-                    "ocbsf_diam_congestion_resource_state{resource=\"cpu\"} %d\n"
-                    "ocbsf_diam_congestion_resource_state{resource=\"queue\"} %d\n"
-                    "# HELP ocbsf_diam_congestion_discards_total Requests discarded by congestion "
-                    "control, by state.\n# TYPE ocbsf_diam_congestion_discards_total counter\n",
-                    bsf_rx_cong_monitor_state(m), bsf_admission_resource_level(m->adm, m->cpu_res),
-                    bsf_admission_resource_level(m->adm, m->queue_res));
+    bsf_metrics_u64_family(out, "ocbsf_diam_congestion_state", "gauge",
+                           "Congestion state of the Diameter front end (0 NORMAL, 1 DOC, 2 L1, "
+                           "3 L2, 4 CONGESTED).",
+                           bsf_rx_cong_monitor_state(m));
+    static const char *const resources[] = {"cpu", "queue"};
+    const uint64_t levels[] = {bsf_admission_resource_level(m->adm, m->cpu_res),
+                               bsf_admission_resource_level(m->adm, m->queue_res)};
+    bsf_metrics_labelled_family(out, "ocbsf_diam_congestion_resource_state", "gauge",
+                                "Level each resource reached at the last sample.", "resource",
+                                resources, levels, 2);
+    bsf_metrics_family(out, "ocbsf_diam_congestion_discards_total", "counter",
+                       "Requests discarded by congestion control, by state.");
     for (int s = BSF_RX_CONG_DOC; s <= BSF_RX_CONG_CONGESTED; s++)
-        bsf_text_printf(out, "ocbsf_diam_congestion_discards_total{state=\"%s\"} %llu\n",
-                        bsf_rx_cong_state_name((bsf_rx_cong_state_t)s),
-                        (unsigned long long)atomic_load(&m->discards[s]));
+        bsf_metrics_u64_label(out, "ocbsf_diam_congestion_discards_total", "state",
+                              bsf_rx_cong_state_name((bsf_rx_cong_state_t)s),
+                              atomic_load(&m->discards[s]));
 }

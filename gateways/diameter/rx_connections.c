@@ -13,6 +13,7 @@
 
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/metrics_text.h"
 #include "gateways/diameter/rx_node.h"
 #include "gateways/diameter/rx_tls.h"
 #include "common/error.h"
@@ -258,36 +259,35 @@ void bsf_rx_connections_write_metrics(bsf_rx_connections_t *c, bsf_text_t *out)
 {
     size_t n;
     bsf_rx_connection_t *all = bsf_rx_connections_snapshot(c, &n);
-    bsf_text_printf(out, "# HELP ocbsf_diam_peer_tls 1 when the neighbour's latest connection "
-                         "is TLS.\n# TYPE ocbsf_diam_peer_tls gauge\n");
+    bsf_metrics_family(out, "ocbsf_diam_peer_tls", "gauge",
+                       "1 when the neighbour's latest connection is TLS.");
     for (size_t i = 0; i < n; i++)
-        bsf_text_printf(out, "ocbsf_diam_peer_tls{peer=\"%s\"} %d\n", all[i].id, all[i].tls);
+        bsf_metrics_u64_label(out, "ocbsf_diam_peer_tls", "peer", all[i].id, all[i].tls);
     /* seed 3.10.2's names; libfdcore's peer table says whether the connection is open */
     static const char *const direction[2] = {"diam_conn_network", "diam_conn_network_responder"};
-    static const char *const help[2] = {"the BSF initiated", "the neighbour initiated"};
+    static const char *const help[2] = {
+        "1 while the neighbour's connection, which the BSF initiated, is open.",
+        "1 while the neighbour's connection, which the neighbour initiated, is open."};
     for (int inbound = 0; inbound < 2; inbound++) {
-        bsf_text_printf(out, "# HELP %s 1 while the neighbour's connection, which %s, is open.\n"
-                             "# TYPE %s gauge\n",
-                        direction[inbound], help[inbound], direction[inbound]);
+        bsf_metrics_family(out, direction[inbound], "gauge", help[inbound]);
         for (size_t i = 0; i < n; i++)
             if (all[i].inbound == (inbound == 1))
-                bsf_text_printf(out, "%s{peer=\"%s\",tls=\"%s\"} %d\n", direction[inbound],
-                                all[i].id, all[i].tls ? "true" : "false",
-                                bsf_rx_node_peer_open(all[i].id));
+                bsf_metrics_u64_label2(out, direction[inbound], "peer", all[i].id, "tls",
+                                       all[i].tls ? "true" : "false",
+                                       bsf_rx_node_peer_open(all[i].id));
     }
     bsf_rx_connections_snapshot_free(all, n);
-    bsf_text_printf(out, "# HELP diam_failed_conn_network_total Diameter connections that "
-                         "failed: connect (connection, TLS handshake or capabilities exchange), "
-                         "certificate (a TLS certificate not naming the peer).\n"
-                         "# TYPE diam_failed_conn_network_total counter\n");
+    bsf_metrics_family(out, "diam_failed_conn_network_total", "counter",
+                       "Diameter connections that failed: connect (connection, TLS handshake or "
+                       "capabilities exchange), certificate (a TLS certificate not naming the "
+                       "peer).");
     pthread_mutex_lock(&c->lock);
     for (size_t i = 0; i < c->n_failures; i++)
         for (int r = 0; r < FAIL_REASONS; r++)
             if (c->failures[i].n[r])
-                bsf_text_printf(out,
-                                "diam_failed_conn_network_total{peer=\"%s\",reason=\"%s\"} %llu\n",
-                                c->failures[i].id, fail_reasons[r],
-                                (unsigned long long)c->failures[i].n[r]);
+                bsf_metrics_u64_label2(out, "diam_failed_conn_network_total", "peer",
+                                       c->failures[i].id, "reason", fail_reasons[r],
+                                       c->failures[i].n[r]);
     pthread_mutex_unlock(&c->lock);
 }
 

@@ -2,10 +2,12 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "common/clock.h"
 #include "common/deadline.h"
+#include "common/metrics_text.h"
 
 struct bsf_nf_scoring {
     bsf_nf_scoring_config_t cfg;
@@ -136,17 +138,21 @@ void bsf_nf_scoring_write_metrics(void *ctx, bsf_text_t *out)
     if (!bsf_nf_scoring_last(ctx, &sc, &tps))
         return;
     factors(&sc, v);
-    bsf_text_printf(out, "# HELP bsf_nf_score NF score of the site (seed 3.41): the factors' "
-                         "sum less the alerts'\n# TYPE bsf_nf_score gauge\nbsf_nf_score %.3f\n",
-                    sc.total);
-    bsf_text_printf(out, "# HELP bsf_nf_score_factor Each factor's share of the NF score "
-                         "(alerts: what they take off)\n# TYPE bsf_nf_score_factor gauge\n");
-    for (size_t i = 0; i < 6; i++)
-        bsf_text_printf(out, "bsf_nf_score_factor{factor=\"%s\"} %.3f\n", factor_names[i], v[i]);
-    bsf_text_printf(out, "# HELP bsf_nf_scoring_tps Requests per second (SBI and Diameter, "
-                         "ingress and egress) over the last scoring interval\n"
-                         "# TYPE bsf_nf_scoring_tps gauge\nbsf_nf_scoring_tps %.1f\n",
-                    tps);
+    bsf_metrics_double_family(out, "bsf_nf_score", "gauge",
+                              "NF score of the site (seed 3.41): the factors' sum less the "
+                              "alerts'",
+                              3, sc.total);
+    bsf_metrics_family(out, "bsf_nf_score_factor", "gauge",
+                       "Each factor's share of the NF score (alerts: what they take off)");
+    for (size_t i = 0; i < 6; i++) {
+        char labels[48];
+        snprintf(labels, sizeof labels, "factor=\"%s\"", factor_names[i]);
+        bsf_metrics_double(out, "bsf_nf_score_factor", labels, 3, v[i]);
+    }
+    bsf_metrics_double_family(out, "bsf_nf_scoring_tps", "gauge",
+                              "Requests per second (SBI and Diameter, ingress and egress) over "
+                              "the last scoring interval",
+                              1, tps);
 }
 
 json_t *bsf_nf_scoring_json(bsf_nf_scoring_t *s, bool refresh)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/metrics_text.h"
 #include "core/api_root.h"
 #include "gateways/admission/message_profile.h"
 
@@ -321,21 +322,18 @@ void bsf_nf_discovery_write_metrics(void *ctx, bsf_text_t *out)
 {
     bsf_nf_discovery_stats_t s;
     bsf_nf_discovery_stats(ctx, &s);
-    bsf_text_printf(out,
-                    "# HELP bsf_nf_discovery_total NF discovery searches by outcome.\n"
-                    "# TYPE bsf_nf_discovery_total counter\n"
-                    "bsf_nf_discovery_total{outcome=\"searched\"} %llu\n"
-                    "bsf_nf_discovery_total{outcome=\"cache_hit\"} %llu\n"
-                    "bsf_nf_discovery_total{outcome=\"failed\"} %llu\n"
-                    "# HELP bsf_nf_discovery_nrf_requests_total Nnrf_NFDiscovery requests sent.\n"
-                    "# TYPE bsf_nf_discovery_nrf_requests_total counter\n"
-                    "bsf_nf_discovery_nrf_requests_total %llu\n"
-                    "# HELP bsf_nf_discovery_nrf_failovers_total Searches passed to the next NRF.\n"
-                    "# TYPE bsf_nf_discovery_nrf_failovers_total counter\n"
-                    "bsf_nf_discovery_nrf_failovers_total %llu\n",
-                    (unsigned long long)s.searches, (unsigned long long)s.cache_hits,
-                    (unsigned long long)s.failed, (unsigned long long)s.nrf_requests,
-                    (unsigned long long)s.nrf_failovers);
+    static const char *const outcomes[] = {"searched", "cache_hit", "failed"};
+    const uint64_t searches[] = {s.searches, s.cache_hits, s.failed};
+    bsf_metrics_labelled_family(out, "bsf_nf_discovery_total", "counter",
+                                "NF discovery searches by outcome.", "outcome", outcomes,
+                                searches, 3);
+    const bsf_metric_row_t rows[] = {
+        {"bsf_nf_discovery_nrf_requests_total", "counter", "Nnrf_NFDiscovery requests sent.",
+         s.nrf_requests},
+        {"bsf_nf_discovery_nrf_failovers_total", "counter", "Searches passed to the next NRF.",
+         s.nrf_failovers},
+    };
+    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
 }
 
 /* The host of an NFService's end point, else of the profile; *port: the end point's, 0. */

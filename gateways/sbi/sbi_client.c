@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "common/clock.h"
+#include "common/metrics_text.h"
 #include "common/str_pack.h"
 #include "gateways/sbi/h2_tls.h"
 #include "gateways/sbi/sbi_client_internal.h"
@@ -180,22 +181,17 @@ void bsf_sbi_client_write_metrics(void *ctx, bsf_text_t *out)
     bsf_sbi_client_t *c = ctx;
     bsf_sbi_client_stats_t st;
     bsf_sbi_client_stats(c, &st);
-    bsf_text_printf(out,
-                    "# HELP bsf_sbi_client_requests_total Outbound SBI requests, by outcome.\n"
-                    "# TYPE bsf_sbi_client_requests_total counter\n"
-                    "bsf_sbi_client_requests_total{outcome=\"answer\"} %llu\n"
-                    "bsf_sbi_client_requests_total{outcome=\"timeout\"} %llu\n"
-                    "bsf_sbi_client_requests_total{outcome=\"connect_error\"} %llu\n"
-                    "bsf_sbi_client_requests_total{outcome=\"throttled\"} %llu\n"
-                    "# HELP bsf_sbi_client_retries_total Retries of outbound SBI requests.\n"
-                    "# TYPE bsf_sbi_client_retries_total counter\n"
-                    "bsf_sbi_client_retries_total %llu\n"
-                    "# HELP bsf_sbi_client_pending Outbound SBI requests not completed.\n"
-                    "# TYPE bsf_sbi_client_pending gauge\nbsf_sbi_client_pending %u\n",
-                    (unsigned long long)st.answers, (unsigned long long)st.timeouts,
-                    (unsigned long long)st.connect_errors, (unsigned long long)st.throttled,
-                    (unsigned long long)st.retries,
-                    st.pending);
+    static const char *const outcomes[] = {"answer", "timeout", "connect_error", "throttled"};
+    const uint64_t requests[] = {st.answers, st.timeouts, st.connect_errors, st.throttled};
+    bsf_metrics_labelled_family(out, "bsf_sbi_client_requests_total", "counter",
+                                "Outbound SBI requests, by outcome.", "outcome", outcomes,
+                                requests, 4);
+    const bsf_metric_row_t rows[] = {
+        {"bsf_sbi_client_retries_total", "counter", "Retries of outbound SBI requests.",
+         st.retries},
+        {"bsf_sbi_client_pending", "gauge", "Outbound SBI requests not completed.", st.pending},
+    };
+    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
     bsf_scp_table_write_metrics(&c->scp, (int64_t)(bsf_clock_mono_ns() / 1000000u), out);
 }
 

@@ -35,8 +35,9 @@ static void unsigned_samples(void **state)
     bsf_metrics_u64(&t, "bsf_b", "", UINT64_MAX);
     bsf_metrics_u64(&t, "bsf_c", "k=\"v\",l=\"w\"", 42);
     bsf_metrics_u64_label(&t, "bsf_d", "topic", "site.1", 7);
+    bsf_metrics_u64_label2(&t, "bsf_e", "peer", "a.example", "tls", "true", 1);
     assert_text(&t, "bsf_a 0\nbsf_b 18446744073709551615\nbsf_c{k=\"v\",l=\"w\"} 42\n"
-                    "bsf_d{topic=\"site.1\"} 7\n");
+                    "bsf_d{topic=\"site.1\"} 7\nbsf_e{peer=\"a.example\",tls=\"true\"} 1\n");
 }
 
 static void double_samples(void **state)
