@@ -11,6 +11,7 @@
 
 #include "common/diag.h"
 #include "common/file_stamp.h"
+#include "common/metrics_text.h"
 
 #define DAY_S 86400
 #define EXPIRY_CHECK_MS 60000 /* without reload, expiry is still looked at every minute */
@@ -195,23 +196,21 @@ void bsf_cert_watch_write_metrics(void *arg, bsf_text_t *out)
 {
     bsf_cert_watch_t *w = arg;
     int64_t now = now_s();
-    bsf_text_printf(out, "# HELP bsf_tls_cert_expiry_seconds Seconds until the notAfter of the "
-                         "certificate in use (negative: expired).\n"
-                         "# TYPE bsf_tls_cert_expiry_seconds gauge\n");
+    bsf_metrics_family(out, "bsf_tls_cert_expiry_seconds", "gauge",
+                       "Seconds until the notAfter of the certificate in use (negative: "
+                       "expired).");
     if (w->cfg.sbi_tls)
-        bsf_text_printf(out, "bsf_tls_cert_expiry_seconds{cert=\"sbi\"} %lld\n",
-                        (long long)(bsf_sbi_tls_not_after(w->cfg.sbi_tls) - now));
+        bsf_metrics_i64(out, "bsf_tls_cert_expiry_seconds", "cert=\"sbi\"",
+                        bsf_sbi_tls_not_after(w->cfg.sbi_tls) - now);
     int64_t dna = atomic_load(&w->diameter_not_after);
     if (dna)
-        bsf_text_printf(out, "bsf_tls_cert_expiry_seconds{cert=\"diameter\"} %lld\n",
-                        (long long)(dna - now));
-    bsf_text_printf(out, "# HELP bsf_tls_reloads_total Certificate and key files reloaded after "
-                         "a change, or refused (the old ones stay; diameter: restart needed).\n"
-                         "# TYPE bsf_tls_reloads_total counter\n");
+        bsf_metrics_i64(out, "bsf_tls_cert_expiry_seconds", "cert=\"diameter\"", dna - now);
+    bsf_metrics_family(out, "bsf_tls_reloads_total", "counter",
+                       "Certificate and key files reloaded after a change, or refused (the old "
+                       "ones stay; diameter: restart needed).");
     for (int f = 0; f < F_COUNT; f++)
         for (int r = 0; r < RES_COUNT; r++)
-            bsf_text_printf(out, "bsf_tls_reloads_total{file=\"%s\",result=\"%s\"} %llu\n",
-                            file_names[f], result_names[r],
-                            (unsigned long long)atomic_load_explicit(&w->reloads[f][r],
-                                                                     memory_order_relaxed));
+            bsf_metrics_u64_label2(out, "bsf_tls_reloads_total", "file", file_names[f], "result",
+                                   result_names[r],
+                                   atomic_load_explicit(&w->reloads[f][r], memory_order_relaxed));
 }

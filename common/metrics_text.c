@@ -23,6 +23,13 @@ void bsf_metrics_u64(bsf_text_t *t, const char *name, const char *labels, uint64
     bsf_text_printf(t, "%s%s%s%s %llu\n", name, open, set, close, (unsigned long long)v);
 }
 
+void bsf_metrics_i64(bsf_text_t *t, const char *name, const char *labels, int64_t v)
+{
+    const char *open, *set, *close;
+    labels_of(labels, &open, &set, &close);
+    bsf_text_printf(t, "%s%s%s%s %lld\n", name, open, set, close, (long long)v);
+}
+
 void bsf_metrics_u64_label(bsf_text_t *t, const char *name, const char *key, const char *value,
                            uint64_t v)
 {

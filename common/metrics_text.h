@@ -23,6 +23,9 @@ void bsf_metrics_u64(bsf_text_t *t, const char *name, const char *labels, uint64
 void bsf_metrics_u64_label(bsf_text_t *t, const char *name, const char *key, const char *value,
                            uint64_t v);
 
+/* Like bsf_metrics_u64 for a signed value (%lld): seconds until a date, negative once past. */
+void bsf_metrics_i64(bsf_text_t *t, const char *name, const char *labels, int64_t v);
+
 /* "<name>{<key1>=\"<value1>\",<key2>=\"<value2>\"} <v>\n" (v as %llu), for label values of
  * any length. */
 void bsf_metrics_u64_label2(bsf_text_t *t, const char *name, const char *key1,

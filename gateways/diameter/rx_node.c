@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/diag.h"
+#include "common/metrics_text.h"
 #include "gateways/diameter/rx_routes.h"
 #include "gateways/diameter/rx_tls.h"
 #include "common/error.h"
@@ -326,21 +327,19 @@ int bsf_rx_node_route_to(struct msg *msg, const char *peer_id)
 
 void bsf_rx_node_write_peers(bsf_text_t *out)
 {
-    if (node_cert_not_after)
-        bsf_text_printf(out,
-                        "# HELP dgw_tls_cert_expiration_seconds End of validity of the Diameter "
-                        "certificate (seed 3.10.2).\n"
-                        "# TYPE dgw_tls_cert_expiration_seconds gauge\n"
-                        "dgw_tls_cert_expiration_seconds %lld\n",
-                        (long long)node_cert_not_after);
-    bsf_text_printf(out, "# HELP ocbsf_diam_peer_up 1 when the Diameter neighbour is connected.\n"
-                         "# TYPE ocbsf_diam_peer_up gauge\n");
+    if (node_cert_not_after) {
+        bsf_metrics_family(out, "dgw_tls_cert_expiration_seconds", "gauge",
+                           "End of validity of the Diameter certificate (seed 3.10.2).");
+        bsf_metrics_i64(out, "dgw_tls_cert_expiration_seconds", NULL, node_cert_not_after);
+    }
+    bsf_metrics_family(out, "ocbsf_diam_peer_up", "gauge",
+                       "1 when the Diameter neighbour is connected.");
     if (pthread_rwlock_rdlock(&fd_g_peers_rw) != 0)
         return;
     for (struct fd_list *li = fd_g_peers.next; li != &fd_g_peers; li = li->next) {
         struct peer_hdr *p = (struct peer_hdr *)li;
-        bsf_text_printf(out, "ocbsf_diam_peer_up{peer=\"%s\"} %d\n", p->info.pi_diamid,
-                        fd_peer_get_state(p) == STATE_OPEN);
+        bsf_metrics_u64_label(out, "ocbsf_diam_peer_up", "peer", p->info.pi_diamid,
+                              fd_peer_get_state(p) == STATE_OPEN);
     }
     pthread_rwlock_unlock(&fd_g_peers_rw);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/metrics_text.h"
 #include "common/str_pack.h"
 #include "core/api_root.h"
 #include "gateways/sbi/sbi_binding.h"
@@ -429,15 +430,11 @@ void bsf_sbi_alt_route_write_metrics(void *ctx, bsf_text_t *out)
 {
     bsf_sbi_alt_route_stats_t s;
     bsf_sbi_alt_route_stats(ctx, &s);
-    bsf_text_printf(out,
-                    "# HELP bsf_sbi_alternate_route_total Egress requests sent again to an "
-                    "alternate producer, and how those ended.\n"
-                    "# TYPE bsf_sbi_alternate_route_total counter\n"
-                    "bsf_sbi_alternate_route_total{outcome=\"sent\"} %llu\n"
-                    "bsf_sbi_alternate_route_total{outcome=\"answered\"} %llu\n"
-                    "bsf_sbi_alternate_route_total{outcome=\"exhausted\"} %llu\n"
-                    "bsf_sbi_alternate_route_total{outcome=\"no_alternate\"} %llu\n",
-                    (unsigned long long)s.alternates_sent,
-                    (unsigned long long)s.answered_by_alternate, (unsigned long long)s.exhausted,
-                    (unsigned long long)s.no_alternate);
+    static const char *const outcomes[] = {"sent", "answered", "exhausted", "no_alternate"};
+    const uint64_t counts[] = {s.alternates_sent, s.answered_by_alternate, s.exhausted,
+                               s.no_alternate};
+    bsf_metrics_labelled_family(out, "bsf_sbi_alternate_route_total", "counter",
+                                "Egress requests sent again to an alternate producer, and how "
+                                "those ended.",
+                                "outcome", outcomes, counts, 4);
 }

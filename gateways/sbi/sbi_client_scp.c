@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/metrics_text.h"
 #include "common/text_list.h"
 
 int bsf_scp_table_init(bsf_scp_table_t *t, const char *uris, unsigned temp_unavailable_ms,
@@ -134,10 +135,9 @@ void bsf_scp_table_write_metrics(bsf_scp_table_t *t, int64_t now_ms, bsf_text_t 
 {
     pthread_mutex_lock(&t->mu);
     if (t->n)
-        bsf_text_printf(out, "# HELP bsf_scp_available 1 when the SCP is available.\n"
-                             "# TYPE bsf_scp_available gauge\n");
+        bsf_metrics_family(out, "bsf_scp_available", "gauge", "1 when the SCP is available.");
     for (size_t i = 0; i < t->n; i++)
-        bsf_text_printf(out, "bsf_scp_available{scp=\"%s\"} %d\n", t->scps[i].uri,
-                        available(&t->scps[i], now_ms));
+        bsf_metrics_u64_label(out, "bsf_scp_available", "scp", t->scps[i].uri,
+                              available(&t->scps[i], now_ms));
     pthread_mutex_unlock(&t->mu);
 }

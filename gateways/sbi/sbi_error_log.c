@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/metrics_text.h"
 #include "gateways/admission/admission_rules.h"
 
 static struct {
@@ -159,15 +160,13 @@ void bsf_sbi_errors_answered(int status, const char *title, const char *detail,
 void bsf_sbi_errors_write_metrics(void *ctx, bsf_text_t *out)
 {
     (void)ctx;
-    bsf_text_printf(out,
-                    "# HELP error_handler_out_total SBI error answers sent with the enhanced "
-                    "detail (seed 3.11).\n# TYPE error_handler_out_total counter\n"
-                    "error_handler_out_total %llu\n"
-                    "# HELP ocbsf_sbi_error_log_total SBI error answers logged, or dropped by "
-                    "the burst filter (seed 3.9).\n# TYPE ocbsf_sbi_error_log_total counter\n"
-                    "ocbsf_sbi_error_log_total{result=\"logged\"} %llu\n"
-                    "ocbsf_sbi_error_log_total{result=\"dropped\"} %llu\n",
-                    (unsigned long long)atomic_load(&g.out),
-                    (unsigned long long)atomic_load(&g.logged),
-                    (unsigned long long)atomic_load(&g.dropped));
+    bsf_metrics_u64_family(out, "error_handler_out_total", "counter",
+                           "SBI error answers sent with the enhanced detail (seed 3.11).",
+                           atomic_load(&g.out));
+    static const char *const results[] = {"logged", "dropped"};
+    const uint64_t logged[] = {atomic_load(&g.logged), atomic_load(&g.dropped)};
+    bsf_metrics_labelled_family(out, "ocbsf_sbi_error_log_total", "counter",
+                                "SBI error answers logged, or dropped by the burst filter (seed "
+                                "3.9).",
+                                "result", results, logged, 2);
 }

@@ -40,6 +40,15 @@ static void unsigned_samples(void **state)
                     "bsf_d{topic=\"site.1\"} 7\nbsf_e{peer=\"a.example\",tls=\"true\"} 1\n");
 }
 
+static void signed_samples(void **state)
+{
+    (void)state;
+    bsf_text_t t = {0};
+    bsf_metrics_i64(&t, "bsf_exp_seconds", "cert=\"sbi\"", -86400);
+    bsf_metrics_i64(&t, "bsf_exp_seconds", NULL, INT64_MAX);
+    assert_text(&t, "bsf_exp_seconds{cert=\"sbi\"} -86400\nbsf_exp_seconds 9223372036854775807\n");
+}
+
 static void double_samples(void **state)
 {
     (void)state;
@@ -119,7 +128,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(family_lines),     cmocka_unit_test(unsigned_samples),
-        cmocka_unit_test(double_samples),   cmocka_unit_test(rows_of_families),
+        cmocka_unit_test(signed_samples), cmocka_unit_test(double_samples),   cmocka_unit_test(rows_of_families),
         cmocka_unit_test(labelled_families), cmocka_unit_test(histograms),       cmocka_unit_test(a_failed_buffer_takes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
