@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/metrics_text.h"
 #include "gateways/admission/admission_rules.h"
 
 #define NA (BSF_ADM_PRIORITY_MAX + 1) /* the index of "no priority" */
@@ -74,6 +75,19 @@ int bsf_mp_code_slot(atomic_int *slots, int n, int status)
     return -1;
 }
 
+void bsf_mp_metrics_sample(bsf_text_t *out, const char *name, const bsf_mp_series_t *s,
+                           uint64_t v)
+{
+    char labels[192], code[24] = "";
+    if (s->code >= 0)
+        snprintf(code, sizeof code, ",response_code=\"%d\"", s->code);
+    snprintf(labels, sizeof labels,
+             "direction=\"%s\",rcvd_priority=\"%s\",eval_priority=\"%s\",interface_type=\"%s\","
+             "msg_type=\"%s\"%s",
+             s->direction, s->rcvd, s->eval, s->interface, s->msg_type, code);
+    bsf_metrics_u64(out, name, labels, v);
+}
+
 void bsf_mp_metrics_write_requests(bsf_text_t *out)
 {
     for (int k = BSF_MP_EGRESS_NONE + 1; k < BSF_MP_EGRESS_KINDS; k++)
@@ -82,11 +96,10 @@ void bsf_mp_metrics_write_requests(bsf_text_t *out)
                 unsigned long long v = atomic_load(&requests[k][rc][ev]);
                 char rcvd[4], eval[4];
                 if (v && bsf_mp_priority_label(rc, rcvd) && bsf_mp_priority_label(ev, eval))
-                    bsf_text_printf(out,
-                                    "ocbsf_http_message_priority_request_count_total{direction="
-                                    "\"out\",rcvd_priority=\"%s\",eval_priority=\"%s\","
-                                    "interface_type=\"%s\",msg_type=\"%s\"} %llu\n",
-                                    rcvd, eval, names[k][0], names[k][1], v);
+                    bsf_mp_metrics_sample(out, "ocbsf_http_message_priority_request_count_total",
+                                          &(bsf_mp_series_t){"out", rcvd, eval, names[k][0],
+                                                             names[k][1], -1},
+                                          v);
             }
 }
 
@@ -98,12 +111,9 @@ void bsf_mp_metrics_write_answers(bsf_text_t *out)
                 unsigned long long v = atomic_load(&answers[k][p][s]);
                 char prio[4];
                 if (v && bsf_mp_priority_label(p, prio))
-                    bsf_text_printf(out,
-                                    "ocbsf_http_message_priority_response_count_total{direction="
-                                    "\"in\",rcvd_priority=\"%s\",eval_priority=\"%s\","
-                                    "interface_type=\"%s\",msg_type=\"%s\",response_code=\"%d\"}"
-                                    " %llu\n",
-                                    prio, prio, names[k][0], names[k][1], atomic_load(&codes[s]),
-                                    v);
+                    bsf_mp_metrics_sample(out, "ocbsf_http_message_priority_response_count_total",
+                                          &(bsf_mp_series_t){"in", prio, prio, names[k][0],
+                                                             names[k][1], atomic_load(&codes[s])},
+                                          v);
             }
 }

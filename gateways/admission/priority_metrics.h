@@ -13,6 +13,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "common/text.h"
 
@@ -47,6 +48,16 @@ void bsf_mp_metrics_answer(bsf_mp_egress_tag_t tag, int priority, int status);
 /* The series lines (no HELP/TYPE) of the requests, then of the answers, seen so far. */
 void bsf_mp_metrics_write_requests(bsf_text_t *out);
 void bsf_mp_metrics_write_answers(bsf_text_t *out);
+
+/* Shared with the server's series. One sample of `name` (the request or response count)
+ * labelled direction, rcvd_priority, eval_priority, interface_type, msg_type and, when
+ * code >= 0, response_code; the label values are the caller's constants and priority labels. */
+typedef struct {
+    const char *direction, *rcvd, *eval, *interface, *msg_type;
+    int code; /* -1: no response_code label (a request) */
+} bsf_mp_series_t;
+void bsf_mp_metrics_sample(bsf_text_t *out, const char *name, const bsf_mp_series_t *s,
+                           uint64_t v);
 
 /* Shared with the server's series. A priority label into out: the number, or NA when p is
  * outside 0..31. Returns true. */

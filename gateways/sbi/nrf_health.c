@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/metrics_text.h"
 #include "common/text_list.h"
 #include "gateways/sbi/status_list.h"
 
@@ -229,7 +230,7 @@ void bsf_nrf_health_write_metrics(bsf_nrf_health_t *h, bsf_text_t *out)
     int64_t now = mono_ms();
     pthread_mutex_lock(&h->mu);
     for (size_t i = 0; i < h->n; i++)
-        bsf_text_printf(out, "bsf_nrf_operative_status{nrf=\"%s\"} %d\n", h->peers[i].uri,
-                        healthy_locked(h, i, now));
+        bsf_metrics_u64_label(out, "bsf_nrf_operative_status", "nrf", h->peers[i].uri,
+                              healthy_locked(h, i, now));
     pthread_mutex_unlock(&h->mu);
 }

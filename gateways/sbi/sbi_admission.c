@@ -292,15 +292,12 @@ static void write_answers(const bsf_sbi_admission_t *a, bsf_text_t *out)
         for (int op = 0; op < BSF_ADM_OP_COUNT; op++)
             for (int k = 0; k < CODE_SLOTS; k++) {
                 unsigned long long v = atomic_load(&a->answers[p][op][k]);
-                char eval[4], labels[192];
-                if (!v || !bsf_mp_priority_label(p, eval))
-                    continue;
-                snprintf(labels, sizeof labels,
-                         "direction=\"out\",rcvd_priority=\"NA\",eval_priority=\"%s\","
-                         "interface_type=\"Nbsf_Management\",msg_type=\"%s\",response_code=\"%d\"",
-                         eval, types[op], atomic_load(&a->codes[k]));
-                bsf_metrics_u64(out, "ocbsf_http_message_priority_response_count_total", labels,
-                                v);
+                char eval[4];
+                if (v && bsf_mp_priority_label(p, eval))
+                    bsf_mp_metrics_sample(out, "ocbsf_http_message_priority_response_count_total",
+                                          &(bsf_mp_series_t){"out", "NA", eval, "Nbsf_Management",
+                                                             types[op], atomic_load(&a->codes[k])},
+                                          v);
             }
     bsf_mp_metrics_write_answers(out); /* direction in: the SBI client's answers */
 }
@@ -332,15 +329,13 @@ void bsf_sbi_admission_write_metrics(const bsf_sbi_admission_t *a, bsf_text_t *o
         for (int ev = 0; ev <= BSF_ADM_PRIORITY_MAX; ev++)
             for (int op = 0; op < BSF_ADM_OP_COUNT; op++) {
                 unsigned long long v = atomic_load(&a->by_priority[rc][ev][op]);
-                char rcvd[4], labels[160];
-                if (!v || !bsf_mp_priority_label(rc, rcvd))
-                    continue;
-                snprintf(labels, sizeof labels,
-                         "direction=\"in\",rcvd_priority=\"%s\",eval_priority=\"%d\","
-                         "interface_type=\"Nbsf_Management\",msg_type=\"%s\"",
-                         rcvd, ev, types[op]);
-                bsf_metrics_u64(out, "ocbsf_http_message_priority_request_count_total", labels,
-                                v);
+                char rcvd[4], eval[12];
+                snprintf(eval, sizeof eval, "%d", ev);
+                if (v && bsf_mp_priority_label(rc, rcvd))
+                    bsf_mp_metrics_sample(out, "ocbsf_http_message_priority_request_count_total",
+                                          &(bsf_mp_series_t){"in", rcvd, eval, "Nbsf_Management",
+                                                             types[op], -1},
+                                          v);
             }
     bsf_mp_metrics_write_requests(out); /* direction out: the SBI client's requests */
     write_answers(a, out);
