@@ -1,7 +1,5 @@
 #include "common/metrics_text.h"
 
-#include <stdio.h>
-
 void bsf_metrics_family(bsf_text_t *t, const char *name, const char *type, const char *help)
 {
     bsf_text_printf(t, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
@@ -94,9 +92,9 @@ void bsf_metrics_histogram(bsf_text_t *t, const bsf_metrics_histogram_t *h)
             bsf_text_printf(t, "%s_bucket{%s%sle=\"+Inf\"} %llu\n", h->name, labels, comma,
                             (unsigned long long)cum);
     }
-    char series[160];
-    snprintf(series, sizeof series, "%s_sum", h->name);
-    bsf_metrics_double(t, series, h->labels, h->sum_decimals, h->sum);
-    snprintf(series, sizeof series, "%s_count", h->name);
-    bsf_metrics_u64(t, series, h->labels, h->count);
+    const char *open, *set, *close;
+    labels_of(h->labels, &open, &set, &close);
+    bsf_text_printf(t, "%s_sum%s%s%s %.*f\n%s_count%s%s%s %llu\n", h->name, open, set, close,
+                    h->sum_decimals, h->sum, h->name, open, set, close,
+                    (unsigned long long)h->count);
 }
