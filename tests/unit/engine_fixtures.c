@@ -62,6 +62,22 @@ int ef_teardown(void **state)
     return 0;
 }
 
+bsf_read_t *ef_read(ef_store_t *f)
+{
+    bsf_read_t *r;
+    assert_int_equal(bsf_read_acquire(&f->store, &r), 0);
+    assert_int_equal(bsf_read_begin(r), 0);
+    return r;
+}
+
+uint64_t ef_counter(ef_store_t *f, const char *name)
+{
+    bsf_read_t *r = ef_read(f);
+    uint64_t n = bsf_read_counter(r, name);
+    bsf_read_release(r);
+    return n;
+}
+
 size_t ef_apply_remote(ef_store_t *f, bsf_event_t ev)
 {
     msgpack_packer pk;

@@ -11,6 +11,7 @@
 
 #include "core/event.h"
 #include "core/pcf_mbs_binding.h"
+#include "tests/unit/binding_fixtures.h"
 #include "tests/unit/test_util.h"
 
 /* the file's fixture: buffers, a zone and a problem (tests/unit/test_util.h) */
@@ -18,12 +19,7 @@
 
 static bsf_cause_t check(const char *json, bsf_pcf_mbs_binding_t *b)
 {
-    msgpack_object o = tu_json(json, &FX->buf, &FX->zone);
-    memset(&FX->problem, 0, sizeof FX->problem);
-    if (bsf_pcf_mbs_binding_decode(&o, &FX->zone, b, &FX->problem) ||
-        bsf_pcf_mbs_binding_check_rules(b, &FX->problem))
-        return FX->problem.cause;
-    return BSF_CAUSE_NONE;
+    return tu_mbs_check(json, &FX->buf, &FX->zone, b, &FX->problem);
 }
 
 #define TMGI "{\"tmgi\":{\"mbsServiceId\":\"abc123\",\"plmnId\":{\"mcc\":\"001\",\"mnc\":\"01\"}}"

@@ -12,6 +12,7 @@
 #include "core/event.h"
 #include "core/pcf_ue_binding_patch.h"
 #include "core/ue_decide.h"
+#include "tests/unit/binding_fixtures.h"
 #include "tests/unit/test_util.h"
 
 /* the file's fixture: buffers, a zone and a problem (tests/unit/test_util.h) */
@@ -20,12 +21,7 @@
 /* Decodes and rule-checks `json`: the cause (NONE when valid). */
 static bsf_cause_t check(const char *json, bsf_pcf_ue_binding_t *b)
 {
-    msgpack_object o = tu_json(json, &FX->buf, &FX->zone);
-    memset(&FX->problem, 0, sizeof FX->problem);
-    if (bsf_pcf_ue_binding_decode(&o, &FX->zone, b, &FX->problem) ||
-        bsf_pcf_ue_binding_check_rules(b, &FX->problem))
-        return FX->problem.cause;
-    return BSF_CAUSE_NONE;
+    return tu_ue_check(json, &FX->buf, &FX->zone, b, &FX->problem);
 }
 
 static const char *param(void)
