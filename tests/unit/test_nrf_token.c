@@ -28,21 +28,15 @@ static pid_t sim, failing;
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/test_nrf_token.XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    char pf[128];
-    snprintf(pf, sizeof pf, "%s/port", dir);
-    char *const argv[] = {"/usr/bin/python3", BSF_NRF_SIM, "--port-file", pf,
-                          "--token-expires", "2", NULL};
+    tu_temp_dir(dir, sizeof dir, "test_nrf_token");
+    const char *const expiring[] = {"--token-expires", "2", NULL};
     int port;
-    sim = tu_peer_start(argv, pf, 400, &port);
+    sim = tu_peer_start(BSF_NRF_SIM, dir, "port", expiring, 400, &port);
     if (sim < 0)
         return -1;
     snprintf(root, sizeof root, "http://127.0.0.1:%d", port);
-    snprintf(pf, sizeof pf, "%s/port503", dir);
-    char *const argv2[] = {"/usr/bin/python3", BSF_NRF_SIM, "--port-file", pf, "--fail-status",
-                           "503", "--retry-after", "30", NULL};
-    failing = tu_peer_start(argv2, pf, 400, &port);
+    const char *const unavailable[] = {"--fail-status", "503", "--retry-after", "30", NULL};
+    failing = tu_peer_start(BSF_NRF_SIM, dir, "port503", unavailable, 400, &port);
     if (failing < 0)
         return -1;
     snprintf(primary, sizeof primary, "http://127.0.0.1:%d", port);

@@ -30,15 +30,13 @@ static int port_h2c, port_tls;
 
 /* ---- the peer ---------------------------------------------------------------------- */
 
-static pid_t start_peer(const char *port_file, bool tls, int *port)
+static pid_t start_peer(const char *port_name, bool tls, int *port)
 {
     char cert[128], key[128];
     snprintf(cert, sizeof cert, "%s/cert.pem", dir);
     snprintf(key, sizeof key, "%s/key.pem", dir);
-    char *const with_tls[] = {"/usr/bin/python3", BSF_H2_PEER, "--port-file", (char *)port_file,
-                              "--cert", cert, "--key", key, NULL};
-    char *const plain[] = {"/usr/bin/python3", BSF_H2_PEER, "--port-file", (char *)port_file, NULL};
-    pid_t pid = tu_peer_start(tls ? with_tls : plain, port_file, 200, port);
+    const char *const with_tls[] = {"--cert", cert, "--key", key, NULL};
+    pid_t pid = tu_peer_start(BSF_H2_PEER, dir, port_name, tls ? with_tls : NULL, 200, port);
     if (pid > 0)
         return pid;
     fail_msg("the HTTP/2 peer did not start");
@@ -48,8 +46,7 @@ static pid_t start_peer(const char *port_file, bool tls, int *port)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/test_sbi_client.XXXXXX");
-    assert_non_null(mkdtemp(dir));
+    tu_temp_dir(dir, sizeof dir, "test_sbi_client");
     char cmd[512];
     snprintf(cmd, sizeof cmd,
              "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
@@ -57,11 +54,8 @@ static int setup(void **state)
              "-keyout %s/key.pem -out %s/cert.pem 2>/dev/null",
              dir, dir);
     assert_int_equal(system(cmd), 0);
-    char pf[128];
-    snprintf(pf, sizeof pf, "%s/port.h2c", dir);
-    peer_h2c = start_peer(pf, false, &port_h2c);
-    snprintf(pf, sizeof pf, "%s/port.tls", dir);
-    peer_tls = start_peer(pf, true, &port_tls);
+    peer_h2c = start_peer("port.h2c", false, &port_h2c);
+    peer_tls = start_peer("port.tls", true, &port_tls);
     return 0;
 }
 

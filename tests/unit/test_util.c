@@ -199,8 +199,16 @@ const char *const tu_full_binding =
     "\"bindLevel\":\"NF_INSTANCE\",\"ipv4FrameRouteList\":[\"198.51.0.0/16\"],"
     "\"ipv6FrameRouteList\":[\"2001:db8:99::/48\"],\"unknownMember\":{\"x\":[1,2]}}";
 
-pid_t tu_peer_start(char *const argv[], const char *port_file, int tries, int *port)
+pid_t tu_peer_start(const char *script, const char *dir, const char *port_name,
+                    const char *const opts[], int tries, int *port)
 {
+    char port_file[256];
+    snprintf(port_file, sizeof port_file, "%s/%s", dir, port_name);
+    char *argv[16] = {"/usr/bin/python3", (char *)script, "--port-file", port_file};
+    for (size_t i = 0; opts && opts[i]; i++) {
+        assert_true(i < 12); /* argv keeps its NULL */
+        argv[4 + i] = (char *)opts[i];
+    }
     pid_t pid = fork();
     if (pid == 0) {
         execv(argv[0], argv);
@@ -230,6 +238,12 @@ void tu_peers_stop(const pid_t *peers, size_t n)
             kill(peers[i], SIGTERM);
             waitpid(peers[i], NULL, 0);
         }
+}
+
+void tu_temp_dir(char *dir, size_t cap, const char *name)
+{
+    snprintf(dir, cap, "/tmp/%s.XXXXXX", name);
+    assert_non_null(mkdtemp(dir));
 }
 
 int tu_dir_remove(const char *dir)

@@ -69,10 +69,16 @@ void tu_engine_run(bsf_engine_t *engine, bsf_command_t *cmd);
 bsf_command_t *tu_engine_register(bsf_engine_t *engine, msgpack_sbuffer *json, const char *pcf,
                                   const char *ipv4);
 
-/* Starts a test peer (argv[0] the program, NULL-terminated) that writes the port it listens
- * on into `port_file`, and waits up to `tries` × 50 ms for it. Returns its pid with the port in
+/* Starts a Python test peer, `/usr/bin/python3 script --port-file <dir>/<port_name> opts...`
+ * (`opts` NULL-terminated, at most 12; NULL for none), that writes the port it listens on
+ * into that file, and waits up to `tries` × 50 ms for it. Returns its pid with the port in
  * *port, or -1 (the peer killed) when it never wrote one. The caller SIGTERMs and reaps it. */
-pid_t tu_peer_start(char *const argv[], const char *port_file, int tries, int *port);
+pid_t tu_peer_start(const char *script, const char *dir, const char *port_name,
+                    const char *const opts[], int tries, int *port);
+
+/* Makes a new directory /tmp/<name>.XXXXXX (its path into `dir`, `cap` bytes); fails the
+ * test when it cannot. */
+void tu_temp_dir(char *dir, size_t cap, const char *name);
 
 /* Ends the `n` test peers of `peers` (SIGTERM, then reaps each); a pid <= 0, a peer that
  * never started, is skipped. */
