@@ -36,31 +36,43 @@ bsf_pcf_binding_t *tu_binding(const char *json, msgpack_sbuffer *buf, msgpack_zo
     return b;
 }
 
-typedef struct {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int done;
-} waiter_t;
+void tu_waiter_init(tu_waiter_t *w)
+{
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+    w->done = 0;
+}
 
 static void on_done(bsf_command_t *cmd)
 {
-    waiter_t *w = cmd->owner;
+    tu_waiter_t *w = cmd->owner;
     pthread_mutex_lock(&w->mu);
-    w->done = 1;
+    w->done++;
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
 }
 
-void tu_engine_run(bsf_engine_t *engine, bsf_command_t *cmd)
+void tu_waiter_wait(tu_waiter_t *w, int n)
 {
-    waiter_t w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
-    cmd->owner = &w;
+    pthread_mutex_lock(&w->mu);
+    while (w->done < n)
+        pthread_cond_wait(&w->cv, &w->mu);
+    pthread_mutex_unlock(&w->mu);
+}
+
+void tu_engine_submit(bsf_engine_t *engine, bsf_command_t *cmd, tu_waiter_t *w)
+{
+    cmd->owner = w;
     cmd->done = on_done;
     assert_int_equal(bsf_engine_submit(engine, cmd), 0);
-    pthread_mutex_lock(&w.mu);
-    while (!w.done)
-        pthread_cond_wait(&w.cv, &w.mu);
-    pthread_mutex_unlock(&w.mu);
+}
+
+void tu_engine_run(bsf_engine_t *engine, bsf_command_t *cmd)
+{
+    tu_waiter_t w;
+    tu_waiter_init(&w);
+    tu_engine_submit(engine, cmd, &w);
+    tu_waiter_wait(&w, 1);
 }
 
 bsf_command_t *tu_engine_register(bsf_engine_t *engine, msgpack_sbuffer *json, const char *pcf,

@@ -4,6 +4,7 @@
 #define BSF_TESTS_UNIT_TEST_UTIL_H
 
 #include <msgpack.h>
+#include <pthread.h>
 #include <sys/types.h>
 
 #include "core/decide.h"
@@ -59,6 +60,21 @@ extern const char *const tu_full_binding;
  * test when either step fails. */
 void tu_event_round_trip(const bsf_event_t *ev, msgpack_sbuffer *out, msgpack_zone *zone,
                          bsf_event_t *back);
+
+/* Counts the engine commands submitted through tu_engine_submit that are done. The test owns
+ * it; the engine's thread counts. */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done;
+} tu_waiter_t;
+/* Readies `w` with none done. Cannot fail. */
+void tu_waiter_init(tu_waiter_t *w);
+/* Blocks until `n` commands of `w` are done. */
+void tu_waiter_wait(tu_waiter_t *w, int n);
+/* Submits `cmd` to the engine without waiting; `w` counts it when it is done (cmd->owner and
+ * cmd->done are taken). Fails the test when the engine refuses it. */
+void tu_engine_submit(bsf_engine_t *engine, bsf_command_t *cmd, tu_waiter_t *w);
 
 /* Submits `cmd` to the engine and waits until it is done (its status is then set). */
 void tu_engine_run(bsf_engine_t *engine, bsf_command_t *cmd);
