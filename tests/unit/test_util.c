@@ -272,6 +272,15 @@ void tu_engine_close(bsf_engine_t *engine, bsf_store_t *store, const char *dir)
     assert_int_equal(tu_dir_remove(dir), 0);
 }
 
+void tu_assert_same_envelope(const bsf_event_t *a, const bsf_event_t *b)
+{
+    assert_int_equal(a->type, b->type);
+    assert_int_equal(a->site, b->site);
+    assert_int_equal(a->seq, b->seq);
+    assert_int_equal(a->hlc, b->hlc);
+    assert_memory_equal(a->binding_id.b, b->binding_id.b, 16);
+}
+
 void tu_event_round_trip(const bsf_event_t *ev, msgpack_sbuffer *out, msgpack_zone *zone,
                          bsf_event_t *back)
 {

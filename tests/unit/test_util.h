@@ -60,6 +60,9 @@ extern const char *const tu_full_binding;
  * test when either step fails. */
 void tu_event_round_trip(const bsf_event_t *ev, msgpack_sbuffer *out, msgpack_zone *zone,
                          bsf_event_t *back);
+/* Fails the test unless `a` and `b` have the same envelope: type, site, sequence number, HLC
+ * and binding id. */
+void tu_assert_same_envelope(const bsf_event_t *a, const bsf_event_t *b);
 
 /* Counts the engine commands submitted through tu_engine_submit that are done. The test owns
  * it; the engine's thread counts. */
