@@ -38,8 +38,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    tu_peers_stop(&peer, 1);
-    return tu_dir_remove(dir);
+    return tu_peers_stop(&peer, 1, dir);
 }
 
 /* One item for subscriber `k` (its own notifUri), a BsfNotification {notifCorreId: k}. */

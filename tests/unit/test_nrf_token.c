@@ -47,8 +47,7 @@ static int teardown(void **state)
 {
     (void)state;
     pid_t peers[] = {sim, failing};
-    tu_peers_stop(peers, 2);
-    return tu_dir_remove(dir);
+    return tu_peers_stop(peers, 2, dir);
 }
 
 static sc_call_t run(bsf_sbi_client_t *cl, const char *method, const char *path,

@@ -63,8 +63,7 @@ static int teardown(void **state)
 {
     (void)state;
     pid_t peers[] = {peer_h2c, peer_tls};
-    tu_peers_stop(peers, 2);
-    return tu_dir_remove(dir);
+    return tu_peers_stop(peers, 2, dir);
 }
 
 static bsf_sbi_client_t *client(unsigned max_conns, uint32_t max_streams)

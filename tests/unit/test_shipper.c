@@ -127,6 +127,13 @@ static bsf_command_status_t register_one(fx_t *f)
     return status;
 }
 
+/* `n` registrations, each of which must succeed. */
+static void register_ok(fx_t *f, int n)
+{
+    for (int i = 0; i < n; i++)
+        assert_int_equal(register_one(f), BSF_CMD_OK);
+}
+
 static void wait_shipped(fx_t *f, uint64_t seq)
 {
     uint64_t deadline = bsf_clock_mono_ns() + 30000000000ull;
@@ -182,8 +189,7 @@ static void test_local_faults(void **state)
 {
     (void)state;
     fx_t *f = fixture(BSF_DURABILITY_LOCAL);
-    for (int i = 0; i < 40; i++)
-        assert_int_equal(register_one(f), BSF_CMD_OK);
+    register_ok(f, 40);
     wait_shipped(f, 40);
     assert_topic_exact(f, 40);
 
@@ -192,8 +198,7 @@ static void test_local_faults(void **state)
                                       RD_KAFKA_RESP_ERR_NOT_ENOUGH_REPLICAS,
                                       RD_KAFKA_RESP_ERR_NOT_ENOUGH_REPLICAS,
                                       RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION);
-    for (int i = 0; i < 20; i++)
-        assert_int_equal(register_one(f), BSF_CMD_OK);
+    register_ok(f, 20);
     wait_shipped(f, 60);
     assert_topic_exact(f, 60);
 
@@ -201,8 +206,7 @@ static void test_local_faults(void **state)
     bsf_shipper_stats_t before, after;
     bsf_shipper_stats(f->shipper, &before);
     rd_kafka_mock_push_request_errors(f->mc, API_END_TXN, 1, RD_KAFKA_RESP_ERR_PRODUCER_FENCED);
-    for (int i = 0; i < 20; i++)
-        assert_int_equal(register_one(f), BSF_CMD_OK);
+    register_ok(f, 20);
     wait_shipped(f, 80);
     bsf_shipper_stats(f->shipper, &after);
     assert_true(after.connects > before.connects);
@@ -211,8 +215,7 @@ static void test_local_faults(void **state)
 
     /* a broker outage: writes go on, shipped once it is back */
     rd_kafka_mock_broker_set_down(f->mc, 1);
-    for (int i = 0; i < 20; i++)
-        assert_int_equal(register_one(f), BSF_CMD_OK);
+    register_ok(f, 20);
     usleep(500000);
     rd_kafka_mock_broker_set_up(f->mc, 1);
     wait_shipped(f, 100);
@@ -221,8 +224,7 @@ static void test_local_faults(void **state)
     /* a restart on the same store: nothing shipped twice, the rest shipped */
     stop_site(f);
     start_site(f);
-    for (int i = 0; i < 10; i++)
-        assert_int_equal(register_one(f), BSF_CMD_OK);
+    register_ok(f, 10);
     wait_shipped(f, 110);
     assert_topic_exact(f, 110);
     fixture_free(f);
@@ -232,8 +234,7 @@ static void test_replicated_refuses_while_down(void **state)
 {
     (void)state;
     fx_t *f = fixture(BSF_DURABILITY_REPLICATED);
-    for (int i = 0; i < 10; i++)
-        assert_int_equal(register_one(f), BSF_CMD_OK);
+    register_ok(f, 10);
     bsf_shipper_stats_t st;
     bsf_shipper_stats(f->shipper, &st);
     assert_int_equal(st.shipped_seq, 10); /* shipped before the answer */

@@ -243,13 +243,14 @@ pid_t tu_peer_start(const char *script, const char *dir, const char *port_name,
     return -1;
 }
 
-void tu_peers_stop(const pid_t *peers, size_t n)
+int tu_peers_stop(const pid_t *peers, size_t n, const char *dir)
 {
     for (size_t i = 0; i < n; i++)
         if (peers[i] > 0) {
             kill(peers[i], SIGTERM);
             waitpid(peers[i], NULL, 0);
         }
+    return tu_dir_remove(dir);
 }
 
 void tu_temp_dir(char *dir, size_t cap, const char *name)

@@ -99,9 +99,10 @@ pid_t tu_peer_start(const char *script, const char *dir, const char *port_name,
  * test when it cannot. */
 void tu_temp_dir(char *dir, size_t cap, const char *name);
 
-/* Ends the `n` test peers of `peers` (SIGTERM, then reaps each); a pid <= 0, a peer that
- * never started, is skipped. */
-void tu_peers_stop(const pid_t *peers, size_t n);
+/* Ends the `n` test peers of `peers` (SIGTERM, then reaps each; a pid <= 0, a peer that
+ * never started, is skipped), then removes their directory `dir` as tu_dir_remove does.
+ * Returns 0, or -1 when the directory could not be removed. */
+int tu_peers_stop(const pid_t *peers, size_t n, const char *dir);
 
 /* Removes the directory `dir` and everything below it. Returns 0, or -1 when it could not. */
 int tu_dir_remove(const char *dir);
