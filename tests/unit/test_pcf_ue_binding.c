@@ -39,25 +39,33 @@ static void members_and_causes(void **state)
                      BSF_CAUSE_NONE);
     assert_string_equal(b.supi, "imsi-001010000000001");
     assert_string_equal(b.gpsi, "msisdn-4912345678");
-    assert_int_equal(check("{\"pcfForUeFqdn\":\"pcf.example.com\"}", &b),
-                     BSF_CAUSE_MANDATORY_IE_MISSING);
-    assert_string_equal(param(), "/supi");
-    assert_int_equal(check("{\"supi\":\"imsi-12\",\"pcfForUeFqdn\":\"pcf.example.com\"}", &b),
-                     BSF_CAUSE_MANDATORY_IE_INCORRECT);
-    assert_string_equal(param(), "/supi");
-    assert_int_equal(check("{\"supi\":\"imsi-001010000000001\",\"gpsi\":\"msisdn-1\","
-                           "\"pcfForUeFqdn\":\"pcf.example.com\"}", &b),
-                     BSF_CAUSE_OPTIONAL_IE_INCORRECT);
-    assert_string_equal(param(), "/gpsi");
-    assert_int_equal(check("{\"supi\":\"imsi-001010000000001\"}", &b),
-                     BSF_CAUSE_MANDATORY_IE_MISSING);
-    assert_int_equal(FX->problem.n_params, 2);
-    assert_int_equal(check("{\"supi\":\"imsi-001010000000001\",\"pcfForUeIpEndPoints\":[]}", &b),
-                     BSF_CAUSE_OPTIONAL_IE_INCORRECT);
-    assert_string_equal(param(), "/pcfForUeIpEndPoints");
-    assert_int_equal(check("{\"supi\":\"imsi-001010000000001\",\"pcfForUeFqdn\":\"x\","
-                           "\"suppFeat\":\"1\"}", &b),
-                     BSF_CAUSE_OPTIONAL_IE_INCORRECT);
+    /* the cause of each refused document, the first parameter it names (NULL: not checked)
+     * and how many it names (0: not checked) */
+    static const struct {
+        const char *json;
+        bsf_cause_t cause;
+        const char *param;
+        size_t n_params;
+    } bad[] = {
+        {"{\"pcfForUeFqdn\":\"pcf.example.com\"}", BSF_CAUSE_MANDATORY_IE_MISSING, "/supi", 0},
+        {"{\"supi\":\"imsi-12\",\"pcfForUeFqdn\":\"pcf.example.com\"}",
+         BSF_CAUSE_MANDATORY_IE_INCORRECT, "/supi", 0},
+        {"{\"supi\":\"imsi-001010000000001\",\"gpsi\":\"msisdn-1\","
+         "\"pcfForUeFqdn\":\"pcf.example.com\"}",
+         BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/gpsi", 0},
+        {"{\"supi\":\"imsi-001010000000001\"}", BSF_CAUSE_MANDATORY_IE_MISSING, NULL, 2},
+        {"{\"supi\":\"imsi-001010000000001\",\"pcfForUeIpEndPoints\":[]}",
+         BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/pcfForUeIpEndPoints", 0},
+        {"{\"supi\":\"imsi-001010000000001\",\"pcfForUeFqdn\":\"x\",\"suppFeat\":\"1\"}",
+         BSF_CAUSE_OPTIONAL_IE_INCORRECT, NULL, 0},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(check(bad[i].json, &b), bad[i].cause);
+        if (bad[i].param)
+            assert_string_equal(param(), bad[i].param);
+        if (bad[i].n_params)
+            assert_int_equal(FX->problem.n_params, bad[i].n_params);
+    }
     assert_int_equal(check("[1]", &b), BSF_CAUSE_INVALID_MSG_FORMAT);
 }
 
