@@ -116,15 +116,12 @@ static void patch_and_events(void **state)
     bsf_binding_id_make(3, 7, rnd, &id);
     bsf_event_t ev = {.type = BSF_EVENT_MBS_BINDING_REGISTERED, .site = 3, .seq = 7, .hlc = 9,
                       .binding_id = id, .mbs_binding = &result, .created_hlc = 9};
-    msgpack_sbuffer out;
-    msgpack_sbuffer_init(&out);
     bsf_event_t back;
-    tu_event_round_trip(&ev, &out, &FX->zone, &back);
+    tu_event_round_trip(&ev, &FX->out, &FX->zone, &back);
     assert_int_equal(back.type, BSF_EVENT_MBS_BINDING_REGISTERED);
     assert_non_null(back.mbs_binding);
     assert_string_equal(back.mbs_binding->mbs_session_id.mbs_service_id, "ABC123");
     assert_string_equal(bsf_event_type_name(back.type), "MbsBindingRegistered");
-    msgpack_sbuffer_destroy(&out);
 }
 
 int main(void)
