@@ -77,6 +77,13 @@ static bsf_command_t *submit(fx_t *f, int i)
     return cmd;
 }
 
+static bsf_engine_stats_t stats(fx_t *f)
+{
+    bsf_engine_stats_t st;
+    bsf_engine_stats(f->engine, &st);
+    return st;
+}
+
 /* A 10 s window and a batch of 3: three commands commit together, long before the window
  * ends, each acknowledged after that one commit. */
 static void test_full_batch_commits_without_waiting(void **state)
@@ -91,8 +98,7 @@ static void test_full_batch_commits_without_waiting(void **state)
     }
     tu_waiter_wait(&f->done, 3);
     assert_true(bsf_clock_mono_ns() - t0 < 5000000000ull);
-    bsf_engine_stats_t st;
-    bsf_engine_stats(f->engine, &st);
+    bsf_engine_stats_t st = stats(f);
     assert_int_equal(st.commands, 3);
     assert_int_equal(st.batches, 1);
     for (int i = 0; i < 3; i++) {
@@ -113,8 +119,7 @@ static void test_lone_command_waits_the_window(void **state)
     uint64_t took = bsf_clock_mono_ns() - t0;
     assert_true(took >= 30000000ull);
     assert_int_equal(cmd->status, BSF_CMD_OK);
-    bsf_engine_stats_t st;
-    bsf_engine_stats(f->engine, &st);
+    bsf_engine_stats_t st = stats(f);
     assert_int_equal(st.batches, 1);
     assert_int_equal(st.window_waits, 1);
     assert_true(st.window_wait_ns >= 30000000ull);
@@ -129,8 +134,7 @@ static void test_no_window(void **state)
     fx_t *f = fixture(0, 64);
     bsf_command_t *cmd = submit(f, 1);
     tu_waiter_wait(&f->done, 1);
-    bsf_engine_stats_t st;
-    bsf_engine_stats(f->engine, &st);
+    bsf_engine_stats_t st = stats(f);
     assert_int_equal(st.window_waits, 0);
     assert_int_equal(cmd->status, BSF_CMD_OK);
     bsf_command_free(cmd);
