@@ -361,10 +361,7 @@ void hf_store_open(bsf_store_t *s, char *dir, size_t map_mb)
 {
     strcpy(dir, "/tmp/bsf-unit-XXXXXX");
     assert_non_null(mkdtemp(dir));
-    char err[256];
-    bsf_store_options_t so = {dir, map_mb, false, 16, 0};
-    if (bsf_store_open(s, &so, err, sizeof err))
-        fail_msg("%s", err);
+    tu_store_open(s, dir, map_mb);
 }
 
 void hf_store_close(bsf_store_t *s, const char *dir)

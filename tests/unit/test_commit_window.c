@@ -27,18 +27,13 @@ typedef struct {
 
 static void open_engine(fx_t *f, unsigned window_us, unsigned window_batch)
 {
-    char err[256];
-    bsf_store_options_t so = {f->dir, 64, false, 16, 0};
-    if (bsf_store_open(&f->store, &so, err, sizeof err))
-        fail_msg("%s", err);
+    tu_store_open(&f->store, f->dir, 64);
     bsf_engine_config_t ec = {.site_id = 1,
                               .max_batch = 64,
                               .queue_capacity = 1024,
                               .commit_window_us = window_us,
                               .commit_window_batch = window_batch};
-    if (bsf_engine_create(&f->store, &ec, &f->engine, err, sizeof err) ||
-        bsf_engine_start(f->engine))
-        fail_msg("%s", err);
+    tu_engine_start(&f->store, &ec, &f->engine);
 }
 
 static fx_t *fixture(unsigned window_us, unsigned window_batch)

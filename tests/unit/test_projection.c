@@ -18,6 +18,7 @@
 #include "projections/mbs_projection.h"
 #include "projections/ue_projection.h"
 #include "tests/unit/history_fixtures.h"
+#include "tests/unit/test_util.h"
 
 #define N_PROBES 6
 
@@ -405,7 +406,7 @@ static void an_old_store_opens(void **state)
     uint64_t live;
     apply_all(f, NULL, 1, reference, &live); /* and the answers into probe_answers */
     bsf_store_t s;
-    char dir[64], err[256];
+    char dir[64];
     hf_store_open(&s, dir, 64);
     MDB_txn *txn;
     assert_int_equal(mdb_txn_begin(s.env, NULL, 0, &txn), 0);
@@ -423,9 +424,7 @@ static void an_old_store_opens(void **state)
     assert_int_equal(mdb_put(txn, s.meta, &k, &v, 0), 0);
     assert_int_equal(mdb_txn_commit(txn), 0);
     bsf_store_close(&s);
-    bsf_store_options_t so = {dir, 64, false, 16, 0};
-    if (bsf_store_open(&s, &so, err, sizeof err))
-        fail_msg("%s", err);
+    tu_store_open(&s, dir, 64);
     assert_int_equal(mdb_txn_begin(s.env, NULL, MDB_RDONLY, &txn), 0);
     assert_int_equal(mdb_get(txn, s.meta, &k, &v), 0);
     assert_int_equal(*(unsigned char *)v.mv_data, 4);

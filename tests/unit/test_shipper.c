@@ -40,9 +40,8 @@ typedef struct {
 static void start_site(fx_t *f)
 {
     char err[512];
-    bsf_store_options_t so = {f->dir, 64, false, 16, 0};
-    if (bsf_store_open(&f->store, &so, err, sizeof err) ||
-        bsf_shipper_create(&f->settings, 1, &f->store, &f->shipper, err, sizeof err))
+    tu_store_open(&f->store, f->dir, 64);
+    if (bsf_shipper_create(&f->settings, 1, &f->store, &f->shipper, err, sizeof err))
         fail_msg("%s", err);
     bsf_engine_config_t ec = {.site_id = 1,
                               .collision_detection = true,

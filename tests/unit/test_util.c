@@ -36,6 +36,21 @@ bsf_pcf_binding_t *tu_binding(const char *json, msgpack_sbuffer *buf, msgpack_zo
     return b;
 }
 
+void tu_store_open(bsf_store_t *store, const char *dir, size_t map_mb)
+{
+    char err[256];
+    bsf_store_options_t so = {dir, map_mb, false, 16, 0};
+    if (bsf_store_open(store, &so, err, sizeof err))
+        fail_msg("%s", err);
+}
+
+void tu_engine_start(bsf_store_t *store, const bsf_engine_config_t *ec, bsf_engine_t **engine)
+{
+    char err[256];
+    if (bsf_engine_create(store, ec, engine, err, sizeof err) || bsf_engine_start(*engine))
+        fail_msg("%s", err);
+}
+
 void tu_waiter_init(tu_waiter_t *w)
 {
     pthread_mutex_init(&w->mu, NULL);

@@ -79,6 +79,13 @@ void tu_waiter_wait(tu_waiter_t *w, int n);
  * cmd->done are taken). Fails the test when the engine refuses it. */
 void tu_engine_submit(bsf_engine_t *engine, bsf_command_t *cmd, tu_waiter_t *w);
 
+/* Opens `store` read-write in the directory `dir` with a map of `map_mb` MB (16 readers);
+ * fails the test with the store's message when it cannot. The caller closes it. */
+void tu_store_open(bsf_store_t *store, const char *dir, size_t map_mb);
+/* Creates and starts an engine on the open `store` as `ec` configures it, into *engine;
+ * fails the test with the engine's message when it cannot. The caller destroys it. */
+void tu_engine_start(bsf_store_t *store, const bsf_engine_config_t *ec, bsf_engine_t **engine);
+
 /* Submits `cmd` to the engine and waits until it is done (its status is then set). */
 void tu_engine_run(bsf_engine_t *engine, bsf_command_t *cmd);
 
