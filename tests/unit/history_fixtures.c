@@ -200,13 +200,9 @@ static void mbs_history(hf_history_t *f, uint64_t t)
 /* A BsfSubscription from JSON, in the fixture's zone. */
 static bsf_subscription_t *subscription(hf_history_t *f, const char *json)
 {
-    msgpack_object o = tu_json(json, &f->buf, &f->zone);
     bsf_subscription_t *s = msgpack_zone_malloc(&f->zone, sizeof *s);
-    bsf_problem_t problem;
     assert_non_null(s);
-    if (bsf_subscription_decode(&o, &f->zone, s, &problem) ||
-        bsf_subscription_check_rules(s, &problem))
-        fail_msg("bad subscription %s: %s", json, problem.detail);
+    tu_subscription_into(json, &f->buf, &f->zone, s);
     return s;
 }
 
