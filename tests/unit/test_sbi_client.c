@@ -96,6 +96,13 @@ static bsf_sbi_request_t get(const char *u)
 
 static const bsf_sbi_retry_profile_t no_retry = {0};
 
+/* A GET of `path` at the h2c peer (get()'s options), waited for. */
+static void run_get(bsf_sbi_client_t *cl, const char *path, sc_call_t *c)
+{
+    bsf_sbi_request_t q = get(uri(port_h2c, path));
+    sc_call_run(cl, &q, c);
+}
+
 /* ---- tests ------------------------------------------------------------------------- */
 
 static const char *echoed(json_t *root, const char *name)
@@ -271,14 +278,12 @@ static void retries(void **state)
     sc_call_run(cl, &q, &c);
     assert_int_equal(c.status, 200);
     assert_int_equal(c.attempts, 3);
-    q = get(uri(port_h2c, "/flaky/r2/5"));
-    sc_call_run(cl, &q, &c);
+    run_get(cl, "/flaky/r2/5", &c);
     assert_int_equal(c.status, 503);
     assert_int_equal(c.attempts, 3);
     assert_true(c.has_problem);
     assert_string_equal(c.problem.cause, "NF_CONGESTION");
-    q = get(uri(port_h2c, "/status/404"));
-    sc_call_run(cl, &q, &c);
+    run_get(cl, "/status/404", &c);
     assert_int_equal(c.status, 404);
     assert_int_equal(c.attempts, 1);
     assert_true(c.has_problem);
@@ -308,8 +313,7 @@ static void redirects(void **state)
     assert_int_equal(c.status, 200);
     assert_int_equal(c.redirects, 2);
     assert_string_equal(c.body, "{\"redirected\":true}");
-    q = get(uri(port_h2c, "/redirect/308/5"));
-    sc_call_run(cl, &q, &c);
+    run_get(cl, "/redirect/308/5", &c);
     assert_int_equal(c.result, BSF_SBI_ERR_REDIRECTS);
     assert_int_equal(c.redirects, 3);
     bsf_sbi_client_stop(cl);
@@ -325,21 +329,16 @@ static void failures(void **state)
     sc_call_run(cl, &q, &c);
     assert_int_equal(c.result, BSF_SBI_ERR_CONNECT);
     assert_int_equal(c.attempts, 3);
-    q = get(uri(port_h2c, "/reset"));
-    sc_call_run(cl, &q, &c);
+    run_get(cl, "/reset", &c);
     assert_int_equal(c.result, BSF_SBI_ERR_PROTOCOL);
-    q = get(uri(port_h2c, "/big/100000")); /* more than max_body_bytes */
-    sc_call_run(cl, &q, &c);
+    run_get(cl, "/big/100000", &c); /* more than max_body_bytes */
     assert_int_equal(c.result, BSF_SBI_ERR_PROTOCOL);
-    q = get(uri(port_h2c, "/big/60000"));
-    sc_call_run(cl, &q, &c);
+    run_get(cl, "/big/60000", &c);
     assert_int_equal(c.status, 200);
     assert_int_equal(c.body_len, 60000);
-    q = get(uri(port_h2c, "/goaway"));
-    sc_call_run(cl, &q, &c);
+    run_get(cl, "/goaway", &c);
     assert_int_equal(c.result, BSF_SBI_ERR_CONNECT);
-    q = get(uri(port_h2c, "/echo")); /* a new connection after the GOAWAY */
-    sc_call_run(cl, &q, &c);
+    run_get(cl, "/echo", &c); /* a new connection after the GOAWAY */
     assert_int_equal(c.status, 200);
     bsf_sbi_client_stop(cl);
 }
