@@ -274,8 +274,7 @@ static void retries(void **state)
     (void)state;
     bsf_sbi_client_t *cl = client(2, 16);
     sc_call_t c;
-    bsf_sbi_request_t q = get(uri(port_h2c, "/flaky/r1/2"));
-    sc_call_run(cl, &q, &c);
+    run_get(cl, "/flaky/r1/2", &c);
     assert_int_equal(c.status, 200);
     assert_int_equal(c.attempts, 3);
     run_get(cl, "/flaky/r2/5", &c);
@@ -291,7 +290,7 @@ static void retries(void **state)
     /* Retry-After: 1 s is waited for */
     bsf_sbi_retry_profile_t p = bsf_sbi_retry_default;
     p.max_retries = 1;
-    q = get(uri(port_h2c, "/status/503?retry-after=1"));
+    bsf_sbi_request_t q = get(uri(port_h2c, "/status/503?retry-after=1"));
     q.retry = &p;
     uint64_t t0 = bsf_clock_mono_ns();
     sc_call_run(cl, &q, &c);
@@ -306,8 +305,7 @@ static void redirects(void **state)
     (void)state;
     bsf_sbi_client_t *cl = client(2, 16);
     sc_call_t c;
-    bsf_sbi_request_t q = get(uri(port_h2c, "/redirect/307/2"));
-    sc_call_run(cl, &q, &c);
+    run_get(cl, "/redirect/307/2", &c);
     if (c.result != BSF_SBI_OK)
         fail_msg("result %d: %s", c.result, c.error);
     assert_int_equal(c.status, 200);
