@@ -1,5 +1,7 @@
-/* Helpers for unit tests: msgpack documents and bindings from JSON text, engine commands run
- * synchronously. */
+/* Helpers for unit tests: msgpack documents and bindings from JSON text, stores and engines
+ * started and their commands run synchronously, test peers and temporary directories. Test
+ * thread only (tu_waiter_t is counted from the engine's thread); a failure fails the running
+ * test unless the function says it returns -1. */
 #ifndef BSF_TESTS_UNIT_TEST_UTIL_H
 #define BSF_TESTS_UNIT_TEST_UTIL_H
 
