@@ -110,7 +110,7 @@ static void *audit_main(void *arg)
 {
     struct bsf_audit *a = arg;
     pthread_mutex_lock(&a->mu);
-    while (!a->stopping) {
+    while (!bsf_worker_stopping(&a->worker)) {
         pthread_mutex_unlock(&a->mu);
         handle_answered(a);
         uint64_t wait = send_ready(a);
@@ -118,7 +118,7 @@ static void *audit_main(void *arg)
             wait = step_scan(a);
         uint64_t ms = wait / 1000000u + 1;
         pthread_mutex_lock(&a->mu);
-        if (!a->stopping && !a->done_head)
+        if (!bsf_worker_stopping(&a->worker) && !a->done_head)
             bsf_cond_wait_ms(&a->cv, &a->mu, ms < IDLE_WAIT_MS ? ms : IDLE_WAIT_MS);
     }
     pthread_mutex_unlock(&a->mu);
@@ -166,11 +166,9 @@ int bsf_audit_start(bsf_audit_t *a)
 {
     if (!a)
         return 0;
-    int rc = pthread_create(&a->thread, NULL, audit_main, a);
+    int rc = bsf_worker_start(&a->worker, audit_main, a, "bsf-audit");
     if (rc)
-        return -rc;
-    pthread_setname_np(a->thread, "bsf-audit");
-    a->started = true;
+        return rc;
     BSF_INFO("audit", "binding audit every %llu ms: min_ttl %llu ms, max_ttl %llu ms, PCF "
                       "queries %s (at most %u/s)",
              (unsigned long long)a->cfg.settings.interval_ms,
@@ -182,14 +180,8 @@ int bsf_audit_start(bsf_audit_t *a)
 
 void bsf_audit_stop(bsf_audit_t *a)
 {
-    if (!a || !a->started)
-        return;
-    pthread_mutex_lock(&a->mu);
-    a->stopping = true;
-    pthread_cond_signal(&a->cv);
-    pthread_mutex_unlock(&a->mu);
-    pthread_join(a->thread, NULL);
-    a->started = false;
+    if (a)
+        bsf_worker_stop(&a->worker, &a->mu, &a->cv);
 }
 
 void bsf_audit_destroy(bsf_audit_t *a)

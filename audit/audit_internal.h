@@ -9,6 +9,7 @@
 
 #include "audit/audit.h"
 #include "audit/token_bucket.h"
+#include "common/worker_thread.h"
 #include "core/pcf_vendor.h"
 #include "engine/audit_read.h"
 
@@ -45,11 +46,9 @@ struct bsf_audit {
     bsf_store_t *store;
     bsf_engine_t *engine;
     bsf_audit_config_t cfg;
-    pthread_t thread;
-    bool started;
+    bsf_worker_t worker; /* its stop flag is set under mu */
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    atomic_bool stopping;
     audit_job_t *done_head, *done_tail; /* answered jobs, under mu */
     /* audit thread */
     audit_job_t *ready;                 /* jobs waiting for a token to ask again */

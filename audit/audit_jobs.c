@@ -200,7 +200,7 @@ static void note_not_found(audit_job_t *j)
 void bsf_audit_job_answered(audit_job_t *j)
 {
     struct bsf_audit *a = j->a;
-    if (atomic_load(&a->stopping)) {
+    if (bsf_worker_stopping(&a->worker)) {
         finish(j);
         return;
     }

@@ -176,11 +176,10 @@ int bsf_rx_proxy_start(bsf_rx_proxy_t *px, char *err, size_t cap)
         snprintf(err, cap, "diameter: cannot register with freeDiameter: %s", bsf_strerror(rc));
         return -1;
     }
-    if ((rc = pthread_create(&px->worker, NULL, bsf_rx_proxy_worker_main, px)) != 0) {
+    if ((rc = bsf_worker_start(&px->worker, bsf_rx_proxy_worker_main, px, NULL)) != 0) {
         snprintf(err, cap, "diameter: cannot start the worker thread: %s", bsf_strerror(rc));
         return -1;
     }
-    px->worker_started = true;
     return 0;
 }
 
@@ -196,14 +195,7 @@ void bsf_rx_proxy_drain(bsf_rx_proxy_t *px, unsigned wait_ms)
 
 void bsf_rx_proxy_stop(bsf_rx_proxy_t *px)
 {
-    if (!px->worker_started)
-        return;
-    pthread_mutex_lock(&px->mu);
-    px->stop = true;
-    pthread_cond_signal(&px->cv);
-    pthread_mutex_unlock(&px->mu);
-    pthread_join(px->worker, NULL);
-    px->worker_started = false;
+    bsf_worker_stop(&px->worker, &px->mu, &px->cv);
 }
 
 void bsf_rx_proxy_free(bsf_rx_proxy_t *px)

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/worker_thread.h"
 #include "gateways/diameter/rx_avp.h"
 #include "gateways/diameter/rx_congestion_monitor.h"
 #include "gateways/diameter/rx_kind.h"
@@ -114,9 +115,7 @@ struct bsf_rx_proxy {
     pthread_mutex_t mu; /* the reroute queue and the worker's stop flag */
     pthread_cond_t cv;
     rx_reroute_t *q_head, *q_tail;
-    bool stop;
-    bool worker_started;
-    pthread_t worker;
+    bsf_worker_t worker;
 };
 
 /* libfdcore's answer-timeout callback gets only the data pointer given with the request,

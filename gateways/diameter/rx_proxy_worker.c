@@ -87,7 +87,7 @@ void *bsf_rx_proxy_worker_main(void *arg)
 {
     bsf_rx_proxy_t *px = arg;
     pthread_mutex_lock(&px->mu);
-    while (!px->stop) {
+    while (!bsf_worker_stopping(&px->worker)) {
         drain_reroutes(px);
         pthread_mutex_unlock(&px->mu);
         sweep(px);
@@ -96,7 +96,7 @@ void *bsf_rx_proxy_worker_main(void *arg)
         if (wait_ms > SWEEP_PERIOD_MS)
             wait_ms = SWEEP_PERIOD_MS;
         pthread_mutex_lock(&px->mu);
-        if (px->stop || px->q_head)
+        if (bsf_worker_stopping(&px->worker) || px->q_head)
             continue;
         bsf_cond_wait_ms(&px->cv, &px->mu, wait_ms);
     }
