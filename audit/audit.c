@@ -96,13 +96,12 @@ static uint64_t step_scan(struct bsf_audit *a)
 static void handle_answered(struct bsf_audit *a)
 {
     pthread_mutex_lock(&a->mu);
-    audit_job_t *j = a->done_head;
-    a->done_head = a->done_tail = NULL;
+    bsf_fifo_link_t *l = bsf_fifo_take_all(&a->done);
     pthread_mutex_unlock(&a->mu);
-    while (j) {
-        audit_job_t *next = j->next;
+    while (l) {
+        audit_job_t *j = BSF_FIFO_ENTRY(l, audit_job_t, done_link);
+        l = l->next; /* before the job is answered: it may be queued again or freed */
         bsf_audit_job_answered(j);
-        j = next;
     }
 }
 
@@ -118,7 +117,7 @@ static void *audit_main(void *arg)
             wait = step_scan(a);
         uint64_t ms = wait / 1000000u + 1;
         pthread_mutex_lock(&a->mu);
-        if (!bsf_worker_stopping(&a->worker) && !a->done_head)
+        if (!bsf_worker_stopping(&a->worker) && bsf_fifo_empty(&a->done))
             bsf_cond_wait_ms(&a->cv, &a->mu, ms < IDLE_WAIT_MS ? ms : IDLE_WAIT_MS);
     }
     pthread_mutex_unlock(&a->mu);
@@ -132,7 +131,7 @@ static void *audit_main(void *arg)
     while (atomic_load(&a->inflight)) {
         handle_answered(a);
         pthread_mutex_lock(&a->mu);
-        if (!a->done_head && atomic_load(&a->inflight))
+        if (bsf_fifo_empty(&a->done) && atomic_load(&a->inflight))
             bsf_cond_wait_ms(&a->cv, &a->mu, 50);
         pthread_mutex_unlock(&a->mu);
     }

@@ -87,13 +87,8 @@ static void submit_outcome(struct bsf_audit *a, const bsf_binding_id_t *id, uint
 static void queue_answered(audit_job_t *j)
 {
     struct bsf_audit *a = j->a;
-    j->next = NULL;
     pthread_mutex_lock(&a->mu);
-    if (a->done_tail)
-        a->done_tail->next = j;
-    else
-        a->done_head = j;
-    a->done_tail = j;
+    bsf_fifo_push(&a->done, &j->done_link);
     pthread_cond_signal(&a->cv);
     pthread_mutex_unlock(&a->mu);
 }

@@ -205,9 +205,9 @@ void bsf_rx_proxy_free(bsf_rx_proxy_t *px)
     bsf_rx_proxy_stop(px);
     if (bsf_rx_proxy_instance == px)
         bsf_rx_proxy_instance = NULL;
-    while (px->q_head) {
-        rx_reroute_t *rr = px->q_head;
-        px->q_head = rr->next;
+    bsf_fifo_link_t *l;
+    while ((l = bsf_fifo_pop(&px->reroutes))) {
+        rx_reroute_t *rr = BSF_FIFO_ENTRY(l, rx_reroute_t, link);
         fd_msg_free(rr->msg);
         free(rr);
     }
