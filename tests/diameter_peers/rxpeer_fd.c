@@ -1,7 +1,6 @@
 /* rxpeer_fd.c - see rxpeer_fd.h */
 #include "rxpeer_fd.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/err_format.h"
+#include "common/ip_literal.h"
 #include "gateways/diameter/rx_dict.h"
 #include "rxpeer_time.h"
 
@@ -106,18 +106,9 @@ static int rxpeer_fd_write_conf(FILE *f, const struct rxpeer_fd_opts *o, int v6)
 static int rxpeer_fd_set_listen(const char *addr, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
-	socklen_t sl;
-
-	memset(&ss, 0, sizeof ss);
-	if (inet_pton(AF_INET, addr, &((struct sockaddr_in *)&ss)->sin_addr) == 1) {
-		ss.ss_family = AF_INET;
-		sl = sizeof(struct sockaddr_in);
-	} else if (inet_pton(AF_INET6, addr, &((struct sockaddr_in6 *)&ss)->sin6_addr) == 1) {
-		ss.ss_family = AF_INET6;
-		sl = sizeof(struct sockaddr_in6);
-	} else {
+	socklen_t sl = bsf_ip_literal_parse(addr, &ss);
+	if (!sl)
 		return bsf_err_format(err, errlen, EINVAL, "listen address '%s' is not an IP literal", addr);
-	}
 	int ret = fd_ep_filter(&fd_g_config->cnf_endpoints, 0); /* empties the list */
 	if (ret == 0)
 		ret = fd_ep_add_merge(&fd_g_config->cnf_endpoints, (sSA *)&ss, sl, EP_FL_CONF | EP_ACCEPTALL);
