@@ -97,13 +97,12 @@ static uint64_t step_scan(struct bsf_audit *a)
 static void handle_answered(struct bsf_audit *a)
 {
     pthread_mutex_lock(&a->mu);
-    audit_job_t *j = a->done_head;
-    a->done_head = a->done_tail = NULL;
+    bsf_fifo_link_t *l = bsf_fifo_take_all(&a->done);
     pthread_mutex_unlock(&a->mu);
-    while (j) {
-        audit_job_t *next = j->next;
+    while (l) {
+        audit_job_t *j = BSF_FIFO_ENTRY(l, audit_job_t, done_link);
+        l = l->next; /* before the job is answered: it may be queued again or freed */
         bsf_audit_job_answered(j);
-        j = next;
     }
 }
 
@@ -111,7 +110,7 @@ static void *audit_main(void *arg)
 {
     struct bsf_audit *a = arg;
     pthread_mutex_lock(&a->mu);
-    while (!a->stopping) {
+    while (!bsf_worker_stopping(&a->worker)) {
         pthread_mutex_unlock(&a->mu);
         handle_answered(a);
         uint64_t wait = send_ready(a);
@@ -119,7 +118,7 @@ static void *audit_main(void *arg)
             wait = step_scan(a);
         uint64_t ms = wait / 1000000u + 1;
         pthread_mutex_lock(&a->mu);
-        if (!a->stopping && !a->done_head)
+        if (!bsf_worker_stopping(&a->worker) && bsf_fifo_empty(&a->done))
             bsf_cond_wait_ms(&a->cv, &a->mu, ms < IDLE_WAIT_MS ? ms : IDLE_WAIT_MS);
     }
     pthread_mutex_unlock(&a->mu);
@@ -133,7 +132,7 @@ static void *audit_main(void *arg)
     while (atomic_load(&a->inflight)) {
         handle_answered(a);
         pthread_mutex_lock(&a->mu);
-        if (!a->done_head && atomic_load(&a->inflight))
+        if (bsf_fifo_empty(&a->done) && atomic_load(&a->inflight))
             bsf_cond_wait_ms(&a->cv, &a->mu, 50);
         pthread_mutex_unlock(&a->mu);
     }
@@ -167,11 +166,9 @@ int bsf_audit_start(bsf_audit_t *a)
 {
     if (!a)
         return 0;
-    int rc = pthread_create(&a->thread, NULL, audit_main, a);
+    int rc = bsf_worker_start(&a->worker, audit_main, a, "bsf-audit");
     if (rc)
-        return -rc;
-    pthread_setname_np(a->thread, "bsf-audit");
-    a->started = true;
+        return rc;
     BSF_INFO("audit", "binding audit every %llu ms: min_ttl %llu ms, max_ttl %llu ms, PCF "
                       "queries %s (at most %u/s)",
              (unsigned long long)a->cfg.settings.interval_ms,
@@ -183,14 +180,8 @@ int bsf_audit_start(bsf_audit_t *a)
 
 void bsf_audit_stop(bsf_audit_t *a)
 {
-    if (!a || !a->started)
-        return;
-    pthread_mutex_lock(&a->mu);
-    a->stopping = true;
-    pthread_cond_signal(&a->cv);
-    pthread_mutex_unlock(&a->mu);
-    pthread_join(a->thread, NULL);
-    a->started = false;
+    if (a)
+        bsf_worker_stop(&a->worker, &a->mu, &a->cv);
 }
 
 void bsf_audit_destroy(bsf_audit_t *a)

@@ -9,6 +9,8 @@
 
 #include "audit/audit.h"
 #include "audit/token_bucket.h"
+#include "common/fifo.h"
+#include "common/worker_thread.h"
 #include "core/pcf_vendor.h"
 #include "engine/audit_read.h"
 
@@ -22,7 +24,8 @@ typedef enum { JOB_QUERY, JOB_ALTERNATE } job_wait_t;
  * except while a query or discovery is out (then by the answering thread until it queues
  * the job on `done`). */
 typedef struct audit_job {
-    struct audit_job *next;
+    struct audit_job *next; /* in `ready` */
+    bsf_fifo_link_t done_link; /* in the audit's `done` */
     struct bsf_audit *a;
     bsf_binding_id_t id;
     uint64_t hlc, audit_hlc; /* the versions read (the command's expect_*) */
@@ -45,12 +48,10 @@ struct bsf_audit {
     bsf_store_t *store;
     bsf_engine_t *engine;
     bsf_audit_config_t cfg;
-    pthread_t thread;
-    bool started;
+    bsf_worker_t worker; /* its stop flag is set under mu */
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    atomic_bool stopping;
-    audit_job_t *done_head, *done_tail; /* answered jobs, under mu */
+    bsf_fifo_t done; /* answered jobs (audit_job_t), under mu */
     /* audit thread */
     audit_job_t *ready;                 /* jobs waiting for a token to ask again */
     bsf_token_bucket_t bucket;

@@ -34,18 +34,29 @@ static void submit(struct bsf_audit *a, bsf_command_t *cmd)
     }
 }
 
+/* A command on binding `id` that applies only while the binding is still at `hlc` /
+ * `audit_hlc` (the versions audited). NULL (counted as dropped) when out of memory. */
+static bsf_command_t *new_command(struct bsf_audit *a, bsf_command_kind_t kind,
+                                  const bsf_binding_id_t *id, uint64_t hlc, uint64_t audit_hlc)
+{
+    bsf_command_t *cmd = bsf_command_new(kind);
+    if (!cmd) {
+        audit_count(a, C_DROPPED);
+        return NULL;
+    }
+    cmd->id = *id;
+    cmd->expect_hlc = hlc;
+    cmd->expect_audit_hlc = audit_hlc;
+    return cmd;
+}
+
 static void submit_removal(struct bsf_audit *a, const bsf_binding_id_t *id, uint64_t hlc,
                            uint64_t audit_hlc, bsf_dereg_reason_t reason)
 {
-    bsf_command_t *cmd = bsf_command_new(BSF_CMD_DEREGISTER);
-    if (!cmd) {
-        audit_count(a, C_DROPPED);
+    bsf_command_t *cmd = new_command(a, BSF_CMD_DEREGISTER, id, hlc, audit_hlc);
+    if (!cmd)
         return;
-    }
-    cmd->id = *id;
     cmd->reason = reason;
-    cmd->expect_hlc = hlc;
-    cmd->expect_audit_hlc = audit_hlc;
     audit_count(a, reason == BSF_REASON_AUDIT_MAX_TTL ? C_REMOVED_TTL : C_REMOVED_404);
     submit(a, cmd);
 }
@@ -54,12 +65,9 @@ static void submit_outcome(struct bsf_audit *a, const bsf_binding_id_t *id, uint
                            uint64_t audit_hlc, bsf_event_type_t type,
                            const bsf_audit_state_t *st)
 {
-    bsf_command_t *cmd = bsf_command_new(BSF_CMD_AUDIT);
-    if (!cmd) {
-        audit_count(a, C_DROPPED);
+    bsf_command_t *cmd = new_command(a, BSF_CMD_AUDIT, id, hlc, audit_hlc);
+    if (!cmd)
         return;
-    }
-    cmd->id = *id;
     cmd->audit_outcome = type;
     cmd->audit_state = *st;
     if (st->responder) {
@@ -69,8 +77,6 @@ static void submit_outcome(struct bsf_audit *a, const bsf_binding_id_t *id, uint
             memcpy(r, st->responder, n);
         cmd->audit_state.responder = r;
     }
-    cmd->expect_hlc = hlc;
-    cmd->expect_audit_hlc = audit_hlc;
     audit_count(a, type == BSF_EVENT_AUDIT_CONFIRMED   ? C_CONFIRMED
                    : type == BSF_EVENT_AUDIT_SUSPECTED ? C_SUSPECTED
                                                        : C_FAILED);
@@ -81,13 +87,8 @@ static void submit_outcome(struct bsf_audit *a, const bsf_binding_id_t *id, uint
 static void queue_answered(audit_job_t *j)
 {
     struct bsf_audit *a = j->a;
-    j->next = NULL;
     pthread_mutex_lock(&a->mu);
-    if (a->done_tail)
-        a->done_tail->next = j;
-    else
-        a->done_head = j;
-    a->done_tail = j;
+    bsf_fifo_push(&a->done, &j->done_link);
     pthread_cond_signal(&a->cv);
     pthread_mutex_unlock(&a->mu);
 }
@@ -200,7 +201,7 @@ static void note_not_found(audit_job_t *j)
 void bsf_audit_job_answered(audit_job_t *j)
 {
     struct bsf_audit *a = j->a;
-    if (atomic_load(&a->stopping)) {
+    if (bsf_worker_stopping(&a->worker)) {
         finish(j);
         return;
     }

@@ -18,19 +18,13 @@
 #   bsfd leaves, as a flood from other hosts would, instead of a fair share of bsfd's two
 #   cores; FLOOD_NICE=0 measures the machine shared evenly.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 S=${1:-10}
 C=${2:-64}
 M=${3:-256}
-BSFD=${BSFD:-$ROOT/build/bsfd/bsfd}
 FLOOD_NICE=${FLOOD_NICE:-19}
-LOAD="$ROOT/build/bench/bsf-load"
 DIR=$(mktemp -d /tmp/bsf-admission.XXXXXX)
-PID=
-trap '[ -n "$PID" ] && kill -TERM $PID 2>/dev/null; wait 2>/dev/null; rm -rf "$DIR"' EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-cpu_s() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
-rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
+trap 'bsfd_stop; wait 2>/dev/null; rm -rf "$DIR"' EXIT
 metric() { curl -s "http://127.0.0.1:$OPS/metrics" | awk -v m="$1" '$1 == m {s += $2} END {print s + 0}'; }
 
 FLOOD_PATH="/nbsf-management/v1/pcfBindings?ipv4Addr=10.0.0.5"
@@ -38,12 +32,7 @@ run() { # name extra-settings...
     local name=$1; shift
     local sbi; sbi=$(free_port); OPS=$(free_port)
     mkdir -p "$DIR/$name"
-    "$BSFD" --set store.path="$DIR/$name" --set sbi.listen=127.0.0.1:$sbi \
-        --set ops.listen=127.0.0.1:$OPS --set ops.admin_listen= --set log.level=warn "$@" 2>>"$DIR/$name.log" &
-    PID=$!
-    until curl -sf "http://127.0.0.1:$OPS/health/ready" >/dev/null; do
-        kill -0 $PID 2>/dev/null || { cat "$DIR/$name.log"; exit 1; }; sleep 0.01
-    done
+    bsfd_start "$DIR/$name" "$sbi" "$OPS" "$DIR/$name.log" "$@"
     "$LOAD" --target 127.0.0.1:$sbi --mode register --count 1000 --connections 2 --streams 32 \
         >/dev/null
     local cpu0 rss0; cpu0=$(cpu_s $PID); rss0=$(rss_kb $PID)
@@ -66,7 +55,7 @@ run() { # name extra-settings...
          "shed (CONGESTED) $shed; CPU per flood request ${per} us"
     eval "PER_$(echo "$name" | tr -c 'a-z0-9\n' '_')=$per"
     echo "probe $(cat "$DIR/probe")"
-    kill -TERM $PID; wait $PID 2>/dev/null || true; PID=
+    bsfd_stop
 }
 
 echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)," \

@@ -14,32 +14,20 @@
 #   FLOOD_NICE=19 (the default) runs the flood and the discovery load at that nice level (as
 #   from other hosts: they take the CPU bsfd leaves); FLOOD_NICE=0 shares the machine evenly.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 S=${1:-8}
 C=${2:-16}
 M=${3:-64}
-BSFD=${BSFD:-$ROOT/build/bsfd/bsfd}
 FLOOD_NICE=${FLOOD_NICE:-19}
-LOAD="$ROOT/build/bench/bsf-load"
 DIR=$(mktemp -d /tmp/bsf-admission-reg.XXXXXX)
-PID=
-trap '[ -n "$PID" ] && kill -TERM $PID 2>/dev/null; wait 2>/dev/null; rm -rf "$DIR"' EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-cpu_s() { awk '{print ($14 + $15) / 100}' "/proc/$1/stat"; }
-rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
+trap 'bsfd_stop; wait 2>/dev/null; rm -rf "$DIR"' EXIT
 
 run() { # name extra-settings...
     local name=$1; shift
     local sbi; sbi=$(free_port); OPS=$(free_port)
     mkdir -p "$DIR/$name"
-    "$BSFD" --set store.path="$DIR/$name" --set sbi.listen=127.0.0.1:$sbi \
-        --set ops.listen=127.0.0.1:$OPS --set ops.admin_listen= --set log.level=warn \
-        --set congestion.pending_thresholds="${PENDING:-40;80;120;100000}" "$@" \
-        2>>"$DIR/$name.log" &
-    PID=$!
-    until curl -sf "http://127.0.0.1:$OPS/health/ready" >/dev/null; do
-        kill -0 $PID 2>/dev/null || { cat "$DIR/$name.log"; exit 1; }; sleep 0.01
-    done
+    bsfd_start "$DIR/$name" "$sbi" "$OPS" "$DIR/$name.log" \
+        --set congestion.pending_thresholds="${PENDING:-40;80;120;100000}" "$@"
     "$LOAD" --target 127.0.0.1:$sbi --mode register --count 1000 --connections 2 --streams 32 \
         >/dev/null
     local cpu0 rss0; cpu0=$(cpu_s $PID); rss0=$(rss_kb $PID)
@@ -67,7 +55,7 @@ run() { # name extra-settings...
         grep -E '^(bsf_sbi_responses_total|ocbsf_http_congestion_message_reject_total)' |
         awk '$2 > 0 {print "  " $0}'
     echo "probe $(cat "$DIR/probe")"
-    kill -TERM $PID; wait $PID 2>/dev/null || true; PID=
+    bsfd_stop
 }
 
 echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)," \

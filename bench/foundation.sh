@@ -8,35 +8,21 @@
 # bsfd runs with sbi.workers=1 so that the load generator has the other core of a 2-core
 # machine; CPU figures are bsfd's own (utime+stime from /proc) per request.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 N=${1:-1000000}
 DIR=${2:-/tmp/bsf-bench-store}
 SBI_PORT=${SBI_PORT:-18480}
 OPS_PORT=${OPS_PORT:-18490}
-BSFD="${BSFD:-$ROOT/build/bsfd/bsfd}"
-LOAD="$ROOT/build/bench/bsf-load"
-BSFCTL="$ROOT/build/bsfctl/bsfctl"
 WORKERS=${WORKERS:-1}
-
-ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-hz=$(getconf CLK_TCK)
 
 start_bsfd() {
     local t0 t1
     t0=$(date +%s%N)
-    "$BSFD" --set store.path="$DIR" --set sbi.listen=127.0.0.1:$SBI_PORT \
-        --set ops.listen=127.0.0.1:$OPS_PORT --set ops.admin_listen= --set sbi.workers="$WORKERS" \
-        --set log.level=warn 2>>"$DIR.log" &
-    PID=$!
-    until curl -sf "http://127.0.0.1:$OPS_PORT/health/ready" >/dev/null; do sleep 0.005; done
+    bsfd_start "$DIR" "$SBI_PORT" "$OPS_PORT" "$DIR.log" --set sbi.workers="$WORKERS"
     t1=$(date +%s%N)
     echo "time_to_ready_ms=$(( (t1 - t0) / 1000000 ))"
 }
-
-stop_bsfd() {
-    kill -TERM "$PID"
-    wait "$PID" || true
-}
+trap bsfd_stop EXIT
 
 rss() { grep -E 'VmRSS|VmHWM' "/proc/$PID/status" | tr -s ' ' | tr '\n' ' '; echo; }
 
@@ -68,13 +54,13 @@ for _ in range(200000):
     print(f"http://127.0.0.1:{port}/nbsf-management/v1/pcfBindings?ipv4Addr="
           f"{a >> 24}.{(a >> 16) & 255}.{(a >> 8) & 255}.{a & 255}")
 EOF
-c0=$(ticks "$PID")
+c0=$(cpu_ticks "$PID")
 h2load -n 1000000 -c 8 -m 64 -t 1 -i "$uris" 2>&1 | grep -E 'finished in|requests:|status codes:|time for request:'
-c1=$(ticks "$PID")
+c1=$(cpu_ticks "$PID")
 echo "bsfd cpu per discovery (h2load run): $(python3 -c "print(round(($c1-$c0)/$hz/1000000*1e6, 2))") us"
 rm -f "$uris"
 echo "rss: $(rss)"
-stop_bsfd
+bsfd_stop
 
 echo "## store"
 "$BSFCTL" --store "$DIR" stats
@@ -83,4 +69,4 @@ start_bsfd
 echo "rss after restart: $(rss)"
 "$LOAD" --target 127.0.0.1:$SBI_PORT --mode discover --count 200000 --range "$N" \
     --connections 4 --streams 64 --pid "$PID"
-stop_bsfd
+bsfd_stop

@@ -12,16 +12,12 @@
 # RANGE=N: draw keys from the first N generated bindings (after bench/scale_write.sh added
 # others). COLD=1: drop the store's pages from the page cache before the start. CPU figures are bsfd's utime+stime per request (/proc/PID/stat), faults minflt/majflt.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 DIR=${1:?DIR}
 REQ=${2:-100000}
 WORKERS=${3:-1}
 SBI_PORT=${SBI_PORT:-18780}
 OPS_PORT=${OPS_PORT:-18790}
-BSFD="${BSFD:-$ROOT/build/bsfd/bsfd}"
-LOAD="${LOAD:-$ROOT/build/bench/bsf-load}"
-BSFCTL="${BSFCTL:-$ROOT/build/bsfctl/bsfctl}"
-hz=$(getconf CLK_TCK)
 
 live=$("$BSFCTL" --store "$DIR" stats | awk '/^live bindings/{print $3}')
 file=$(stat -c %s "$DIR/data.mdb")
@@ -31,23 +27,21 @@ echo "store: $live bindings, data file $file bytes = $((file / live)) B per bind
 if [ -n "${MEMORY_MAX:-}${COLD:-}" ]; then # drop the store's pages from the page cache
     /usr/bin/python3 -c 'import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd,0,0,os.POSIX_FADV_DONTNEED)' "$DIR/data.mdb"
 fi
-cgroup_run=()
+BSFD_WRAP=()
 if [ -n "${MEMORY_MAX:-}" ]; then
     parent=$(awk -F: '$2 ~ /(^|,)memory(,|$)/{print $3}' /proc/self/cgroup)
     CG=/sys/fs/cgroup/memory$parent/bsf-scale-$$
     mkdir -p "$CG"
     echo "$MEMORY_MAX" > "$CG/memory.limit_in_bytes"
-    cgroup_run=(sh -c "echo \$\$ > $CG/cgroup.procs; exec \"\$@\"" sh)
+    BSFD_WRAP=(sh -c "echo \$\$ > $CG/cgroup.procs; exec \"\$@\"" sh)
     echo "cgroup $CG memory.limit_in_bytes=$(cat "$CG/memory.limit_in_bytes")"
 fi
 
 t0=$(date +%s%N)
-"${cgroup_run[@]}" "$BSFD" --set store.path="$DIR" --set sbi.listen=127.0.0.1:$SBI_PORT \
-    --set ops.listen=127.0.0.1:$OPS_PORT --set ops.admin_listen= --set sbi.workers="$WORKERS" \
-    --set admission.enabled=false --set log.level=info 2>"$DIR.scale.log" &
-PID=$!
-trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null || true; [ -n "${CG:-}" ] && rmdir "$CG" 2>/dev/null || true' EXIT
-until curl -sf "http://127.0.0.1:$OPS_PORT/health/ready" >/dev/null; do sleep 0.005; done
+: >"$DIR.scale.log" # the warm-up's line is waited for below: not an earlier run's
+trap 'bsfd_stop; [ -n "${CG:-}" ] && rmdir "$CG" 2>/dev/null || true' EXIT
+bsfd_start "$DIR" "$SBI_PORT" "$OPS_PORT" "$DIR.scale.log" --set sbi.workers="$WORKERS" \
+    --set admission.enabled=false --set log.level=info
 echo "time_to_ready_ms=$(( ($(date +%s%N) - t0) / 1000000 ))"
 # let the warm-up finish (it logs when done), at most WARMUP_WAIT seconds (default 120)
 # (WARMUP_PATTERN="warm-up: [0-9]": until the whole-map populate is done, not the trees)

@@ -6,20 +6,14 @@
 #
 #   bench/ue_mbs.sh [N] [DIR]    default N=20000 per resource, DIR=/tmp/bsf-bench-ue-mbs
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 N=${1:-20000}
 DIR=${2:-/tmp/bsf-bench-ue-mbs}
 SBI_PORT=${SBI_PORT:-18580}
 OPS_PORT=${OPS_PORT:-18590}
-BSFD="${BSFD:-$ROOT/build/bsfd/bsfd}"
-LOAD="$ROOT/build/bench/bsf-load"
 rm -rf "$DIR" "$DIR.log"
-"$BSFD" --set store.path="$DIR" --set sbi.listen=127.0.0.1:$SBI_PORT \
-    --set ops.listen=127.0.0.1:$OPS_PORT --set sbi.workers=1 --set log.level=warn \
-    2>>"$DIR.log" &
-PID=$!
-trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null || true' EXIT
-until curl -sf "http://127.0.0.1:$OPS_PORT/health/ready" >/dev/null; do sleep 0.01; done
+trap bsfd_stop EXIT
+bsfd_start "$DIR" "$SBI_PORT" "$OPS_PORT" "$DIR.log" --set sbi.workers=1
 for resource in pcf ue mbs; do
   for mode in register discover; do
     echo -n "$resource $mode: "

@@ -13,12 +13,9 @@
 # Figures: bsfd's CPU (utime+stime from /proc) per registration, registrations per
 # transaction (bsf_store_commands_total / bsf_store_transactions_total), events/s of rebuild.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 N=${1:-100000}
 DIR=${2:-/tmp/bsf-write-bench}
-BSFD="${BSFD:-$ROOT/build/bsfd/bsfd}"
-LOAD="$ROOT/build/bench/bsf-load"
-BSFCTL="$ROOT/build/bsfctl/bsfctl"
 WORKERS=${WORKERS:-1}
 LOW_COUNT=${LOW_COUNT:-20000}
 LOAD_COUNT=${LOAD_COUNT:-300000}
@@ -26,19 +23,14 @@ EXTRA=${EXTRA:-}
 EXTRA0=$EXTRA
 WINDOWS=${WINDOWS:-0 500}
 START=$N
-free_port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 SBI_PORT=${SBI_PORT:-$(free_port)}
 OPS_PORT=${OPS_PORT:-$(free_port)}
 
 start_bsfd() {
     # shellcheck disable=SC2086
-    "$BSFD" --set store.path="$DIR" --set sbi.listen=127.0.0.1:$SBI_PORT \
-        --set ops.listen=127.0.0.1:$OPS_PORT --set ops.admin_listen= --set sbi.workers="$WORKERS" \
-        --set log.level=warn --set admission.enabled=false $EXTRA 2>>"$DIR.log" &
-    PID=$!
-    until curl -sf "http://127.0.0.1:$OPS_PORT/health/ready" >/dev/null; do sleep 0.01; done
+    bsfd_start "$DIR" "$SBI_PORT" "$OPS_PORT" "$DIR.log" --set sbi.workers="$WORKERS" \
+        --set admission.enabled=false $EXTRA
 }
-stop_bsfd() { kill -TERM "$PID"; wait "$PID" || true; }
 metric() { curl -s "http://127.0.0.1:$OPS_PORT/metrics" | awk -v m="$1" '$1 == m {print $2}'; }
 per_txn() { # commands and transactions before: prints commands per transaction since then
     local c t
@@ -56,7 +48,7 @@ echo "## preload $N bindings (8 x 128 streams)"
 
 # The paced run once per commit window (bsfd restarted with it), so they compare in one run.
 for w in $WINDOWS; do
-    stop_bsfd
+    bsfd_stop
     if [ "$w" = base ]; then EXTRA="$EXTRA0" BSFD="$BASE_BSFD" start_bsfd # the build before
     else EXTRA="$EXTRA0 --set store.commit_window_us=$w" start_bsfd; fi
     echo "## paced: $LOW_COUNT registrations at 1,000/s from 64 streams (8 connections x 8), store.commit_window_us=$w"
@@ -71,7 +63,7 @@ for w in $WINDOWS; do
     START=$((START + LOW_COUNT))
 done
 for b in "$BSFD" ${BASE_BSFD:-}; do
-    stop_bsfd
+    bsfd_stop
     EXTRA="$EXTRA0" BSFD="$b" start_bsfd
     echo "## loaded: $LOAD_COUNT registrations, 8 connections x 128 streams, $b"
     c0=$(metric bsf_store_commands_total); t0=$(metric bsf_store_transactions_total)
@@ -80,7 +72,7 @@ for b in "$BSFD" ${BASE_BSFD:-}; do
     per_txn "$c0" "$t0"
     START=$((START + LOAD_COUNT))
 done
-stop_bsfd
+bsfd_stop
 
 if [ "${REBUILD:-1}" = 1 ]; then
     echo "## bsfctl rebuild ($START events): its own rate, then CPU (user+sys) per event"

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bsfd/config.h"
+#include "common/name_chars.h"
 #include "common/text_list.h"
 
 static const char *const backend_choices[] = {"embedded", "kafka", NULL};
@@ -76,13 +77,7 @@ static bool topic_name_ok(const char *t)
     size_t n = strlen(t);
     if (n == 0 || n > BSF_KAFKA_TOPIC_MAX || strcmp(t, ".") == 0 || strcmp(t, "..") == 0)
         return false;
-    for (size_t i = 0; i < n; i++) {
-        char c = t[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '.' || c == '_' || c == '-'))
-            return false;
-    }
-    return true;
+    return bsf_name_chars_only(t, n);
 }
 
 static int finish(bsf_config_t *cfg, char *err, size_t err_cap)

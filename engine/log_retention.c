@@ -11,6 +11,7 @@
 #include "common/diag.h"
 #include "common/error.h"
 #include "common/metrics_text.h"
+#include "common/worker_thread.h"
 #include "core/event.h"
 #include "core/hlc.h"
 #include "core/bytes.h"
@@ -23,11 +24,9 @@ struct bsf_log_retention {
     char archive_dir[1024];
     bsf_log_segment_t seg; /* the round's thread only */
     uint64_t warn_at_ns;   /* the round's thread only: no failure warning before */
-    pthread_t thread;
-    bool started;
+    bsf_worker_t worker; /* its stop flag is set under mu */
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    bool stopping;
     bsf_log_retention_stats_t stats; /* under mu */
 };
 
@@ -171,13 +170,13 @@ static void *retention_main(void *arg)
 {
     bsf_log_retention_t *r = arg;
     pthread_mutex_lock(&r->mu);
-    while (!r->stopping) {
+    while (!bsf_worker_stopping(&r->worker)) {
         pthread_mutex_unlock(&r->mu);
         long n = bsf_log_retention_round(r, bsf_clock_wall_ms());
         pthread_mutex_lock(&r->mu);
         /* A full round: more may be due; a short pause lets the engine delete it first. */
         unsigned wait = n >= (long)r->cfg.batch ? 20u : r->cfg.period_ms;
-        if (!r->stopping)
+        if (!bsf_worker_stopping(&r->worker))
             bsf_cond_wait_ms(&r->cv, &r->mu, wait);
     }
     pthread_mutex_unlock(&r->mu);
@@ -218,22 +217,13 @@ int bsf_log_retention_start(bsf_log_retention_t *r)
 {
     if (!r)
         return 0;
-    int rc = pthread_create(&r->thread, NULL, retention_main, r);
-    if (rc == 0)
-        r->started = true;
-    return -rc;
+    return bsf_worker_start(&r->worker, retention_main, r, NULL);
 }
 
 void bsf_log_retention_stop(bsf_log_retention_t *r)
 {
-    if (!r || !r->started)
-        return;
-    pthread_mutex_lock(&r->mu);
-    r->stopping = true;
-    pthread_cond_signal(&r->cv);
-    pthread_mutex_unlock(&r->mu);
-    pthread_join(r->thread, NULL);
-    r->started = false;
+    if (r)
+        bsf_worker_stop(&r->worker, &r->mu, &r->cv);
 }
 
 void bsf_log_retention_destroy(bsf_log_retention_t *r)

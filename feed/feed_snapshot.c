@@ -1,6 +1,7 @@
 #include "feed/feed_snapshot.h"
 
 #include <stdalign.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "feed/feed.h"
@@ -29,15 +30,30 @@ static size_t kept_payload(const bsf_feed_record_t *rec, bool copy_payload, size
     return rec->payload_len < max_payload ? rec->payload_len : max_payload;
 }
 
+/* The record's own strings, in the order they are copied: one list for the size and the copy. */
+static const size_t string_members[] = {
+    offsetof(bsf_feed_record_t, local),      offsetof(bsf_feed_record_t, peer),
+    offsetof(bsf_feed_record_t, peer_host),  offsetof(bsf_feed_record_t, correlation_info),
+    offsetof(bsf_feed_record_t, session_id), offsetof(bsf_feed_record_t, binding_id),
+    offsetof(bsf_feed_record_t, method),     offsetof(bsf_feed_record_t, path)};
+#define N_STRING_MEMBERS (sizeof string_members / sizeof string_members[0])
+
+static const char *string_at(const bsf_feed_record_t *rec, size_t i)
+{
+    return *(const char *const *)((const char *)rec + string_members[i]);
+}
+
+static const char **string_member(bsf_feed_record_t *rec, size_t i)
+{
+    return (const char **)((char *)rec + string_members[i]);
+}
+
 size_t bsf_feed_snapshot_size(const bsf_feed_record_t *rec, bool copy_payload,
                               size_t max_payload)
 {
     size_t n = sizeof(bsf_feed_snapshot_t) + kept_headers(rec) * sizeof(bsf_feed_header_t);
-    const char *strings[] = {rec->local,      rec->peer,       rec->peer_host,
-                             rec->correlation_info, rec->session_id,
-                             rec->binding_id, rec->method,     rec->path};
-    for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
-        n += string_bytes(strings[i]);
+    for (size_t i = 0; i < N_STRING_MEMBERS; i++)
+        n += string_bytes(string_at(rec, i));
     for (size_t i = 0; i < kept_headers(rec); i++)
         n += string_bytes(rec->headers[i].name) + string_bytes(rec->headers[i].value);
     return n + kept_payload(rec, copy_payload, max_payload);
@@ -76,14 +92,8 @@ bsf_feed_snapshot_t *bsf_feed_snapshot_write(const bsf_feed_record_t *rec, bool 
     snap->headers_dropped = rec->n_headers - n_headers;
     snap->rec = *rec;
     bsf_feed_record_t *r = &snap->rec;
-    r->local = copy_string(&c, rec->local);
-    r->peer = copy_string(&c, rec->peer);
-    r->peer_host = copy_string(&c, rec->peer_host);
-    r->correlation_info = copy_string(&c, rec->correlation_info);
-    r->session_id = copy_string(&c, rec->session_id);
-    r->binding_id = copy_string(&c, rec->binding_id);
-    r->method = copy_string(&c, rec->method);
-    r->path = copy_string(&c, rec->path);
+    for (size_t i = 0; i < N_STRING_MEMBERS; i++)
+        *string_member(r, i) = copy_string(&c, string_at(rec, i));
     for (size_t i = 0; i < n_headers; i++) {
         headers[i].name = copy_string(&c, rec->headers[i].name);
         headers[i].value = copy_string(&c, rec->headers[i].value);

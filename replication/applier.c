@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/worker_thread.h"
 #include "core/event.h"
 #include "core/hlc.h"
 #include "replication/kafka_reader.h"
@@ -58,13 +59,11 @@ struct bsf_applier {
     bool held[BSF_KAFKA_READER_MAX_TOPICS];
     uint64_t hold_logged[BSF_KAFKA_READER_MAX_TOPICS];
 
-    pthread_t thread;
-    bool started;
+    bsf_worker_t worker; /* its stop flag is set under mu */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     /* under mu */
     slot_t *done;
-    bool stopping;
     bsf_applier_stats_t stats;
 };
 
@@ -418,17 +417,9 @@ static void wait_signal(bsf_applier_t *a, int ms)
 {
     struct timespec until = bsf_deadline_after_ms((uint64_t)ms);
     pthread_mutex_lock(&a->mu);
-    if (!a->done && !a->stopping)
+    if (!a->done && !bsf_worker_stopping(&a->worker))
         bsf_cond_wait_until(&a->cv, &a->mu, &until);
     pthread_mutex_unlock(&a->mu);
-}
-
-static bool stopping(bsf_applier_t *a)
-{
-    pthread_mutex_lock(&a->mu);
-    bool s = a->stopping;
-    pthread_mutex_unlock(&a->mu);
-    return s;
 }
 
 static void *applier_main(void *arg)
@@ -436,7 +427,7 @@ static void *applier_main(void *arg)
     bsf_applier_t *a = arg;
     slot_t *fill = NULL;
     uint64_t next_update = 0;
-    while (!stopping(a)) {
+    while (!bsf_worker_stopping(&a->worker)) {
         handle_completions(a);
         if (a->resync) {
             if (fill) {
@@ -577,12 +568,11 @@ int bsf_applier_start(bsf_applier_t *a, bsf_engine_t *engine, char *err, size_t 
     a->engine = engine;
     if (assign_from_store(a, err, err_cap))
         return -1;
-    int rc = pthread_create(&a->thread, NULL, applier_main, a);
+    int rc = bsf_worker_start(&a->worker, applier_main, a, NULL);
     if (rc) {
-        snprintf(err, err_cap, "cannot start the applier: %s", bsf_strerror(-rc));
+        snprintf(err, err_cap, "cannot start the applier: %s", bsf_strerror(rc));
         return -1;
     }
-    a->started = true;
     return 0;
 }
 
@@ -600,14 +590,8 @@ bool bsf_applier_wait_caught_up(bsf_applier_t *a, int timeout_ms)
 
 void bsf_applier_stop(bsf_applier_t *a)
 {
-    if (!a || !a->started)
-        return;
-    pthread_mutex_lock(&a->mu);
-    a->stopping = true;
-    pthread_cond_broadcast(&a->cv);
-    pthread_mutex_unlock(&a->mu);
-    pthread_join(a->thread, NULL);
-    a->started = false;
+    if (a)
+        bsf_worker_stop(&a->worker, &a->mu, &a->cv);
 }
 
 void bsf_applier_destroy(bsf_applier_t *a)

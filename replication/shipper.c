@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/worker_thread.h"
 #include "core/bytes.h"
 #include "core/hlc.h"
 #include "replication/kafka_conf.h"
@@ -55,8 +56,7 @@ struct bsf_shipper {
     bsf_engine_t *engine;
     bool replicated;
     char hint_name[BSF_KAFKA_TOPIC_MAX + 16];
-    pthread_t thread;
-    bool thread_started;
+    bsf_worker_t worker; /* its stop flag is set under mu */
 
     /* mu guards every field below. */
     pthread_mutex_t mu;
@@ -78,7 +78,6 @@ struct bsf_shipper {
 
     /* The thread's schedule. */
     bool notified;        /* there may be events to ship (local) / look at the connection */
-    bool stopping;
     uint64_t retry_at_ns; /* no connect (or, local, no shipping after a failure) before */
     uint64_t next_txn_ns; /* durability=local: no transaction starts before */
     unsigned backoff_ms;  /* of the next failed connect; 0 after a success */
@@ -624,7 +623,7 @@ static void *shipper_main(void *arg)
 {
     bsf_shipper_t *s = arg;
     pthread_mutex_lock(&s->mu);
-    while (!s->stopping) {
+    while (!bsf_worker_stopping(&s->worker)) {
         if (s->conn == CONN_BROKEN) {
             producer_t *p = conn_release(s, s->retry_at_ns);
             pthread_mutex_unlock(&s->mu);
@@ -791,25 +790,19 @@ int bsf_shipper_start(bsf_shipper_t *s, bsf_engine_t *engine, int connect_timeou
     if (connect_timeout_ms > 0)
         try_connect(s, connect_timeout_ms);
     pthread_mutex_unlock(&s->mu);
-    int rc = pthread_create(&s->thread, NULL, shipper_main, s);
+    int rc = bsf_worker_start(&s->worker, shipper_main, s, NULL);
     if (rc) {
-        snprintf(err, err_cap, "cannot start the shipper: %s", bsf_strerror(-rc));
+        snprintf(err, err_cap, "cannot start the shipper: %s", bsf_strerror(rc));
         return -1;
     }
-    s->thread_started = true;
     return 0;
 }
 
 void bsf_shipper_stop(bsf_shipper_t *s)
 {
-    if (!s || !s->thread_started)
+    if (!s || !s->worker.started)
         return;
-    pthread_mutex_lock(&s->mu);
-    s->stopping = true;
-    pthread_cond_signal(&s->cv);
-    pthread_mutex_unlock(&s->mu);
-    pthread_join(s->thread, NULL);
-    s->thread_started = false;
+    bsf_worker_stop(&s->worker, &s->mu, &s->cv);
     /* The engine has stopped: the hint can be written in a transaction of our own. */
     MDB_txn *txn;
     if (mdb_txn_begin(s->store->env, NULL, 0, &txn) == 0) {

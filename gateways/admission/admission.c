@@ -17,6 +17,7 @@
 #include "common/deadline.h"
 #include "common/diag.h"
 #include "common/metrics_text.h"
+#include "common/worker_thread.h"
 
 #define MAX_RESOURCES 8
 
@@ -46,8 +47,7 @@ struct bsf_admission {
     atomic_uint_fast64_t lci;  /* ts_ms << 8 | metric */
     atomic_uint_fast64_t discards[BSF_ADM_CONGESTED + 1];
     /* thread */
-    pthread_t thread;
-    bool started, stop;
+    bsf_worker_t worker; /* its stop flag is set under mu */
     pthread_mutex_t mu;
     pthread_cond_t cv;
 };
@@ -232,11 +232,12 @@ static void *sampler(void *arg)
     a->last_ns = bsf_clock_mono_ns();
     a->last_cpu_ns = process_cpu_ns();
     pthread_mutex_lock(&a->mu);
-    while (!a->stop) {
+    while (!bsf_worker_stopping(&a->worker)) {
         struct timespec next = bsf_deadline_after_ms(a->cfg.interval_ms);
-        while (!a->stop && bsf_cond_wait_until(&a->cv, &a->mu, &next) != -ETIMEDOUT)
+        while (!bsf_worker_stopping(&a->worker) &&
+               bsf_cond_wait_until(&a->cv, &a->mu, &next) != -ETIMEDOUT)
             ; /* woken early (spuriously): the interval is kept */
-        if (a->stop)
+        if (bsf_worker_stopping(&a->worker))
             break;
         pthread_mutex_unlock(&a->mu);
         uint64_t now = bsf_clock_mono_ns(), cpu = process_cpu_ns(), wall = now - a->last_ns;
@@ -252,25 +253,18 @@ static void *sampler(void *arg)
 
 int bsf_admission_start(bsf_admission_t *a)
 {
-    int rc = pthread_create(&a->thread, NULL, sampler, a);
+    int rc = bsf_worker_start(&a->worker, sampler, a, NULL);
     if (rc) {
-        errno = rc;
+        errno = -rc;
         return -1;
     }
-    a->started = true;
     return 0;
 }
 
 void bsf_admission_stop(bsf_admission_t *a)
 {
-    if (!a || !a->started)
-        return;
-    pthread_mutex_lock(&a->mu);
-    a->stop = true;
-    pthread_cond_signal(&a->cv);
-    pthread_mutex_unlock(&a->mu);
-    pthread_join(a->thread, NULL);
-    a->started = false;
+    if (a)
+        bsf_worker_stop(&a->worker, &a->mu, &a->cv);
 }
 
 void bsf_admission_free(bsf_admission_t *a)

@@ -3,23 +3,10 @@
 #include "gateways/diameter/rx_dict.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Writes a formatted reason into err (when given) and returns code. */
-static int rx_dict_fail(char *err, size_t errlen, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int rx_dict_fail(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
+#include "common/err_format.h"
 
 /* A `struct dict_object *` member of bsf_rx_dict_t by its offset. */
 #define RX_FIELD(rx, off) (*(struct dict_object **)((char *)(rx) + (off)))
@@ -105,9 +92,9 @@ static int rx_dict_resolve_avps(bsf_rx_dict_t *rx, char *err, size_t errlen)
         struct dict_object *obj = NULL;
         int ret = fd_dict_search(rx->dict, DICT_AVP, AVP_BY_CODE_AND_VENDOR, &req, &obj, ENOENT);
         if (ret != 0 || obj == NULL)
-            return rx_dict_fail(err, errlen, ret ? ret : ENOENT,
-                                "AVP %s (code %u, vendor %u) not in the dictionary: load %s",
-                                a->name, a->code, a->vendor, a->source);
+            return bsf_err_format(err, errlen, ret ? ret : ENOENT,
+                                  "AVP %s (code %u, vendor %u) not in the dictionary: load %s",
+                                  a->name, a->code, a->vendor, a->source);
         RX_FIELD(rx, a->off) = obj;
     }
     return 0;
@@ -144,9 +131,9 @@ static int rx_dict_resolve_cmds(bsf_rx_dict_t *rx, char *err, size_t errlen)
         int ret = fd_dict_search(rx->dict, DICT_COMMAND, c->request ? CMD_BY_CODE_R : CMD_BY_CODE_A,
                                  &code, &obj, ENOENT);
         if (ret != 0 || obj == NULL)
-            return rx_dict_fail(err, errlen, ret ? ret : ENOENT,
-                                "command %s (%u) not in the dictionary: load dict_nasreq.fdx",
-                                c->name, c->code);
+            return bsf_err_format(err, errlen, ret ? ret : ENOENT,
+                                  "command %s (%u) not in the dictionary: load dict_nasreq.fdx",
+                                  c->name, c->code);
         RX_FIELD(rx, c->off) = obj;
     }
     return 0;
@@ -159,8 +146,8 @@ static int rx_dict_define_app(bsf_rx_dict_t *rx, char *err, size_t errlen)
     application_id_t aid = BSF_RX_APP_ID;
     int ret = fd_dict_search(rx->dict, DICT_VENDOR, VENDOR_BY_ID, &vid, &rx->vendor_3gpp, ENOENT);
     if (ret != 0 || rx->vendor_3gpp == NULL)
-        return rx_dict_fail(err, errlen, ret ? ret : ENOENT,
-                            "vendor 10415 (3GPP) not in the dictionary: load dict_dcca_3gpp.fdx");
+        return bsf_err_format(err, errlen, ret ? ret : ENOENT,
+                              "vendor 10415 (3GPP) not in the dictionary: load dict_dcca_3gpp.fdx");
     ret = fd_dict_search(rx->dict, DICT_APPLICATION, APPLICATION_BY_ID, &aid, &rx->app, ENOENT);
     if (ret == 0 && rx->app != NULL)
         return 0; /* already defined, e.g. by a previous bsf_rx_dict_init() */
@@ -168,8 +155,8 @@ static int rx_dict_define_app(bsf_rx_dict_t *rx, char *err, size_t errlen)
                                          .application_name = "3GPP Rx"};
     ret = fd_dict_new(rx->dict, DICT_APPLICATION, &data, rx->vendor_3gpp, &rx->app);
     if (ret != 0)
-        return rx_dict_fail(err, errlen, ret, "cannot define application 16777236 (3GPP Rx): %s",
-                            strerror(ret));
+        return bsf_err_format(err, errlen, ret, "cannot define application 16777236 (3GPP Rx): %s",
+                              strerror(ret));
     return 0;
 }
 
@@ -298,24 +285,24 @@ static int rx_dict_rule_apply(bsf_rx_dict_t *rx, const rx_rule_edit_t *e, char *
     char b1[32], b2[32];
     int ret = fd_dict_search(rx->dict, DICT_RULE, RULE_BY_AVP_AND_PARENT, &req, &rule, ENOENT);
     if (ret != 0 && ret != ENOENT)
-        return rx_dict_fail(err, errlen, ret, "rule lookup failed: %s", strerror(ret));
+        return bsf_err_format(err, errlen, ret, "rule lookup failed: %s", strerror(ret));
     if (rule != NULL) {
         struct dict_rule_data cur;
         ret = fd_dict_getval(rule, &cur);
         if (ret != 0)
-            return rx_dict_fail(err, errlen, ret, "cannot read rule: %s", strerror(ret));
+            return bsf_err_format(err, errlen, ret, "cannot read rule: %s", strerror(ret));
         if (e->position != RX_RULE_REMOVE && (int)cur.rule_position == e->position &&
             rx_rule_min((int)cur.rule_position, cur.rule_min) == e->min && cur.rule_max == e->max)
             return 0; /* already as wanted */
         if (cur.rule_position == RULE_FIXED_HEAD || cur.rule_position == RULE_FIXED_TAIL)
-            return rx_dict_fail(err, errlen, EEXIST, "refusing to change fixed rule of %s in %s",
-                                rx_obj_name(avp, b1, sizeof b1),
-                                rx_obj_name(parent, b2, sizeof b2));
+            return bsf_err_format(err, errlen, EEXIST, "refusing to change fixed rule of %s in %s",
+                                  rx_obj_name(avp, b1, sizeof b1),
+                                  rx_obj_name(parent, b2, sizeof b2));
         ret = fd_dict_delete(rule);
         if (ret != 0)
-            return rx_dict_fail(err, errlen, ret, "cannot delete rule of %s in %s: %s",
-                                rx_obj_name(avp, b1, sizeof b1),
-                                rx_obj_name(parent, b2, sizeof b2), strerror(ret));
+            return bsf_err_format(err, errlen, ret, "cannot delete rule of %s in %s: %s",
+                                  rx_obj_name(avp, b1, sizeof b1),
+                                  rx_obj_name(parent, b2, sizeof b2), strerror(ret));
     }
     if (e->position == RX_RULE_REMOVE)
         return 0;
@@ -326,9 +313,9 @@ static int rx_dict_rule_apply(bsf_rx_dict_t *rx, const rx_rule_edit_t *e, char *
                                   .rule_max = e->max};
     ret = fd_dict_new(rx->dict, DICT_RULE, &data, parent, NULL);
     if (ret != 0)
-        return rx_dict_fail(err, errlen, ret, "cannot add rule of %s in %s: %s",
-                            rx_obj_name(avp, b1, sizeof b1), rx_obj_name(parent, b2, sizeof b2),
-                            strerror(ret));
+        return bsf_err_format(err, errlen, ret, "cannot add rule of %s in %s: %s",
+                              rx_obj_name(avp, b1, sizeof b1), rx_obj_name(parent, b2, sizeof b2),
+                              strerror(ret));
     return 0;
 }
 
@@ -352,7 +339,7 @@ int bsf_rx_dict_init(bsf_rx_dict_t *rx, struct dictionary *dict, unsigned flags,
     if (err && errlen)
         err[0] = '\0';
     if (rx == NULL || dict == NULL)
-        return rx_dict_fail(err, errlen, EINVAL, "bsf_rx_dict_init: NULL argument");
+        return bsf_err_format(err, errlen, EINVAL, "bsf_rx_dict_init: NULL argument");
     memset(rx, 0, sizeof *rx);
     rx->dict = dict;
     if ((ret = rx_dict_define_app(rx, err, errlen)) != 0)
@@ -377,12 +364,12 @@ int bsf_rx_dict_init(bsf_rx_dict_t *rx, struct dictionary *dict, unsigned flags,
 int bsf_rx_dict_advertise(const bsf_rx_dict_t *rx, char *err, size_t errlen)
 {
     if (rx == NULL || rx->app == NULL)
-        return rx_dict_fail(err, errlen, EINVAL,
-                            "bsf_rx_dict_advertise: dictionary not initialised");
+        return bsf_err_format(err, errlen, EINVAL,
+                              "bsf_rx_dict_advertise: dictionary not initialised");
     int ret = fd_disp_app_support(rx->app, rx->vendor_3gpp, 1, 0);
     if (ret != 0)
-        return rx_dict_fail(err, errlen, ret, "fd_disp_app_support(Rx) failed: %s",
-                            strerror(ret));
+        return bsf_err_format(err, errlen, ret, "fd_disp_app_support(Rx) failed: %s",
+                              strerror(ret));
     return 0;
 }
 
@@ -394,7 +381,7 @@ static int define_avp(bsf_rx_dict_t *rx, uint32_t code, uint32_t vendor, const c
                       size_t errlen)
 {
     if (rx == NULL || rx->dict == NULL)
-        return rx_dict_fail(err, errlen, EINVAL, "%s AVP: no dictionary", name);
+        return bsf_err_format(err, errlen, EINVAL, "%s AVP: no dictionary", name);
     int ret = 0;
     if (vendor) {
         struct dict_object *vobj = NULL;
@@ -405,8 +392,8 @@ static int define_avp(bsf_rx_dict_t *rx, uint32_t code, uint32_t vendor, const c
             ret = fd_dict_new(rx->dict, DICT_VENDOR, &vd, NULL, &vobj);
         }
         if (ret != 0)
-            return rx_dict_fail(err, errlen, ret, "cannot define vendor %u: %s", vendor,
-                                strerror(ret));
+            return bsf_err_format(err, errlen, ret, "cannot define vendor %u: %s", vendor,
+                                  strerror(ret));
     }
     struct dict_avp_request req = {.avp_vendor = vendor, .avp_code = code};
     struct dict_object *obj = NULL;
@@ -414,9 +401,9 @@ static int define_avp(bsf_rx_dict_t *rx, uint32_t code, uint32_t vendor, const c
     if (ret == 0 && obj != NULL) {
         struct dict_avp_data d;
         if (fd_dict_getval(obj, &d) != 0 || d.avp_basetype != type)
-            return rx_dict_fail(err, errlen, EEXIST,
-                                "AVP %u (vendor %u) exists with another type than %s's", code,
-                                vendor, name);
+            return bsf_err_format(err, errlen, EEXIST,
+                                  "AVP %u (vendor %u) exists with another type than %s's", code,
+                                  vendor, name);
         *out = obj;
         return 0;
     }
@@ -428,8 +415,8 @@ static int define_avp(bsf_rx_dict_t *rx, uint32_t code, uint32_t vendor, const c
                                  .avp_basetype = type};
     ret = fd_dict_new(rx->dict, DICT_AVP, &data, NULL, out);
     if (ret != 0)
-        return rx_dict_fail(err, errlen, ret, "cannot define %s (%u/%u): %s", name, code,
-                            vendor, strerror(ret));
+        return bsf_err_format(err, errlen, ret, "cannot define %s (%u/%u): %s", name, code,
+                              vendor, strerror(ret));
     return 0;
 }
 
@@ -437,7 +424,7 @@ int bsf_rx_dict_define_cookie(bsf_rx_dict_t *rx, uint32_t code, uint32_t vendor,
                               size_t errlen)
 {
     if (vendor == 0)
-        return rx_dict_fail(err, errlen, EINVAL, "cookie AVP: vendor missing");
+        return bsf_err_format(err, errlen, EINVAL, "cookie AVP: vendor missing");
     return define_avp(rx, code, vendor, "OCNF-SERVICE-COOKIE", AVP_TYPE_OCTETSTRING,
                       &rx->cookie, err, errlen);
 }

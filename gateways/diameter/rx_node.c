@@ -1,7 +1,6 @@
 /* libfdcore set-up for the Rx gateway. */
 #include "gateways/diameter/rx_node.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/diag.h"
+#include "common/ip_literal.h"
 #include "common/metrics_text.h"
 #include "gateways/diameter/rx_routes.h"
 #include "gateways/diameter/rx_tls.h"
@@ -176,15 +176,8 @@ static int set_listen(const char *list, char *err, size_t cap)
         if (*p)
             p++;
         struct sockaddr_storage ss;
-        socklen_t sl;
-        memset(&ss, 0, sizeof ss);
-        if (inet_pton(AF_INET, item, &((struct sockaddr_in *)&ss)->sin_addr) == 1) {
-            ss.ss_family = AF_INET;
-            sl = sizeof(struct sockaddr_in);
-        } else if (inet_pton(AF_INET6, item, &((struct sockaddr_in6 *)&ss)->sin6_addr) == 1) {
-            ss.ss_family = AF_INET6;
-            sl = sizeof(struct sockaddr_in6);
-        } else {
+        socklen_t sl = bsf_ip_literal_parse(item, &ss);
+        if (!sl) {
             snprintf(err, cap, "diameter.listen: '%s' is not an IP address", item);
             return -1;
         }

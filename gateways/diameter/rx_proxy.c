@@ -176,11 +176,10 @@ int bsf_rx_proxy_start(bsf_rx_proxy_t *px, char *err, size_t cap)
         snprintf(err, cap, "diameter: cannot register with freeDiameter: %s", bsf_strerror(rc));
         return -1;
     }
-    if ((rc = pthread_create(&px->worker, NULL, bsf_rx_proxy_worker_main, px)) != 0) {
+    if ((rc = bsf_worker_start(&px->worker, bsf_rx_proxy_worker_main, px, NULL)) != 0) {
         snprintf(err, cap, "diameter: cannot start the worker thread: %s", bsf_strerror(rc));
         return -1;
     }
-    px->worker_started = true;
     return 0;
 }
 
@@ -196,14 +195,7 @@ void bsf_rx_proxy_drain(bsf_rx_proxy_t *px, unsigned wait_ms)
 
 void bsf_rx_proxy_stop(bsf_rx_proxy_t *px)
 {
-    if (!px->worker_started)
-        return;
-    pthread_mutex_lock(&px->mu);
-    px->stop = true;
-    pthread_cond_signal(&px->cv);
-    pthread_mutex_unlock(&px->mu);
-    pthread_join(px->worker, NULL);
-    px->worker_started = false;
+    bsf_worker_stop(&px->worker, &px->mu, &px->cv);
 }
 
 void bsf_rx_proxy_free(bsf_rx_proxy_t *px)
@@ -213,9 +205,9 @@ void bsf_rx_proxy_free(bsf_rx_proxy_t *px)
     bsf_rx_proxy_stop(px);
     if (bsf_rx_proxy_instance == px)
         bsf_rx_proxy_instance = NULL;
-    while (px->q_head) {
-        rx_reroute_t *rr = px->q_head;
-        px->q_head = rr->next;
+    bsf_fifo_link_t *l;
+    while ((l = bsf_fifo_pop(&px->reroutes))) {
+        rx_reroute_t *rr = BSF_FIFO_ENTRY(l, rx_reroute_t, link);
         fd_msg_free(rr->msg);
         free(rr);
     }

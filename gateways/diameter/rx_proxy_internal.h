@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/fifo.h"
+#include "common/worker_thread.h"
 #include "gateways/diameter/rx_avp.h"
 #include "gateways/diameter/rx_congestion_monitor.h"
 #include "gateways/diameter/rx_kind.h"
@@ -92,7 +94,7 @@ typedef struct {
 
 /* A request libfdcore could not send to its chosen peer, waiting for the worker. */
 typedef struct rx_reroute {
-    struct rx_reroute *next;
+    bsf_fifo_link_t link; /* in the proxy's reroutes */
     struct msg *msg;
 } rx_reroute_t;
 
@@ -113,10 +115,8 @@ struct bsf_rx_proxy {
 
     pthread_mutex_t mu; /* the reroute queue and the worker's stop flag */
     pthread_cond_t cv;
-    rx_reroute_t *q_head, *q_tail;
-    bool stop;
-    bool worker_started;
-    pthread_t worker;
+    bsf_fifo_t reroutes; /* of rx_reroute_t */
+    bsf_worker_t worker;
 };
 
 /* libfdcore's answer-timeout callback gets only the data pointer given with the request,

@@ -15,14 +15,9 @@ int bsf_rx_proxy_queue_reroute(bsf_rx_proxy_t *px, struct msg *msg)
     rx_reroute_t *rr = malloc(sizeof *rr);
     if (!rr)
         return ENOMEM;
-    rr->next = NULL;
     rr->msg = msg;
     pthread_mutex_lock(&px->mu);
-    if (px->q_tail)
-        px->q_tail->next = rr;
-    else
-        px->q_head = rr;
-    px->q_tail = rr;
+    bsf_fifo_push(&px->reroutes, &rr->link);
     pthread_cond_signal(&px->cv);
     pthread_mutex_unlock(&px->mu);
     return 0;
@@ -71,11 +66,9 @@ static void sweep(bsf_rx_proxy_t *px)
 /* Called with px->mu held; returns with it held. */
 static void drain_reroutes(bsf_rx_proxy_t *px)
 {
-    while (px->q_head) {
-        rx_reroute_t *rr = px->q_head;
-        px->q_head = rr->next;
-        if (!px->q_head)
-            px->q_tail = NULL;
+    bsf_fifo_link_t *l;
+    while ((l = bsf_fifo_pop(&px->reroutes))) {
+        rx_reroute_t *rr = BSF_FIFO_ENTRY(l, rx_reroute_t, link);
         pthread_mutex_unlock(&px->mu);
         reroute(px, rr->msg);
         free(rr);
@@ -87,7 +80,7 @@ void *bsf_rx_proxy_worker_main(void *arg)
 {
     bsf_rx_proxy_t *px = arg;
     pthread_mutex_lock(&px->mu);
-    while (!px->stop) {
+    while (!bsf_worker_stopping(&px->worker)) {
         drain_reroutes(px);
         pthread_mutex_unlock(&px->mu);
         sweep(px);
@@ -96,7 +89,7 @@ void *bsf_rx_proxy_worker_main(void *arg)
         if (wait_ms > SWEEP_PERIOD_MS)
             wait_ms = SWEEP_PERIOD_MS;
         pthread_mutex_lock(&px->mu);
-        if (px->stop || px->q_head)
+        if (bsf_worker_stopping(&px->worker) || !bsf_fifo_empty(&px->reroutes))
             continue;
         bsf_cond_wait_ms(&px->cv, &px->mu, wait_ms);
     }

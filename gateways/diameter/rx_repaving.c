@@ -21,6 +21,7 @@
 #include "common/time_text.h"
 #include "gateways/diameter/rx_node.h"
 #include "common/error.h"
+#include "common/worker_thread.h"
 
 struct bsf_rx_repaving {
     uint64_t jitter_ms, interval_ms, delay_ms;
@@ -30,8 +31,8 @@ struct bsf_rx_repaving {
     pthread_mutex_t lock; /* everything below */
     pthread_cond_t wake;
     bsf_rx_repave_queue_t queue;
-    bool enabled, stopping, thread_started;
-    pthread_t thread;
+    bool enabled;
+    bsf_worker_t worker; /* its stop flag is set under lock */
     unsigned seed;
 
     _Atomic uint64_t disconnections;
@@ -43,10 +44,10 @@ struct bsf_rx_repaving {
 static bool wait_locked(bsf_rx_repaving_t *r, uint64_t ms)
 {
     struct timespec until = bsf_deadline_after_ms(ms);
-    while (!r->stopping)
+    while (!bsf_worker_stopping(&r->worker))
         if (bsf_cond_wait_until(&r->wake, &r->lock, &until) == -ETIMEDOUT)
             break;
-    return r->stopping;
+    return bsf_worker_stopping(&r->worker);
 }
 
 /* Sends DPR to `id` when it is still connected on a connection established before
@@ -88,7 +89,7 @@ static void run_trigger(bsf_rx_repaving_t *r, const bsf_rx_repave_trigger_t *t)
     size_t n = 0;
     bsf_rx_connection_t *all = bsf_rx_connections_snapshot(r->connections, &n);
     uint64_t done = 0;
-    for (size_t i = 0; i < n && !r->stopping; i++) {
+    for (size_t i = 0; i < n && !bsf_worker_stopping(&r->worker); i++) {
         if (!bsf_rx_repave_eligible(all[i].inbound, all[i].established_ms, t->request_ms))
             continue;
         /* the pause comes between two disconnections, never after the last */
@@ -109,7 +110,7 @@ static void *repaving_main(void *arg)
 {
     bsf_rx_repaving_t *r = arg;
     pthread_mutex_lock(&r->lock);
-    while (!r->stopping) {
+    while (!bsf_worker_stopping(&r->worker)) {
         bsf_rx_repave_trigger_t t;
         switch (bsf_rx_repave_queue_next(&r->queue, r->delay_ms, &t)) {
         case BSF_RX_REPAVE_NONE:
@@ -152,27 +153,20 @@ int bsf_rx_repaving_start(const bsf_diameter_settings_t *s, bsf_rx_connections_t
         r->seed = (unsigned)bsf_clock_mono_ns();
     pthread_mutex_init(&r->lock, NULL);
     bsf_cond_init_monotonic(&r->wake);
-    int rc = pthread_create(&r->thread, NULL, repaving_main, r);
+    int rc = bsf_worker_start(&r->worker, repaving_main, r, NULL);
     if (rc) {
         snprintf(err, cap, "diameter: cannot start the repaving thread: %s", bsf_strerror(rc));
         bsf_rx_repaving_free(r);
         return -1;
     }
-    r->thread_started = true;
     *out = r;
     return 0;
 }
 
 void bsf_rx_repaving_stop(bsf_rx_repaving_t *r)
 {
-    if (!r || !r->thread_started)
-        return;
-    pthread_mutex_lock(&r->lock);
-    r->stopping = true;
-    pthread_cond_broadcast(&r->wake);
-    pthread_mutex_unlock(&r->lock);
-    pthread_join(r->thread, NULL);
-    r->thread_started = false;
+    if (r)
+        bsf_worker_stop(&r->worker, &r->lock, &r->wake);
 }
 
 void bsf_rx_repaving_free(bsf_rx_repaving_t *r)

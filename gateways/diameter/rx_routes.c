@@ -8,18 +8,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/name_chars.h"
+
 bool bsf_rx_identity_valid(const char *s)
 {
     size_t n = strlen(s);
-    if (n == 0 || n >= BSF_RX_IDENTITY_MAX)
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '-' || c == '.' || c == '_'))
-            return false;
-    }
-    return true;
+    return n > 0 && n < BSF_RX_IDENTITY_MAX && bsf_name_chars_only(s, n);
 }
 
 static bool parse_u32(const char *s, uint32_t max, uint32_t *out)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/err_format.h"
 #include "common/file_stamp.h"
 
 typedef enum { KEY_RSA, KEY_EC_P256 } key_kind_t;
@@ -53,12 +54,10 @@ static bsf_oauth2_verdict_t refuse(bsf_oauth2_verdict_t v, char *why, size_t cap
 static bsf_oauth2_verdict_t refuse(bsf_oauth2_verdict_t v, char *why, size_t cap,
                                    const char *fmt, ...)
 {
-    if (why && cap) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, cap, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    bsf_err_vformat(why, cap, fmt, ap);
+    va_end(ap);
     return v;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rxpeer_thread.h"
 #include "rxpeer_time.h"
 
 struct rxpeer_delay_item {
@@ -64,11 +65,7 @@ int rxpeer_delay_init(struct rxpeer_delay *d)
 	int ret;
 
 	memset(d, 0, sizeof(*d));
-	if ((ret = pthread_mutex_init(&d->mu, NULL)) != 0)
-		return ret;
-	if ((ret = rxpeer_mono_cond_init(&d->cv)) != 0)
-		return ret;
-	if ((ret = pthread_create(&d->thr, NULL, rxpeer_delay_thread, d)) != 0)
+	if ((ret = rxpeer_thread_start(&d->mu, &d->cv, &d->thr, rxpeer_delay_thread, d)) != 0)
 		return ret;
 	d->started = 1;
 	return 0;
@@ -78,11 +75,7 @@ void rxpeer_delay_fini(struct rxpeer_delay *d)
 {
 	if (!d->started)
 		return;
-	pthread_mutex_lock(&d->mu);
-	d->stop = 1;
-	pthread_cond_broadcast(&d->cv);
-	pthread_mutex_unlock(&d->mu);
-	pthread_join(d->thr, NULL);
+	rxpeer_thread_stop(&d->mu, &d->cv, d->thr, &d->stop);
 	d->started = 0;
 	while (d->head) {
 		struct rxpeer_delay_item *it = d->head;

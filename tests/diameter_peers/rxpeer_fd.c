@@ -1,7 +1,6 @@
 /* rxpeer_fd.c - see rxpeer_fd.h */
 #include "rxpeer_fd.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -11,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/err_format.h"
+#include "common/ip_literal.h"
 #include "gateways/diameter/rx_dict.h"
 #include "rxpeer_time.h"
 
@@ -34,17 +35,6 @@ static void *rxpeer_fd_watchdog(void *arg)
 	fd_core_wait_shutdown_complete();
 	atomic_store(&rxpeer_fd_down, 1);
 	return NULL;
-}
-
-static int rxpeer_fd_fail(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return code;
 }
 
 /* freeDiameter log lines go to stderr, never stdout (stdout carries JSON). */
@@ -116,23 +106,14 @@ static int rxpeer_fd_write_conf(FILE *f, const struct rxpeer_fd_opts *o, int v6)
 static int rxpeer_fd_set_listen(const char *addr, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
-	socklen_t sl;
-
-	memset(&ss, 0, sizeof ss);
-	if (inet_pton(AF_INET, addr, &((struct sockaddr_in *)&ss)->sin_addr) == 1) {
-		ss.ss_family = AF_INET;
-		sl = sizeof(struct sockaddr_in);
-	} else if (inet_pton(AF_INET6, addr, &((struct sockaddr_in6 *)&ss)->sin6_addr) == 1) {
-		ss.ss_family = AF_INET6;
-		sl = sizeof(struct sockaddr_in6);
-	} else {
-		return rxpeer_fd_fail(err, errlen, EINVAL, "listen address '%s' is not an IP literal", addr);
-	}
+	socklen_t sl = bsf_ip_literal_parse(addr, &ss);
+	if (!sl)
+		return bsf_err_format(err, errlen, EINVAL, "listen address '%s' is not an IP literal", addr);
 	int ret = fd_ep_filter(&fd_g_config->cnf_endpoints, 0); /* empties the list */
 	if (ret == 0)
 		ret = fd_ep_add_merge(&fd_g_config->cnf_endpoints, (sSA *)&ss, sl, EP_FL_CONF | EP_ACCEPTALL);
 	if (ret != 0)
-		return rxpeer_fd_fail(err, errlen, ret, "cannot set listen address %s: %s", addr, strerror(ret));
+		return bsf_err_format(err, errlen, ret, "cannot set listen address %s: %s", addr, strerror(ret));
 	return 0;
 }
 
@@ -145,23 +126,23 @@ int rxpeer_fd_init(const struct rxpeer_fd_opts *o, char *err, size_t errlen)
 	FILE *f;
 
 	if (o->identity == NULL || o->realm == NULL)
-		return rxpeer_fd_fail(err, errlen, EINVAL, "identity and realm are required");
+		return bsf_err_format(err, errlen, EINVAL, "identity and realm are required");
 	rxpeer_fd_log_level = o->log_level;
 	rxpeer_fd_accept_ids = o->accept;
 	rxpeer_fd_accept_all = o->accept_any;
 
 	if ((ret = fd_log_handler_register(rxpeer_fd_logger)) != 0)
-		return rxpeer_fd_fail(err, errlen, ret, "fd_log_handler_register: %s", strerror(ret));
+		return bsf_err_format(err, errlen, ret, "fd_log_handler_register: %s", strerror(ret));
 	if ((ret = fd_core_initialize()) != 0)
-		return rxpeer_fd_fail(err, errlen, ret, "fd_core_initialize: %s", strerror(ret));
+		return bsf_err_format(err, errlen, ret, "fd_core_initialize: %s", strerror(ret));
 
 	if ((fd = mkstemp(path)) < 0)
-		return rxpeer_fd_fail(err, errlen, errno, "mkstemp: %s", strerror(errno));
+		return bsf_err_format(err, errlen, errno, "mkstemp: %s", strerror(errno));
 	if ((f = fdopen(fd, "w")) == NULL) {
 		ret = errno;
 		close(fd);
 		unlink(path);
-		return rxpeer_fd_fail(err, errlen, ret, "fdopen: %s", strerror(ret));
+		return bsf_err_format(err, errlen, ret, "fdopen: %s", strerror(ret));
 	}
 	ret = rxpeer_fd_write_conf(f, o, v6);
 	if (fclose(f) != 0 && ret == 0)
@@ -170,13 +151,13 @@ int rxpeer_fd_init(const struct rxpeer_fd_opts *o, char *err, size_t errlen)
 		ret = fd_core_parseconf(path);
 	unlink(path);
 	if (ret != 0)
-		return rxpeer_fd_fail(err, errlen, ret, "freeDiameter configuration rejected: %s (see stderr)",
+		return bsf_err_format(err, errlen, ret, "freeDiameter configuration rejected: %s (see stderr)",
 		    strerror(ret));
 
 	if ((ret = rxpeer_fd_set_listen(listen, err, errlen)) != 0)
 		return ret;
 	if ((ret = fd_peer_validate_register(rxpeer_fd_validate)) != 0)
-		return rxpeer_fd_fail(err, errlen, ret, "fd_peer_validate_register: %s", strerror(ret));
+		return bsf_err_format(err, errlen, ret, "fd_peer_validate_register: %s", strerror(ret));
 	return 0;
 }
 
@@ -184,11 +165,11 @@ int rxpeer_fd_start(char *err, size_t errlen)
 {
 	int ret;
 	if ((ret = fd_core_start()) != 0)
-		return rxpeer_fd_fail(err, errlen, ret, "fd_core_start: %s (port in use?)", strerror(ret));
+		return bsf_err_format(err, errlen, ret, "fd_core_start: %s (port in use?)", strerror(ret));
 	if ((ret = fd_core_waitstartcomplete()) != 0)
-		return rxpeer_fd_fail(err, errlen, ret, "fd_core_waitstartcomplete: %s", strerror(ret));
+		return bsf_err_format(err, errlen, ret, "fd_core_waitstartcomplete: %s", strerror(ret));
 	if ((ret = pthread_create(&rxpeer_fd_watch, NULL, rxpeer_fd_watchdog, NULL)) != 0)
-		return rxpeer_fd_fail(err, errlen, ret, "watchdog thread: %s", strerror(ret));
+		return bsf_err_format(err, errlen, ret, "watchdog thread: %s", strerror(ret));
 	rxpeer_fd_watch_started = 1;
 	return 0;
 }

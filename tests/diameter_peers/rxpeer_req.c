@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rxpeer_thread.h"
 #include "rxpeer_time.h"
 
 #define RXPEER_REAPER_PERIOD_MS 100
@@ -167,11 +168,7 @@ int rxpeer_req_init(struct rxpeer_req *r, size_t capacity, uint32_t grace_ms)
 	}
 	r->n_free = capacity;
 
-	if ((ret = pthread_mutex_init(&r->mu, NULL)) != 0)
-		goto fail;
-	if ((ret = rxpeer_mono_cond_init(&r->cv)) != 0)
-		goto fail;
-	if ((ret = pthread_create(&r->reaper, NULL, rxpeer_req_reaper, r)) != 0)
+	if ((ret = rxpeer_thread_start(&r->mu, &r->cv, &r->reaper, rxpeer_req_reaper, r)) != 0)
 		goto fail;
 	r->reaper_started = 1;
 	return 0;
@@ -188,11 +185,7 @@ void rxpeer_req_fini(struct rxpeer_req *r)
 	if (r->slots == NULL)
 		return;
 	if (r->reaper_started) {
-		pthread_mutex_lock(&r->mu);
-		r->stop = 1;
-		pthread_cond_broadcast(&r->cv);
-		pthread_mutex_unlock(&r->mu);
-		pthread_join(r->reaper, NULL);
+		rxpeer_thread_stop(&r->mu, &r->cv, r->reaper, &r->stop);
 		r->reaper_started = 0;
 	}
 	/* Slots are deliberately not freed: a late libfdcore callback may still dereference one

@@ -4,6 +4,7 @@
  * report the failure, leak nothing and never crash. */
 #include <errno.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -101,10 +102,6 @@ static int queue_scenario(void *ctx)
 
 /* ---- a binding's decode, encode and event round trip ---------------------------------- */
 
-typedef struct {
-    msgpack_sbuffer doc; /* a PcfBinding as msgpack, made before the runs */
-} binding_ctx_t;
-
 static void pack_str(msgpack_packer *pk, const char *s)
 {
     msgpack_pack_str(pk, strlen(s));
@@ -121,10 +118,11 @@ static void pack_strs(msgpack_packer *pk, ...)
     va_end(ap);
 }
 
-static void pack_binding(msgpack_sbuffer *out)
+/* A PcfBinding as msgpack into docs[0]. */
+static void pack_binding(msgpack_sbuffer *docs)
 {
     msgpack_packer pk;
-    msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
+    msgpack_packer_init(&pk, &docs[0], msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 8);
     pack_strs(&pk, "supi", "imsi-001010000000001", "ipv4Addr", "10.0.0.1", "dnn", "internet",
               "snssai", (char *)NULL);
@@ -141,10 +139,22 @@ static void pack_binding(msgpack_sbuffer *out)
     msgpack_pack_int(&pk, 8080);
 }
 
+/* Unpacks `doc` into *obj in `zone`: true, or false when an allocation failed (any other
+ * failure fails the test). */
+static bool unpack(const msgpack_sbuffer *doc, msgpack_zone *zone, msgpack_object *obj)
+{
+    size_t off = 0;
+    msgpack_unpack_return u = msgpack_unpack(doc->data, doc->size, &off, zone, obj);
+    if (u != MSGPACK_UNPACK_SUCCESS)
+        assert_int_equal(u, MSGPACK_UNPACK_NOMEM_ERROR);
+    return u == MSGPACK_UNPACK_SUCCESS;
+}
+
 /* Decodes the binding (checking that an allocation failure is reported as SYSTEM_FAILURE,
  * not as bad input), encodes it canonically, and round-trips it in an event. */
-static int decode_encode(const msgpack_object *map, msgpack_zone *zone, msgpack_sbuffer *buf)
+static int decode_encode(const msgpack_object *objs, msgpack_zone *zone, msgpack_sbuffer *buf)
 {
+    const msgpack_object *map = &objs[0];
     bsf_pcf_binding_t b, back;
     bsf_problem_t problem;
     if (bsf_pcf_binding_decode(map, zone, &b, &problem)) {
@@ -169,38 +179,6 @@ static int decode_encode(const msgpack_object *map, msgpack_zone *zone, msgpack_
     return 0;
 }
 
-static int binding_scenario(void *ctx)
-{
-    binding_ctx_t *c = ctx;
-    msgpack_zone zone;
-    if (!msgpack_zone_init(&zone, 256)) /* small chunks: the decode needs several */
-        return -1;
-    msgpack_sbuffer buf;
-    msgpack_sbuffer_init(&buf);
-    msgpack_object obj;
-    int rc = -1;
-    size_t off = 0;
-    msgpack_unpack_return u = msgpack_unpack(c->doc.data, c->doc.size, &off, &zone, &obj);
-    if (u == MSGPACK_UNPACK_SUCCESS)
-        rc = decode_encode(&obj, &zone, &buf);
-    else
-        assert_int_equal(u, MSGPACK_UNPACK_NOMEM_ERROR);
-    msgpack_sbuffer_destroy(&buf);
-    msgpack_zone_destroy(&zone);
-    return rc;
-}
-
-static void binding_decode(void **state)
-{
-    (void)state;
-    binding_ctx_t c;
-    msgpack_sbuffer_init(&c.doc);
-    pack_binding(&c.doc);
-    size_t n = bsf_fm_run("binding_decode", binding_scenario, &c);
-    assert_true(n > 5); /* the zone's chunks, the unpack, the encoder's buffer */
-    msgpack_sbuffer_destroy(&c.doc);
-}
-
 /* A scenario that needs no context, run under its own name (the cmocka state). */
 typedef struct {
     const char *name;
@@ -217,10 +195,11 @@ static void run_plain(void **state)
 
 /* ---- UE and MBS bindings: decode and event round trip --------------------------------- */
 
-static void pack_ue_and_mbs(msgpack_sbuffer *ue, msgpack_sbuffer *mbs)
+/* A PcfForUeBinding into docs[0] and a PcfMbsBinding into docs[1], as msgpack. */
+static void pack_ue_and_mbs(msgpack_sbuffer *docs)
 {
     msgpack_packer pk;
-    msgpack_packer_init(&pk, ue, msgpack_sbuffer_write);
+    msgpack_packer_init(&pk, &docs[0], msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 3);
     pack_str(&pk, "supi");
     pack_str(&pk, "imsi-001010000000001");
@@ -231,7 +210,7 @@ static void pack_ue_and_mbs(msgpack_sbuffer *ue, msgpack_sbuffer *mbs)
     msgpack_pack_map(&pk, 1);
     pack_str(&pk, "ipv6Address");
     pack_str(&pk, "2001:db8::1");
-    msgpack_packer_init(&pk, mbs, msgpack_sbuffer_write);
+    msgpack_packer_init(&pk, &docs[1], msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 2);
     pack_str(&pk, "mbsSessionId");
     msgpack_pack_map(&pk, 1);
@@ -249,20 +228,15 @@ static void pack_ue_and_mbs(msgpack_sbuffer *ue, msgpack_sbuffer *mbs)
     pack_str(&pk, "pcf1.example.com");
 }
 
-typedef struct {
-    msgpack_sbuffer ue, mbs;
-} ue_mbs_ctx_t;
-
 /* Decodes both bindings (an allocation failure is SYSTEM_FAILURE, not bad input), then
  * round-trips each in an event. */
-static int ue_mbs_round_trip(const msgpack_object *ue_obj, const msgpack_object *mbs_obj,
-                             msgpack_zone *zone, msgpack_sbuffer *buf)
+static int ue_mbs_round_trip(const msgpack_object *objs, msgpack_zone *zone, msgpack_sbuffer *buf)
 {
     bsf_pcf_ue_binding_t ue;
     bsf_pcf_mbs_binding_t mbs;
     bsf_problem_t problem;
-    if (bsf_pcf_ue_binding_decode(ue_obj, zone, &ue, &problem) ||
-        bsf_pcf_mbs_binding_decode(mbs_obj, zone, &mbs, &problem)) {
+    if (bsf_pcf_ue_binding_decode(&objs[0], zone, &ue, &problem) ||
+        bsf_pcf_mbs_binding_decode(&objs[1], zone, &mbs, &problem)) {
         assert_int_equal(problem.cause, BSF_CAUSE_SYSTEM_FAILURE);
         return -1;
     }
@@ -289,41 +263,49 @@ static int ue_mbs_round_trip(const msgpack_object *ue_obj, const msgpack_object 
     return 0;
 }
 
-static int ue_mbs_scenario(void *ctx)
+/* ---- the decode scenarios ------------------------------------------------------------ */
+
+/* Documents packed before the runs, unpacked in each run into a new zone and handed to
+ * `round_trip` (0, or -1 when an allocation failed). The cmocka state of run_decode. */
+typedef struct {
+    const char *name;
+    size_t n_docs;
+    void (*pack)(msgpack_sbuffer *docs);
+    int (*round_trip)(const msgpack_object *objs, msgpack_zone *zone, msgpack_sbuffer *buf);
+    msgpack_sbuffer docs[2];
+} decode_case_t;
+
+static int decode_scenario(void *ctx)
 {
-    ue_mbs_ctx_t *c = ctx;
+    decode_case_t *k = ctx;
     msgpack_zone zone;
-    if (!msgpack_zone_init(&zone, 256))
+    if (!msgpack_zone_init(&zone, 256)) /* small chunks: the decode needs several */
         return -1;
     msgpack_sbuffer buf;
     msgpack_sbuffer_init(&buf);
-    msgpack_object ue, mbs;
-    size_t off1 = 0, off2 = 0;
-    int rc = -1;
-    msgpack_unpack_return u1 = msgpack_unpack(c->ue.data, c->ue.size, &off1, &zone, &ue);
-    msgpack_unpack_return u2 = u1 == MSGPACK_UNPACK_SUCCESS
-                                   ? msgpack_unpack(c->mbs.data, c->mbs.size, &off2, &zone, &mbs)
-                                   : u1;
-    if (u2 == MSGPACK_UNPACK_SUCCESS)
-        rc = ue_mbs_round_trip(&ue, &mbs, &zone, &buf);
-    else
-        assert_int_equal(u2, MSGPACK_UNPACK_NOMEM_ERROR);
+    msgpack_object objs[2];
+    bool unpacked = true;
+    for (size_t i = 0; i < k->n_docs && unpacked; i++)
+        unpacked = unpack(&k->docs[i], &zone, &objs[i]);
+    int rc = unpacked ? k->round_trip(objs, &zone, &buf) : -1;
     msgpack_sbuffer_destroy(&buf);
     msgpack_zone_destroy(&zone);
     return rc;
 }
 
-static void ue_mbs_decode(void **state)
+static void run_decode(void **state)
 {
-    (void)state;
-    ue_mbs_ctx_t c;
-    msgpack_sbuffer_init(&c.ue);
-    msgpack_sbuffer_init(&c.mbs);
-    pack_ue_and_mbs(&c.ue, &c.mbs);
-    assert_true(bsf_fm_run("ue_mbs_decode", ue_mbs_scenario, &c) > 5);
-    msgpack_sbuffer_destroy(&c.ue);
-    msgpack_sbuffer_destroy(&c.mbs);
+    decode_case_t *k = *state;
+    for (size_t i = 0; i < k->n_docs; i++)
+        msgpack_sbuffer_init(&k->docs[i]);
+    k->pack(k->docs);
+    /* the zone's chunks, the unpack, the encoder's buffer */
+    assert_true(bsf_fm_run(k->name, decode_scenario, k) > 5);
+    for (size_t i = 0; i < k->n_docs; i++)
+        msgpack_sbuffer_destroy(&k->docs[i]);
 }
+
+#define DECODE_CASE(k) {(k)->name, run_decode, NULL, NULL, (k)}
 
 int main(void)
 {
@@ -332,12 +314,18 @@ int main(void)
         {"rx_pending", pending_scenario},
         {"feed_queue", queue_scenario},
     };
+    static decode_case_t decode[] = {
+        {.name = "binding_decode", .n_docs = 1, .pack = pack_binding,
+         .round_trip = decode_encode},
+        {.name = "ue_mbs_decode", .n_docs = 2, .pack = pack_ue_and_mbs,
+         .round_trip = ue_mbs_round_trip},
+    };
     const struct CMUnitTest tests[] = {
         PLAIN_CASE(&plain[0]),
         PLAIN_CASE(&plain[1]),
         PLAIN_CASE(&plain[2]),
-        cmocka_unit_test(binding_decode),
-        cmocka_unit_test(ue_mbs_decode),
+        DECODE_CASE(&decode[0]),
+        DECODE_CASE(&decode[1]),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,22 +4,22 @@
 #include <stdlib.h>
 
 #include "gateways/sbi/discovery_query.h"
+#include "tests/fuzz/fuzz_support.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* A query that parses has exactly one UE address kind; a refusal has a cause. */
+static void check(const char *text, size_t len, msgpack_zone *zone)
 {
-    msgpack_zone zone;
-    msgpack_zone_init(&zone, 2048);
     bsf_discovery_query_t q;
     bsf_problem_t problem;
-    if (bsf_discovery_query_parse((const char *)data, size, &zone, &q, &problem) == 0) {
-        /* A query that parses has exactly one UE address kind. */
-        if (q.kind != BSF_UE_ADDR_IPV4 && q.kind != BSF_UE_ADDR_IPV6 && q.kind != BSF_UE_ADDR_MAC)
-            abort();
-    } else if (problem.cause == BSF_CAUSE_NONE) {
-        abort(); /* every refusal names a cause */
-    }
-    msgpack_zone_destroy(&zone);
+    if (fz_parsed(bsf_discovery_query_parse(text, len, zone, &q, &problem), &problem) &&
+        q.kind != BSF_UE_ADDR_IPV4 && q.kind != BSF_UE_ADDR_IPV6 && q.kind != BSF_UE_ADDR_MAC)
+        abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fz_with_zone(data, size, 2048, check);
     return 0;
 }

@@ -33,6 +33,41 @@ typedef struct {
     void (*patch_apply)(const void *base, const void *patch, void *result);
 } fz_doc_kind_t;
 
+/* The kind's functions for the document type p##_t of the core module p (bsf_<doc>_decode,
+ * _check_rules, _encode): FZ_DOC_ADAPTERS(p) defines the adapters to the `void *` signatures
+ * above (static, once per target), FZ_DOC_FIELDS(p) initialises the kind with them. The
+ * adapters stay functions: calling the typed functions through a cast pointer is undefined. */
+#define FZ_DOC_DECODE_ADAPTER(name, fn)                                                            \
+    static int name(const msgpack_object *map, msgpack_zone *zone, void *out,                      \
+                    bsf_problem_t *problem)                                                        \
+    {                                                                                              \
+        return fn(map, zone, out, problem);                                                        \
+    }
+#define FZ_DOC_ADAPTERS(p)                                                                         \
+    FZ_DOC_DECODE_ADAPTER(fz_decode, p##_decode)                                                   \
+    static int fz_check_rules(const void *b, bsf_problem_t *problem)                               \
+    {                                                                                              \
+        return p##_check_rules(b, problem);                                                        \
+    }                                                                                              \
+    static int fz_encode(const void *b, msgpack_packer *pk)                                        \
+    {                                                                                              \
+        return p##_encode(b, pk);                                                                  \
+    }
+#define FZ_DOC_FIELDS(p)                                                                           \
+    .size = sizeof(p##_t), .decode = fz_decode, .check_rules = fz_check_rules, .encode = fz_encode
+
+/* The same for the merge patch p##_patch_t (p##_patch_decode, p##_patch_apply) of the JSON
+ * document base_json, the patches' target. */
+#define FZ_DOC_PATCH_ADAPTERS(p)                                                                   \
+    FZ_DOC_DECODE_ADAPTER(fz_patch_decode, p##_patch_decode)                                       \
+    static void fz_patch_apply(const void *base, const void *patch, void *result)                  \
+    {                                                                                              \
+        p##_patch_apply(base, patch, result);                                                      \
+    }
+#define FZ_DOC_PATCH_FIELDS(p, base_json)                                                          \
+    .base = base_json, .patch_size = sizeof(p##_patch_t), .patch_decode = fz_patch_decode,         \
+    .patch_apply = fz_patch_apply
+
 /* Checks the fixed point of `b` (a valid binding); scratch in `zone`. */
 void fz_doc_fixed_point(const fz_doc_kind_t *k, const void *b, msgpack_zone *zone);
 

@@ -14,20 +14,8 @@ static const char BASE[] =
     "{\"mbsSessionId\":{\"tmgi\":{\"mbsServiceId\":\"00AA01\",\"plmnId\":{\"mcc\":\"001\","
     "\"mnc\":\"01\"}}},\"pcfFqdn\":\"pcf.example.com\"}";
 
-static int decode(const msgpack_object *map, msgpack_zone *zone, void *out, bsf_problem_t *p)
-{
-    return bsf_pcf_mbs_binding_decode(map, zone, out, p);
-}
-
-static int check_rules(const void *b, bsf_problem_t *p)
-{
-    return bsf_pcf_mbs_binding_check_rules(b, p);
-}
-
-static int encode(const void *b, msgpack_packer *pk)
-{
-    return bsf_pcf_mbs_binding_encode(b, pk);
-}
+FZ_DOC_ADAPTERS(bsf_pcf_mbs_binding)
+FZ_DOC_PATCH_ADAPTERS(bsf_pcf_mbs_binding)
 
 static void check_again(const void *again_v, const void *b_v)
 {
@@ -38,27 +26,10 @@ static void check_again(const void *again_v, const void *b_v)
         abort(); /* a session always has a key and matches itself */
 }
 
-static int patch_decode(const msgpack_object *map, msgpack_zone *zone, void *out,
-                        bsf_problem_t *p)
-{
-    return bsf_pcf_mbs_binding_patch_decode(map, zone, out, p);
-}
-
-static void patch_apply(const void *base, const void *patch, void *result)
-{
-    bsf_pcf_mbs_binding_patch_apply(base, patch, result);
-}
-
 static const fz_doc_kind_t kind = {
-    .size = sizeof(bsf_pcf_mbs_binding_t),
-    .decode = decode,
-    .check_rules = check_rules,
-    .encode = encode,
+    FZ_DOC_FIELDS(bsf_pcf_mbs_binding),
     .check_again = check_again,
-    .base = BASE,
-    .patch_size = sizeof(bsf_pcf_mbs_binding_patch_t),
-    .patch_decode = patch_decode,
-    .patch_apply = patch_apply,
+    FZ_DOC_PATCH_FIELDS(bsf_pcf_mbs_binding, BASE),
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

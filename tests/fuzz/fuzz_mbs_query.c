@@ -5,19 +5,21 @@
 #include <stdlib.h>
 
 #include "gateways/sbi/pcf_mbs_bindings.h"
+#include "tests/fuzz/fuzz_support.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void check(const char *text, size_t len, msgpack_zone *zone)
 {
-    msgpack_zone zone;
-    msgpack_zone_init(&zone, 1024);
     bsf_mbs_query_t q;
     bsf_problem_t problem;
-    int rc = bsf_mbs_query_parse((const char *)data, size, &zone, &q, &problem);
-    if ((rc == 0 && !q.session.has_tmgi && !q.session.has_ssm) ||
-        (rc != 0 && problem.cause == BSF_CAUSE_NONE))
+    if (fz_parsed(bsf_mbs_query_parse(text, len, zone, &q, &problem), &problem) &&
+        !q.session.has_tmgi && !q.session.has_ssm)
         abort();
-    msgpack_zone_destroy(&zone);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fz_with_zone(data, size, 1024, check);
     return 0;
 }

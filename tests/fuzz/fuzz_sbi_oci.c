@@ -3,11 +3,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "gateways/admission/admission_rules.h"
 #include "gateways/admission/message_profile.h"
 #include "gateways/sbi/sbi_oci.h"
+#include "tests/fuzz/fuzz_support.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -23,11 +23,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                sizeof v) == 0 && o.ts_ms < 253402300800000ll)
             abort();
     }
-    char *text = malloc(size + 1);
+    char *text = fz_cstring(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
     char why[256];
     uint32_t four[BSF_ADM_LEVELS], ops[BSF_ADM_OP_COUNT] = {0};
     uint8_t pct[BSF_ADM_LEVELS][BSF_ADM_PRIORITY_MAX + 1];

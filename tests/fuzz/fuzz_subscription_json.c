@@ -12,20 +12,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int decode(const msgpack_object *map, msgpack_zone *zone, void *out, bsf_problem_t *p)
-{
-    return bsf_subscription_decode(map, zone, out, p);
-}
-
-static int check_rules(const void *s, bsf_problem_t *p)
-{
-    return bsf_subscription_check_rules(s, p);
-}
-
-static int encode(const void *s, msgpack_packer *pk)
-{
-    return bsf_subscription_encode(s, pk);
-}
+FZ_DOC_ADAPTERS(bsf_subscription)
 
 /* The expiry's text and its milliseconds stay together through the canonical form. */
 static void check_again(const void *again, const void *s)
@@ -53,10 +40,7 @@ static void notify(const void *sv)
 }
 
 static const fz_doc_kind_t kind = {
-    .size = sizeof(bsf_subscription_t),
-    .decode = decode,
-    .check_rules = check_rules,
-    .encode = encode,
+    FZ_DOC_FIELDS(bsf_subscription),
     .check_again = check_again,
     .check_valid = notify,
 };

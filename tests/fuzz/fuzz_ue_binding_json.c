@@ -14,41 +14,12 @@ static const char BASE[] =
     "{\"supi\":\"imsi-001010000000001\",\"gpsi\":\"msisdn-4912345678\","
     "\"pcfForUeFqdn\":\"pcf.example.com\"}";
 
-static int decode(const msgpack_object *map, msgpack_zone *zone, void *out, bsf_problem_t *p)
-{
-    return bsf_pcf_ue_binding_decode(map, zone, out, p);
-}
-
-static int check_rules(const void *b, bsf_problem_t *p)
-{
-    return bsf_pcf_ue_binding_check_rules(b, p);
-}
-
-static int encode(const void *b, msgpack_packer *pk)
-{
-    return bsf_pcf_ue_binding_encode(b, pk);
-}
-
-static int patch_decode(const msgpack_object *map, msgpack_zone *zone, void *out,
-                        bsf_problem_t *p)
-{
-    return bsf_pcf_ue_binding_patch_decode(map, zone, out, p);
-}
-
-static void patch_apply(const void *base, const void *patch, void *result)
-{
-    bsf_pcf_ue_binding_patch_apply(base, patch, result);
-}
+FZ_DOC_ADAPTERS(bsf_pcf_ue_binding)
+FZ_DOC_PATCH_ADAPTERS(bsf_pcf_ue_binding)
 
 static const fz_doc_kind_t kind = {
-    .size = sizeof(bsf_pcf_ue_binding_t),
-    .decode = decode,
-    .check_rules = check_rules,
-    .encode = encode,
-    .base = BASE,
-    .patch_size = sizeof(bsf_pcf_ue_binding_patch_t),
-    .patch_decode = patch_decode,
-    .patch_apply = patch_apply,
+    FZ_DOC_FIELDS(bsf_pcf_ue_binding),
+    FZ_DOC_PATCH_FIELDS(bsf_pcf_ue_binding, BASE),
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gateways/sbi/xfcc.h"
+#include "tests/fuzz/fuzz_support.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -30,11 +31,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     /* the check takes NUL-terminated values: split the input at its first NUL */
-    char *copy = malloc(size + 1);
+    char *copy = fz_cstring(data, size);
     if (!copy)
         return 0;
-    memcpy(copy, data, size);
-    copy[size] = '\0';
     size_t first = strlen(copy);
     const char *values[2] = {copy, first < size ? copy + first + 1 : ""};
     bsf_xfcc_settings_t s = {.enabled = true, .match_certs = size % 4, .error_status = 400};

@@ -131,6 +131,23 @@ def run_bsfctl(store, *args, check=True, timeout=120):
     return done
 
 
+def refused_at_start(workdir, settings, *named, timeout=10):
+    """Runs bsfd once on its valid base configuration plus `settings`, which it must refuse:
+    exit status 2 within `timeout`, each of `named` on stderr, no sanitizer report. Returns
+    what it wrote to stderr."""
+    require_binary(BSFD, "BSFD")
+    server = Bsfd(workdir, settings)  # not started as a server: only its configuration is used
+    try:
+        done = subprocess.run(server.command(), capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"bsfd kept running with {settings}")
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    for key in named:
+        assert key in done.stderr, done.stderr
+    assert_no_sanitizer_report(done.stderr, "bsfd")
+    return done.stderr
+
+
 class Bsfd:
     """One bsfd with its own ports and store.
 

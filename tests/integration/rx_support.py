@@ -21,7 +21,7 @@ import time
 
 import pytest
 
-from conftest import BSFD, REPO, Bsfd, assert_no_sanitizer_report, free_ports, require_binary
+from conftest import REPO, assert_no_sanitizer_report, free_ports
 from support import metrics, wait_until
 
 PEERS_DIR = pathlib.Path(os.environ.get("RX_PEERS_DIR", REPO / "build" / "tests" / "diameter_peers"))
@@ -144,18 +144,6 @@ def metric(bsfd, name, **labels):
         if got == want:
             return value
     return 0.0
-
-
-def refused_at_start(tmp_path, settings, timeout=10):
-    """Runs bsfd on its base configuration plus `settings`, which it must refuse: exit status
-    2 and no sanitizer report. Returns what it wrote to stderr."""
-    require_binary(BSFD, "BSFD")
-    server = Bsfd(tmp_path)  # not started: only its valid base configuration is used
-    server.settings.update(settings)
-    done = subprocess.run(server.command(), capture_output=True, text=True, timeout=timeout)
-    assert done.returncode == 2, (done.returncode, done.stderr)
-    assert_no_sanitizer_report(done.stderr, "bsfd")
-    return done.stderr
 
 
 def peer_up(bsfd, identity):

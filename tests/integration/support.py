@@ -4,6 +4,7 @@
 - binding(): a valid PcfBinding request body;
 - register / discover / delete / patch: the four operations;
 - assert_* : checks of status, content-type, schema and ProblemDetails;
+- serving(): a fixture's run of a simulator (tests/peers) that must see no violation;
 - sbi_time(): TS 29.500 timestamps for the 3gpp-Sbi-*-Timestamp headers;
 - h2_request(): one raw HTTP/2 request when httpx cannot express it.
 """
@@ -59,6 +60,15 @@ def wait_until(predicate, timeout=15.0, what="condition", interval=0.02):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
         time.sleep(interval)
+
+
+def serving(sim):
+    """The body of a fixture around a simulator of tests/peers (NrfSim, PcfSim, ...), used as
+    `yield from serving(PcfSim())`: starts it, yields it to the test, then closes it and fails
+    the test if the simulator saw a protocol violation."""
+    yield sim.start()
+    sim.close()
+    assert not sim.violations, sim.violations
 
 
 def metrics(server):
@@ -275,12 +285,8 @@ def h2_request(port, method, path, headers, body=b"", end_stream=True, timeout=1
 
         deadline = time.monotonic() + timeout
         done = False
-        while not done and time.monotonic() < deadline:
-            sock.settimeout(max(0.01, deadline - time.monotonic()))
-            try:
-                data = sock.recv(65536)
-            except socket.timeout:
-                break
+        while not done:
+            data = recv_before(sock, deadline)
             if not data:
                 break
             for event in conn.receive_data(data):

@@ -7,15 +7,14 @@ seconds, set by configuration."""
 import json
 import pathlib
 import re
-import subprocess
 import sys
 import time
 
 import pytest
 
-from conftest import BSFD, Bsfd, assert_no_sanitizer_report, require_binary
+from conftest import refused_at_start
 from support import Ue, assert_problem, binding, metrics, patch, post_binding, register, \
-    wait_until
+    serving, wait_until
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "peers"))
 from pcf_sim import DiscoverySim, PcfSim  # noqa: E402
@@ -27,10 +26,7 @@ FAST = {"audit.interval": "1s", "audit.min_ttl": "1s", "audit.max_ttl": "1h",
 
 @pytest.fixture
 def pcf():
-    sim = PcfSim().start()
-    yield sim
-    sim.close()
-    assert not sim.violations, sim.violations
+    yield from serving(PcfSim())
 
 
 def settings(**more):
@@ -78,12 +74,7 @@ def deletion_lines(server):
     ({"audit.deletion_log_level": "trace"}, "audit.deletion_log_level"),
 ])
 def test_bad_audit_settings_exit_2(tmp_path, bad, named):
-    require_binary(BSFD, "BSFD")
-    server = Bsfd(tmp_path, bad)
-    done = subprocess.run(server.command(), capture_output=True, text=True, timeout=10)
-    assert done.returncode == 2, (done.returncode, done.stderr)
-    assert named in done.stderr, done.stderr
-    assert_no_sanitizer_report(done.stderr, "bsfd")
+    refused_at_start(tmp_path, bad, named)
 
 
 @pytest.mark.parametrize("vendor, pointer", [
@@ -222,10 +213,7 @@ def test_total_404_asks_the_same_pcf_again_within_the_audit(bsfd_factory, pcf):
 
 @pytest.fixture
 def discovery():
-    sim = DiscoverySim().start()
-    yield sim
-    sim.close()
-    assert not sim.violations, sim.violations
+    yield from serving(DiscoverySim())
 
 
 SET = "set1.pcfset.5gc.mnc001.mcc001"

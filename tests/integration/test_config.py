@@ -1,11 +1,9 @@
 """bsfd configuration errors: an unknown key or a bad value makes bsfd exit with code 2
 and a message on stderr naming the key; --set values are otherwise taken."""
 
-import subprocess
-
 import pytest
 
-from conftest import BSFD, Bsfd, assert_no_sanitizer_report, require_binary
+from conftest import refused_at_start
 from support import Ue, binding, post_binding
 
 
@@ -23,16 +21,7 @@ from support import Ue, binding, post_binding
     ("sbi.api_root", "not a uri"),
 ])
 def test_invalid_setting_exits_2_naming_the_key(tmp_path, key, value):
-    require_binary(BSFD, "BSFD")
-    server = Bsfd(tmp_path)            # only for a valid base configuration; not started
-    server.settings[key] = value
-    try:
-        done = subprocess.run(server.command(), capture_output=True, text=True, timeout=10)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"bsfd kept running with {key}={value}")
-    assert done.returncode == 2, (done.returncode, done.stderr)
-    assert key in done.stderr, done.stderr
-    assert_no_sanitizer_report(done.stderr, "bsfd")
+    refused_at_start(tmp_path, {key: value}, key)
 
 
 def test_settings_are_applied(bsfd_factory):

@@ -8,13 +8,12 @@ with kcat (librdkafka's CLI, Debian package `kcat`).
 import json
 import re
 import statistics
-import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from conftest import Bsfd, assert_no_sanitizer_report, free_ports, require_binary, BSFD
+from conftest import free_ports, refused_at_start
 from feed_support import (CONSUME_TIMEOUT, consume, dropped_total, feed_metric, feed_settings,
                           metrics, new_topic, transactions, wait_metric)
 from support import (API_PATH, Ue, binding, delete, discover, h2_request, location_id, patch,
@@ -306,13 +305,7 @@ def test_queue_is_bounded_without_a_broker(bsfd_factory):
     ({"feed.client_properties": "linger.ms"}, "feed.client_properties"),
 ])
 def test_invalid_feed_settings_exit_2_naming_the_key(tmp_path, settings, key):
-    require_binary(BSFD, "BSFD")
-    server = Bsfd(tmp_path)  # not started: only its valid base configuration is used
-    server.settings.update(settings)
-    done = subprocess.run(server.command(), capture_output=True, text=True, timeout=10)
-    assert done.returncode == 2, (done.returncode, done.stderr)
-    assert key in done.stderr, done.stderr
-    assert_no_sanitizer_report(done.stderr, "bsfd")
+    refused_at_start(tmp_path, settings, key)
 
 
 def test_ue_and_mbs_binding_operations_carry_their_binding_id(kafka_broker, bsfd_factory):

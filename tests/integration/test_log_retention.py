@@ -6,13 +6,12 @@ leaves the archive consistent."""
 
 import json
 import os
-import subprocess
 import time
 
 import httpx
 import pytest
 
-from conftest import BSFD, Bsfd, assert_no_sanitizer_report, require_binary
+from conftest import refused_at_start
 
 from support import Ue, binding, delete, found, metrics, new_pcf_id, patch, register, wait_until
 
@@ -26,14 +25,7 @@ from replication_support import Writer, kafka_events
      ["store.tombstone_horizon", "store.tombstone_horizon_h"]),
 ])
 def test_bad_durations_and_both_horizon_keys_exit_2(tmp_path, settings, named):
-    require_binary(BSFD, "BSFD")
-    server = Bsfd(tmp_path)
-    server.settings.update(settings)
-    done = subprocess.run(server.command(), capture_output=True, text=True, timeout=10)
-    assert done.returncode == 2, (done.returncode, done.stderr)
-    for key in named:
-        assert key in done.stderr, done.stderr
-    assert_no_sanitizer_report(done.stderr, "bsfd")
+    refused_at_start(tmp_path, settings, *named)
 
 
 def test_durations_with_units_and_the_hours_alias_are_taken(bsfd_factory):

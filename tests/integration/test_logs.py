@@ -5,8 +5,7 @@ re-registrations of a session are summed up in one INFO line, each one is a DEBU
 import json
 import subprocess
 
-from conftest import BSFD
-from rx_support import refused_at_start
+from conftest import BSFD, refused_at_start
 from support import Ue, binding, register
 
 REREGISTRATIONS = 40

@@ -12,7 +12,7 @@ import pytest
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "peers"))
 
 import nrf_sim  # noqa: E402
-from support import metrics, wait_until  # noqa: E402
+from support import metrics, serving, wait_until  # noqa: E402
 
 PATH = "/oc-bsf-configuration/v1/nfScore"
 FAST_NRF = {"nrf.retry_min_ms": "100", "nrf.retry_max_ms": "500", "nrf.timeout_ms": "1000"}
@@ -37,10 +37,7 @@ def discoveries_for(bsfd, seconds, per_second=60):
 
 @pytest.fixture
 def nrf():
-    sim = nrf_sim.NrfSim(heartbeat_s=1).start()
-    yield sim
-    assert not sim.violations, sim.violations
-    sim.close()
+    yield from serving(nrf_sim.NrfSim(heartbeat_s=1))
 
 
 def test_disabled_by_default(bsfd_factory):

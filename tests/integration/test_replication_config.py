@@ -5,7 +5,8 @@ import subprocess
 
 import pytest
 
-from conftest import BSFD, Bsfd, assert_no_sanitizer_report, free_ports, require_binary
+from conftest import (BSFD, Bsfd, assert_no_sanitizer_report, free_ports, refused_at_start,
+                      require_binary)
 from replication_support import (assert_log_exact, found_everywhere, kafka_events, registration,
                                  wait_converged, wait_for)
 from support import Ue, register
@@ -26,13 +27,7 @@ KAFKA = {"log.backend": "kafka", "kafka.brokers": "127.0.0.1:9"}
     ({**KAFKA, "kafka.apply_inflight": "0"}, "kafka.apply_inflight"),
 ])
 def test_invalid_kafka_setting_exits_2_naming_the_key(tmp_path, settings, key):
-    require_binary(BSFD, "BSFD")
-    server = Bsfd(tmp_path)
-    server.settings.update(settings)
-    done = subprocess.run(server.command(), capture_output=True, text=True, timeout=10)
-    assert done.returncode == 2, (done.returncode, done.stderr)
-    assert key in done.stderr, done.stderr
-    assert_no_sanitizer_report(done.stderr, "bsfd")
+    refused_at_start(tmp_path, settings, key)
 
 
 def test_empty_store_needs_the_log_to_start(tmp_path):

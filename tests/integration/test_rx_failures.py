@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from rx_support import metric, peer_up, refused_at_start, rx_lab, wait_until  # noqa: F401 (fixture)
+from conftest import refused_at_start
+from rx_support import metric, peer_up, rx_lab, wait_until  # noqa: F401 (fixture)
 from support import Ue, assert_not_found
 
 PCF1, PCF2 = "pcf1.test.local", "pcf2.test.local"

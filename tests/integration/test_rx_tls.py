@@ -12,10 +12,9 @@ import time
 
 import pytest
 
-from conftest import assert_no_sanitizer_report, free_ports
+from conftest import assert_no_sanitizer_report, free_ports, refused_at_start
 from diameter_wire import DISCONNECT_CAUSE, WirePeer
-from rx_support import (AF_ID, BSF_ID, REALM, RxPeer, metric, peer_up,  # noqa: F401
-                        refused_at_start, rx_lab)
+from rx_support import AF_ID, BSF_ID, REALM, RxPeer, metric, peer_up, rx_lab  # noqa: F401
 from support import Ue, wait_until
 
 AF2_ID = "af2.test.local"

@@ -186,7 +186,7 @@ def test_configured_status_and_cause(bsfd_factory):
 
 
 def test_a_status_that_is_no_error_is_refused_at_start(tmp_path):
-    from rx_support import refused_at_start
+    from conftest import refused_at_start
     bad = [({"congestion.response_status": "302"}, "congestion.response_status"),
            ({"congestion.response_cause": "nf congestion"}, "congestion.response_cause"),
            ({"congestion.pending_thresholds": "5;4;6;8"}, "congestion.pending_thresholds"),
@@ -255,7 +255,7 @@ def test_error_status_and_cause_configurable(bsfd_factory):
     resp = server.client.post("/pcfBindings", json=binding(pcfId=new_pcf_id()))  # no address
     assert resp.status_code == 422 and resp.json()["cause"] == "MANDATORY_IE_MISSING", resp.text
     assert server.client.get("/pcfBindings/x").status_code == 405  # others keep theirs
-    from rx_support import refused_at_start
+    from conftest import refused_at_start
     server.stop()
     bad = server.workdir / "bad"
     bad.mkdir()

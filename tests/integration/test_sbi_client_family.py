@@ -13,7 +13,7 @@ import pytest
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "peers"))
 
 import nrf_sim  # noqa: E402
-from support import wait_until  # noqa: E402
+from support import serving, wait_until  # noqa: E402
 
 PREFIX = "/nnrf-nfm/v1/nf-instances/"
 FAST = {"nrf.retry_min_ms": "100", "nrf.retry_max_ms": "500", "nrf.timeout_ms": "1000",
@@ -26,10 +26,7 @@ def localhost_families():
 
 @pytest.fixture
 def sim():
-    s = nrf_sim.NrfSim(heartbeat_s=1).start()
-    yield s
-    assert not s.violations, s.violations
-    s.close()
+    yield from serving(nrf_sim.NrfSim(heartbeat_s=1))
 
 
 def by_name(sim, family):

@@ -165,6 +165,20 @@ def raise_own_fd_limit():
     return hard
 
 
+def offer_connections(server, socks, count, timeout, stop_at_refusal):
+    """Offers `count` connections that each send the preface and SETTINGS, appending those
+    that got through to `socks` (the caller closes them); one the kernel or bsfd refuses is
+    skipped, or with `stop_at_refusal` ends the offer."""
+    for _ in range(count):
+        try:
+            s = socket.create_connection(("127.0.0.1", server.sbi_port), timeout=timeout)
+            s.sendall(PREFACE + settings_frame())
+            socks.append(s)
+        except OSError:
+            if stop_at_refusal:
+                break
+
+
 # ---- slowloris -----------------------------------------------------------------------------
 
 def test_slowloris_preface_is_closed_by_the_preface_timeout(bsfd_factory):
@@ -359,12 +373,8 @@ def send_block(sock, stream_id, block):
 def raw_frames(sock, timeout, until):
     """Reads raw frames [(type, flags, stream, payload)] until `until(frames)` or timeout."""
     deadline, buf, frames = time.monotonic() + timeout, b"", []
-    while time.monotonic() < deadline and not until(frames):
-        sock.settimeout(max(0.05, deadline - time.monotonic()))
-        try:
-            data = sock.recv(65536)
-        except socket.timeout:
-            continue
+    while not until(frames):
+        data = recv_before(sock, deadline)
         if not data:
             break
         buf += data
@@ -527,13 +537,7 @@ def test_out_of_descriptors_bsfd_still_exits_on_sigterm(tmp_path):
     server.start()
     socks = []
     try:
-        for _ in range(1500):
-            try:
-                s = socket.create_connection(("127.0.0.1", server.sbi_port), timeout=2)
-                s.sendall(PREFACE + settings_frame())
-                socks.append(s)
-            except OSError:
-                break
+        offer_connections(server, socks, 1500, timeout=2, stop_at_refusal=True)
         time.sleep(1)
         samples = metrics(server)
         assert samples["bsf_sbi_connections"] <= 1024 - 256
@@ -644,13 +648,7 @@ def test_accept_at_emfile_neither_spins_nor_blocks_sigterm(bsfd_factory):
     # after start, so that bsfd's own cap of sbi.max_connections does not avoid EMFILE).
     subprocess.run(["prlimit", f"--pid={pid}", "--nofile=1024:1024"], check=True)
     socks = []
-    for _ in range(1500):
-        try:
-            s = socket.create_connection(("127.0.0.1", server.sbi_port), timeout=1)
-            s.sendall(PREFACE + settings_frame())
-            socks.append(s)
-        except OSError:
-            pass
+    offer_connections(server, socks, 1500, timeout=1, stop_at_refusal=False)
     time.sleep(0.5)
     cpu0 = cpu_s(server)
     time.sleep(2)

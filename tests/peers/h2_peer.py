@@ -310,6 +310,27 @@ def message_priority_errors(req, expected):
     return []
 
 
+SENDER_TS = re.compile(r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|"
+                       r"Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2}\.\d{3} GMT$")
+
+
+def request_header_errors(req):
+    """What is wrong with the TS 29.500 headers every request of the BSF carries: User-Agent
+    BSF-<nfInstanceId>, a 3gpp-Sbi-Sender-Timestamp (§5.2.3.2.2, milliseconds, GMT) and a
+    3gpp-Sbi-Max-Rsp-Time; [] when they are right."""
+    bad = []
+    ua = req.header("user-agent") or ""
+    if not re.match(r"^BSF-[0-9a-fA-F-]{36}( \S+)?$", ua):
+        bad.append(f"User-Agent {ua!r} is not BSF-<nfInstanceId>")
+    ts = req.header("3gpp-sbi-sender-timestamp") or ""
+    if not SENDER_TS.match(ts):
+        bad.append(f"3gpp-Sbi-Sender-Timestamp {ts!r} missing or malformed")
+    mrt = req.header("3gpp-sbi-max-rsp-time") or ""
+    if not mrt.isdigit():
+        bad.append(f"3gpp-Sbi-Max-Rsp-Time {mrt!r} missing or malformed")
+    return bad
+
+
 async def _main(args):
     server, port, _ = await serve(scripted, args.host, args.port, args.cert, args.key)
     with open(args.port_file + ".tmp", "w") as f:

@@ -38,8 +38,6 @@ PROTECTED = "/nbsf-test/v1/protected"  # a producer resource that requires a tok
 PREFIX = "/nnrf-nfm/v1/nf-instances/"
 UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
                   r"[0-9a-fA-F]{12}$")
-SENDER_TS = re.compile(r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|"
-                       r"Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2}\.\d{3} GMT$")
 
 
 class PatchError(Exception):
@@ -232,15 +230,7 @@ class NrfSim:
         return _problem(400, "INVALID_MSG_FORMAT", text)
 
     def _check_headers(self, req):
-        ua = req.header("user-agent") or ""
-        if not re.match(r"^BSF-[0-9a-fA-F-]{36}( \S+)?$", ua):
-            self.violations.append(f"User-Agent {ua!r} is not BSF-<nfInstanceId>")
-        ts = req.header("3gpp-sbi-sender-timestamp") or ""
-        if not SENDER_TS.match(ts):
-            self.violations.append(f"3gpp-Sbi-Sender-Timestamp {ts!r}")
-        mrt = req.header("3gpp-sbi-max-rsp-time") or ""
-        if not mrt.isdigit():
-            self.violations.append(f"3gpp-Sbi-Max-Rsp-Time {mrt!r}")
+        self.violations += h2_peer.request_header_errors(req)
         kind = ("AccessToken" if req.path.split("?")[0] == "/oauth2/token" else
                 {"PUT": "NfRegister", "PATCH": "AutonomousNfPatch",
                  "DELETE": "AutonomousNfDeRegistration"}.get(req.method))

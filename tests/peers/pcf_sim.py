@@ -26,7 +26,6 @@ Anything wrong with a request is in pcf.violations (a test asserts it empty).
 import asyncio
 import json
 import pathlib
-import re
 import sys
 import threading
 import time
@@ -40,8 +39,6 @@ import h2_peer  # noqa: E402
 import openapi  # noqa: E402
 
 PATH = "/npcf-custom-binding/v1/sessions/"
-SENDER_TS = re.compile(r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|"
-                       r"Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2}\.\d{3} GMT$")
 MODES = ("found", "not_found", "unavailable", "hang")
 
 
@@ -76,13 +73,7 @@ class PcfSim(h2_peer.LoopSim):
             bad.append(f"method {req.method}")
         if req.body:
             bad.append("a body on GET")
-        ua = req.header("user-agent") or ""
-        if not re.match(r"^BSF-[0-9a-fA-F-]{36}( \S+)?$", ua):
-            bad.append(f"User-Agent {ua!r}")
-        if not SENDER_TS.match(req.header("3gpp-sbi-sender-timestamp") or ""):
-            bad.append("3gpp-Sbi-Sender-Timestamp")
-        if not (req.header("3gpp-sbi-max-rsp-time") or "").isdigit():
-            bad.append("3gpp-Sbi-Max-Rsp-Time")
+        bad += h2_peer.request_header_errors(req)
         if req.header("3gpp-sbi-callback") != "Nbsf_Management_myNotification":
             bad.append(f"3gpp-Sbi-Callback {req.header('3gpp-sbi-callback')!r}")
         return bad
@@ -169,13 +160,7 @@ class DiscoverySim(h2_peer.LoopSim):
 
     def _check(self, req, pairs):
         problems = openapi.query_errors(pairs, "/nf-instances", "GET", self.API)
-        ua = req.header("user-agent") or ""
-        if not re.match(r"^BSF-[0-9a-fA-F-]{36}( \S+)?$", ua):
-            problems.append(f"User-Agent {ua!r} is not BSF-<nfInstanceId>")
-        if not SENDER_TS.match(req.header("3gpp-sbi-sender-timestamp") or ""):
-            problems.append("3gpp-Sbi-Sender-Timestamp missing or malformed")
-        if not (req.header("3gpp-sbi-max-rsp-time") or "").isdigit():
-            problems.append("3gpp-Sbi-Max-Rsp-Time missing or malformed")
+        problems += h2_peer.request_header_errors(req)
         problems += h2_peer.message_priority_errors(req, self.message_priority)
         if req.body:
             problems.append("a discovery GET carries no body")

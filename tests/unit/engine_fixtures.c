@@ -13,17 +13,12 @@
 
 void ef_open(ef_store_t *f)
 {
-    char err[256];
-    bsf_store_options_t so = {f->dir, 64, false, 16, 0};
-    if (bsf_store_open(&f->store, &so, err, sizeof err))
-        fail_msg("%s", err);
+    tu_store_open(&f->store, f->dir, 64);
     bsf_engine_config_t ec = {.site_id = 1, .collision_detection = f->collision_detection,
                               .max_batch = 64, .queue_capacity = 64, .notify = f->notify,
                               .hooks = f->hooks,
                               .notify_cache_bytes = f->notify_cache_bytes};
-    if (bsf_engine_create(&f->store, &ec, &f->engine, err, sizeof err) ||
-        bsf_engine_start(f->engine))
-        fail_msg("%s", err);
+    tu_engine_start(&f->store, &ec, &f->engine);
 }
 
 void ef_close(ef_store_t *f)
@@ -60,6 +55,22 @@ int ef_teardown(void **state)
 {
     ef_destroy(*state);
     return 0;
+}
+
+bsf_read_t *ef_read(ef_store_t *f)
+{
+    bsf_read_t *r;
+    assert_int_equal(bsf_read_acquire(&f->store, &r), 0);
+    assert_int_equal(bsf_read_begin(r), 0);
+    return r;
+}
+
+uint64_t ef_counter(ef_store_t *f, const char *name)
+{
+    bsf_read_t *r = ef_read(f);
+    uint64_t n = bsf_read_counter(r, name);
+    bsf_read_release(r);
+    return n;
 }
 
 size_t ef_apply_remote(ef_store_t *f, bsf_event_t ev)

@@ -10,6 +10,7 @@
 
 #include "core/event.h"
 #include "engine/engine.h"
+#include "engine/read.h"
 #include "engine/store.h"
 
 typedef struct {
@@ -35,6 +36,12 @@ int ef_teardown(void **state);
 void ef_open(ef_store_t *f);
 /* Stops the engine and closes the store (the directory stays). */
 void ef_close(ef_store_t *f);
+
+/* A read handle of the store with its snapshot begun (bsf_read_acquire, bsf_read_begin);
+ * the caller releases it with bsf_read_release. Fails the test when either fails. */
+bsf_read_t *ef_read(ef_store_t *f);
+/* The store's counter `name` as a new snapshot reads it. */
+uint64_t ef_counter(ef_store_t *f, const char *name);
 
 /* Applies one event of another site through BSF_CMD_APPLY (asserting it applied); returns
  * how many of this site's bindings it replaced. */

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "core/hlc.h"
+#include "tests/unit/binding_fixtures.h"
 #include "tests/unit/test_util.h"
 
 bsf_pcf_binding_t *hf_binding(hf_history_t *f, const char *json)
@@ -22,26 +23,18 @@ bsf_pcf_binding_t *hf_binding(hf_history_t *f, const char *json)
 /* A PcfForUeBinding from JSON, in the fixture's zone. */
 static bsf_pcf_ue_binding_t *ue_binding(hf_history_t *f, const char *json)
 {
-    msgpack_object o = tu_json(json, &f->buf, &f->zone);
     bsf_pcf_ue_binding_t *b = msgpack_zone_malloc(&f->zone, sizeof *b);
-    bsf_problem_t problem;
     assert_non_null(b);
-    if (bsf_pcf_ue_binding_decode(&o, &f->zone, b, &problem) ||
-        bsf_pcf_ue_binding_check_rules(b, &problem))
-        fail_msg("bad UE binding %s: %s", json, problem.detail);
+    tu_ue_binding_into(json, &f->buf, &f->zone, b);
     return b;
 }
 
 /* A PcfMbsBinding from JSON, in the fixture's zone. */
 static bsf_pcf_mbs_binding_t *mbs_binding(hf_history_t *f, const char *json)
 {
-    msgpack_object o = tu_json(json, &f->buf, &f->zone);
     bsf_pcf_mbs_binding_t *b = msgpack_zone_malloc(&f->zone, sizeof *b);
-    bsf_problem_t problem;
     assert_non_null(b);
-    if (bsf_pcf_mbs_binding_decode(&o, &f->zone, b, &problem) ||
-        bsf_pcf_mbs_binding_check_rules(b, &problem))
-        fail_msg("bad MBS binding %s: %s", json, problem.detail);
+    tu_mbs_binding_into(json, &f->buf, &f->zone, b);
     return b;
 }
 
@@ -207,13 +200,9 @@ static void mbs_history(hf_history_t *f, uint64_t t)
 /* A BsfSubscription from JSON, in the fixture's zone. */
 static bsf_subscription_t *subscription(hf_history_t *f, const char *json)
 {
-    msgpack_object o = tu_json(json, &f->buf, &f->zone);
     bsf_subscription_t *s = msgpack_zone_malloc(&f->zone, sizeof *s);
-    bsf_problem_t problem;
     assert_non_null(s);
-    if (bsf_subscription_decode(&o, &f->zone, s, &problem) ||
-        bsf_subscription_check_rules(s, &problem))
-        fail_msg("bad subscription %s: %s", json, problem.detail);
+    tu_subscription_into(json, &f->buf, &f->zone, s);
     return s;
 }
 
@@ -368,10 +357,7 @@ void hf_store_open(bsf_store_t *s, char *dir, size_t map_mb)
 {
     strcpy(dir, "/tmp/bsf-unit-XXXXXX");
     assert_non_null(mkdtemp(dir));
-    char err[256];
-    bsf_store_options_t so = {dir, map_mb, false, 16, 0};
-    if (bsf_store_open(s, &so, err, sizeof err))
-        fail_msg("%s", err);
+    tu_store_open(s, dir, map_mb);
 }
 
 void hf_store_close(bsf_store_t *s, const char *dir)

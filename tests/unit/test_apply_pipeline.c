@@ -34,6 +34,21 @@ static int seen_commit(void *ctx, MDB_txn *txn)
     return 0;
 }
 
+/* A new store of `map_mb` MB (its directory into `dir`, 64 bytes) and a pipeline on it that
+ * commits every `commit_every` items, reporting into *seen (reset). */
+static bsfctl_pipeline_t *start(bsf_store_t *s, char *dir, size_t map_mb, uint64_t commit_every,
+                                pipeline_seen_t *seen)
+{
+    char err[256];
+    hf_store_open(s, dir, map_mb);
+    *seen = (pipeline_seen_t){.in_order = true};
+    bsfctl_pipeline_hooks_t hooks = {seen, seen_written, seen_commit};
+    bsfctl_pipeline_t *pl = bsfctl_pipeline_start(s, commit_every, &hooks, err, sizeof err);
+    if (!pl)
+        fail_msg("%s", err);
+    return pl;
+}
+
 /* Pushes the history `rounds` times (positions from 1); stops when the writer fails.
  * Returns the number of items pushed. */
 static uint64_t push_history(hf_history_t *f, bsfctl_pipeline_t *pl, int rounds)
@@ -69,12 +84,9 @@ static void pipeline_writes_in_order_and_commits(void **state)
     uint8_t reference[32], digest[32];
     hf_reference_digest(f, reference);
     bsf_store_t s;
-    char dir[64], err[256];
-    hf_store_open(&s, dir, 64);
-    pipeline_seen_t seen = {.in_order = true};
-    bsfctl_pipeline_hooks_t hooks = {&seen, seen_written, seen_commit};
-    bsfctl_pipeline_t *pl = bsfctl_pipeline_start(&s, 7, &hooks, err, sizeof err);
-    assert_non_null(pl);
+    char dir[64];
+    pipeline_seen_t seen;
+    bsfctl_pipeline_t *pl = start(&s, dir, 64, 7, &seen);
     /* 25 rounds: several batches of the pipeline; the same events again change nothing */
     uint64_t pushed = push_history(f, pl, 25);
     assert_int_equal(pushed, 25 * f->n);
@@ -95,12 +107,9 @@ static void pipeline_stops_when_the_store_is_full(void **state)
 {
     hf_history_t *f = *state;
     bsf_store_t s;
-    char dir[64], err[256];
-    hf_store_open(&s, dir, 1);
-    pipeline_seen_t seen = {.in_order = true};
-    bsfctl_pipeline_hooks_t hooks = {&seen, seen_written, seen_commit};
-    bsfctl_pipeline_t *pl = bsfctl_pipeline_start(&s, 1000, &hooks, err, sizeof err);
-    assert_non_null(pl);
+    char dir[64];
+    pipeline_seen_t seen;
+    bsfctl_pipeline_t *pl = start(&s, dir, 1, 1000, &seen);
     /* far more log than 1 MB holds: the reader is told to stop instead of waiting */
     uint64_t pushed = push_history(f, pl, 2000);
     assert_true(pushed < 2000 * f->n);

@@ -279,10 +279,8 @@ static size_t scan_all(ef_store_t *f, const bsf_audit_scan_t *q, bsf_audit_item_
     msgpack_zone zone;
     assert_true(msgpack_zone_init(&zone, 8192));
     while (!cur.done) {
-        bsf_read_t *r;
+        bsf_read_t *r = ef_read(f);
         size_t n = 0;
-        assert_int_equal(bsf_read_acquire(&f->store, &r), 0);
-        assert_int_equal(bsf_read_begin(r), 0);
         assert_int_equal(bsf_read_audit_batch(r, q, &cur, &zone, out + total, cap - total, &n),
                          0);
         bsf_read_end(r);

@@ -22,34 +22,18 @@ typedef struct {
     bsf_store_t store;
     bsf_engine_t *engine;
     msgpack_sbuffer json;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int done;
+    tu_waiter_t done; /* the commands of submit */
 } fx_t;
-
-static void on_done(bsf_command_t *cmd)
-{
-    fx_t *f = cmd->owner;
-    pthread_mutex_lock(&f->mu);
-    f->done++;
-    pthread_cond_signal(&f->cv);
-    pthread_mutex_unlock(&f->mu);
-}
 
 static void open_engine(fx_t *f, unsigned window_us, unsigned window_batch)
 {
-    char err[256];
-    bsf_store_options_t so = {f->dir, 64, false, 16, 0};
-    if (bsf_store_open(&f->store, &so, err, sizeof err))
-        fail_msg("%s", err);
+    tu_store_open(&f->store, f->dir, 64);
     bsf_engine_config_t ec = {.site_id = 1,
                               .max_batch = 64,
                               .queue_capacity = 1024,
                               .commit_window_us = window_us,
                               .commit_window_batch = window_batch};
-    if (bsf_engine_create(&f->store, &ec, &f->engine, err, sizeof err) ||
-        bsf_engine_start(f->engine))
-        fail_msg("%s", err);
+    tu_engine_start(&f->store, &ec, &f->engine);
 }
 
 static fx_t *fixture(unsigned window_us, unsigned window_batch)
@@ -59,8 +43,7 @@ static fx_t *fixture(unsigned window_us, unsigned window_batch)
     snprintf(f->dir, sizeof f->dir, "/tmp/bsf-test-window-XXXXXX");
     assert_non_null(mkdtemp(f->dir));
     msgpack_sbuffer_init(&f->json);
-    pthread_mutex_init(&f->mu, NULL);
-    pthread_cond_init(&f->cv, NULL);
+    tu_waiter_init(&f->done);
     open_engine(f, window_us, window_batch);
     return f;
 }
@@ -85,18 +68,15 @@ static bsf_command_t *submit(fx_t *f, int i)
     msgpack_object o = tu_json(doc, &f->json, &cmd->zone);
     bsf_problem_t p;
     assert_int_equal(bsf_pcf_binding_decode(&o, &cmd->zone, &cmd->binding, &p), 0);
-    cmd->owner = f;
-    cmd->done = on_done;
-    assert_int_equal(bsf_engine_submit(f->engine, cmd), 0);
+    tu_engine_submit(f->engine, cmd, &f->done);
     return cmd;
 }
 
-static void wait_done(fx_t *f, int n)
+static bsf_engine_stats_t stats(fx_t *f)
 {
-    pthread_mutex_lock(&f->mu);
-    while (f->done < n)
-        pthread_cond_wait(&f->cv, &f->mu);
-    pthread_mutex_unlock(&f->mu);
+    bsf_engine_stats_t st;
+    bsf_engine_stats(f->engine, &st);
+    return st;
 }
 
 /* A 10 s window and a batch of 3: three commands commit together, long before the window
@@ -111,10 +91,9 @@ static void test_full_batch_commits_without_waiting(void **state)
         cmds[i] = submit(f, i + 1);
         usleep(2000); /* the engine has taken the first one and waits */
     }
-    wait_done(f, 3);
+    tu_waiter_wait(&f->done, 3);
     assert_true(bsf_clock_mono_ns() - t0 < 5000000000ull);
-    bsf_engine_stats_t st;
-    bsf_engine_stats(f->engine, &st);
+    bsf_engine_stats_t st = stats(f);
     assert_int_equal(st.commands, 3);
     assert_int_equal(st.batches, 1);
     for (int i = 0; i < 3; i++) {
@@ -131,12 +110,11 @@ static void test_lone_command_waits_the_window(void **state)
     fx_t *f = fixture(30000, 64);
     uint64_t t0 = bsf_clock_mono_ns();
     bsf_command_t *cmd = submit(f, 1);
-    wait_done(f, 1);
+    tu_waiter_wait(&f->done, 1);
     uint64_t took = bsf_clock_mono_ns() - t0;
     assert_true(took >= 30000000ull);
     assert_int_equal(cmd->status, BSF_CMD_OK);
-    bsf_engine_stats_t st;
-    bsf_engine_stats(f->engine, &st);
+    bsf_engine_stats_t st = stats(f);
     assert_int_equal(st.batches, 1);
     assert_int_equal(st.window_waits, 1);
     assert_true(st.window_wait_ns >= 30000000ull);
@@ -150,9 +128,8 @@ static void test_no_window(void **state)
     (void)state;
     fx_t *f = fixture(0, 64);
     bsf_command_t *cmd = submit(f, 1);
-    wait_done(f, 1);
-    bsf_engine_stats_t st;
-    bsf_engine_stats(f->engine, &st);
+    tu_waiter_wait(&f->done, 1);
+    bsf_engine_stats_t st = stats(f);
     assert_int_equal(st.window_waits, 0);
     assert_int_equal(cmd->status, BSF_CMD_OK);
     bsf_command_free(cmd);
@@ -168,7 +145,7 @@ static void test_stop_ends_the_window(void **state)
     bsf_command_t *cmd = submit(f, 1);
     usleep(20000);
     bsf_engine_stop(f->engine);
-    wait_done(f, 1);
+    tu_waiter_wait(&f->done, 1);
     assert_true(bsf_clock_mono_ns() - t0 < 5000000000ull);
     assert_int_equal(cmd->status, BSF_CMD_OK);
     assert_int_equal(f->store.log.last, 1);

@@ -45,18 +45,13 @@ static int before_commit(void *ctx, MDB_txn *txn, uint64_t first, uint64_t last,
 
 static int open_engine(fx_t *f, uint16_t site)
 {
-    char err[256];
-    bsf_store_options_t so = {f->dir, 64, false, 16, 0};
-    if (bsf_store_open(&f->store, &so, err, sizeof err))
-        fail_msg("%s", err);
+    tu_store_open(&f->store, f->dir, 64);
     bsf_engine_config_t ec = {.site_id = site,
                               .collision_detection = true,
                               .max_batch = 64,
                               .queue_capacity = 1024,
                               .hooks = {.ctx = f, .before_commit = before_commit}};
-    if (bsf_engine_create(&f->store, &ec, &f->engine, err, sizeof err) ||
-        bsf_engine_start(f->engine))
-        fail_msg("%s", err);
+    tu_engine_start(&f->store, &ec, &f->engine);
     return 0;
 }
 

@@ -23,15 +23,6 @@ static size_t encode_event(const bsf_event_t *ev, msgpack_sbuffer *out)
     return out->size;
 }
 
-static void assert_same_envelope(const bsf_event_t *a, const bsf_event_t *b)
-{
-    assert_int_equal(a->type, b->type);
-    assert_int_equal(a->site, b->site);
-    assert_int_equal(a->seq, b->seq);
-    assert_int_equal(a->hlc, b->hlc);
-    assert_memory_equal(a->binding_id.b, b->binding_id.b, 16);
-}
-
 static void test_envelope_matches_full_decode(void **state)
 {
     tu_doc_t *c = *state;
@@ -57,8 +48,8 @@ static void test_envelope_matches_full_decode(void **state)
         assert_int_equal(bsf_event_decode(enc.data, n, &c->zone, &full, &storage, err,
                                           sizeof err),
                          0);
-        assert_same_envelope(&env, &full);
-        assert_same_envelope(&env, &evs[i]);
+        tu_assert_same_envelope(&env, &full);
+        tu_assert_same_envelope(&env, &evs[i]);
         assert_null(env.binding);
         /* every truncation is refused, never read past */
         for (size_t cut = 0; cut < n; cut++)

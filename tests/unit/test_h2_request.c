@@ -119,6 +119,16 @@ static seen_t feed(const wire_t *w, size_t chunk)
     return seen;
 }
 
+/* One request as in request(), fed to a server in `chunk`-byte reads (0: all at once). */
+static seen_t send_one(const char *method, const char *body, size_t n_extra, size_t value_len,
+                       size_t chunk)
+{
+    static wire_t w; /* too large for the stack */
+    w.len = 0;
+    request(&w, method, body, n_extra, value_len);
+    return feed(&w, chunk);
+}
+
 /* ---- tests ------------------------------------------------------------------------- */
 
 static void budget_accounts_and_returns_to_zero(void **state)
@@ -144,10 +154,7 @@ static void budget_accounts_and_returns_to_zero(void **state)
 static void thirty_three_extra_headers_reach_the_handler(void **state)
 {
     (void)state;
-    static wire_t w;
-    w.len = 0;
-    request(&w, "GET", NULL, 33, 1);
-    seen_t seen = feed(&w, 0);
+    seen_t seen = send_one("GET", NULL, 33, 1, 0);
     assert_int_equal(seen.handled, 1);
     assert_int_equal(seen.rejected, 0);
     assert_int_equal(seen.n_headers, 33);
@@ -156,10 +163,7 @@ static void thirty_three_extra_headers_reach_the_handler(void **state)
 static void too_large_a_header_list_is_refused_as_such(void **state)
 {
     (void)state;
-    static wire_t w;
-    w.len = 0;
-    request(&w, "GET", NULL, 20, 1000); /* 20 × 1,042 > 16,384 */
-    seen_t seen = feed(&w, 0);
+    seen_t seen = send_one("GET", NULL, 20, 1000, 0); /* 20 × 1,042 > 16,384 */
     assert_int_equal(seen.handled, 0);
     assert_int_equal(seen.rejected, 1);
     assert_int_equal(seen.last_reject, BSF_H2_REJECT_HEADERS_TOO_LARGE);
@@ -168,10 +172,8 @@ static void too_large_a_header_list_is_refused_as_such(void **state)
 static void hpack_bomb_is_reset_without_reaching_anyone(void **state)
 {
     (void)state;
-    static wire_t w;
-    w.len = 0;
-    request(&w, "GET", NULL, 300, 4000); /* 1.2 MB of headers: far over 4 × 16 KiB */
-    seen_t seen = feed(&w, 1000);
+    /* 1.2 MB of headers: far over 4 × 16 KiB */
+    seen_t seen = send_one("GET", NULL, 300, 4000, 1000);
     assert_int_equal(seen.handled, 0);
     assert_int_equal(seen.rejected, 0);
 }
@@ -179,10 +181,7 @@ static void hpack_bomb_is_reset_without_reaching_anyone(void **state)
 static void body_without_content_length_is_read_to_the_end(void **state)
 {
     (void)state;
-    static wire_t w;
-    w.len = 0;
-    request(&w, "POST", "{\"a\":1}", 0, 0);
-    seen_t seen = feed(&w, 5); /* in 5-byte reads */
+    seen_t seen = send_one("POST", "{\"a\":1}", 0, 0, 5); /* in 5-byte reads */
     assert_int_equal(seen.handled, 1);
     assert_int_equal(seen.body_len, 7);
     assert_memory_equal(seen.body, "{\"a\":1}", 7);

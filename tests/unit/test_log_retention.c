@@ -74,15 +74,10 @@ static int setup(void **state)
     snprintf(f->dir, sizeof f->dir, "/tmp/bsf-test-retention-XXXXXX");
     assert_non_null(mkdtemp(f->dir));
     snprintf(f->archive, sizeof f->archive, "%s/archive", f->dir);
-    char err[256];
-    bsf_store_options_t so = {f->dir, 64, false, 16, 0};
-    if (bsf_store_open(&f->store, &so, err, sizeof err))
-        fail_msg("%s", err);
+    tu_store_open(&f->store, f->dir, 64);
     write_events(f);
     bsf_engine_config_t ec = {.site_id = 1, .max_batch = 64, .queue_capacity = 64};
-    if (bsf_engine_create(&f->store, &ec, &f->engine, err, sizeof err) ||
-        bsf_engine_start(f->engine))
-        fail_msg("%s", err);
+    tu_engine_start(&f->store, &ec, &f->engine);
     f->limit = UINT64_MAX;
     *state = f;
     return 0;

@@ -17,6 +17,7 @@
 #include "engine/read.h"
 #include "engine/store.h"
 #include "projections/mbs_projection.h"
+#include "tests/unit/binding_fixtures.h"
 #include "tests/unit/engine_fixtures.h"
 #include "tests/unit/test_util.h"
 
@@ -32,20 +33,12 @@ static int setup(void **state)
 #define SSM "\"ssm\":{\"sourceIpAddr\":{\"ipv4Addr\":\"198.51.100.1\"},\"destIpAddr\":" \
             "{\"ipv4Addr\":\"232.0.0.1\"}}"
 
-static void decode_into(fx_t *f, const char *json, bsf_pcf_mbs_binding_t *b, msgpack_zone *z)
-{
-    msgpack_object o = tu_json(json, &f->json, z);
-    bsf_problem_t p;
-    if (bsf_pcf_mbs_binding_decode(&o, z, b, &p) || bsf_pcf_mbs_binding_check_rules(b, &p))
-        fail_msg("%s: %s", json, p.detail);
-}
-
 static bsf_command_t *mbs_register(fx_t *f, const char *session, const char *fqdn)
 {
     char json[512];
     snprintf(json, sizeof json, "{\"mbsSessionId\":{%s},\"pcfFqdn\":\"%s\"}", session, fqdn);
     bsf_command_t *cmd = bsf_command_new(BSF_CMD_MBS_REGISTER);
-    decode_into(f, json, &cmd->mbs_binding, &cmd->zone);
+    tu_mbs_binding_into(json, &f->json, &cmd->zone, &cmd->mbs_binding);
     tu_engine_run(f->engine, cmd);
     return cmd;
 }
@@ -56,12 +49,10 @@ static size_t discover(fx_t *f, const char *session, char *fqdn, size_t cap)
     bsf_pcf_mbs_binding_t q;
     snprintf(json, sizeof json, "{\"mbsSessionId\":{%s},\"pcfFqdn\":\"q.example.com\"}",
              session);
-    decode_into(f, json, &q, &f->zone);
-    bsf_read_t *r;
+    tu_mbs_binding_into(json, &f->json, &f->zone, &q);
+    bsf_read_t *r = ef_read(f);
     bsf_mbs_match_t m[4];
     size_t n = 0;
-    assert_int_equal(bsf_read_acquire(&f->store, &r), 0);
-    assert_int_equal(bsf_read_begin(r), 0);
     assert_int_equal(bsf_read_mbs_discover(r, &q.mbs_session_id, bsf_read_zone(r), m, 4, &n),
                      0);
     if (n && fqdn)
@@ -116,8 +107,8 @@ static void cross_site_earlier_stays(void **state)
     bsf_command_t *own = mbs_register(f, TMGI, "own.example.com");
     assert_int_equal(own->status, BSF_CMD_OK);
     bsf_pcf_mbs_binding_t remote;
-    decode_into(f, "{\"mbsSessionId\":{" TMGI "},\"pcfFqdn\":\"remote.example.com\"}", &remote,
-                &f->zone);
+    tu_mbs_binding_into("{\"mbsSessionId\":{" TMGI "},\"pcfFqdn\":\"remote.example.com\"}",
+                        &f->json, &f->zone, &remote);
     uint8_t rnd[8] = {0};
     bsf_binding_id_t later_id, earlier_id;
     bsf_binding_id_make(2, 1, rnd, &later_id);
@@ -138,11 +129,7 @@ static void cross_site_earlier_stays(void **state)
                                                       .mbs_binding = &remote}),
                      1);
     assert_int_equal(discover(f, TMGI, NULL, 0), 2); /* site 2's two, until it cleans up */
-    bsf_read_t *r;
-    assert_int_equal(bsf_read_acquire(&f->store, &r), 0);
-    assert_int_equal(bsf_read_begin(r), 0);
-    assert_int_equal(bsf_read_counter(r, BSF_MBS_COUNTER_TOTAL), 2);
-    bsf_read_release(r);
+    assert_int_equal(ef_counter(f, BSF_MBS_COUNTER_TOTAL), 2);
     bsf_command_free(own);
 }
 

@@ -27,12 +27,8 @@ static int port;
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/test_notifier.XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    char pf[128];
-    snprintf(pf, sizeof pf, "%s/port", dir);
-    char *const argv[] = {"/usr/bin/python3", BSF_H2_PEER, "--port-file", pf, NULL};
-    peer = tu_peer_start(argv, pf, 200, &port);
+    tu_temp_dir(dir, sizeof dir, "test_notifier");
+    peer = tu_peer_start(BSF_H2_PEER, dir, "port", NULL, 200, &port);
     if (peer > 0)
         return 0;
     fail_msg("the HTTP/2 peer did not start");
@@ -42,8 +38,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    tu_peers_stop(&peer, 1);
-    return tu_dir_remove(dir);
+    return tu_peers_stop(&peer, 1, dir);
 }
 
 /* One item for subscriber `k` (its own notifUri), a BsfNotification {notifCorreId: k}. */

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "gateways/nrf/nrf_token.h"
+#include "tests/unit/sbi_call_fixtures.h"
 #include "tests/unit/test_util.h"
 
 static char dir[64], root[64], primary[64];
@@ -27,21 +28,15 @@ static pid_t sim, failing;
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/test_nrf_token.XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    char pf[128];
-    snprintf(pf, sizeof pf, "%s/port", dir);
-    char *const argv[] = {"/usr/bin/python3", BSF_NRF_SIM, "--port-file", pf,
-                          "--token-expires", "2", NULL};
+    tu_temp_dir(dir, sizeof dir, "test_nrf_token");
+    const char *const expiring[] = {"--token-expires", "2", NULL};
     int port;
-    sim = tu_peer_start(argv, pf, 400, &port);
+    sim = tu_peer_start(BSF_NRF_SIM, dir, "port", expiring, 400, &port);
     if (sim < 0)
         return -1;
     snprintf(root, sizeof root, "http://127.0.0.1:%d", port);
-    snprintf(pf, sizeof pf, "%s/port503", dir);
-    char *const argv2[] = {"/usr/bin/python3", BSF_NRF_SIM, "--port-file", pf, "--fail-status",
-                           "503", "--retry-after", "30", NULL};
-    failing = tu_peer_start(argv2, pf, 400, &port);
+    const char *const unavailable[] = {"--fail-status", "503", "--retry-after", "30", NULL};
+    failing = tu_peer_start(BSF_NRF_SIM, dir, "port503", unavailable, 400, &port);
     if (failing < 0)
         return -1;
     snprintf(primary, sizeof primary, "http://127.0.0.1:%d", port);
@@ -52,46 +47,18 @@ static int teardown(void **state)
 {
     (void)state;
     pid_t peers[] = {sim, failing};
-    tu_peers_stop(peers, 2);
-    return tu_dir_remove(dir);
+    return tu_peers_stop(peers, 2, dir);
 }
 
-typedef struct {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    bool done;
-    bsf_sbi_result_t result;
-    int status;
-    char error[200];
-} call_t;
-
-static void on_done(void *arg, const bsf_sbi_response_t *rsp)
+static sc_call_t run(bsf_sbi_client_t *cl, const char *method, const char *path,
+                     const char *scope)
 {
-    call_t *c = arg;
-    pthread_mutex_lock(&c->mu);
-    c->result = rsp->result;
-    c->status = rsp->status;
-    snprintf(c->error, sizeof c->error, "%s", rsp->error ? rsp->error : "");
-    c->done = true;
-    pthread_cond_signal(&c->cv);
-    pthread_mutex_unlock(&c->mu);
-}
-
-static call_t run(bsf_sbi_client_t *cl, const char *method, const char *path, const char *scope)
-{
-    char uri[160], err[160];
+    char uri[160];
     snprintf(uri, sizeof uri, "%s%s", root, path);
-    call_t c = {.done = false};
-    pthread_mutex_init(&c.mu, NULL);
-    pthread_cond_init(&c.cv, NULL);
     bsf_sbi_request_t q = {.method = method, .uri = uri, .timeout_ms = 3000, .priority = -1,
                            .oauth_scope = scope, .target_nf_type = scope ? "PCF" : NULL};
-    if (bsf_sbi_client_submit(cl, &q, on_done, &c, err, sizeof err))
-        fail_msg("submit: %s", err);
-    pthread_mutex_lock(&c.mu);
-    while (!c.done)
-        pthread_cond_wait(&c.cv, &c.mu);
-    pthread_mutex_unlock(&c.mu);
+    sc_call_t c;
+    sc_call_run(cl, &q, &c);
     return c;
 }
 
@@ -102,39 +69,13 @@ static void revoke_all(bsf_sbi_client_t *cl)
 }
 
 /* The count of token requests the NRF saw, read through a plain request. */
-typedef struct {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    bool done;
-    int count;
-} count_t;
-
-static void on_count(void *arg, const bsf_sbi_response_t *rsp)
-{
-    count_t *c = arg;
-    json_t *j = json_loadb(rsp->body, rsp->body_len, 0, NULL);
-    pthread_mutex_lock(&c->mu);
-    c->count = (int)json_integer_value(json_object_get(j, "count"));
-    c->done = true;
-    pthread_cond_signal(&c->cv);
-    pthread_mutex_unlock(&c->mu);
-    json_decref(j);
-}
-
 static int count(bsf_sbi_client_t *cl)
 {
-    char uri[160], err[160];
-    snprintf(uri, sizeof uri, "%s/nbsf-test/v1/token-requests", root);
-    count_t c = {.count = -1};
-    pthread_mutex_init(&c.mu, NULL);
-    pthread_cond_init(&c.cv, NULL);
-    bsf_sbi_request_t q = {.method = "GET", .uri = uri, .timeout_ms = 3000, .priority = -1};
-    assert_int_equal(bsf_sbi_client_submit(cl, &q, on_count, &c, err, sizeof err), 0);
-    pthread_mutex_lock(&c.mu);
-    while (!c.done)
-        pthread_cond_wait(&c.cv, &c.mu);
-    pthread_mutex_unlock(&c.mu);
-    return c.count;
+    sc_call_t c = run(cl, "GET", "/nbsf-test/v1/token-requests", NULL);
+    json_t *j = json_loads(c.body, 0, NULL);
+    int n = (int)json_integer_value(json_object_get(j, "count"));
+    json_decref(j);
+    return n;
 }
 
 static void tokens(void **state)
@@ -148,7 +89,7 @@ static void tokens(void **state)
     char uri[160];
     snprintf(uri, sizeof uri, "%s/nbsf-test/v1/protected", root);
     bsf_sbi_request_t q = {.method = "GET", .uri = uri, .priority = -1, .oauth_scope = "x"};
-    assert_int_equal(bsf_sbi_client_submit(cl, &q, on_done, NULL, err, sizeof err), -1);
+    assert_int_equal(bsf_sbi_client_submit(cl, &q, sc_call_done, NULL, err, sizeof err), -1);
     char uris[160];
     snprintf(uris, sizeof uris, "%s\n%s", primary, root);
     bsf_nrf_health_config_t hc = {.uris = uris, .unhealthy_ms = 60000, .primary_retries = 2,
@@ -178,7 +119,7 @@ static void tokens(void **state)
     assert_int_equal(run(cl, "GET", "/nbsf-test/v1/protected", "nbsf-test").status, 200);
     assert_int_equal(count(cl), base + 3);
     /* a scope the NRF refuses */
-    call_t c = run(cl, "GET", "/nbsf-test/v1/protected", "forbidden");
+    sc_call_t c = run(cl, "GET", "/nbsf-test/v1/protected", "forbidden");
     assert_int_equal(c.result, BSF_SBI_ERR_TOKEN);
     assert_non_null(strstr(c.error, "invalid_scope"));
     /* every NRF unhealthy: still asked, the least recently failed first (the primary, 503

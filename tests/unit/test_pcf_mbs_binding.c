@@ -11,6 +11,7 @@
 
 #include "core/event.h"
 #include "core/pcf_mbs_binding.h"
+#include "tests/unit/binding_fixtures.h"
 #include "tests/unit/test_util.h"
 
 /* the file's fixture: buffers, a zone and a problem (tests/unit/test_util.h) */
@@ -18,12 +19,7 @@
 
 static bsf_cause_t check(const char *json, bsf_pcf_mbs_binding_t *b)
 {
-    msgpack_object o = tu_json(json, &FX->buf, &FX->zone);
-    memset(&FX->problem, 0, sizeof FX->problem);
-    if (bsf_pcf_mbs_binding_decode(&o, &FX->zone, b, &FX->problem) ||
-        bsf_pcf_mbs_binding_check_rules(b, &FX->problem))
-        return FX->problem.cause;
-    return BSF_CAUSE_NONE;
+    return tu_mbs_check(json, &FX->buf, &FX->zone, b, &FX->problem);
 }
 
 #define TMGI "{\"tmgi\":{\"mbsServiceId\":\"abc123\",\"plmnId\":{\"mcc\":\"001\",\"mnc\":\"01\"}}"
@@ -120,15 +116,12 @@ static void patch_and_events(void **state)
     bsf_binding_id_make(3, 7, rnd, &id);
     bsf_event_t ev = {.type = BSF_EVENT_MBS_BINDING_REGISTERED, .site = 3, .seq = 7, .hlc = 9,
                       .binding_id = id, .mbs_binding = &result, .created_hlc = 9};
-    msgpack_sbuffer out;
-    msgpack_sbuffer_init(&out);
     bsf_event_t back;
-    tu_event_round_trip(&ev, &out, &FX->zone, &back);
+    tu_event_round_trip(&ev, &FX->out, &FX->zone, &back);
     assert_int_equal(back.type, BSF_EVENT_MBS_BINDING_REGISTERED);
     assert_non_null(back.mbs_binding);
     assert_string_equal(back.mbs_binding->mbs_session_id.mbs_service_id, "ABC123");
     assert_string_equal(bsf_event_type_name(back.type), "MbsBindingRegistered");
-    msgpack_sbuffer_destroy(&out);
 }
 
 int main(void)

@@ -12,6 +12,7 @@
 #include "core/event.h"
 #include "core/pcf_ue_binding_patch.h"
 #include "core/ue_decide.h"
+#include "tests/unit/binding_fixtures.h"
 #include "tests/unit/test_util.h"
 
 /* the file's fixture: buffers, a zone and a problem (tests/unit/test_util.h) */
@@ -20,12 +21,7 @@
 /* Decodes and rule-checks `json`: the cause (NONE when valid). */
 static bsf_cause_t check(const char *json, bsf_pcf_ue_binding_t *b)
 {
-    msgpack_object o = tu_json(json, &FX->buf, &FX->zone);
-    memset(&FX->problem, 0, sizeof FX->problem);
-    if (bsf_pcf_ue_binding_decode(&o, &FX->zone, b, &FX->problem) ||
-        bsf_pcf_ue_binding_check_rules(b, &FX->problem))
-        return FX->problem.cause;
-    return BSF_CAUSE_NONE;
+    return tu_ue_check(json, &FX->buf, &FX->zone, b, &FX->problem);
 }
 
 static const char *param(void)
@@ -43,25 +39,33 @@ static void members_and_causes(void **state)
                      BSF_CAUSE_NONE);
     assert_string_equal(b.supi, "imsi-001010000000001");
     assert_string_equal(b.gpsi, "msisdn-4912345678");
-    assert_int_equal(check("{\"pcfForUeFqdn\":\"pcf.example.com\"}", &b),
-                     BSF_CAUSE_MANDATORY_IE_MISSING);
-    assert_string_equal(param(), "/supi");
-    assert_int_equal(check("{\"supi\":\"imsi-12\",\"pcfForUeFqdn\":\"pcf.example.com\"}", &b),
-                     BSF_CAUSE_MANDATORY_IE_INCORRECT);
-    assert_string_equal(param(), "/supi");
-    assert_int_equal(check("{\"supi\":\"imsi-001010000000001\",\"gpsi\":\"msisdn-1\","
-                           "\"pcfForUeFqdn\":\"pcf.example.com\"}", &b),
-                     BSF_CAUSE_OPTIONAL_IE_INCORRECT);
-    assert_string_equal(param(), "/gpsi");
-    assert_int_equal(check("{\"supi\":\"imsi-001010000000001\"}", &b),
-                     BSF_CAUSE_MANDATORY_IE_MISSING);
-    assert_int_equal(FX->problem.n_params, 2);
-    assert_int_equal(check("{\"supi\":\"imsi-001010000000001\",\"pcfForUeIpEndPoints\":[]}", &b),
-                     BSF_CAUSE_OPTIONAL_IE_INCORRECT);
-    assert_string_equal(param(), "/pcfForUeIpEndPoints");
-    assert_int_equal(check("{\"supi\":\"imsi-001010000000001\",\"pcfForUeFqdn\":\"x\","
-                           "\"suppFeat\":\"1\"}", &b),
-                     BSF_CAUSE_OPTIONAL_IE_INCORRECT);
+    /* the cause of each refused document, the first parameter it names (NULL: not checked)
+     * and how many it names (0: not checked) */
+    static const struct {
+        const char *json;
+        bsf_cause_t cause;
+        const char *param;
+        size_t n_params;
+    } bad[] = {
+        {"{\"pcfForUeFqdn\":\"pcf.example.com\"}", BSF_CAUSE_MANDATORY_IE_MISSING, "/supi", 0},
+        {"{\"supi\":\"imsi-12\",\"pcfForUeFqdn\":\"pcf.example.com\"}",
+         BSF_CAUSE_MANDATORY_IE_INCORRECT, "/supi", 0},
+        {"{\"supi\":\"imsi-001010000000001\",\"gpsi\":\"msisdn-1\","
+         "\"pcfForUeFqdn\":\"pcf.example.com\"}",
+         BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/gpsi", 0},
+        {"{\"supi\":\"imsi-001010000000001\"}", BSF_CAUSE_MANDATORY_IE_MISSING, NULL, 2},
+        {"{\"supi\":\"imsi-001010000000001\",\"pcfForUeIpEndPoints\":[]}",
+         BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/pcfForUeIpEndPoints", 0},
+        {"{\"supi\":\"imsi-001010000000001\",\"pcfForUeFqdn\":\"x\",\"suppFeat\":\"1\"}",
+         BSF_CAUSE_OPTIONAL_IE_INCORRECT, NULL, 0},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(check(bad[i].json, &b), bad[i].cause);
+        if (bad[i].param)
+            assert_string_equal(param(), bad[i].param);
+        if (bad[i].n_params)
+            assert_int_equal(FX->problem.n_params, bad[i].n_params);
+    }
     assert_int_equal(check("[1]", &b), BSF_CAUSE_INVALID_MSG_FORMAT);
 }
 
@@ -174,29 +178,28 @@ static void event_round_trip(void **state)
                            "\"pcfForUeFqdn\":\"a.example.com\"}", &b), BSF_CAUSE_NONE);
     bsf_event_t ev = {.type = BSF_EVENT_UE_BINDING_UPDATED, .site = 4, .seq = 9, .hlc = 77,
                       .binding_id = id_of(4, 3), .ue_binding = &b, .created_hlc = 70};
-    msgpack_sbuffer out;
-    msgpack_sbuffer_init(&out);
+    msgpack_sbuffer *out = &FX->out; /* the fixture's: cleared by each use */
     bsf_event_t back;
-    tu_event_round_trip(&ev, &out, &FX->zone, &back);
+    tu_event_round_trip(&ev, out, &FX->zone, &back);
     assert_int_equal(back.type, BSF_EVENT_UE_BINDING_UPDATED);
     assert_null(back.binding);
     assert_non_null(back.ue_binding);
     assert_string_equal(back.ue_binding->gpsi, "msisdn-4912345678");
     assert_int_equal(back.created_hlc, 70);
     bsf_event_t env;
-    assert_int_equal(bsf_event_decode_envelope(out.data, out.size, &env), 0);
+    assert_int_equal(bsf_event_decode_envelope(out->data, out->size, &env), 0);
     assert_int_equal(env.type, BSF_EVENT_UE_BINDING_UPDATED);
     assert_string_equal(bsf_event_type_name(env.type), "UeBindingUpdated");
     /* deregistration */
     bsf_event_t dereg = {.type = BSF_EVENT_UE_BINDING_DEREGISTERED, .site = 4, .seq = 10,
                          .hlc = 78, .binding_id = id_of(4, 3), .reason = BSF_REASON_OPERATOR};
-    tu_event_round_trip(&dereg, &out, &FX->zone, &back);
+    tu_event_round_trip(&dereg, out, &FX->zone, &back);
     assert_int_equal(back.type, BSF_EVENT_UE_BINDING_DEREGISTERED);
     assert_int_equal(back.reason, BSF_REASON_OPERATOR);
     /* a UE registration without its payload is refused */
     msgpack_packer pk;
-    msgpack_sbuffer_clear(&out);
-    msgpack_packer_init(&pk, &out, msgpack_sbuffer_write);
+    msgpack_sbuffer_clear(out);
+    msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 7);
     const char *keys[] = {"v", "type", "site", "seq", "hlc", "bindingId", "createdHlc"};
     char idt[BSF_BINDING_ID_TEXT_LEN + 1];
@@ -216,9 +219,8 @@ static void event_round_trip(void **state)
     }
     bsf_pcf_binding_t unused;
     char err[128];
-    assert_int_equal(bsf_event_decode(out.data, out.size, &FX->zone, &back, &unused, err, sizeof err),
-                     -1);
-    msgpack_sbuffer_destroy(&out);
+    assert_int_equal(
+        bsf_event_decode(out->data, out->size, &FX->zone, &back, &unused, err, sizeof err), -1);
 }
 
 int main(void)

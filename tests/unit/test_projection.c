@@ -18,6 +18,7 @@
 #include "projections/mbs_projection.h"
 #include "projections/ue_projection.h"
 #include "tests/unit/history_fixtures.h"
+#include "tests/unit/test_util.h"
 
 #define N_PROBES 6
 
@@ -144,16 +145,19 @@ static void same_digest_in_any_order(void **state)
     }
 }
 
-/* Registers bindings[0..n) (JSON) at site 9, sequence numbers from `seq`, HLCs from `t`
+/* The HLC the bindings of the lookup tests are registered from. */
+static const uint64_t t0 = BSF_HLC_FROM_MS(1800000000000ULL);
+
+/* Registers bindings[0..n) (JSON) at site 9, sequence numbers from `seq`, HLCs from t0
  * (each one later than the one before); their ids into ids[]. */
 static void register_all(hf_history_t *f, hf_writer_t *w, const char *const *bindings, int n,
-                         uint64_t seq, uint64_t t, bsf_binding_id_t *ids)
+                         uint64_t seq, bsf_binding_id_t *ids)
 {
     for (int i = 0; i < n; i++) {
         ids[i] = hf_make_id(9, seq + (uint64_t)i);
         bsf_event_t ev = {.type = BSF_EVENT_BINDING_REGISTERED, .site = 9,
-                          .seq = seq + (uint64_t)i, .hlc = t + (uint64_t)i, .binding_id = ids[i],
-                          .binding = hf_binding(f, bindings[i]), .created_hlc = t + (uint64_t)i,
+                          .seq = seq + (uint64_t)i, .hlc = t0 + (uint64_t)i, .binding_id = ids[i],
+                          .binding = hf_binding(f, bindings[i]), .created_hlc = t0 + (uint64_t)i,
                           .origin_ts_ms = -1, .sender_ts_ms = -1};
         assert_int_equal(bsf_projection_apply(&w->s.proj, w->txn, &ev, &w->scratch), 0);
     }
@@ -166,7 +170,6 @@ static void lookups(void **state)
     hf_writer_begin(&w);
     bsf_store_t *s = &w.s;
     MDB_txn *txn = w.txn;
-    uint64_t t = BSF_HLC_FROM_MS(1800000000000ULL);
     const char *const bindings[] = {
         "{\"supi\":\"imsi-001019999900001\",\"ipv6Prefix\":\"2001:db8:aa::/64\",\"dnn\":\"x\","
         "\"snssai\":{\"sst\":1},\"pcfFqdn\":\"a.example.com\"}",
@@ -179,7 +182,7 @@ static void lookups(void **state)
         "\"pcfFqdn\":\"d.example.com\"}",
     };
     bsf_binding_id_t ids[4];
-    register_all(f, &w, bindings, 4, 1000, t, ids);
+    register_all(f, &w, bindings, 4, 1000, ids);
     bsf_discovery_query_t q = {.kind = BSF_UE_ADDR_IPV6};
     bsf_match_t m;
     size_t n;
@@ -206,8 +209,8 @@ static void lookups(void **state)
     assert_memory_equal(m.id.b, ids[1].b, 16);
     /* A registration's cookie is kept in the record (seed 3.3). */
     bsf_event_t with_cookie = {.type = BSF_EVENT_BINDING_REGISTERED, .site = 9, .seq = 1500,
-                               .hlc = t + 50, .binding_id = hf_make_id(9, 1500),
-                               .binding = hf_binding(f, bindings[0]), .created_hlc = t + 50,
+                               .hlc = t0 + 50, .binding_id = hf_make_id(9, 1500),
+                               .binding = hf_binding(f, bindings[0]), .created_hlc = t0 + 50,
                                .origin_ts_ms = -1, .sender_ts_ms = -1, .cookie = "cookie-data",
                                .cookie_len = 11};
     assert_int_equal(bsf_projection_apply(&s->proj, txn, &with_cookie, &w.scratch), 0);
@@ -219,21 +222,22 @@ static void lookups(void **state)
     assert_int_equal(rec.cookie_len, 0);
     bsf_event_t drop_cookie = with_cookie;
     drop_cookie.type = BSF_EVENT_BINDING_DEREGISTERED;
-    drop_cookie.hlc = t + 51;
+    drop_cookie.hlc = t0 + 51;
     drop_cookie.reason = BSF_REASON_PCF_REQUEST;
     assert_int_equal(bsf_projection_apply(&s->proj, txn, &drop_cookie, &w.scratch), 0);
     /* Tombstones past the horizon are collected, the others kept. */
     bsf_event_t old_dereg = {.type = BSF_EVENT_BINDING_DEREGISTERED, .site = 9, .seq = 1600,
-                             .hlc = t + 10, .binding_id = ids[1], .reason = BSF_REASON_PCF_REQUEST};
+                             .hlc = t0 + 10, .binding_id = ids[1],
+                             .reason = BSF_REASON_PCF_REQUEST};
     bsf_event_t new_dereg = old_dereg;
     new_dereg.seq = 1601;
-    new_dereg.hlc = t + 90;
+    new_dereg.hlc = t0 + 90;
     new_dereg.binding_id = ids[2];
     assert_int_equal(bsf_projection_apply(&s->proj, txn, &old_dereg, &w.scratch), 0);
     assert_int_equal(bsf_projection_apply(&s->proj, txn, &new_dereg, &w.scratch), 0);
     size_t removed = 0;
-    assert_int_equal(bsf_projection_gc_tombstones(&s->proj, txn, t + 60, 100, &removed), 0);
-    assert_int_equal(removed, 2); /* ids[1] and the cookie binding (t + 51) */
+    assert_int_equal(bsf_projection_gc_tombstones(&s->proj, txn, t0 + 60, 100, &removed), 0);
+    assert_int_equal(removed, 2); /* ids[1] and the cookie binding (t0 + 51) */
     assert_int_equal(bsf_projection_get(&s->proj, txn, &ids[1], &rec), MDB_NOTFOUND);
     assert_int_equal(bsf_projection_get(&s->proj, txn, &ids[2], &rec), 0);
     assert_int_equal(rec.state, BSF_RECORD_DEAD);
@@ -248,7 +252,7 @@ static void lookups(void **state)
     assert_memory_equal(m.id.b, ids[3].b, 16);
     /* Deregistration removes every index entry and counter. */
     bsf_event_t dereg = {.type = BSF_EVENT_BINDING_DEREGISTERED, .site = 9, .seq = 2000,
-                         .hlc = t + 100, .binding_id = ids[3], .reason = BSF_REASON_PCF_REQUEST};
+                         .hlc = t0 + 100, .binding_id = ids[3], .reason = BSF_REASON_PCF_REQUEST};
     assert_int_equal(bsf_projection_apply(&s->proj, txn, &dereg, &w.scratch), 0);
     assert_int_equal(bsf_projection_discover(&s->proj, txn, &q, &f->zone, &m, &n), 0);
     assert_int_equal(n, 0);
@@ -259,13 +263,13 @@ static void lookups(void **state)
     hf_writer_end(&w, false);
 }
 
-static size_t discover6(hf_history_t *f, bsf_store_t *s, MDB_txn *txn, const char *prefix,
-                        const char *dnn, bsf_match_t *m)
+static size_t discover6(hf_history_t *f, hf_writer_t *w, const char *prefix, const char *dnn,
+                        bsf_match_t *m)
 {
     bsf_discovery_query_t q = {.kind = BSF_UE_ADDR_IPV6, .dnn = dnn};
     assert_true(bsf_ipv6_prefix_parse(prefix, strlen(prefix), &q.ipv6));
     size_t n = 0;
-    assert_int_equal(bsf_projection_discover(&s->proj, txn, &q, &f->zone, m, &n), 0);
+    assert_int_equal(bsf_projection_discover(&w->s.proj, w->txn, &q, &f->zone, m, &n), 0);
     return n;
 }
 
@@ -276,9 +280,6 @@ static void longest_prefix_wins(void **state)
     hf_history_t *f = *state;
     hf_writer_t w;
     hf_writer_begin(&w);
-    bsf_store_t *s = &w.s;
-    MDB_txn *txn = w.txn;
-    uint64_t t = BSF_HLC_FROM_MS(1800000000000ULL);
     const char *const bindings[] = {
         "{\"ipv6Prefix\":\"2001:db8:1:2::/64\",\"dnn\":\"a\",\"snssai\":{\"sst\":1},"
         "\"pcfFqdn\":\"specific.example.com\"}",
@@ -288,22 +289,28 @@ static void longest_prefix_wins(void **state)
         "\"dnn\":\"c\",\"snssai\":{\"sst\":1},\"pcfFqdn\":\"route.example.com\"}",
     };
     bsf_binding_id_t ids[3]; /* the /32 is the most recent of the first two */
-    register_all(f, &w, bindings, 3, 3000, t, ids);
-    bsf_match_t m;
-    assert_int_equal(discover6(f, s, txn, "2001:db8:1:2::77/128", NULL, &m), 1);
-    assert_memory_equal(m.id.b, ids[0].b, 16);
-    assert_int_equal(discover6(f, s, txn, "2001:db8:1:2::/64", NULL, &m), 1);
-    assert_memory_equal(m.id.b, ids[0].b, 16);
-    assert_int_equal(discover6(f, s, txn, "2001:db8:1:2::77/128", "b", &m), 1);
-    assert_memory_equal(m.id.b, ids[1].b, 16); /* the /64 fails the filter */
-    assert_int_equal(discover6(f, s, txn, "2001:db8:1:3::77/128", NULL, &m), 1);
-    assert_memory_equal(m.id.b, ids[1].b, 16);
-    assert_int_equal(discover6(f, s, txn, "2001:db8:1::/48", NULL, &m), 1);
-    assert_memory_equal(m.id.b, ids[1].b, 16);
-    /* A framed route is a prefix like the others: the /80 is more specific than the /64. */
-    assert_int_equal(discover6(f, s, txn, "2001:db8:1:2:3::1/128", NULL, &m), 1);
-    assert_memory_equal(m.id.b, ids[2].b, 16);
-    assert_int_equal(discover6(f, s, txn, "2001:db9::1/128", NULL, &m), 0);
+    register_all(f, &w, bindings, 3, 3000, ids);
+    /* query, DNN filter: how many match, and the index of the winner (-1: none) */
+    static const struct {
+        const char *prefix, *dnn;
+        size_t n;
+        int winner;
+    } cases[] = {
+        {"2001:db8:1:2::77/128", NULL, 1, 0},
+        {"2001:db8:1:2::/64", NULL, 1, 0},
+        {"2001:db8:1:2::77/128", "b", 1, 1}, /* the /64 fails the filter */
+        {"2001:db8:1:3::77/128", NULL, 1, 1},
+        {"2001:db8:1::/48", NULL, 1, 1},
+        /* A framed route is a prefix like the others: the /80 is more specific than the /64. */
+        {"2001:db8:1:2:3::1/128", NULL, 1, 2},
+        {"2001:db9::1/128", NULL, 0, -1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bsf_match_t m;
+        assert_int_equal(discover6(f, &w, cases[i].prefix, cases[i].dnn, &m), cases[i].n);
+        if (cases[i].winner >= 0)
+            assert_memory_equal(m.id.b, ids[cases[i].winner].b, 16);
+    }
     hf_writer_end(&w, false);
 }
 
@@ -399,7 +406,7 @@ static void an_old_store_opens(void **state)
     uint64_t live;
     apply_all(f, NULL, 1, reference, &live); /* and the answers into probe_answers */
     bsf_store_t s;
-    char dir[64], err[256];
+    char dir[64];
     hf_store_open(&s, dir, 64);
     MDB_txn *txn;
     assert_int_equal(mdb_txn_begin(s.env, NULL, 0, &txn), 0);
@@ -417,9 +424,7 @@ static void an_old_store_opens(void **state)
     assert_int_equal(mdb_put(txn, s.meta, &k, &v, 0), 0);
     assert_int_equal(mdb_txn_commit(txn), 0);
     bsf_store_close(&s);
-    bsf_store_options_t so = {dir, 64, false, 16, 0};
-    if (bsf_store_open(&s, &so, err, sizeof err))
-        fail_msg("%s", err);
+    tu_store_open(&s, dir, 64);
     assert_int_equal(mdb_txn_begin(s.env, NULL, MDB_RDONLY, &txn), 0);
     assert_int_equal(mdb_get(txn, s.meta, &k, &v), 0);
     assert_int_equal(*(unsigned char *)v.mv_data, 4);

@@ -20,6 +20,7 @@
 
 #include "gateways/sbi/nf_discovery.h"
 #include "gateways/sbi/sbi_alt_route.h"
+#include "tests/unit/sbi_call_fixtures.h"
 
 #define SET "set1.pcfset.5gc.mnc001.mcc001"
 #define PATH "/npcf-custom-binding/v1/sessions/alt"
@@ -118,56 +119,27 @@ static int teardown(void **state)
     return system(cmd) == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 1) ? 0 : -1;
 }
 
-typedef struct {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    bool done;
-    bsf_sbi_result_t result;
-    int status;
-    unsigned alternates;
-    char server[128], error[600];
-} call_t;
-
-static void on_done(void *arg, const bsf_sbi_response_t *rsp)
-{
-    call_t *c = arg;
-    const char *server = bsf_sbi_response_header(rsp, "server");
-    pthread_mutex_lock(&c->mu);
-    c->result = rsp->result;
-    c->status = rsp->status;
-    c->alternates = rsp->alternates;
-    snprintf(c->server, sizeof c->server, "%s", server ? server : "");
-    snprintf(c->error, sizeof c->error, "%s", rsp->error ? rsp->error : "");
-    c->done = true;
-    pthread_cond_signal(&c->cv);
-    pthread_mutex_unlock(&c->mu);
-}
-
 /* A GET of PATH at the dead primary with this routing binding. */
-static call_t run(const char *routing_binding)
+static sc_call_t run(const char *routing_binding)
 {
     char uri[160], err[200];
     snprintf(uri, sizeof uri, "%s%s", dead, PATH);
-    call_t c = {.done = false};
-    pthread_mutex_init(&c.mu, NULL);
-    pthread_cond_init(&c.cv, NULL);
+    sc_call_t c;
+    sc_call_init(&c);
     bsf_sbi_request_t q = {.method = "GET", .uri = uri, .timeout_ms = 4000, .priority = -1,
                            .callback = "Nbsf_Management_myNotification",
                            .routing_binding = routing_binding};
     bsf_sbi_alt_target_t t = {.nf_type = "PCF"};
-    if (bsf_sbi_alt_route_submit(alt, &q, &t, on_done, &c, err, sizeof err))
+    if (bsf_sbi_alt_route_submit(alt, &q, &t, sc_call_done, &c, err, sizeof err))
         fail_msg("submit: %s", err);
-    pthread_mutex_lock(&c.mu);
-    while (!c.done)
-        pthread_cond_wait(&c.cv, &c.mu);
-    pthread_mutex_unlock(&c.mu);
+    sc_call_wait(&c);
     return c;
 }
 
 static void test_a_set_binding_finds_an_alternate_of_that_set(void **state)
 {
     (void)state;
-    call_t c = run("bl=nfset; nfset=" SET);
+    sc_call_t c = run("bl=nfset; nfset=" SET);
     assert_int_equal(c.result, BSF_SBI_OK);
     assert_int_equal(c.status, 200);
     assert_int_equal(c.alternates, 1);
@@ -180,7 +152,7 @@ static void test_the_bound_instance_is_not_an_alternate(void **state)
     char b[200], not_it[80];
     snprintf(b, sizeof b, "bl=nfinstance; nfinst=%s; nfset=" SET, pcf_id[0]);
     snprintf(not_it, sizeof not_it, "PCF-%s", pcf_id[0]);
-    call_t c = run(b);
+    sc_call_t c = run(b);
     assert_int_equal(c.status, 200);
     assert_int_equal(c.alternates, 1);
     assert_string_not_equal(c.server, not_it);
@@ -191,7 +163,7 @@ static void test_an_instance_binding_without_a_set_has_no_alternate(void **state
     (void)state;
     char b[200];
     snprintf(b, sizeof b, "bl=nfinstance; nfinst=%s", pcf_id[1]);
-    call_t c = run(b);
+    sc_call_t c = run(b);
     assert_int_equal(c.result, BSF_SBI_ERR_CONNECT);
     assert_int_equal(c.alternates, 0);
 }
@@ -199,7 +171,7 @@ static void test_an_instance_binding_without_a_set_has_no_alternate(void **state
 static void test_an_unknown_set_ends_with_why(void **state)
 {
     (void)state;
-    call_t c = run("bl=nfset; nfset=set9.pcfset.5gc.mnc001.mcc001");
+    sc_call_t c = run("bl=nfset; nfset=set9.pcfset.5gc.mnc001.mcc001");
     assert_int_equal(c.result, BSF_SBI_ERR_CONNECT);
     assert_int_equal(c.alternates, 0);
     assert_non_null(strstr(c.error, "no alternate producer: none left among the 0 PCF"));

@@ -19,6 +19,7 @@
 #include "common/clock.h"
 #include "core/sbi_time.h"
 #include "gateways/sbi/sbi_client.h"
+#include "tests/unit/sbi_call_fixtures.h"
 #include "tests/unit/test_util.h"
 
 #define NF_ID "54804518-4191-46b3-955c-ac631f953ed8"
@@ -29,15 +30,13 @@ static int port_h2c, port_tls;
 
 /* ---- the peer ---------------------------------------------------------------------- */
 
-static pid_t start_peer(const char *port_file, bool tls, int *port)
+static pid_t start_peer(const char *port_name, bool tls, int *port)
 {
     char cert[128], key[128];
     snprintf(cert, sizeof cert, "%s/cert.pem", dir);
     snprintf(key, sizeof key, "%s/key.pem", dir);
-    char *const with_tls[] = {"/usr/bin/python3", BSF_H2_PEER, "--port-file", (char *)port_file,
-                              "--cert", cert, "--key", key, NULL};
-    char *const plain[] = {"/usr/bin/python3", BSF_H2_PEER, "--port-file", (char *)port_file, NULL};
-    pid_t pid = tu_peer_start(tls ? with_tls : plain, port_file, 200, port);
+    const char *const with_tls[] = {"--cert", cert, "--key", key, NULL};
+    pid_t pid = tu_peer_start(BSF_H2_PEER, dir, port_name, tls ? with_tls : NULL, 200, port);
     if (pid > 0)
         return pid;
     fail_msg("the HTTP/2 peer did not start");
@@ -47,8 +46,7 @@ static pid_t start_peer(const char *port_file, bool tls, int *port)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/test_sbi_client.XXXXXX");
-    assert_non_null(mkdtemp(dir));
+    tu_temp_dir(dir, sizeof dir, "test_sbi_client");
     char cmd[512];
     snprintf(cmd, sizeof cmd,
              "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
@@ -56,11 +54,8 @@ static int setup(void **state)
              "-keyout %s/key.pem -out %s/cert.pem 2>/dev/null",
              dir, dir);
     assert_int_equal(system(cmd), 0);
-    char pf[128];
-    snprintf(pf, sizeof pf, "%s/port.h2c", dir);
-    peer_h2c = start_peer(pf, false, &port_h2c);
-    snprintf(pf, sizeof pf, "%s/port.tls", dir);
-    peer_tls = start_peer(pf, true, &port_tls);
+    peer_h2c = start_peer("port.h2c", false, &port_h2c);
+    peer_tls = start_peer("port.tls", true, &port_tls);
     return 0;
 }
 
@@ -68,80 +63,7 @@ static int teardown(void **state)
 {
     (void)state;
     pid_t peers[] = {peer_h2c, peer_tls};
-    tu_peers_stop(peers, 2);
-    return tu_dir_remove(dir);
-}
-
-/* ---- synchronous calls ------------------------------------------------------------- */
-
-typedef struct {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int done;
-    int calls;
-    bsf_sbi_result_t result;
-    int status;
-    char body[4096];
-    size_t body_len;
-    char server[64], conn[16], error[200];
-    bool has_problem;
-    bsf_sbi_problem_t problem;
-    unsigned attempts, redirects;
-    bool on_client_thread;
-} call_t;
-
-static void on_done(void *arg, const bsf_sbi_response_t *rsp)
-{
-    call_t *c = arg;
-    char name[32] = "";
-    pthread_getname_np(pthread_self(), name, sizeof name);
-    pthread_mutex_lock(&c->mu);
-    c->on_client_thread = strcmp(name, "bsf-sbi-client") == 0;
-    c->calls++;
-    c->result = rsp->result;
-    c->status = rsp->status;
-    snprintf(c->body, sizeof c->body, "%s", rsp->body);
-    c->body_len = rsp->body_len;
-    const char *v = bsf_sbi_response_header(rsp, "x-conn");
-    snprintf(c->conn, sizeof c->conn, "%s", v ? v : "");
-    snprintf(c->error, sizeof c->error, "%s", rsp->error ? rsp->error : "");
-    c->has_problem = rsp->has_problem;
-    c->problem = rsp->problem;
-    c->attempts = rsp->attempts;
-    c->redirects = rsp->redirects;
-    c->done = 1;
-    pthread_cond_signal(&c->cv);
-    pthread_mutex_unlock(&c->mu);
-}
-
-static void call_init(call_t *c)
-{
-    memset(c, 0, sizeof *c);
-    pthread_mutex_init(&c->mu, NULL);
-    pthread_cond_init(&c->cv, NULL);
-}
-
-static void call_wait(call_t *c)
-{
-    pthread_mutex_lock(&c->mu);
-    while (!c->done)
-        pthread_cond_wait(&c->cv, &c->mu);
-    pthread_mutex_unlock(&c->mu);
-}
-
-static void submit(bsf_sbi_client_t *cl, const bsf_sbi_request_t *q, call_t *c)
-{
-    char err[160];
-    call_init(c);
-    int rc = bsf_sbi_client_submit(cl, q, on_done, c, err, sizeof err);
-    if (rc)
-        fail_msg("submit failed: %s", err);
-}
-
-static void run(bsf_sbi_client_t *cl, const bsf_sbi_request_t *q, call_t *c)
-{
-    submit(cl, q, c);
-    call_wait(c);
+    return tu_peers_stop(peers, 2, dir);
 }
 
 static bsf_sbi_client_t *client(unsigned max_conns, uint32_t max_streams)
@@ -174,6 +96,13 @@ static bsf_sbi_request_t get(const char *u)
 
 static const bsf_sbi_retry_profile_t no_retry = {0};
 
+/* A GET of `path` at the h2c peer (get()'s options), waited for. */
+static void run_get(bsf_sbi_client_t *cl, const char *path, sc_call_t *c)
+{
+    bsf_sbi_request_t q = get(uri(port_h2c, path));
+    sc_call_run(cl, &q, c);
+}
+
 /* ---- tests ------------------------------------------------------------------------- */
 
 static const char *echoed(json_t *root, const char *name)
@@ -199,9 +128,9 @@ static void headers_sent(void **state)
                            .callback = "Nbsf_Management_Notify", .routing_binding = "bl=nfset",
                            .binding = "bl=nfinstance; nfinst=x", .n_headers = 1,
                            .headers = {{"x-extra", "yes"}}};
-    call_t c;
+    sc_call_t c;
     uint64_t before = bsf_clock_wall_ms();
-    run(cl, &q, &c);
+    sc_call_run(cl, &q, &c);
     assert_int_equal(c.result, BSF_SBI_OK);
     assert_int_equal(c.status, 200);
     assert_true(c.on_client_thread);
@@ -239,8 +168,8 @@ static void through_scp(void **state)
     snprintf(scp, sizeof scp, "http://127.0.0.1:%d", port_h2c);
     bsf_sbi_request_t q = get("http://nrf.example:8080/echo");
     q.scp_uri = scp;
-    call_t c;
-    run(cl, &q, &c);
+    sc_call_t c;
+    sc_call_run(cl, &q, &c);
     assert_int_equal(c.status, 200);
     json_t *root = json_loads(c.body, 0, NULL);
     assert_string_equal(echoed(root, "3gpp-sbi-target-apiroot"), "http://nrf.example:8080");
@@ -258,9 +187,9 @@ static void connection_reused(void **state)
     bsf_sbi_client_t *cl = client(4, 16);
     char first[16] = "";
     for (int i = 0; i < 20; i++) {
-        call_t c;
+        sc_call_t c;
         bsf_sbi_request_t q = get(uri(port_h2c, "/echo"));
-        run(cl, &q, &c);
+        sc_call_run(cl, &q, &c);
         assert_int_equal(c.status, 200);
         if (i == 0)
             snprintf(first, sizeof first, "%s", c.conn);
@@ -274,14 +203,14 @@ static void streams_bounded(void **state)
 {
     (void)state;
     bsf_sbi_client_t *cl = client(1, 2);
-    call_t c[6];
+    sc_call_t c[6];
     uint64_t t0 = bsf_clock_mono_ns();
     for (int i = 0; i < 6; i++) {
         bsf_sbi_request_t q = get(uri(port_h2c, "/delay/300/echo"));
-        submit(cl, &q, &c[i]);
+        sc_call_submit(cl, &q, &c[i]);
     }
     for (int i = 0; i < 6; i++) {
-        call_wait(&c[i]);
+        sc_call_wait(&c[i]);
         assert_int_equal(c[i].status, 200);
         assert_string_equal(c[i].conn, c[0].conn);
     }
@@ -295,15 +224,15 @@ static void connections_bounded(void **state)
 {
     (void)state;
     bsf_sbi_client_t *cl = client(2, 1);
-    call_t c[4];
+    sc_call_t c[4];
     for (int i = 0; i < 4; i++) {
         bsf_sbi_request_t q = get(uri(port_h2c, "/delay/200/echo"));
-        submit(cl, &q, &c[i]);
+        sc_call_submit(cl, &q, &c[i]);
     }
     char seen[4][16];
     int distinct = 0;
     for (int i = 0; i < 4; i++) {
-        call_wait(&c[i]);
+        sc_call_wait(&c[i]);
         assert_int_equal(c[i].status, 200);
         bool known = false;
         for (int j = 0; j < distinct; j++)
@@ -322,9 +251,9 @@ static void deadline(void **state)
     bsf_sbi_request_t q = get(uri(port_h2c, "/delay/2000/status/200"));
     q.timeout_ms = 300;
     q.retry = &no_retry;
-    call_t c;
+    sc_call_t c;
     uint64_t t0 = bsf_clock_mono_ns();
-    run(cl, &q, &c);
+    sc_call_run(cl, &q, &c);
     uint64_t ms = (bsf_clock_mono_ns() - t0) / 1000000u;
     assert_int_equal(c.result, BSF_SBI_ERR_TIMEOUT);
     assert_true(ms >= 290 && ms < 1000);
@@ -334,7 +263,7 @@ static void deadline(void **state)
     p.attempt_timeout_ms = 200;
     q.retry = &p;
     q.timeout_ms = 1000;
-    run(cl, &q, &c);
+    sc_call_run(cl, &q, &c);
     assert_int_equal(c.result, BSF_SBI_ERR_TIMEOUT);
     assert_int_equal(c.attempts, 2);
     bsf_sbi_client_stop(cl);
@@ -344,19 +273,16 @@ static void retries(void **state)
 {
     (void)state;
     bsf_sbi_client_t *cl = client(2, 16);
-    call_t c;
-    bsf_sbi_request_t q = get(uri(port_h2c, "/flaky/r1/2"));
-    run(cl, &q, &c);
+    sc_call_t c;
+    run_get(cl, "/flaky/r1/2", &c);
     assert_int_equal(c.status, 200);
     assert_int_equal(c.attempts, 3);
-    q = get(uri(port_h2c, "/flaky/r2/5"));
-    run(cl, &q, &c);
+    run_get(cl, "/flaky/r2/5", &c);
     assert_int_equal(c.status, 503);
     assert_int_equal(c.attempts, 3);
     assert_true(c.has_problem);
     assert_string_equal(c.problem.cause, "NF_CONGESTION");
-    q = get(uri(port_h2c, "/status/404"));
-    run(cl, &q, &c);
+    run_get(cl, "/status/404", &c);
     assert_int_equal(c.status, 404);
     assert_int_equal(c.attempts, 1);
     assert_true(c.has_problem);
@@ -364,10 +290,10 @@ static void retries(void **state)
     /* Retry-After: 1 s is waited for */
     bsf_sbi_retry_profile_t p = bsf_sbi_retry_default;
     p.max_retries = 1;
-    q = get(uri(port_h2c, "/status/503?retry-after=1"));
+    bsf_sbi_request_t q = get(uri(port_h2c, "/status/503?retry-after=1"));
     q.retry = &p;
     uint64_t t0 = bsf_clock_mono_ns();
-    run(cl, &q, &c);
+    sc_call_run(cl, &q, &c);
     assert_int_equal(c.status, 503);
     assert_int_equal(c.attempts, 2);
     assert_true((bsf_clock_mono_ns() - t0) / 1000000u >= 990);
@@ -378,16 +304,14 @@ static void redirects(void **state)
 {
     (void)state;
     bsf_sbi_client_t *cl = client(2, 16);
-    call_t c;
-    bsf_sbi_request_t q = get(uri(port_h2c, "/redirect/307/2"));
-    run(cl, &q, &c);
+    sc_call_t c;
+    run_get(cl, "/redirect/307/2", &c);
     if (c.result != BSF_SBI_OK)
         fail_msg("result %d: %s", c.result, c.error);
     assert_int_equal(c.status, 200);
     assert_int_equal(c.redirects, 2);
     assert_string_equal(c.body, "{\"redirected\":true}");
-    q = get(uri(port_h2c, "/redirect/308/5"));
-    run(cl, &q, &c);
+    run_get(cl, "/redirect/308/5", &c);
     assert_int_equal(c.result, BSF_SBI_ERR_REDIRECTS);
     assert_int_equal(c.redirects, 3);
     bsf_sbi_client_stop(cl);
@@ -397,27 +321,22 @@ static void failures(void **state)
 {
     (void)state;
     bsf_sbi_client_t *cl = client(2, 16);
-    call_t c;
+    sc_call_t c;
     /* nobody listens on port 1 */
     bsf_sbi_request_t q = get("http://127.0.0.1:1/x");
-    run(cl, &q, &c);
+    sc_call_run(cl, &q, &c);
     assert_int_equal(c.result, BSF_SBI_ERR_CONNECT);
     assert_int_equal(c.attempts, 3);
-    q = get(uri(port_h2c, "/reset"));
-    run(cl, &q, &c);
+    run_get(cl, "/reset", &c);
     assert_int_equal(c.result, BSF_SBI_ERR_PROTOCOL);
-    q = get(uri(port_h2c, "/big/100000")); /* more than max_body_bytes */
-    run(cl, &q, &c);
+    run_get(cl, "/big/100000", &c); /* more than max_body_bytes */
     assert_int_equal(c.result, BSF_SBI_ERR_PROTOCOL);
-    q = get(uri(port_h2c, "/big/60000"));
-    run(cl, &q, &c);
+    run_get(cl, "/big/60000", &c);
     assert_int_equal(c.status, 200);
     assert_int_equal(c.body_len, 60000);
-    q = get(uri(port_h2c, "/goaway"));
-    run(cl, &q, &c);
+    run_get(cl, "/goaway", &c);
     assert_int_equal(c.result, BSF_SBI_ERR_CONNECT);
-    q = get(uri(port_h2c, "/echo")); /* a new connection after the GOAWAY */
-    run(cl, &q, &c);
+    run_get(cl, "/echo", &c); /* a new connection after the GOAWAY */
     assert_int_equal(c.status, 200);
     bsf_sbi_client_stop(cl);
 }
@@ -427,21 +346,21 @@ static void submit_errors(void **state)
     (void)state;
     bsf_sbi_client_t *cl = client(2, 16);
     char err[160];
-    call_t c;
-    call_init(&c);
+    sc_call_t c;
+    sc_call_init(&c);
     bsf_sbi_request_t q = get("ftp://x/");
-    assert_int_equal(bsf_sbi_client_submit(cl, &q, on_done, &c, err, sizeof err), -1);
+    assert_int_equal(bsf_sbi_client_submit(cl, &q, sc_call_done, &c, err, sizeof err), -1);
     q = get(uri(port_h2c, "/echo"));
     q.priority = 32;
-    assert_int_equal(bsf_sbi_client_submit(cl, &q, on_done, &c, err, sizeof err), -1);
+    assert_int_equal(bsf_sbi_client_submit(cl, &q, sc_call_done, &c, err, sizeof err), -1);
     q.priority = -1;
     q.correlation_info = "imsi-1\r\nx: y";
-    assert_int_equal(bsf_sbi_client_submit(cl, &q, on_done, &c, err, sizeof err), -1);
+    assert_int_equal(bsf_sbi_client_submit(cl, &q, sc_call_done, &c, err, sizeof err), -1);
     /* a slow request in flight when the client stops completes with STOPPED */
     q = get(uri(port_h2c, "/delay/5000/echo"));
     q.timeout_ms = 10000;
-    call_t slow;
-    submit(cl, &q, &slow);
+    sc_call_t slow;
+    sc_call_submit(cl, &q, &slow);
     usleep(100000);
     bsf_sbi_client_stop(cl);
     assert_int_equal(slow.done, 1);
@@ -454,11 +373,11 @@ static void tls(void **state)
 {
     (void)state;
     bsf_sbi_client_t *cl = client(2, 16);
-    call_t c;
+    sc_call_t c;
     char u[128];
     snprintf(u, sizeof u, "https://127.0.0.1:%d/echo", port_tls);
     bsf_sbi_request_t q = get(u);
-    run(cl, &q, &c);
+    sc_call_run(cl, &q, &c);
     assert_int_equal(c.result, BSF_SBI_OK);
     assert_int_equal(c.status, 200);
     json_t *root = json_loads(c.body, 0, NULL);
@@ -466,11 +385,11 @@ static void tls(void **state)
     json_decref(root);
     char first[16];
     snprintf(first, sizeof first, "%s", c.conn);
-    run(cl, &q, &c);
+    sc_call_run(cl, &q, &c);
     assert_string_equal(c.conn, first);
     snprintf(u, sizeof u, "https://localhost:%d/big/60000", port_tls);
     q = get(u); /* by name: another authority, another connection, SNI and name check */
-    run(cl, &q, &c);
+    sc_call_run(cl, &q, &c);
     assert_int_equal(c.status, 200);
     assert_int_equal(c.body_len, 60000);
     bsf_sbi_client_stop(cl);
@@ -480,7 +399,7 @@ static void tls(void **state)
     char err[200];
     assert_int_equal(bsf_sbi_client_start(&cfg, &cl, err, sizeof err), 0);
     q.retry = &no_retry;
-    run(cl, &q, &c);
+    sc_call_run(cl, &q, &c);
     assert_int_equal(c.result, BSF_SBI_ERR_CONNECT);
     assert_non_null(strstr(c.error, "certificate"));
     /* h2c to a TLS port does not hang past the deadline */
@@ -488,7 +407,7 @@ static void tls(void **state)
     q = get(u);
     q.retry = &no_retry;
     q.timeout_ms = 1000;
-    run(cl, &q, &c);
+    sc_call_run(cl, &q, &c);
     assert_true(c.result == BSF_SBI_ERR_CONNECT || c.result == BSF_SBI_ERR_TIMEOUT);
     bsf_sbi_client_stop(cl);
 }
@@ -545,13 +464,13 @@ static void overload_control(void **state)
              "Metric%%3A%%2050%%25%%3B%%20NFInst%%3A%%20x",
              ts);
     bsf_sbi_request_t q = get(uri(port_h2c, path));
-    call_t c;
-    run(cl, &q, &c);
+    sc_call_t c;
+    sc_call_run(cl, &q, &c);
     assert_int_equal(c.result, BSF_SBI_OK);
     int dropped = 0, answered = 0;
     for (int i = 0; i < 20; i++) {
         q = get(uri(port_h2c, "/status/200"));
-        run(cl, &q, &c);
+        sc_call_run(cl, &q, &c);
         dropped += c.result == BSF_SBI_ERR_OVERLOAD;
         answered += c.result == BSF_SBI_OK;
     }
@@ -567,12 +486,12 @@ static void overload_control(void **state)
              ts);
     q = get(uri(port_h2c, path));
     do
-        run(cl, &q, &c);
+        sc_call_run(cl, &q, &c);
     while (c.result == BSF_SBI_ERR_OVERLOAD);
     dropped = 0;
     for (int i = 0; i < 4; i++) {
         q = get(uri(port_h2c, "/status/200"));
-        run(cl, &q, &c);
+        sc_call_run(cl, &q, &c);
         dropped += c.result == BSF_SBI_ERR_OVERLOAD;
     }
     assert_int_equal(dropped, 2);
@@ -584,11 +503,11 @@ static void overload_control(void **state)
              later);
     q = get(uri(port_h2c, path));
     do
-        run(cl, &q, &c);
+        sc_call_run(cl, &q, &c);
     while (c.result == BSF_SBI_ERR_OVERLOAD);
     for (int i = 0; i < 10; i++) {
         q = get(uri(port_h2c, "/status/200"));
-        run(cl, &q, &c);
+        sc_call_run(cl, &q, &c);
         assert_int_equal(c.result, BSF_SBI_OK);
     }
     bsf_sbi_client_stop(cl);

@@ -187,17 +187,26 @@ static void audience_and_scope(void **state)
     (void)state;
     bsf_oauth2_t *o = verifier(true, "", "");
     char json[512];
-    const char *ok_auds[] = {"\"BSF\"", "\"" BSF_ID "\"", "[\"x\",\"" BSF_ID "\"]", "[\"BSF\"]"};
-    for (size_t i = 0; i < sizeof ok_auds / sizeof ok_auds[0]; i++) {
+    /* the NF type or the NF instance id, alone or in an array; anything else is refused */
+    static const struct {
+        const char *aud;
+        bsf_oauth2_verdict_t verdict;
+    } auds[] = {
+        {"\"BSF\"", BSF_OAUTH2_OK},
+        {"\"" BSF_ID "\"", BSF_OAUTH2_OK},
+        {"[\"x\",\"" BSF_ID "\"]", BSF_OAUTH2_OK},
+        {"[\"BSF\"]", BSF_OAUTH2_OK},
+        {"\"SMF\"", BSF_OAUTH2_INVALID_TOKEN},
+        {"[]", BSF_OAUTH2_INVALID_TOKEN},
+        {"[1]", BSF_OAUTH2_INVALID_TOKEN},
+        {"[\"SMF\",\"PCF\"]", BSF_OAUTH2_INVALID_TOKEN},
+        {"7", BSF_OAUTH2_INVALID_TOKEN},
+        {"\"bsf\"", BSF_OAUTH2_INVALID_TOKEN},
+    };
+    for (size_t i = 0; i < sizeof auds / sizeof auds[0]; i++) {
         snprintf(json, sizeof json, "{\"iss\":\"n\",\"sub\":\"p\",\"aud\":%s,\"scope\":"
-                                    "\"nbsf-management\",\"exp\":%d}", ok_auds[i], NOW + 60);
-        assert_int_equal(claims_verdict(o, json, NOW), BSF_OAUTH2_OK);
-    }
-    const char *bad_auds[] = {"\"SMF\"", "[]", "[1]", "[\"SMF\",\"PCF\"]", "7", "\"bsf\""};
-    for (size_t i = 0; i < sizeof bad_auds / sizeof bad_auds[0]; i++) {
-        snprintf(json, sizeof json, "{\"iss\":\"n\",\"sub\":\"p\",\"aud\":%s,\"scope\":"
-                                    "\"nbsf-management\",\"exp\":%d}", bad_auds[i], NOW + 60);
-        assert_int_equal(claims_verdict(o, json, NOW), BSF_OAUTH2_INVALID_TOKEN);
+                                    "\"nbsf-management\",\"exp\":%d}", auds[i].aud, NOW + 60);
+        assert_int_equal(claims_verdict(o, json, NOW), auds[i].verdict);
     }
     snprintf(json, sizeof json, "{\"iss\":\"n\",\"sub\":\"p\",\"aud\":\"BSF\",\"scope\":"
                                 "\"nbsf-managementx npcf\",\"exp\":%d}", NOW + 60);

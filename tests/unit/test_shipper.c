@@ -40,9 +40,8 @@ typedef struct {
 static void start_site(fx_t *f)
 {
     char err[512];
-    bsf_store_options_t so = {f->dir, 64, false, 16, 0};
-    if (bsf_store_open(&f->store, &so, err, sizeof err) ||
-        bsf_shipper_create(&f->settings, 1, &f->store, &f->shipper, err, sizeof err))
+    tu_store_open(&f->store, f->dir, 64);
+    if (bsf_shipper_create(&f->settings, 1, &f->store, &f->shipper, err, sizeof err))
         fail_msg("%s", err);
     bsf_engine_config_t ec = {.site_id = 1,
                               .collision_detection = true,
@@ -127,6 +126,13 @@ static bsf_command_status_t register_one(fx_t *f)
     return status;
 }
 
+/* `n` registrations, each of which must succeed. */
+static void register_ok(fx_t *f, int n)
+{
+    for (int i = 0; i < n; i++)
+        assert_int_equal(register_one(f), BSF_CMD_OK);
+}
+
 static void wait_shipped(fx_t *f, uint64_t seq)
 {
     uint64_t deadline = bsf_clock_mono_ns() + 30000000000ull;
@@ -182,8 +188,7 @@ static void test_local_faults(void **state)
 {
     (void)state;
     fx_t *f = fixture(BSF_DURABILITY_LOCAL);
-    for (int i = 0; i < 40; i++)
-        assert_int_equal(register_one(f), BSF_CMD_OK);
+    register_ok(f, 40);
     wait_shipped(f, 40);
     assert_topic_exact(f, 40);
 
@@ -192,8 +197,7 @@ static void test_local_faults(void **state)
                                       RD_KAFKA_RESP_ERR_NOT_ENOUGH_REPLICAS,
                                       RD_KAFKA_RESP_ERR_NOT_ENOUGH_REPLICAS,
                                       RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION);
-    for (int i = 0; i < 20; i++)
-        assert_int_equal(register_one(f), BSF_CMD_OK);
+    register_ok(f, 20);
     wait_shipped(f, 60);
     assert_topic_exact(f, 60);
 
@@ -201,8 +205,7 @@ static void test_local_faults(void **state)
     bsf_shipper_stats_t before, after;
     bsf_shipper_stats(f->shipper, &before);
     rd_kafka_mock_push_request_errors(f->mc, API_END_TXN, 1, RD_KAFKA_RESP_ERR_PRODUCER_FENCED);
-    for (int i = 0; i < 20; i++)
-        assert_int_equal(register_one(f), BSF_CMD_OK);
+    register_ok(f, 20);
     wait_shipped(f, 80);
     bsf_shipper_stats(f->shipper, &after);
     assert_true(after.connects > before.connects);
@@ -211,8 +214,7 @@ static void test_local_faults(void **state)
 
     /* a broker outage: writes go on, shipped once it is back */
     rd_kafka_mock_broker_set_down(f->mc, 1);
-    for (int i = 0; i < 20; i++)
-        assert_int_equal(register_one(f), BSF_CMD_OK);
+    register_ok(f, 20);
     usleep(500000);
     rd_kafka_mock_broker_set_up(f->mc, 1);
     wait_shipped(f, 100);
@@ -221,8 +223,7 @@ static void test_local_faults(void **state)
     /* a restart on the same store: nothing shipped twice, the rest shipped */
     stop_site(f);
     start_site(f);
-    for (int i = 0; i < 10; i++)
-        assert_int_equal(register_one(f), BSF_CMD_OK);
+    register_ok(f, 10);
     wait_shipped(f, 110);
     assert_topic_exact(f, 110);
     fixture_free(f);
@@ -232,8 +233,7 @@ static void test_replicated_refuses_while_down(void **state)
 {
     (void)state;
     fx_t *f = fixture(BSF_DURABILITY_REPLICATED);
-    for (int i = 0; i < 10; i++)
-        assert_int_equal(register_one(f), BSF_CMD_OK);
+    register_ok(f, 10);
     bsf_shipper_stats_t st;
     bsf_shipper_stats(f->shipper, &st);
     assert_int_equal(st.shipped_seq, 10); /* shipped before the answer */

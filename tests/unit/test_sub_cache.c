@@ -302,30 +302,32 @@ static void replaced_filter_is_honoured(void **state)
     assert_string_equal(last_corre, "back");
 }
 
+/* sub_cmd with the commit of its batch refused: the command must fail. */
+static void sub_cmd_aborted(ef_store_t *f, bsf_command_kind_t kind, const char *events,
+                            const char *ue, const char *corre, bsf_binding_id_t *id)
+{
+    refuse_next = true;
+    assert_int_equal(sub_cmd(f, kind, events, ue, corre, id), BSF_CMD_FAILED);
+}
+
 static void aborted_transaction_leaves_nothing(void **state)
 {
     ef_store_t *f = *state;
     bsf_binding_id_t id, ghost;
-    refuse_next = true; /* the creation aborts */
-    assert_int_equal(sub_cmd(f, BSF_CMD_SUB_CREATE, UE_REG, BY_SUPI, "ghost", &ghost),
-                     BSF_CMD_FAILED);
+    /* the creation aborts */
+    sub_cmd_aborted(f, BSF_CMD_SUB_CREATE, UE_REG, BY_SUPI, "ghost", &ghost);
     assert_int_equal(ue_register(f), 0);
     assert_int_equal(sub_cmd(f, BSF_CMD_SUB_CREATE, UE_REG, BY_SUPI, "real", &id), BSF_CMD_OK);
     assert_int_equal(ue_register(f), 1);
     /* a second subscription of the UE that aborts: the cache never holds it */
-    refuse_next = true;
-    assert_int_equal(sub_cmd(f, BSF_CMD_SUB_CREATE, UE_REG, BY_SUPI, "ghost", &ghost),
-                     BSF_CMD_FAILED);
+    sub_cmd_aborted(f, BSF_CMD_SUB_CREATE, UE_REG, BY_SUPI, "ghost", &ghost);
     assert_int_equal(ue_register(f), 1);
     assert_string_equal(last_corre, "real");
     /* a deletion that aborts: the subscription and its count stay */
-    refuse_next = true;
-    assert_int_equal(sub_cmd(f, BSF_CMD_SUB_DELETE, NULL, NULL, NULL, &id), BSF_CMD_FAILED);
+    sub_cmd_aborted(f, BSF_CMD_SUB_DELETE, NULL, NULL, NULL, &id);
     assert_int_equal(ue_register(f), 1);
     /* a replacement that aborts: the cache holds the committed one */
-    refuse_next = true;
-    assert_int_equal(sub_cmd(f, BSF_CMD_SUB_REPLACE, UE_REG, BY_SUPI, "aborted", &id),
-                     BSF_CMD_FAILED);
+    sub_cmd_aborted(f, BSF_CMD_SUB_REPLACE, UE_REG, BY_SUPI, "aborted", &id);
     assert_int_equal(ue_register(f), 1);
     assert_string_equal(last_corre, "real");
 }

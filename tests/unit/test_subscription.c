@@ -15,6 +15,7 @@
 #include "core/notification.h"
 #include "core/subscription.h"
 #include "gateways/sbi/json_codec.h"
+#include "tests/unit/binding_fixtures.h"
 #include "tests/unit/test_util.h"
 
 static msgpack_sbuffer buf;
@@ -55,12 +56,7 @@ static char *to_json(const char *data, size_t len)
 
 static bsf_cause_t check(const char *json, bsf_subscription_t *s)
 {
-    msgpack_object o = tu_json(json, &buf, &zone);
-    memset(&problem, 0, sizeof problem);
-    if (bsf_subscription_decode(&o, &zone, s, &problem) ||
-        bsf_subscription_check_rules(s, &problem))
-        return problem.cause;
-    return BSF_CAUSE_NONE;
+    return tu_sub_check(json, &buf, &zone, s, &problem);
 }
 
 static const char *param(void)

@@ -20,6 +20,7 @@
 #include "engine/store.h"
 #include "migrations/schema.h"
 #include "projections/ue_projection.h"
+#include "tests/unit/binding_fixtures.h"
 #include "tests/unit/engine_fixtures.h"
 #include "tests/unit/test_util.h"
 
@@ -31,14 +32,6 @@ static int setup(void **state)
     return 0;
 }
 
-static void decode_into(fx_t *f, const char *json, bsf_pcf_ue_binding_t *b, msgpack_zone *zone)
-{
-    msgpack_object o = tu_json(json, &f->json, zone);
-    bsf_problem_t p;
-    if (bsf_pcf_ue_binding_decode(&o, zone, b, &p) || bsf_pcf_ue_binding_check_rules(b, &p))
-        fail_msg("%s: %s", json, p.detail);
-}
-
 static bsf_command_t *ue_register(fx_t *f, const char *supi, const char *fqdn)
 {
     char json[256];
@@ -46,7 +39,7 @@ static bsf_command_t *ue_register(fx_t *f, const char *supi, const char *fqdn)
              "{\"supi\":\"%s\",\"gpsi\":\"msisdn-4912345678\",\"pcfForUeFqdn\":\"%s\"}", supi,
              fqdn);
     bsf_command_t *cmd = bsf_command_new(BSF_CMD_UE_REGISTER);
-    decode_into(f, json, &cmd->ue_binding, &cmd->zone);
+    tu_ue_binding_into(json, &f->json, &cmd->zone, &cmd->ue_binding);
     tu_engine_run(f->engine, cmd);
     return cmd;
 }
@@ -54,24 +47,12 @@ static bsf_command_t *ue_register(fx_t *f, const char *supi, const char *fqdn)
 /* Discovery through the read facade: how many live UE bindings, the first one's FQDN. */
 static size_t discover(fx_t *f, const char *supi, const char *gpsi, char *fqdn, size_t cap)
 {
-    bsf_read_t *r;
+    bsf_read_t *r = ef_read(f);
     bsf_ue_match_t m[4];
     size_t n = 0;
-    assert_int_equal(bsf_read_acquire(&f->store, &r), 0);
-    assert_int_equal(bsf_read_begin(r), 0);
     assert_int_equal(bsf_read_ue_discover(r, supi, gpsi, bsf_read_zone(r), m, 4, &n), 0);
     if (n && fqdn)
         snprintf(fqdn, cap, "%s", m[0].binding.pcf_for_ue_fqdn);
-    bsf_read_release(r);
-    return n;
-}
-
-static uint64_t ue_count(fx_t *f)
-{
-    bsf_read_t *r;
-    assert_int_equal(bsf_read_acquire(&f->store, &r), 0);
-    assert_int_equal(bsf_read_begin(r), 0);
-    uint64_t n = bsf_read_counter(r, BSF_UE_COUNTER_TOTAL);
     bsf_read_release(r);
     return n;
 }
@@ -91,7 +72,7 @@ static void register_replace_update_deregister(void **state)
     assert_int_equal(b->status, BSF_CMD_OK);
     assert_int_equal(discover(f, "imsi-001010000000001", NULL, fqdn, sizeof fqdn), 1);
     assert_string_equal(fqdn, "b.example.com");
-    assert_int_equal(ue_count(f), 1);
+    assert_int_equal(ef_counter(f, BSF_UE_COUNTER_TOTAL), 1);
     /* the replaced one is gone */
     bsf_command_t *u = bsf_command_new(BSF_CMD_UE_UPDATE);
     u->id = a->id;
@@ -119,11 +100,9 @@ static void register_replace_update_deregister(void **state)
         bsf_command_free(d);
     }
     assert_int_equal(discover(f, "imsi-001010000000001", NULL, NULL, 0), 0);
-    assert_int_equal(ue_count(f), 0);
-    bsf_read_t *r;
+    assert_int_equal(ef_counter(f, BSF_UE_COUNTER_TOTAL), 0);
+    bsf_read_t *r = ef_read(f);
     bsf_ue_match_t m;
-    assert_int_equal(bsf_read_acquire(&f->store, &r), 0);
-    assert_int_equal(bsf_read_begin(r), 0);
     assert_int_equal(bsf_read_ue_binding(r, &b->id, bsf_read_zone(r), &m), BSF_ENOTFOUND);
     bsf_read_release(r);
     bsf_command_free(a);
@@ -137,8 +116,9 @@ static void other_sites_events(void **state)
     bsf_command_t *own = ue_register(f, "imsi-001010000000002", "own.example.com");
     assert_int_equal(own->status, BSF_CMD_OK);
     bsf_pcf_ue_binding_t remote;
-    decode_into(f, "{\"supi\":\"imsi-001010000000002\",\"pcfForUeFqdn\":\"remote.example.com\"}",
-                &remote, &f->zone);
+    tu_ue_binding_into(
+        "{\"supi\":\"imsi-001010000000002\",\"pcfForUeFqdn\":\"remote.example.com\"}",
+        &f->json, &f->zone, &remote);
     uint8_t rnd[8] = {0};
     bsf_binding_id_t old_id, new_id;
     bsf_binding_id_make(2, 1, rnd, &old_id);
@@ -164,7 +144,7 @@ static void other_sites_events(void **state)
                                      .seq = 3, .hlc = later + 1, .binding_id = old_id,
                                      .reason = BSF_REASON_PCF_REQUEST});
     assert_int_equal(discover(f, "imsi-001010000000002", NULL, NULL, 0), 1);
-    assert_int_equal(ue_count(f), 1);
+    assert_int_equal(ef_counter(f, BSF_UE_COUNTER_TOTAL), 1);
     bsf_command_free(own);
 }
 

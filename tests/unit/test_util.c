@@ -36,31 +36,58 @@ bsf_pcf_binding_t *tu_binding(const char *json, msgpack_sbuffer *buf, msgpack_zo
     return b;
 }
 
-typedef struct {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int done;
-} waiter_t;
+void tu_store_open(bsf_store_t *store, const char *dir, size_t map_mb)
+{
+    char err[256];
+    bsf_store_options_t so = {dir, map_mb, false, 16, 0};
+    if (bsf_store_open(store, &so, err, sizeof err))
+        fail_msg("%s", err);
+}
+
+void tu_engine_start(bsf_store_t *store, const bsf_engine_config_t *ec, bsf_engine_t **engine)
+{
+    char err[256];
+    if (bsf_engine_create(store, ec, engine, err, sizeof err) || bsf_engine_start(*engine))
+        fail_msg("%s", err);
+}
+
+void tu_waiter_init(tu_waiter_t *w)
+{
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+    w->done = 0;
+}
 
 static void on_done(bsf_command_t *cmd)
 {
-    waiter_t *w = cmd->owner;
+    tu_waiter_t *w = cmd->owner;
     pthread_mutex_lock(&w->mu);
-    w->done = 1;
+    w->done++;
     pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
 }
 
-void tu_engine_run(bsf_engine_t *engine, bsf_command_t *cmd)
+void tu_waiter_wait(tu_waiter_t *w, int n)
 {
-    waiter_t w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
-    cmd->owner = &w;
+    pthread_mutex_lock(&w->mu);
+    while (w->done < n)
+        pthread_cond_wait(&w->cv, &w->mu);
+    pthread_mutex_unlock(&w->mu);
+}
+
+void tu_engine_submit(bsf_engine_t *engine, bsf_command_t *cmd, tu_waiter_t *w)
+{
+    cmd->owner = w;
     cmd->done = on_done;
     assert_int_equal(bsf_engine_submit(engine, cmd), 0);
-    pthread_mutex_lock(&w.mu);
-    while (!w.done)
-        pthread_cond_wait(&w.cv, &w.mu);
-    pthread_mutex_unlock(&w.mu);
+}
+
+void tu_engine_run(bsf_engine_t *engine, bsf_command_t *cmd)
+{
+    tu_waiter_t w;
+    tu_waiter_init(&w);
+    tu_engine_submit(engine, cmd, &w);
+    tu_waiter_wait(&w, 1);
 }
 
 bsf_command_t *tu_engine_register(bsf_engine_t *engine, msgpack_sbuffer *json, const char *pcf,
@@ -199,8 +226,16 @@ const char *const tu_full_binding =
     "\"bindLevel\":\"NF_INSTANCE\",\"ipv4FrameRouteList\":[\"198.51.0.0/16\"],"
     "\"ipv6FrameRouteList\":[\"2001:db8:99::/48\"],\"unknownMember\":{\"x\":[1,2]}}";
 
-pid_t tu_peer_start(char *const argv[], const char *port_file, int tries, int *port)
+pid_t tu_peer_start(const char *script, const char *dir, const char *port_name,
+                    const char *const opts[], int tries, int *port)
 {
+    char port_file[256];
+    snprintf(port_file, sizeof port_file, "%s/%s", dir, port_name);
+    char *argv[16] = {"/usr/bin/python3", (char *)script, "--port-file", port_file};
+    for (size_t i = 0; opts && opts[i]; i++) {
+        assert_true(i < 12); /* argv keeps its NULL */
+        argv[4 + i] = (char *)opts[i];
+    }
     pid_t pid = fork();
     if (pid == 0) {
         execv(argv[0], argv);
@@ -223,13 +258,20 @@ pid_t tu_peer_start(char *const argv[], const char *port_file, int tries, int *p
     return -1;
 }
 
-void tu_peers_stop(const pid_t *peers, size_t n)
+int tu_peers_stop(const pid_t *peers, size_t n, const char *dir)
 {
     for (size_t i = 0; i < n; i++)
         if (peers[i] > 0) {
             kill(peers[i], SIGTERM);
             waitpid(peers[i], NULL, 0);
         }
+    return tu_dir_remove(dir);
+}
+
+void tu_temp_dir(char *dir, size_t cap, const char *name)
+{
+    snprintf(dir, cap, "/tmp/%s.XXXXXX", name);
+    assert_non_null(mkdtemp(dir));
 }
 
 int tu_dir_remove(const char *dir)
@@ -244,6 +286,15 @@ void tu_engine_close(bsf_engine_t *engine, bsf_store_t *store, const char *dir)
     bsf_engine_destroy(engine);
     bsf_store_close(store);
     assert_int_equal(tu_dir_remove(dir), 0);
+}
+
+void tu_assert_same_envelope(const bsf_event_t *a, const bsf_event_t *b)
+{
+    assert_int_equal(a->type, b->type);
+    assert_int_equal(a->site, b->site);
+    assert_int_equal(a->seq, b->seq);
+    assert_int_equal(a->hlc, b->hlc);
+    assert_memory_equal(a->binding_id.b, b->binding_id.b, 16);
 }
 
 void tu_event_round_trip(const bsf_event_t *ev, msgpack_sbuffer *out, msgpack_zone *zone,

@@ -1,9 +1,12 @@
-/* Helpers for unit tests: msgpack documents and bindings from JSON text, engine commands run
- * synchronously. */
+/* Helpers for unit tests: msgpack documents and bindings from JSON text, stores and engines
+ * started and their commands run synchronously, test peers and temporary directories. Test
+ * thread only (tu_waiter_t is counted from the engine's thread); a failure fails the running
+ * test unless the function says it returns -1. */
 #ifndef BSF_TESTS_UNIT_TEST_UTIL_H
 #define BSF_TESTS_UNIT_TEST_UTIL_H
 
 #include <msgpack.h>
+#include <pthread.h>
 #include <sys/types.h>
 
 #include "core/decide.h"
@@ -59,6 +62,31 @@ extern const char *const tu_full_binding;
  * test when either step fails. */
 void tu_event_round_trip(const bsf_event_t *ev, msgpack_sbuffer *out, msgpack_zone *zone,
                          bsf_event_t *back);
+/* Fails the test unless `a` and `b` have the same envelope: type, site, sequence number, HLC
+ * and binding id. */
+void tu_assert_same_envelope(const bsf_event_t *a, const bsf_event_t *b);
+
+/* Counts the engine commands submitted through tu_engine_submit that are done. The test owns
+ * it; the engine's thread counts. */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done;
+} tu_waiter_t;
+/* Readies `w` with none done. Cannot fail. */
+void tu_waiter_init(tu_waiter_t *w);
+/* Blocks until `n` commands of `w` are done. */
+void tu_waiter_wait(tu_waiter_t *w, int n);
+/* Submits `cmd` to the engine without waiting; `w` counts it when it is done (cmd->owner and
+ * cmd->done are taken). Fails the test when the engine refuses it. */
+void tu_engine_submit(bsf_engine_t *engine, bsf_command_t *cmd, tu_waiter_t *w);
+
+/* Opens `store` read-write in the directory `dir` with a map of `map_mb` MB (16 readers);
+ * fails the test with the store's message when it cannot. The caller closes it. */
+void tu_store_open(bsf_store_t *store, const char *dir, size_t map_mb);
+/* Creates and starts an engine on the open `store` as `ec` configures it, into *engine;
+ * fails the test with the engine's message when it cannot. The caller destroys it. */
+void tu_engine_start(bsf_store_t *store, const bsf_engine_config_t *ec, bsf_engine_t **engine);
 
 /* Submits `cmd` to the engine and waits until it is done (its status is then set). */
 void tu_engine_run(bsf_engine_t *engine, bsf_command_t *cmd);
@@ -69,14 +97,21 @@ void tu_engine_run(bsf_engine_t *engine, bsf_command_t *cmd);
 bsf_command_t *tu_engine_register(bsf_engine_t *engine, msgpack_sbuffer *json, const char *pcf,
                                   const char *ipv4);
 
-/* Starts a test peer (argv[0] the program, NULL-terminated) that writes the port it listens
- * on into `port_file`, and waits up to `tries` × 50 ms for it. Returns its pid with the port in
+/* Starts a Python test peer, `/usr/bin/python3 script --port-file <dir>/<port_name> opts...`
+ * (`opts` NULL-terminated, at most 12; NULL for none), that writes the port it listens on
+ * into that file, and waits up to `tries` × 50 ms for it. Returns its pid with the port in
  * *port, or -1 (the peer killed) when it never wrote one. The caller SIGTERMs and reaps it. */
-pid_t tu_peer_start(char *const argv[], const char *port_file, int tries, int *port);
+pid_t tu_peer_start(const char *script, const char *dir, const char *port_name,
+                    const char *const opts[], int tries, int *port);
 
-/* Ends the `n` test peers of `peers` (SIGTERM, then reaps each); a pid <= 0, a peer that
- * never started, is skipped. */
-void tu_peers_stop(const pid_t *peers, size_t n);
+/* Makes a new directory /tmp/<name>.XXXXXX (its path into `dir`, `cap` bytes); fails the
+ * test when it cannot. */
+void tu_temp_dir(char *dir, size_t cap, const char *name);
+
+/* Ends the `n` test peers of `peers` (SIGTERM, then reaps each; a pid <= 0, a peer that
+ * never started, is skipped), then removes their directory `dir` as tu_dir_remove does.
+ * Returns 0, or -1 when the directory could not be removed. */
+int tu_peers_stop(const pid_t *peers, size_t n, const char *dir);
 
 /* Removes the directory `dir` and everything below it. Returns 0, or -1 when it could not. */
 int tu_dir_remove(const char *dir);
