@@ -1,6 +1,7 @@
 /* The command steps the document-style binding kinds (PCF for a UE, PCF for an MBS session;
  * engine/ue_commands.c, engine/mbs_commands.c) share: reading a live binding, update and
- * deregister of one, and emitting a deregistration. Engine thread only, inside its write transaction. */
+ * deregister of one, their encoding, and emitting a deregistration. Engine thread only,
+ * inside its write transaction. */
 #ifndef BSF_ENGINE_DOC_STEPS_H
 #define BSF_ENGINE_DOC_STEPS_H
 
@@ -8,43 +9,35 @@
 
 #include "engine/engine_internal.h"
 
-/* A projection's record lookup (bsf_ue_projection_get, bsf_mbs_projection_get). */
-typedef int (*bsf_engine_record_get_fn)(const bsf_projection_t *p, MDB_txn *txn,
-                                        const bsf_binding_id_t *id, bsf_record_t *out);
-
-/* What the commands of one binding kind need. The `void *` bindings are of the kind's type
- * (bsf_pcf_ue_binding_t, bsf_pcf_mbs_binding_t). Static data. */
-typedef struct {
-    bsf_engine_record_get_fn get;
-    const char *what;  /* the 404 detail before " with id <id>" */
-    const char *label; /* the kind in log lines ("UE binding", "MBS binding") */
-    bsf_command_kind_t register_kind, update_kind;
-    /* the kind's registration: 0 (outcome in cmd) or a store error */
-    int (*run_register)(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd);
-    bsf_event_type_t updated;
-    bsf_event_type_t deregistered;
-    /* 0, or non-zero when the record does not parse */
-    int (*decode)(const bsf_record_t *rec, msgpack_zone *zone, void *out);
-    bool (*patch_is_empty)(const bsf_command_t *cmd);
-    void (*patch_apply)(const void *current, const bsf_command_t *cmd, void *updated);
-    void (*set_binding)(bsf_event_t *ev, const void *binding);
-    /* the canonical msgpack of the binding into `out`: 0 or -ENOMEM */
-    int (*encode)(const void *binding, msgpack_sbuffer *out);
+/* The document-style binding kinds. What differs between them (their projection, codec,
+ * merge patch, events and texts) is looked up from the kind inside engine/doc_steps.c; a
+ * `void *` binding is of the kind's type (bsf_pcf_ue_binding_t, bsf_pcf_mbs_binding_t). */
+typedef enum {
+    BSF_ENGINE_DOC_UE,  /* PCF for a UE (BSF_CMD_UE_*) */
+    BSF_ENGINE_DOC_MBS, /* PCF for an MBS session (BSF_CMD_MBS_*) */
 } bsf_engine_doc_kind_t;
 
 /* The live binding `id` of kind `k` decoded into `out` (of the kind's type; its members in
  * `zone`), its record in *rec (pointing into `txn`'s pages). Returns 0, MDB_NOTFOUND when
  * there is none or it is deregistered, MDB_CORRUPTED when the record does not parse, or the
  * projection's LMDB error. */
-int bsf_engine_doc_get_live(bsf_engine_t *e, MDB_txn *txn, const bsf_engine_doc_kind_t *k,
+int bsf_engine_doc_get_live(bsf_engine_t *e, MDB_txn *txn, bsf_engine_doc_kind_t k,
                             const bsf_binding_id_t *id, msgpack_zone *zone, bsf_record_t *rec,
                             void *out);
 
-/* The live binding `id` of kind `k` that another site registered, read for the collision
- * rule with the engine's zone cleared first (its members in that zone): as
- * bsf_engine_doc_get_live, which it returns. */
-int bsf_engine_doc_get_remote(bsf_engine_t *e, MDB_txn *txn, const bsf_engine_doc_kind_t *k,
-                              const bsf_binding_id_t *id, bsf_record_t *rec, void *out);
+/* A kind's cross-site rule for `remote`, the live binding `id` (created at `created_hlc`)
+ * that another site registered: 0, or a store error. */
+typedef int (*bsf_engine_doc_collision_fn)(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
+                                           const bsf_binding_id_t *id, uint64_t created_hlc,
+                                           const void *remote);
+
+/* Reads another site's registration `id` of kind k (the engine's zone cleared first; the
+ * binding's members in that zone) and runs `rule` on it. Returns 0 when it is no longer live
+ * (already deregistered), what `rule` returns, MDB_CORRUPTED for a record that does not
+ * parse, or the projection's LMDB error. */
+int bsf_engine_doc_resolve_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
+                                     const bsf_binding_id_t *id, bsf_engine_doc_kind_t k,
+                                     bsf_engine_doc_collision_fn rule);
 
 /* Empties `out` and sets `pk` to write into it, for a kind's encode step. Cannot fail; `out`
  * stays the caller's. */
@@ -55,21 +48,33 @@ void bsf_engine_packer_reset(msgpack_packer *pk, msgpack_sbuffer *out);
  * detail "<what> with id <id>", when there is none or it is deregistered), or a store error
  * (MDB_CORRUPTED for a record that does not parse). */
 int bsf_engine_doc_update(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,
-                          const bsf_engine_doc_kind_t *k);
+                          bsf_engine_doc_kind_t k);
 int bsf_engine_doc_deregister(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,
-                              const bsf_engine_doc_kind_t *k);
+                              bsf_engine_doc_kind_t k);
 
-/* Runs cmd, one of k's commands: its registration (k->run_register) for k->register_kind,
- * bsf_engine_doc_update for k->update_kind, bsf_engine_doc_deregister for any other. Returns
- * what the step returns: 0 (outcome in cmd) or a store error. */
+/* A kind's registration step: 0 (outcome in cmd) or a store error. */
+typedef int (*bsf_engine_doc_register_fn)(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd);
+
+/* Runs cmd, one of kind k's commands: `run_register` for a registration (each kind has its
+ * own rule for the bindings already there), bsf_engine_doc_update for k's update command,
+ * bsf_engine_doc_deregister for any other. Returns what the step returns. */
 int bsf_engine_doc_run(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,
-                       const bsf_engine_doc_kind_t *k);
+                       bsf_engine_doc_kind_t k, bsf_engine_doc_register_fn run_register);
+
+/* The end of a registration the kind's rule let through: emits the registration event of
+ * cmd's binding (of kind k) under cmd->id, its log position into cmd->log_position, and
+ * encodes the binding into cmd->body. Returns 0, what bsf_engine_emit returns, or -ENOMEM. */
+int bsf_engine_doc_emit_registered(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,
+                                   bsf_engine_doc_kind_t k);
+
+/* The canonical msgpack of `binding` (of kind k) into `out` (emptied first): 0 or -ENOMEM. */
+int bsf_engine_doc_encode(bsf_engine_doc_kind_t k, const void *binding, msgpack_sbuffer *out);
 
 /* Another site's registration `by` collided with this site's binding `victim` of kind k, and
  * `victim` goes for `reason`: deregistered (b->replaced counted) or, while this site is behind
  * its own log, left for later (b->replace_held counted, a WARN line). Returns 0 or what
  * bsf_engine_emit returns. */
-int bsf_engine_doc_replace_collided(bsf_engine_t *e, MDB_txn *txn, const bsf_engine_doc_kind_t *k,
+int bsf_engine_doc_replace_collided(bsf_engine_t *e, MDB_txn *txn, bsf_engine_doc_kind_t k,
                                     bsf_apply_batch_t *b, const bsf_binding_id_t *victim,
                                     bsf_dereg_reason_t reason, const bsf_binding_id_t *by);
 
