@@ -226,15 +226,12 @@ int bsf_projection_apply_framed(const bsf_projection_t *p, MDB_txn *txn, const b
         return bsf_audit_projection_apply(p, txn, ev);
     if (bsf_event_is_subscription(ev->type))
         return bsf_sub_projection_apply(p, txn, ev, scratch);
-    bsf_record_t cur;
-    int rc = bsf_projection_get(p, txn, &ev->binding_id, &cur);
-    if (rc && rc != MDB_NOTFOUND)
-        return rc;
-    bool exists = rc == 0;
-    /* `cur` points into LMDB pages that the writes below may move. */
-    bsf_record_t snapshot = cur;
+    /* The record read points into LMDB pages that the writes below may move. */
+    bsf_record_t snapshot;
+    bool exists;
     msgpack_sbuffer copy;
-    rc = bsf_record_detach(&snapshot, exists, &copy);
+    int rc = bsf_record_detach(bsf_projection_get(p, txn, &ev->binding_id, &snapshot),
+                               &snapshot, &exists, &copy);
     if (!rc && ev->type == BSF_EVENT_BINDING_DEREGISTERED)
         rc = apply_deregistration(p, txn, ev, &snapshot, exists, scratch);
     else if (!rc)
