@@ -55,6 +55,15 @@ int bsf_member_decode_object(const msgpack_object *map, bsf_member_ctx_t *c,
     return 0;
 }
 
+int bsf_member_decode_zeroed(const msgpack_object *map, msgpack_zone *zone,
+                             bsf_problem_t *problem, bsf_member_decode_fn decode, void *out,
+                             size_t size)
+{
+    memset(out, 0, size);
+    bsf_member_ctx_t c = {zone, problem};
+    return bsf_member_decode_object(map, &c, decode, out);
+}
+
 static const char *type_name(const msgpack_object *o)
 {
     switch (o->type) {

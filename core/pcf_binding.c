@@ -93,8 +93,9 @@ static int decode_def(bsf_member_ctx_t *c, const member_def_t *m, const char *ke
                       const msgpack_object *v, bsf_pcf_binding_t *b);
 
 int bsf_pcf_binding_decode_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
-                                  bsf_pcf_binding_t *b)
+                                  void *out)
 {
+    bsf_pcf_binding_t *b = out;
     const member_def_t *m = find_member(key);
     if (!m && strcmp(key, BSF_PCF_VENDOR_KEY) == 0)
         return decode_vendor(c, v, b);
@@ -145,18 +146,11 @@ static int decode_def(bsf_member_ctx_t *c, const member_def_t *m, const char *ke
     }
 }
 
-static int body_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
-                       void *out)
-{
-    return bsf_pcf_binding_decode_member(c, key, v, out);
-}
-
 int bsf_pcf_binding_decode(const msgpack_object *map, msgpack_zone *zone,
                            bsf_pcf_binding_t *out, bsf_problem_t *problem)
 {
-    memset(out, 0, sizeof *out);
-    bsf_member_ctx_t c = {zone, problem};
-    return bsf_member_decode_object(map, &c, body_member, out);
+    return bsf_member_decode_zeroed(map, zone, problem, bsf_pcf_binding_decode_member, out,
+                                    sizeof *out);
 }
 
 static int match_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
