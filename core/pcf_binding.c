@@ -175,15 +175,12 @@ int bsf_pcf_binding_check_rules(const bsf_pcf_binding_t *b, bsf_problem_t *probl
         return bsf_problem_fail(problem, BSF_CAUSE_MANDATORY_IE_MISSING, "/dnn", "is missing");
     if (!b->has_snssai)
         return bsf_problem_fail(problem, BSF_CAUSE_MANDATORY_IE_MISSING, "/snssai", "is missing");
-    if (!b->has_ipv4 && !b->has_ipv6 && !b->has_mac) {
-        bsf_problem_set(problem, BSF_CAUSE_MANDATORY_IE_MISSING,
-                        "a UE address is missing: one of ipv4Addr, ipv6Prefix or macAddr48 is "
-                        "required");
-        bsf_problem_add_param(problem, "/ipv4Addr", "one UE address is required");
-        bsf_problem_add_param(problem, "/ipv6Prefix", "one UE address is required");
-        bsf_problem_add_param(problem, "/macAddr48", "one UE address is required");
-        return -1;
-    }
+    if (!b->has_ipv4 && !b->has_ipv6 && !b->has_mac)
+        return bsf_problem_fail_none_of(
+            problem, BSF_CAUSE_MANDATORY_IE_MISSING,
+            "a UE address is missing: one of ipv4Addr, ipv6Prefix or macAddr48 is required",
+            "one UE address is required",
+            (const char *const[]){"/ipv4Addr", "/ipv6Prefix", "/macAddr48", NULL});
     if (b->n_add_ipv6 && !b->has_ipv6)
         return bsf_problem_fail(problem, BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/addIpv6Prefixes",
                                 "needs ipv6Prefix");
@@ -202,15 +199,13 @@ int bsf_pcf_binding_check_rules(const bsf_pcf_binding_t *b, bsf_problem_t *probl
         return bsf_problem_fail(problem, BSF_CAUSE_OPTIONAL_IE_INCORRECT, which,
                                 "pcfDiamHost and pcfDiamRealm must be given together");
     }
-    if (!b->pcf_fqdn && !b->pcf_ip_end_points.n && !b->pcf_diam_host) {
-        bsf_problem_set(problem, BSF_CAUSE_MANDATORY_IE_MISSING,
-                        "a PCF address is missing: pcfFqdn, pcfIpEndPoints, or pcfDiamHost with "
-                        "pcfDiamRealm is required");
-        bsf_problem_add_param(problem, "/pcfFqdn", "one PCF address is required");
-        bsf_problem_add_param(problem, "/pcfIpEndPoints", "one PCF address is required");
-        bsf_problem_add_param(problem, "/pcfDiamHost", "one PCF address is required");
-        return -1;
-    }
+    if (!b->pcf_fqdn && !b->pcf_ip_end_points.n && !b->pcf_diam_host)
+        return bsf_problem_fail_none_of(
+            problem, BSF_CAUSE_MANDATORY_IE_MISSING,
+            "a PCF address is missing: pcfFqdn, pcfIpEndPoints, or pcfDiamHost with "
+            "pcfDiamRealm is required",
+            "one PCF address is required",
+            (const char *const[]){"/pcfFqdn", "/pcfIpEndPoints", "/pcfDiamHost", NULL});
     return 0;
 }
 

@@ -62,13 +62,12 @@ int bsf_pcf_mbs_binding_check_rules(const bsf_pcf_mbs_binding_t *b, bsf_problem_
     if (!b->has_mbs_session_id)
         return bsf_problem_fail(problem, BSF_CAUSE_MANDATORY_IE_MISSING, "/mbsSessionId",
                                 "is missing");
-    if (!b->pcf_fqdn && !b->pcf_ip_end_points.n) {
-        bsf_problem_set(problem, BSF_CAUSE_MANDATORY_IE_MISSING,
-                        "a PCF address is missing: pcfFqdn or pcfIpEndPoints is required");
-        bsf_problem_add_param(problem, "/pcfFqdn", "one PCF address is required");
-        bsf_problem_add_param(problem, "/pcfIpEndPoints", "one PCF address is required");
-        return -1;
-    }
+    if (!b->pcf_fqdn && !b->pcf_ip_end_points.n)
+        return bsf_problem_fail_none_of(
+            problem, BSF_CAUSE_MANDATORY_IE_MISSING,
+            "a PCF address is missing: pcfFqdn or pcfIpEndPoints is required",
+            "one PCF address is required",
+            (const char *const[]){"/pcfFqdn", "/pcfIpEndPoints", NULL});
     return 0;
 }
 

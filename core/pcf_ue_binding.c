@@ -59,14 +59,12 @@ int bsf_pcf_ue_binding_check_rules(const bsf_pcf_ue_binding_t *b, bsf_problem_t 
 {
     if (!b->supi)
         return bsf_problem_fail(problem, BSF_CAUSE_MANDATORY_IE_MISSING, "/supi", "is missing");
-    if (!b->pcf_for_ue_fqdn && !b->pcf_for_ue_ip_end_points.n) {
-        bsf_problem_set(problem, BSF_CAUSE_MANDATORY_IE_MISSING,
-                        "a PCF address is missing: pcfForUeFqdn or pcfForUeIpEndPoints is "
-                        "required");
-        bsf_problem_add_param(problem, "/pcfForUeFqdn", "one PCF address is required");
-        bsf_problem_add_param(problem, "/pcfForUeIpEndPoints", "one PCF address is required");
-        return -1;
-    }
+    if (!b->pcf_for_ue_fqdn && !b->pcf_for_ue_ip_end_points.n)
+        return bsf_problem_fail_none_of(
+            problem, BSF_CAUSE_MANDATORY_IE_MISSING,
+            "a PCF address is missing: pcfForUeFqdn or pcfForUeIpEndPoints is required",
+            "one PCF address is required",
+            (const char *const[]){"/pcfForUeFqdn", "/pcfForUeIpEndPoints", NULL});
     return 0;
 }
 
