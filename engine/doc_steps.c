@@ -2,6 +2,7 @@
 #include "engine/doc_steps.h"
 
 #include <errno.h>
+#include <string.h>
 
 #include "common/diag.h"
 #include "projections/mbs_projection.h"
@@ -80,6 +81,37 @@ int bsf_engine_doc_get_live(bsf_engine_t *e, MDB_txn *txn, bsf_engine_doc_kind_t
     if (rc)
         return rc;
     return decode(k, rec, zone, out) ? MDB_CORRUPTED : 0;
+}
+
+void bsf_engine_doc_found_init(bsf_engine_doc_found_t *f, bsf_engine_t *e, MDB_txn *txn,
+                               bsf_engine_doc_kind_t k)
+{
+    f->e = e;
+    f->txn = txn;
+    f->k = k;
+    f->n = 0;
+    f->rc = 0;
+}
+
+bool bsf_engine_doc_found_visit(void *ctx, const bsf_binding_id_t *id)
+{
+    bsf_engine_doc_found_t *f = ctx;
+    for (size_t i = 0; i < f->n; i++)
+        if (memcmp(f->ids[i].b, id->b, 16) == 0)
+            return false; /* named again by another index value */
+    void *slot = f->k == BSF_ENGINE_DOC_UE ? (void *)&f->bindings.ue[f->n]
+                                           : (void *)&f->bindings.mbs[f->n];
+    bsf_record_t rec;
+    int rc = bsf_engine_doc_get_live(f->e, f->txn, f->k, id, bsf_engine_zone(f->e), &rec, slot);
+    if (rc == MDB_NOTFOUND)
+        return false;
+    if (rc) {
+        f->rc = rc;
+        return true;
+    }
+    f->ids[f->n] = *id;
+    f->created[f->n] = rec.created_hlc;
+    return ++f->n == BSF_ENGINE_DOC_MAX_FOUND;
 }
 
 /* The live binding cmd->id into `out` (its record in *rec); refuses the command (404) when

@@ -25,6 +25,33 @@ int bsf_engine_doc_get_live(bsf_engine_t *e, MDB_txn *txn, bsf_engine_doc_kind_t
                             const bsf_binding_id_t *id, msgpack_zone *zone, bsf_record_t *rec,
                             void *out);
 
+#define BSF_ENGINE_DOC_MAX_FOUND 16
+
+/* The live bindings of kind k that an index walk names, each id once, at most
+ * BSF_ENGINE_DOC_MAX_FOUND: ids[i], its binding (bindings.ue[i] or bindings.mbs[i], members
+ * in the engine's zone) and created[i], its created HLC. The caller's (stack) storage. */
+typedef struct {
+    bsf_engine_t *e;
+    MDB_txn *txn;
+    bsf_engine_doc_kind_t k;
+    bsf_binding_id_t ids[BSF_ENGINE_DOC_MAX_FOUND];
+    union {
+        bsf_pcf_ue_binding_t ue[BSF_ENGINE_DOC_MAX_FOUND];
+        bsf_pcf_mbs_binding_t mbs[BSF_ENGINE_DOC_MAX_FOUND];
+    } bindings;
+    uint64_t created[BSF_ENGINE_DOC_MAX_FOUND];
+    size_t n;
+    int rc; /* the store error that stopped the walk, or 0 */
+} bsf_engine_doc_found_t;
+
+/* Empties `f` for a walk over kind k's bindings in `txn`. Cannot fail. */
+void bsf_engine_doc_found_init(bsf_engine_doc_found_t *f, bsf_engine_t *e, MDB_txn *txn,
+                               bsf_engine_doc_kind_t k);
+
+/* The visitor of a projection's ids walk (ctx: a bsf_engine_doc_found_t): adds id's live
+ * binding. Returns true (stop) when `f` is full or on a store error (kept in f->rc). */
+bool bsf_engine_doc_found_visit(void *ctx, const bsf_binding_id_t *id);
+
 /* A kind's cross-site rule for `remote`, the live binding `id` (created at `created_hlc`)
  * that another site registered: 0, or a store error. */
 typedef int (*bsf_engine_doc_collision_fn)(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,

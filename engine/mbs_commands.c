@@ -10,44 +10,11 @@
 #include "engine/doc_steps.h"
 #include "projections/mbs_projection.h"
 
-#define MAX_MBS_CANDIDATES 16
-
-typedef struct {
-    bsf_engine_t *e;
-    MDB_txn *txn;
-    const bsf_mbs_session_id_t *session;
-    bsf_binding_id_t ids[MAX_MBS_CANDIDATES];
-    bsf_pcf_mbs_binding_t bindings[MAX_MBS_CANDIDATES];
-    uint64_t created[MAX_MBS_CANDIDATES];
-    size_t n;
-    int rc;
-} collect_t;
-
-static bool collect_visit(void *ctx, const bsf_binding_id_t *id)
-{
-    collect_t *c = ctx;
-    for (size_t i = 0; i < c->n; i++)
-        if (memcmp(c->ids[i].b, id->b, 16) == 0)
-            return false; /* found under its other identifier already */
-    bsf_record_t rec;
-    int rc = bsf_engine_doc_get_live(c->e, c->txn, BSF_ENGINE_DOC_MBS, id, bsf_engine_zone(c->e),
-                                     &rec, &c->bindings[c->n]);
-    if (rc == MDB_NOTFOUND)
-        return false;
-    if (rc) {
-        c->rc = rc;
-        return true;
-    }
-    c->ids[c->n] = *id;
-    c->created[c->n] = rec.created_hlc;
-    return ++c->n == MAX_MBS_CANDIDATES;
-}
-
 /* The live bindings sharing an identifier (TMGI or SSM) with `session`. */
 static int collect(bsf_engine_t *e, MDB_txn *txn, const bsf_mbs_session_id_t *session,
-                   collect_t *c)
+                   bsf_engine_doc_found_t *c)
 {
-    *c = (collect_t){.e = e, .txn = txn, .session = session};
+    bsf_engine_doc_found_init(c, e, txn, BSF_ENGINE_DOC_MBS);
     bsf_mbs_session_id_t one;
     for (int part = 0; part < 2; part++) {
         one = *session;
@@ -56,7 +23,8 @@ static int collect(bsf_engine_t *e, MDB_txn *txn, const bsf_mbs_session_id_t *se
             continue;
         one.has_ssm = part == 1;
         one.has_tmgi = part == 0;
-        int rc = bsf_mbs_projection_ids(&bsf_engine_store(e)->proj, txn, &one, collect_visit, c);
+        int rc = bsf_mbs_projection_ids(&bsf_engine_store(e)->proj, txn, &one,
+                                        bsf_engine_doc_found_visit, c);
         if (rc || c->rc)
             return rc ? rc : c->rc;
     }
@@ -75,7 +43,7 @@ static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
 {
     if (bsf_engine_refuse_at_reserve(e, cmd))
         return 0;
-    collect_t c;
+    bsf_engine_doc_found_t c;
     int rc = collect(e, txn, &cmd->mbs_binding.mbs_session_id, &c);
     if (rc)
         return rc;
@@ -83,7 +51,7 @@ static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
         cmd->status = BSF_CMD_REFUSED;
         bsf_problem_set(&cmd->problem, BSF_CAUSE_EXISTING_BINDING_INFO_FOUND,
                         "the MBS session is already bound to a PCF");
-        return encode_resp(&c.bindings[0], &cmd->body);
+        return encode_resp(&c.bindings.mbs[0], &cmd->body);
     }
     bsf_engine_new_id(e, 0, &cmd->id);
     return bsf_engine_doc_emit_registered(e, txn, cmd, BSF_ENGINE_DOC_MBS);
@@ -99,7 +67,7 @@ static int mbs_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
                          const bsf_binding_id_t *id, uint64_t remote_created, const void *remote)
 {
     const bsf_pcf_mbs_binding_t *r = remote;
-    collect_t c;
+    bsf_engine_doc_found_t c;
     int rc = collect(e, txn, &r->mbs_session_id, &c);
     if (rc)
         return rc;

@@ -1,62 +1,38 @@
 /* The engine's commands for PCF-for-UE bindings: register (replacing the UE's earlier
  * bindings, core/ue_decide.h), update (merge patch), deregister, and the cross-site rule for
  * other sites' registrations. */
-#include <string.h>
-
 #include "core/ue_decide.h"
 #include "engine/doc_steps.h"
 #include "projections/ue_projection.h"
 
-#define MAX_UE_CANDIDATES BSF_UE_MAX_REPLACED
+_Static_assert(BSF_ENGINE_DOC_MAX_FOUND == BSF_UE_MAX_REPLACED,
+               "every live binding of a SUPI can be replaced");
 
-typedef struct {
-    bsf_engine_t *e;
-    MDB_txn *txn;
-    bsf_ue_binding_view_t *views;
-    bsf_pcf_ue_binding_t *bindings;
-    size_t n;
-    int rc;
-} collect_t;
-
-static bool collect_visit(void *ctx, const bsf_binding_id_t *id)
+/* The live UE bindings of `supi` into `f`, and their views for core/ue_decide.h. */
+static int collect(bsf_engine_t *e, MDB_txn *txn, const char *supi, bsf_engine_doc_found_t *f,
+                   bsf_ue_binding_view_t *views)
 {
-    collect_t *c = ctx;
-    bsf_record_t rec;
-    int rc = bsf_engine_doc_get_live(c->e, c->txn, BSF_ENGINE_DOC_UE, id, bsf_engine_zone(c->e),
-                                     &rec, &c->bindings[c->n]);
-    if (rc == MDB_NOTFOUND)
-        return false;
-    if (rc) {
-        c->rc = rc;
-        return true;
-    }
-    c->views[c->n] = (bsf_ue_binding_view_t){*id, &c->bindings[c->n], rec.created_hlc};
-    return ++c->n == MAX_UE_CANDIDATES;
-}
-
-/* The live UE bindings of `supi`. */
-static int collect(bsf_engine_t *e, MDB_txn *txn, const char *supi, collect_t *c)
-{
-    c->e = e;
-    c->txn = txn;
-    c->n = 0;
-    c->rc = 0;
-    int rc = bsf_ue_projection_ids(&bsf_engine_store(e)->proj, txn, supi, false, collect_visit, c);
-    return rc ? rc : c->rc;
+    bsf_engine_doc_found_init(f, e, txn, BSF_ENGINE_DOC_UE);
+    int rc = bsf_ue_projection_ids(&bsf_engine_store(e)->proj, txn, supi, false,
+                                   bsf_engine_doc_found_visit, f);
+    if (rc || f->rc)
+        return rc ? rc : f->rc;
+    for (size_t i = 0; i < f->n; i++)
+        views[i] = (bsf_ue_binding_view_t){f->ids[i], &f->bindings.ue[i], f->created[i]};
+    return 0;
 }
 
 static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
 {
     if (bsf_engine_refuse_at_reserve(e, cmd))
         return 0;
-    bsf_ue_binding_view_t views[MAX_UE_CANDIDATES];
-    bsf_pcf_ue_binding_t bindings[MAX_UE_CANDIDATES];
-    collect_t c = {.views = views, .bindings = bindings};
-    int rc = collect(e, txn, cmd->ue_binding.supi, &c);
+    bsf_ue_binding_view_t views[BSF_ENGINE_DOC_MAX_FOUND];
+    bsf_engine_doc_found_t f;
+    int rc = collect(e, txn, cmd->ue_binding.supi, &f, views);
     if (rc)
         return rc;
     bsf_ue_decision_t d;
-    bsf_decide_ue_register(&cmd->ue_binding, views, c.n, &d);
+    bsf_decide_ue_register(&cmd->ue_binding, views, f.n, &d);
     bsf_engine_new_id(e, d.n_replaced, &cmd->id);
     for (size_t i = 0; i < d.n_replaced; i++) {
         bsf_engine_note_replaced(e, "UE binding", &d.replaced[i]->id, &cmd->id, d.reason[i]);
@@ -79,14 +55,13 @@ static int ue_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
 {
     const bsf_pcf_ue_binding_t *r = remote;
     bsf_ue_binding_view_t rv = {*id, r, created_hlc};
-    bsf_ue_binding_view_t views[MAX_UE_CANDIDATES];
-    bsf_pcf_ue_binding_t bindings[MAX_UE_CANDIDATES];
-    collect_t c = {.views = views, .bindings = bindings};
-    int rc = collect(e, txn, r->supi, &c);
+    bsf_ue_binding_view_t views[BSF_ENGINE_DOC_MAX_FOUND];
+    bsf_engine_doc_found_t f;
+    int rc = collect(e, txn, r->supi, &f, views);
     if (rc)
         return rc;
     bsf_ue_decision_t d;
-    bsf_decide_replicated_ue_registration(&rv, views, c.n, bsf_engine_site(e), &d);
+    bsf_decide_replicated_ue_registration(&rv, views, f.n, bsf_engine_site(e), &d);
     for (size_t i = 0; i < d.n_replaced && rc == 0; i++)
         rc = bsf_engine_doc_replace_collided(e, txn, BSF_ENGINE_DOC_UE, b, &d.replaced[i]->id,
                                              d.reason[i], id);
