@@ -4,8 +4,6 @@
  * the bound PCF's addresses. Across sites, two registrations of one session made before
  * either site saw the other's: the earlier created (created HLC, then id) stays, and the
  * later one's creating site deregisters it (replaced_by_collision), so the sites converge. */
-#include <string.h>
-
 #include "core/discovery.h"
 #include "engine/doc_steps.h"
 #include "projections/mbs_projection.h"

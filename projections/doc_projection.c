@@ -10,11 +10,7 @@
 int bsf_doc_projection_get(const bsf_doc_kind_t *k, MDB_txn *txn, const bsf_binding_id_t *id,
                            bsf_record_t *out)
 {
-    MDB_val key = {16, (void *)id->b}, v;
-    int rc = mdb_get(txn, k->records, &key, &v);
-    if (rc)
-        return rc;
-    return bsf_record_parse(v.mv_data, v.mv_size, out) ? MDB_CORRUPTED : 0;
+    return bsf_projection_record_get(txn, k->records, id, out);
 }
 
 int bsf_doc_record_decode(const bsf_doc_kind_t *k, const bsf_record_t *r, msgpack_zone *zone,

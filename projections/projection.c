@@ -59,14 +59,20 @@ int bsf_projection_open(MDB_txn *txn, bsf_projection_t *p, bool create)
     return 0;
 }
 
-int bsf_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
-                       bsf_record_t *out)
+int bsf_projection_record_get(MDB_txn *txn, MDB_dbi dbi, const bsf_binding_id_t *id,
+                              bsf_record_t *out)
 {
     MDB_val k = {16, (void *)id->b}, v;
-    int rc = mdb_get(txn, p->bindings, &k, &v);
+    int rc = mdb_get(txn, dbi, &k, &v);
     if (rc)
         return rc;
     return bsf_record_parse(v.mv_data, v.mv_size, out) ? MDB_CORRUPTED : 0;
+}
+
+int bsf_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
+                       bsf_record_t *out)
+{
+    return bsf_projection_record_get(txn, p->bindings, id, out);
 }
 
 int bsf_record_unpack_binding(const bsf_record_t *r, msgpack_zone *zone, msgpack_object *out)
