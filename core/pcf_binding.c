@@ -422,19 +422,31 @@ bool bsf_pcf_binding_same_pcf(const bsf_pcf_binding_t *a, const bsf_pcf_binding_
     return compared > 0;
 }
 
-static bool ipv6_in_list(const bsf_ipv6_prefix_t *p, const bsf_ipv6_prefix_t *list, size_t n)
+/* Equality of two addresses of one kind (a bsf_ipv6_prefix_t or a bsf_mac48_t each). */
+typedef bool (*same_address_fn)(const void *x, const void *y);
+
+static bool same_ipv6(const void *x, const void *y)
 {
-    for (size_t i = 0; i < n; i++)
-        if (list[i].len == p->len && bsf_ipv6_prefix_contains(&list[i], p))
-            return true;
-    return false;
+    const bsf_ipv6_prefix_t *p = x, *q = y;
+    return q->len == p->len && bsf_ipv6_prefix_contains(q, p);
 }
 
-static bool mac_in_list(const bsf_mac48_t *m, const bsf_mac48_t *list, size_t n)
+static bool same_mac(const void *x, const void *y)
 {
-    for (size_t i = 0; i < n; i++)
-        if (memcmp(&list[i], m, sizeof *m) == 0)
-            return true;
+    return memcmp(x, y, sizeof(bsf_mac48_t)) == 0;
+}
+
+/* True when one of a's addresses (`a0`, then the `na` at `as`, `size` bytes each) is one of
+ * b's (likewise). */
+static bool addresses_meet(const void *a0, const void *as, size_t na, const void *b0,
+                           const void *bs, size_t nb, size_t size, same_address_fn same)
+{
+    for (size_t i = 0; i <= na; i++) {
+        const void *x = i == 0 ? a0 : (const char *)as + (i - 1) * size;
+        for (size_t j = 0; j <= nb; j++)
+            if (same(x, j == 0 ? b0 : (const char *)bs + (j - 1) * size))
+                return true;
+    }
     return false;
 }
 
@@ -449,23 +461,13 @@ bool bsf_pcf_binding_share_ue_address(const bsf_pcf_binding_t *a, const bsf_pcf_
         same_domain(a->ip_domain, b->ip_domain))
         return true;
     /* IPv6 prefixes and MACs: each of a's addresses against all of b's. */
-    if (a->has_ipv6 && b->has_ipv6) {
-        if (ipv6_in_list(&a->ipv6, &b->ipv6, 1) || ipv6_in_list(&a->ipv6, b->add_ipv6, b->n_add_ipv6))
-            return true;
-        for (size_t i = 0; i < a->n_add_ipv6; i++)
-            if (ipv6_in_list(&a->add_ipv6[i], &b->ipv6, 1) ||
-                ipv6_in_list(&a->add_ipv6[i], b->add_ipv6, b->n_add_ipv6))
-                return true;
-    }
-    if (a->has_mac && b->has_mac) {
-        if (mac_in_list(&a->mac, &b->mac, 1) || mac_in_list(&a->mac, b->add_mac, b->n_add_mac))
-            return true;
-        for (size_t i = 0; i < a->n_add_mac; i++)
-            if (mac_in_list(&a->add_mac[i], &b->mac, 1) ||
-                mac_in_list(&a->add_mac[i], b->add_mac, b->n_add_mac))
-                return true;
-    }
-    return false;
+    if (a->has_ipv6 && b->has_ipv6 &&
+        addresses_meet(&a->ipv6, a->add_ipv6, a->n_add_ipv6, &b->ipv6, b->add_ipv6,
+                       b->n_add_ipv6, sizeof a->ipv6, same_ipv6))
+        return true;
+    return a->has_mac && b->has_mac &&
+           addresses_meet(&a->mac, a->add_mac, a->n_add_mac, &b->mac, b->add_mac, b->n_add_mac,
+                          sizeof a->mac, same_mac);
 }
 
 bool bsf_snssai_equal(const bsf_snssai_t *a, const bsf_snssai_t *b)
