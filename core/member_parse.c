@@ -512,3 +512,16 @@ int bsf_member_para_com(bsf_member_ctx_t *c, const msgpack_object *o, const char
     }
     return 0;
 }
+
+int bsf_member_pcf_address_missing(bsf_problem_t *problem, const char *fqdn,
+                                   const char *end_points)
+{
+    char detail[BSF_PROBLEM_TEXT_MAX], a[BSF_PROBLEM_PARAM_MAX], b[BSF_PROBLEM_PARAM_MAX];
+    snprintf(detail, sizeof detail, "a PCF address is missing: %s or %s is required", fqdn,
+             end_points);
+    snprintf(a, sizeof a, "/%s", fqdn);
+    snprintf(b, sizeof b, "/%s", end_points);
+    return bsf_problem_fail_none_of(problem, BSF_CAUSE_MANDATORY_IE_MISSING, detail,
+                                    "one PCF address is required",
+                                    (const char *const[]){a, b, NULL});
+}

@@ -72,6 +72,12 @@ int bsf_member_end_points(bsf_member_ctx_t *c, const msgpack_object *o, const ch
 int bsf_member_para_com(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
                         bsf_cause_t cause, bsf_para_com_t *out);
 
+/* The refusal of a PcfForUeBinding or PcfMbsBinding with neither PCF address (anyOf): its
+ * FQDN member `fqdn` and its IpEndPoints member `end_points` (names without the "/"), both
+ * named in the detail and as parameters, cause MANDATORY_IE_MISSING. Returns -1. */
+int bsf_member_pcf_address_missing(bsf_problem_t *problem, const char *fqdn,
+                                   const char *end_points);
+
 /* Decodes one PcfBinding member by name into `out` (a bsf_pcf_binding_t; its has_ flag or
  * count included), with the cause a registration uses for it; an unknown name is ignored. A
  * bsf_member_decode_fn. Returns 0 or -1. */

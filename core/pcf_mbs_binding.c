@@ -63,11 +63,7 @@ int bsf_pcf_mbs_binding_check_rules(const bsf_pcf_mbs_binding_t *b, bsf_problem_
         return bsf_problem_fail(problem, BSF_CAUSE_MANDATORY_IE_MISSING, "/mbsSessionId",
                                 "is missing");
     if (!b->pcf_fqdn && !b->pcf_ip_end_points.n)
-        return bsf_problem_fail_none_of(
-            problem, BSF_CAUSE_MANDATORY_IE_MISSING,
-            "a PCF address is missing: pcfFqdn or pcfIpEndPoints is required",
-            "one PCF address is required",
-            (const char *const[]){"/pcfFqdn", "/pcfIpEndPoints", NULL});
+        return bsf_member_pcf_address_missing(problem, "pcfFqdn", "pcfIpEndPoints");
     return 0;
 }
 

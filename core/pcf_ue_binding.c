@@ -60,11 +60,7 @@ int bsf_pcf_ue_binding_check_rules(const bsf_pcf_ue_binding_t *b, bsf_problem_t 
     if (!b->supi)
         return bsf_problem_fail(problem, BSF_CAUSE_MANDATORY_IE_MISSING, "/supi", "is missing");
     if (!b->pcf_for_ue_fqdn && !b->pcf_for_ue_ip_end_points.n)
-        return bsf_problem_fail_none_of(
-            problem, BSF_CAUSE_MANDATORY_IE_MISSING,
-            "a PCF address is missing: pcfForUeFqdn or pcfForUeIpEndPoints is required",
-            "one PCF address is required",
-            (const char *const[]){"/pcfForUeFqdn", "/pcfForUeIpEndPoints", NULL});
+        return bsf_member_pcf_address_missing(problem, "pcfForUeFqdn", "pcfForUeIpEndPoints");
     return 0;
 }
 
