@@ -198,13 +198,13 @@ int bsf_engine_emit_deregistered(bsf_engine_t *e, MDB_txn *txn, bsf_event_type_t
 }
 
 int bsf_engine_doc_run(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,
-                       bsf_engine_doc_kind_t k, bsf_engine_doc_register_fn run_register)
+                       const bsf_engine_doc_rules_t *r)
 {
-    if (cmd->kind == kinds[k].register_kind)
-        return run_register(e, txn, cmd);
-    if (cmd->kind == kinds[k].update_kind)
-        return bsf_engine_doc_update(e, txn, cmd, k);
-    return bsf_engine_doc_deregister(e, txn, cmd, k);
+    if (cmd->kind == kinds[r->kind].register_kind)
+        return r->run_register(e, txn, cmd);
+    if (cmd->kind == kinds[r->kind].update_kind)
+        return bsf_engine_doc_update(e, txn, cmd, r->kind);
+    return bsf_engine_doc_deregister(e, txn, cmd, r->kind);
 }
 
 int bsf_engine_doc_replace_collided(bsf_engine_t *e, MDB_txn *txn, bsf_engine_doc_kind_t k,
@@ -225,16 +225,15 @@ int bsf_engine_doc_replace_collided(bsf_engine_t *e, MDB_txn *txn, bsf_engine_do
 }
 
 int bsf_engine_doc_resolve_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
-                                     const bsf_binding_id_t *id, bsf_engine_doc_kind_t k,
-                                     bsf_engine_doc_collision_fn rule)
+                                     const bsf_binding_id_t *id, const bsf_engine_doc_rules_t *r)
 {
     bsf_record_t rec;
     any_binding_t remote;
     msgpack_zone_clear(bsf_engine_zone(e));
-    int rc = bsf_engine_doc_get_live(e, txn, k, id, bsf_engine_zone(e), &rec, &remote);
+    int rc = bsf_engine_doc_get_live(e, txn, r->kind, id, bsf_engine_zone(e), &rec, &remote);
     if (rc)
         return rc == MDB_NOTFOUND ? 0 : rc;
-    return rule(e, txn, b, id, rec.created_hlc, &remote);
+    return r->collision(e, txn, b, id, rec.created_hlc, &remote);
 }
 
 void bsf_engine_packer_reset(msgpack_packer *pk, msgpack_sbuffer *out)

@@ -58,13 +58,34 @@ typedef int (*bsf_engine_doc_collision_fn)(bsf_engine_t *e, MDB_txn *txn, bsf_ap
                                            const bsf_binding_id_t *id, uint64_t created_hlc,
                                            const void *remote);
 
-/* Reads another site's registration `id` of kind k (the engine's zone cleared first; the
- * binding's members in that zone) and runs `rule` on it. Returns 0 when it is no longer live
- * (already deregistered), what `rule` returns, MDB_CORRUPTED for a record that does not
- * parse, or the projection's LMDB error. */
+/* The rules of one kind, which the steps here run: its registration (0 with the outcome in
+ * cmd, or a store error; each kind has its own rule for the bindings already there) and its
+ * cross-site rule. Static data. */
+typedef struct {
+    bsf_engine_doc_kind_t kind;
+    int (*run_register)(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd);
+    bsf_engine_doc_collision_fn collision;
+} bsf_engine_doc_rules_t;
+
+/* PCF for a UE (engine/ue_commands.c: a registration replaces the UE's earlier bindings,
+ * core/ue_decide.h) and PCF for an MBS session (engine/mbs_commands.c: one PCF per session;
+ * across sites the earlier created stays). */
+extern const bsf_engine_doc_rules_t bsf_engine_ue_rules, bsf_engine_mbs_rules;
+
+/* Runs cmd, one of r's kind's commands (BSF_CMD_UE_* or BSF_CMD_MBS_*): r->run_register for
+ * a registration, bsf_engine_doc_update for the update, bsf_engine_doc_deregister for any
+ * other. Returns what the step returns: 0 (outcome in cmd) or a store error (the transaction
+ * is aborted). */
+int bsf_engine_doc_run(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,
+                       const bsf_engine_doc_rules_t *r);
+
+/* Another site's registration `id` of r's kind was just applied: reads it (the engine's zone
+ * cleared first; the binding's members in that zone) and runs r->collision on it, which
+ * deregisters this site's bindings it replaces (b->replaced counted; b->replace_held when
+ * this site is behind its own log). Returns 0 (also when it is no longer live), what the rule
+ * returns, MDB_CORRUPTED for a record that does not parse, or the projection's LMDB error. */
 int bsf_engine_doc_resolve_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
-                                     const bsf_binding_id_t *id, bsf_engine_doc_kind_t k,
-                                     bsf_engine_doc_collision_fn rule);
+                                     const bsf_binding_id_t *id, const bsf_engine_doc_rules_t *r);
 
 /* Empties `out` and sets `pk` to write into it, for a kind's encode step. Cannot fail; `out`
  * stays the caller's. */
@@ -78,15 +99,6 @@ int bsf_engine_doc_update(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,
                           bsf_engine_doc_kind_t k);
 int bsf_engine_doc_deregister(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,
                               bsf_engine_doc_kind_t k);
-
-/* A kind's registration step: 0 (outcome in cmd) or a store error. */
-typedef int (*bsf_engine_doc_register_fn)(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd);
-
-/* Runs cmd, one of kind k's commands: `run_register` for a registration (each kind has its
- * own rule for the bindings already there), bsf_engine_doc_update for k's update command,
- * bsf_engine_doc_deregister for any other. Returns what the step returns. */
-int bsf_engine_doc_run(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd,
-                       bsf_engine_doc_kind_t k, bsf_engine_doc_register_fn run_register);
 
 /* The end of a registration the kind's rule let through: emits the registration event of
  * cmd's binding (of kind k) under cmd->id, its log position into cmd->log_position, and

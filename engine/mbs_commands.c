@@ -55,11 +55,6 @@ static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
     return bsf_engine_doc_emit_registered(e, txn, cmd, BSF_ENGINE_DOC_MBS);
 }
 
-int bsf_engine_run_mbs_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
-{
-    return bsf_engine_doc_run(e, txn, cmd, BSF_ENGINE_DOC_MBS, run_register);
-}
-
 /* The MBS rule for another site's registration: the earlier created stays (file comment). */
 static int mbs_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
                          const bsf_binding_id_t *id, uint64_t remote_created, const void *remote)
@@ -80,8 +75,5 @@ static int mbs_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
     return 0;
 }
 
-int bsf_engine_resolve_mbs_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
-                                     const bsf_binding_id_t *id)
-{
-    return bsf_engine_doc_resolve_collision(e, txn, b, id, BSF_ENGINE_DOC_MBS, mbs_collision);
-}
+const bsf_engine_doc_rules_t bsf_engine_mbs_rules = {BSF_ENGINE_DOC_MBS, run_register,
+                                                    mbs_collision};

@@ -44,11 +44,6 @@ static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
     return bsf_engine_doc_emit_registered(e, txn, cmd, BSF_ENGINE_DOC_UE);
 }
 
-int bsf_engine_run_ue_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
-{
-    return bsf_engine_doc_run(e, txn, cmd, BSF_ENGINE_DOC_UE, run_register);
-}
-
 /* The UE rule for another site's registration (core/ue_decide.h). */
 static int ue_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
                         const bsf_binding_id_t *id, uint64_t created_hlc, const void *remote)
@@ -68,8 +63,5 @@ static int ue_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
     return rc;
 }
 
-int bsf_engine_resolve_ue_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
-                                    const bsf_binding_id_t *id)
-{
-    return bsf_engine_doc_resolve_collision(e, txn, b, id, BSF_ENGINE_DOC_UE, ue_collision);
-}
+const bsf_engine_doc_rules_t bsf_engine_ue_rules = {BSF_ENGINE_DOC_UE, run_register,
+                                                    ue_collision};
