@@ -939,6 +939,18 @@ static uint64_t gc_period_ms(const bsf_engine_t *e)
     return quarter >= GC_PERIOD_MS ? GC_PERIOD_MS : quarter < 1000 ? 1000 : quarter;
 }
 
+/* Ends a removal's own write transaction `txn` (NULL when it could not begin) after its step
+ * returned `rc`: committed when the step removed something, else aborted. Returns rc, or
+ * the commit's error. */
+static int end_removal(MDB_txn *txn, int rc, size_t removed)
+{
+    if (!rc && removed)
+        return mdb_txn_commit(txn);
+    if (txn)
+        mdb_txn_abort(txn);
+    return rc;
+}
+
 /* Removes tombstones past the horizon, in bounded transactions (between command batches, so
  * writes wait at most one of them). */
 static size_t collect_tombstones(bsf_engine_t *e, size_t max)
@@ -947,16 +959,12 @@ static size_t collect_tombstones(bsf_engine_t *e, size_t max)
     if (!e->cfg.tombstone_horizon_ms || now < e->cfg.tombstone_horizon_ms)
         return 0;
     uint64_t before = BSF_HLC_FROM_MS(now - e->cfg.tombstone_horizon_ms);
-    MDB_txn *txn;
+    MDB_txn *txn = NULL;
     size_t removed = 0;
     int rc = mdb_txn_begin(e->store->env, NULL, 0, &txn);
     if (!rc)
         rc = bsf_projection_gc_tombstones(&e->store->proj, txn, before, max, &removed);
-    if (!rc && removed)
-        rc = mdb_txn_commit(txn);
-    else if (txn)
-        mdb_txn_abort(txn);
-    if (rc) {
+    if ((rc = end_removal(txn, rc, removed))) {
         BSF_WARN("engine", "tombstone collection failed: %s", bsf_strerror(rc));
         return 0;
     }
@@ -1011,18 +1019,14 @@ static bool trim_due(bsf_engine_t *e)
 static void trim_log(bsf_engine_t *e)
 {
     uint64_t allowed = atomic_load(&e->trim_allowed);
-    MDB_txn *txn;
+    MDB_txn *txn = NULL;
     size_t removed = 0;
     e->trimmed_ns = bsf_clock_mono_ns();
     int rc = mdb_txn_begin(e->store->env, NULL, 0, &txn);
     if (!rc)
         rc = bsf_embedded_log_trim(&e->store->log, txn, allowed, TRIM_MAX_PER_TRANSACTION,
                                    &removed);
-    if (!rc && removed)
-        rc = mdb_txn_commit(txn);
-    else if (txn)
-        mdb_txn_abort(txn);
-    if (rc) {
+    if ((rc = end_removal(txn, rc, removed))) {
         BSF_WARN("engine", "log trimming failed: %s", bsf_strerror(rc));
         e->trim_retry_ns = bsf_clock_mono_ns() + 1000000000u;
         return;
