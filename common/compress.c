@@ -67,7 +67,7 @@ static bool have_dictionary(void)
  * starting a frame costs little (with the default level-1 tables, setting up each frame
  * cost more than compressing a binding). The context keeps its own copy of the dictionary,
  * prepared once for these parameters and reused by every frame. */
-static ZSTD_CCtx *new_cctx(void)
+static void *new_cctx(void)
 {
     ZSTD_CCtx *cctx = ZSTD_createCCtx();
     if (!cctx)
@@ -91,17 +91,30 @@ static ZSTD_CCtx *new_cctx(void)
     return cctx;
 }
 
+static void *new_dctx(void)
+{
+    return ZSTD_createDCtx();
+}
+
+/* This thread's context under `key`, made with `make` on its first use: NULL when it cannot
+ * be made or kept (then it is freed with `drop`). */
+static void *thread_ctx(pthread_key_t key, void *(*make)(void), void (*drop)(void *))
+{
+    void *ctx = pthread_getspecific(key);
+    if (!ctx && (ctx = make()) && pthread_setspecific(key, ctx)) {
+        drop(ctx);
+        ctx = NULL;
+    }
+    return ctx;
+}
+
 int bsf_compress_pack(const char *mp, size_t len, msgpack_sbuffer *out)
 {
     if (!have_dictionary())
         return -1;
-    ZSTD_CCtx *cctx = pthread_getspecific(cctx_key);
-    if (!cctx) {
-        if (!(cctx = new_cctx()) || pthread_setspecific(cctx_key, cctx)) {
-            ZSTD_freeCCtx(cctx);
-            return -1;
-        }
-    }
+    ZSTD_CCtx *cctx = thread_ctx(cctx_key, new_cctx, free_cctx);
+    if (!cctx)
+        return -1;
     size_t bound = ZSTD_compressBound(len);
     char stack[2048];
     char *buf = bound <= sizeof stack ? stack : malloc(bound);
@@ -119,13 +132,9 @@ int bsf_compress_unpack(const char *frame, size_t len, msgpack_zone *zone, const
 {
     if (!have_dictionary())
         return -1;
-    ZSTD_DCtx *dctx = pthread_getspecific(dctx_key);
-    if (!dctx) {
-        if (!(dctx = ZSTD_createDCtx()) || pthread_setspecific(dctx_key, dctx)) {
-            ZSTD_freeDCtx(dctx);
-            return -1;
-        }
-    }
+    ZSTD_DCtx *dctx = thread_ctx(dctx_key, new_dctx, free_dctx);
+    if (!dctx)
+        return -1;
     unsigned long long size = ZSTD_getFrameContentSize(frame, len);
     if (size == ZSTD_CONTENTSIZE_UNKNOWN || size == ZSTD_CONTENTSIZE_ERROR || size == 0 ||
         size > MAX_DOCUMENT_BYTES)

@@ -55,6 +55,15 @@ int bsf_member_decode_object(const msgpack_object *map, bsf_member_ctx_t *c,
     return 0;
 }
 
+int bsf_member_decode_zeroed(const msgpack_object *map, msgpack_zone *zone,
+                             bsf_problem_t *problem, bsf_member_decode_fn decode, void *out,
+                             size_t size)
+{
+    memset(out, 0, size);
+    bsf_member_ctx_t c = {zone, problem};
+    return bsf_member_decode_object(map, &c, decode, out);
+}
+
 static const char *type_name(const msgpack_object *o)
 {
     switch (o->type) {
@@ -502,4 +511,17 @@ int bsf_member_para_com(bsf_member_ctx_t *c, const msgpack_object *o, const char
             return -1;
     }
     return 0;
+}
+
+int bsf_member_pcf_address_missing(bsf_problem_t *problem, const char *fqdn,
+                                   const char *end_points)
+{
+    char detail[BSF_PROBLEM_TEXT_MAX], a[BSF_PROBLEM_PARAM_MAX], b[BSF_PROBLEM_PARAM_MAX];
+    snprintf(detail, sizeof detail, "a PCF address is missing: %s or %s is required", fqdn,
+             end_points);
+    snprintf(a, sizeof a, "/%s", fqdn);
+    snprintf(b, sizeof b, "/%s", end_points);
+    return bsf_problem_fail_none_of(problem, BSF_CAUSE_MANDATORY_IE_MISSING, detail,
+                                    "one PCF address is required",
+                                    (const char *const[]){a, b, NULL});
 }

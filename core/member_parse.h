@@ -43,6 +43,13 @@ typedef int (*bsf_member_decode_fn)(bsf_member_ctx_t *c, const char *key,
 int bsf_member_decode_object(const msgpack_object *map, bsf_member_ctx_t *c,
                              bsf_member_decode_fn decode, void *out);
 
+/* A type's whole decode: zeroes the `size` bytes of `out`, then decodes `map` into it with
+ * `decode` as bsf_member_decode_object does (members in `zone`, a refusal in *problem), and
+ * returns what that returns. */
+int bsf_member_decode_zeroed(const msgpack_object *map, msgpack_zone *zone,
+                             bsf_problem_t *problem, bsf_member_decode_fn decode, void *out,
+                             size_t size);
+
 int bsf_member_text(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
                     bsf_cause_t cause, bsf_text_kind_t kind, const char **out);
 int bsf_member_ipv4(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
@@ -65,10 +72,17 @@ int bsf_member_end_points(bsf_member_ctx_t *c, const msgpack_object *o, const ch
 int bsf_member_para_com(bsf_member_ctx_t *c, const msgpack_object *o, const char *ptr,
                         bsf_cause_t cause, bsf_para_com_t *out);
 
-/* Decodes one PcfBinding member by name into `b` (its has_ flag or count included), with the
- * cause a registration uses for it; an unknown name is ignored. Returns 0 or -1. */
+/* The refusal of a PcfForUeBinding or PcfMbsBinding with neither PCF address (anyOf): its
+ * FQDN member `fqdn` and its IpEndPoints member `end_points` (names without the "/"), both
+ * named in the detail and as parameters, cause MANDATORY_IE_MISSING. Returns -1. */
+int bsf_member_pcf_address_missing(bsf_problem_t *problem, const char *fqdn,
+                                   const char *end_points);
+
+/* Decodes one PcfBinding member by name into `out` (a bsf_pcf_binding_t; its has_ flag or
+ * count included), with the cause a registration uses for it; an unknown name is ignored. A
+ * bsf_member_decode_fn. Returns 0 or -1. */
 int bsf_pcf_binding_decode_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
-                                  bsf_pcf_binding_t *b);
+                                  void *out);
 
 /* True when the text has the RFC 3339 date-time form (used for recoveryTime). */
 bool bsf_text_is_date_time(const char *s, size_t n);

@@ -11,15 +11,24 @@
 /* The operation slot of member `key` in `patch`, or NULL when the type has no such member. */
 typedef bsf_patch_op_t *(*bsf_merge_patch_op_fn)(void *patch, const char *key);
 
-/* Decodes the members of `map` into `patch` (whose slots `op_of` finds; every slot KEEP on
- * entry) and their values into `values` (pointers into c->zone), each member's slot set to
- * BSF_PATCH_SET. `type_name` names the patch type in the problem of an unknown member.
- * Returns 0, or -1 with a 400 problem in c->problem: INVALID_MSG_FORMAT (not an object),
+/* A set-only patch type: its name (in the problem of an unknown member), its size, where its
+ * operation slots are (`op_of`) and how its members' values decode (`decode`, into the
+ * patch's `values` member at `values_offset`). Static data. */
+typedef struct {
+    const char *name;
+    size_t size;
+    bsf_merge_patch_op_fn op_of;
+    bsf_member_decode_fn decode;
+    size_t values_offset;
+} bsf_merge_patch_type_t;
+
+/* Zeroes `patch` (every slot KEEP), then decodes the members of `map` into it: each one's
+ * value into the patch's values (pointers into `zone`) and its slot set to BSF_PATCH_SET.
+ * Returns 0, or -1 with a 400 problem in *problem: INVALID_MSG_FORMAT (not an object),
  * MODIFICATION_NOT_ALLOWED (a member that is not of the type), OPTIONAL_IE_INCORRECT (null:
- * no member can be removed), or what `decode` answers. */
-int bsf_merge_patch_decode_set_only(const msgpack_object *map, bsf_member_ctx_t *c,
-                                    const char *type_name, bsf_merge_patch_op_fn op_of,
-                                    void *patch, bsf_member_decode_fn decode,
-                                    void *values);
+ * no member can be removed), or what t->decode answers. */
+int bsf_merge_patch_decode_set_only(const msgpack_object *map, msgpack_zone *zone,
+                                    bsf_problem_t *problem, const bsf_merge_patch_type_t *t,
+                                    void *patch);
 
 #endif

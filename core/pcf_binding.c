@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/member_pack.h"
 #include "core/member_parse.h"
 #include "core/pcf_vendor.h"
 
@@ -93,8 +94,9 @@ static int decode_def(bsf_member_ctx_t *c, const member_def_t *m, const char *ke
                       const msgpack_object *v, bsf_pcf_binding_t *b);
 
 int bsf_pcf_binding_decode_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
-                                  bsf_pcf_binding_t *b)
+                                  void *out)
 {
+    bsf_pcf_binding_t *b = out;
     const member_def_t *m = find_member(key);
     if (!m && strcmp(key, BSF_PCF_VENDOR_KEY) == 0)
         return decode_vendor(c, v, b);
@@ -145,18 +147,11 @@ static int decode_def(bsf_member_ctx_t *c, const member_def_t *m, const char *ke
     }
 }
 
-static int body_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
-                       void *out)
-{
-    return bsf_pcf_binding_decode_member(c, key, v, out);
-}
-
 int bsf_pcf_binding_decode(const msgpack_object *map, msgpack_zone *zone,
                            bsf_pcf_binding_t *out, bsf_problem_t *problem)
 {
-    memset(out, 0, sizeof *out);
-    bsf_member_ctx_t c = {zone, problem};
-    return bsf_member_decode_object(map, &c, body_member, out);
+    return bsf_member_decode_zeroed(map, zone, problem, bsf_pcf_binding_decode_member, out,
+                                    sizeof *out);
 }
 
 static int match_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
@@ -181,15 +176,12 @@ int bsf_pcf_binding_check_rules(const bsf_pcf_binding_t *b, bsf_problem_t *probl
         return bsf_problem_fail(problem, BSF_CAUSE_MANDATORY_IE_MISSING, "/dnn", "is missing");
     if (!b->has_snssai)
         return bsf_problem_fail(problem, BSF_CAUSE_MANDATORY_IE_MISSING, "/snssai", "is missing");
-    if (!b->has_ipv4 && !b->has_ipv6 && !b->has_mac) {
-        bsf_problem_set(problem, BSF_CAUSE_MANDATORY_IE_MISSING,
-                        "a UE address is missing: one of ipv4Addr, ipv6Prefix or macAddr48 is "
-                        "required");
-        bsf_problem_add_param(problem, "/ipv4Addr", "one UE address is required");
-        bsf_problem_add_param(problem, "/ipv6Prefix", "one UE address is required");
-        bsf_problem_add_param(problem, "/macAddr48", "one UE address is required");
-        return -1;
-    }
+    if (!b->has_ipv4 && !b->has_ipv6 && !b->has_mac)
+        return bsf_problem_fail_none_of(
+            problem, BSF_CAUSE_MANDATORY_IE_MISSING,
+            "a UE address is missing: one of ipv4Addr, ipv6Prefix or macAddr48 is required",
+            "one UE address is required",
+            (const char *const[]){"/ipv4Addr", "/ipv6Prefix", "/macAddr48", NULL});
     if (b->n_add_ipv6 && !b->has_ipv6)
         return bsf_problem_fail(problem, BSF_CAUSE_OPTIONAL_IE_INCORRECT, "/addIpv6Prefixes",
                                 "needs ipv6Prefix");
@@ -208,15 +200,13 @@ int bsf_pcf_binding_check_rules(const bsf_pcf_binding_t *b, bsf_problem_t *probl
         return bsf_problem_fail(problem, BSF_CAUSE_OPTIONAL_IE_INCORRECT, which,
                                 "pcfDiamHost and pcfDiamRealm must be given together");
     }
-    if (!b->pcf_fqdn && !b->pcf_ip_end_points.n && !b->pcf_diam_host) {
-        bsf_problem_set(problem, BSF_CAUSE_MANDATORY_IE_MISSING,
-                        "a PCF address is missing: pcfFqdn, pcfIpEndPoints, or pcfDiamHost with "
-                        "pcfDiamRealm is required");
-        bsf_problem_add_param(problem, "/pcfFqdn", "one PCF address is required");
-        bsf_problem_add_param(problem, "/pcfIpEndPoints", "one PCF address is required");
-        bsf_problem_add_param(problem, "/pcfDiamHost", "one PCF address is required");
-        return -1;
-    }
+    if (!b->pcf_fqdn && !b->pcf_ip_end_points.n && !b->pcf_diam_host)
+        return bsf_problem_fail_none_of(
+            problem, BSF_CAUSE_MANDATORY_IE_MISSING,
+            "a PCF address is missing: pcfFqdn, pcfIpEndPoints, or pcfDiamHost with "
+            "pcfDiamRealm is required",
+            "one PCF address is required",
+            (const char *const[]){"/pcfFqdn", "/pcfIpEndPoints", "/pcfDiamHost", NULL});
     return 0;
 }
 
@@ -259,69 +249,26 @@ static int pack_text(msgpack_packer *pk, const char *s, size_t n)
     return msgpack_pack_str(pk, n) || msgpack_pack_str_body(pk, s, n);
 }
 
-static int pack_cstr(msgpack_packer *pk, const char *s)
-{
-    return pack_text(pk, s, strlen(s));
-}
-
-static int pack_key_str(msgpack_packer *pk, const char *key, const char *value)
-{
-    return pack_cstr(pk, key) || pack_cstr(pk, value);
-}
-
-static int pack_ipv6_prefix(msgpack_packer *pk, const bsf_ipv6_prefix_t *p)
+/* The item writers (a bsf_pack_item_fn each, also used for single members). */
+static int pack_ipv6_prefix(msgpack_packer *pk, const void *prefix)
 {
     char t[BSF_IPV6_TEXT_MAX];
-    size_t n = bsf_ipv6_prefix_format(p, t);
+    size_t n = bsf_ipv6_prefix_format(prefix, t);
     return pack_text(pk, t, n);
 }
 
-static int pack_mac(msgpack_packer *pk, const bsf_mac48_t *m)
+static int pack_mac(msgpack_packer *pk, const void *mac)
 {
     char t[BSF_MAC48_TEXT_MAX];
-    size_t n = bsf_mac48_format(m, t);
+    size_t n = bsf_mac48_format(mac, t);
     return pack_text(pk, t, n);
 }
 
-static int pack_snssai(msgpack_packer *pk, const bsf_snssai_t *s)
+static int pack_ipv4_mask(msgpack_packer *pk, const void *mask)
 {
-    if (msgpack_pack_map(pk, s->has_sd ? 2 : 1) || pack_cstr(pk, "sst") ||
-        msgpack_pack_uint8(pk, s->sst))
-        return -1;
-    if (s->has_sd) {
-        char sd[8];
-        snprintf(sd, sizeof sd, "%06X", (unsigned)s->sd);
-        return pack_key_str(pk, "sd", sd);
-    }
-    return 0;
-}
-
-static int pack_end_points(msgpack_packer *pk, const bsf_ip_end_points_t *eps)
-{
-    if (msgpack_pack_array(pk, eps->n))
-        return -1;
-    for (size_t i = 0; i < eps->n; i++) {
-        const bsf_ip_end_point_t *e = &eps->items[i];
-        size_t members = (e->has_ipv4 || e->has_ipv6) + (e->transport != NULL) + e->has_port;
-        if (msgpack_pack_map(pk, members))
-            return -1;
-        if (e->has_ipv4) {
-            char t[BSF_IPV4_TEXT_MAX];
-            size_t n = bsf_ipv4_format(&e->ipv4, t);
-            if (pack_cstr(pk, "ipv4Address") || pack_text(pk, t, n))
-                return -1;
-        } else if (e->has_ipv6) {
-            char t[BSF_IPV6_TEXT_MAX];
-            size_t n = bsf_ipv6_addr_format(e->ipv6, t);
-            if (pack_cstr(pk, "ipv6Address") || pack_text(pk, t, n))
-                return -1;
-        }
-        if (e->transport && pack_key_str(pk, "transport", e->transport))
-            return -1;
-        if (e->has_port && (pack_cstr(pk, "port") || msgpack_pack_uint16(pk, e->port)))
-            return -1;
-    }
-    return 0;
+    char t[BSF_IPV6_TEXT_MAX];
+    size_t n = bsf_ipv4_mask_format(mask, t);
+    return pack_text(pk, t, n);
 }
 
 static size_t count_members(const bsf_pcf_binding_t *b)
@@ -339,103 +286,70 @@ static size_t count_members(const bsf_pcf_binding_t *b)
 static int pack_para_com(msgpack_packer *pk, const bsf_para_com_t *pc)
 {
     size_t n = (pc->supi != NULL) + (pc->dnn != NULL) + pc->has_snssai;
-    if (msgpack_pack_map(pk, n))
+    if (msgpack_pack_map(pk, n) || bsf_pack_opt(pk, "supi", pc->supi) ||
+        bsf_pack_opt(pk, "dnn", pc->dnn))
         return -1;
-    if (pc->supi && pack_key_str(pk, "supi", pc->supi))
+    return pc->has_snssai && (bsf_pack_cstr(pk, "snssai") || bsf_pack_snssai(pk, &pc->snssai));
+}
+
+/* The members up to snssai (schema order). */
+static int pack_ue_and_pcf(msgpack_packer *pk, const bsf_pcf_binding_t *b)
+{
+    if (bsf_pack_opt(pk, "supi", b->supi) || bsf_pack_opt(pk, "gpsi", b->gpsi))
         return -1;
-    if (pc->dnn && pack_key_str(pk, "dnn", pc->dnn))
+    if (b->has_ipv4) {
+        char t[BSF_IPV4_TEXT_MAX];
+        size_t n = bsf_ipv4_format(&b->ipv4, t);
+        if (bsf_pack_cstr(pk, "ipv4Addr") || pack_text(pk, t, n))
+            return -1;
+    }
+    if (b->has_ipv6 && (bsf_pack_cstr(pk, "ipv6Prefix") || pack_ipv6_prefix(pk, &b->ipv6)))
         return -1;
-    if (pc->has_snssai && (pack_cstr(pk, "snssai") || pack_snssai(pk, &pc->snssai)))
+    if (bsf_pack_array_opt(pk, "addIpv6Prefixes", b->add_ipv6, b->n_add_ipv6,
+                           sizeof *b->add_ipv6, pack_ipv6_prefix) ||
+        bsf_pack_opt(pk, "ipDomain", b->ip_domain))
         return -1;
-    return 0;
+    if (b->has_mac && (bsf_pack_cstr(pk, "macAddr48") || pack_mac(pk, &b->mac)))
+        return -1;
+    if (bsf_pack_array_opt(pk, "addMacAddrs", b->add_mac, b->n_add_mac, sizeof *b->add_mac,
+                           pack_mac) ||
+        bsf_pack_opt(pk, "dnn", b->dnn) || bsf_pack_opt(pk, "pcfFqdn", b->pcf_fqdn))
+        return -1;
+    if (b->pcf_ip_end_points.n && (bsf_pack_cstr(pk, "pcfIpEndPoints") ||
+                                   bsf_pack_end_points(pk, &b->pcf_ip_end_points)))
+        return -1;
+    if (bsf_pack_opt(pk, "pcfDiamHost", b->pcf_diam_host) ||
+        bsf_pack_opt(pk, "pcfDiamRealm", b->pcf_diam_realm) ||
+        bsf_pack_opt(pk, "pcfSmFqdn", b->pcf_sm_fqdn))
+        return -1;
+    if (b->pcf_sm_ip_end_points.n && (bsf_pack_cstr(pk, "pcfSmIpEndPoints") ||
+                                      bsf_pack_end_points(pk, &b->pcf_sm_ip_end_points)))
+        return -1;
+    return b->has_snssai && (bsf_pack_cstr(pk, "snssai") || bsf_pack_snssai(pk, &b->snssai));
 }
 
 /* Members in the order of the TS 29.521 schema, so equal bindings encode to equal bytes. */
 int bsf_pcf_binding_encode(const bsf_pcf_binding_t *b, msgpack_packer *pk)
 {
-    if (msgpack_pack_map(pk, count_members(b)))
+    if (msgpack_pack_map(pk, count_members(b)) || pack_ue_and_pcf(pk, b))
         return -1;
-    if (b->supi && pack_key_str(pk, "supi", b->supi))
+    if (bsf_pack_opt(pk, "suppFeat", b->supp_feat) || bsf_pack_opt(pk, "pcfId", b->pcf_id) ||
+        bsf_pack_opt(pk, "pcfSetId", b->pcf_set_id) ||
+        bsf_pack_opt(pk, "recoveryTime", b->recovery_time))
         return -1;
-    if (b->gpsi && pack_key_str(pk, "gpsi", b->gpsi))
+    if (b->para_com.present &&
+        (bsf_pack_cstr(pk, "paraCom") || pack_para_com(pk, &b->para_com)))
         return -1;
-    if (b->has_ipv4) {
-        char t[BSF_IPV4_TEXT_MAX];
-        size_t n = bsf_ipv4_format(&b->ipv4, t);
-        if (pack_cstr(pk, "ipv4Addr") || pack_text(pk, t, n))
-            return -1;
-    }
-    if (b->has_ipv6 && (pack_cstr(pk, "ipv6Prefix") || pack_ipv6_prefix(pk, &b->ipv6)))
+    if (bsf_pack_opt(pk, "bindLevel", b->bind_level) ||
+        bsf_pack_array_opt(pk, "ipv4FrameRouteList", b->ipv4_routes, b->n_ipv4_routes,
+                           sizeof *b->ipv4_routes, pack_ipv4_mask) ||
+        bsf_pack_array_opt(pk, "ipv6FrameRouteList", b->ipv6_routes, b->n_ipv6_routes,
+                           sizeof *b->ipv6_routes, pack_ipv6_prefix))
         return -1;
-    if (b->n_add_ipv6) {
-        if (pack_cstr(pk, "addIpv6Prefixes") || msgpack_pack_array(pk, b->n_add_ipv6))
-            return -1;
-        for (size_t i = 0; i < b->n_add_ipv6; i++)
-            if (pack_ipv6_prefix(pk, &b->add_ipv6[i]))
-                return -1;
-    }
-    if (b->ip_domain && pack_key_str(pk, "ipDomain", b->ip_domain))
-        return -1;
-    if (b->has_mac && (pack_cstr(pk, "macAddr48") || pack_mac(pk, &b->mac)))
-        return -1;
-    if (b->n_add_mac) {
-        if (pack_cstr(pk, "addMacAddrs") || msgpack_pack_array(pk, b->n_add_mac))
-            return -1;
-        for (size_t i = 0; i < b->n_add_mac; i++)
-            if (pack_mac(pk, &b->add_mac[i]))
-                return -1;
-    }
-    if (b->dnn && pack_key_str(pk, "dnn", b->dnn))
-        return -1;
-    if (b->pcf_fqdn && pack_key_str(pk, "pcfFqdn", b->pcf_fqdn))
-        return -1;
-    if (b->pcf_ip_end_points.n &&
-        (pack_cstr(pk, "pcfIpEndPoints") || pack_end_points(pk, &b->pcf_ip_end_points)))
-        return -1;
-    if (b->pcf_diam_host && pack_key_str(pk, "pcfDiamHost", b->pcf_diam_host))
-        return -1;
-    if (b->pcf_diam_realm && pack_key_str(pk, "pcfDiamRealm", b->pcf_diam_realm))
-        return -1;
-    if (b->pcf_sm_fqdn && pack_key_str(pk, "pcfSmFqdn", b->pcf_sm_fqdn))
-        return -1;
-    if (b->pcf_sm_ip_end_points.n &&
-        (pack_cstr(pk, "pcfSmIpEndPoints") || pack_end_points(pk, &b->pcf_sm_ip_end_points)))
-        return -1;
-    if (b->has_snssai && (pack_cstr(pk, "snssai") || pack_snssai(pk, &b->snssai)))
-        return -1;
-    if (b->supp_feat && pack_key_str(pk, "suppFeat", b->supp_feat))
-        return -1;
-    if (b->pcf_id && pack_key_str(pk, "pcfId", b->pcf_id))
-        return -1;
-    if (b->pcf_set_id && pack_key_str(pk, "pcfSetId", b->pcf_set_id))
-        return -1;
-    if (b->recovery_time && pack_key_str(pk, "recoveryTime", b->recovery_time))
-        return -1;
-    if (b->para_com.present && (pack_cstr(pk, "paraCom") || pack_para_com(pk, &b->para_com)))
-        return -1;
-    if (b->bind_level && pack_key_str(pk, "bindLevel", b->bind_level))
-        return -1;
-    if (b->n_ipv4_routes) {
-        if (pack_cstr(pk, "ipv4FrameRouteList") || msgpack_pack_array(pk, b->n_ipv4_routes))
-            return -1;
-        for (size_t i = 0; i < b->n_ipv4_routes; i++) {
-            char t[BSF_IPV6_TEXT_MAX];
-            size_t n = bsf_ipv4_mask_format(&b->ipv4_routes[i], t);
-            if (pack_text(pk, t, n))
-                return -1;
-        }
-    }
-    if (b->n_ipv6_routes) {
-        if (pack_cstr(pk, "ipv6FrameRouteList") || msgpack_pack_array(pk, b->n_ipv6_routes))
-            return -1;
-        for (size_t i = 0; i < b->n_ipv6_routes; i++)
-            if (pack_ipv6_prefix(pk, &b->ipv6_routes[i]))
-                return -1;
-    }
     if (b->has_vendor) {
         bsf_pcf_vendor_t vs = {true, b->has_vendor_version, b->vendor_version,
                                b->notification_url, b->create_binding_time};
-        return pack_cstr(pk, BSF_PCF_VENDOR_KEY) || bsf_pcf_vendor_encode(&vs, pk);
+        return bsf_pack_cstr(pk, BSF_PCF_VENDOR_KEY) || bsf_pcf_vendor_encode(&vs, pk);
     }
     return 0;
 }
@@ -508,19 +422,31 @@ bool bsf_pcf_binding_same_pcf(const bsf_pcf_binding_t *a, const bsf_pcf_binding_
     return compared > 0;
 }
 
-static bool ipv6_in_list(const bsf_ipv6_prefix_t *p, const bsf_ipv6_prefix_t *list, size_t n)
+/* Equality of two addresses of one kind (a bsf_ipv6_prefix_t or a bsf_mac48_t each). */
+typedef bool (*same_address_fn)(const void *x, const void *y);
+
+static bool same_ipv6(const void *x, const void *y)
 {
-    for (size_t i = 0; i < n; i++)
-        if (list[i].len == p->len && bsf_ipv6_prefix_contains(&list[i], p))
-            return true;
-    return false;
+    const bsf_ipv6_prefix_t *p = x, *q = y;
+    return q->len == p->len && bsf_ipv6_prefix_contains(q, p);
 }
 
-static bool mac_in_list(const bsf_mac48_t *m, const bsf_mac48_t *list, size_t n)
+static bool same_mac(const void *x, const void *y)
 {
-    for (size_t i = 0; i < n; i++)
-        if (memcmp(&list[i], m, sizeof *m) == 0)
-            return true;
+    return memcmp(x, y, sizeof(bsf_mac48_t)) == 0;
+}
+
+/* True when one of a's addresses (`a0`, then the `na` at `as`, `size` bytes each) is one of
+ * b's (likewise). */
+static bool addresses_meet(const void *a0, const void *as, size_t na, const void *b0,
+                           const void *bs, size_t nb, size_t size, same_address_fn same)
+{
+    for (size_t i = 0; i <= na; i++) {
+        const void *x = i == 0 ? a0 : (const char *)as + (i - 1) * size;
+        for (size_t j = 0; j <= nb; j++)
+            if (same(x, j == 0 ? b0 : (const char *)bs + (j - 1) * size))
+                return true;
+    }
     return false;
 }
 
@@ -535,23 +461,13 @@ bool bsf_pcf_binding_share_ue_address(const bsf_pcf_binding_t *a, const bsf_pcf_
         same_domain(a->ip_domain, b->ip_domain))
         return true;
     /* IPv6 prefixes and MACs: each of a's addresses against all of b's. */
-    if (a->has_ipv6 && b->has_ipv6) {
-        if (ipv6_in_list(&a->ipv6, &b->ipv6, 1) || ipv6_in_list(&a->ipv6, b->add_ipv6, b->n_add_ipv6))
-            return true;
-        for (size_t i = 0; i < a->n_add_ipv6; i++)
-            if (ipv6_in_list(&a->add_ipv6[i], &b->ipv6, 1) ||
-                ipv6_in_list(&a->add_ipv6[i], b->add_ipv6, b->n_add_ipv6))
-                return true;
-    }
-    if (a->has_mac && b->has_mac) {
-        if (mac_in_list(&a->mac, &b->mac, 1) || mac_in_list(&a->mac, b->add_mac, b->n_add_mac))
-            return true;
-        for (size_t i = 0; i < a->n_add_mac; i++)
-            if (mac_in_list(&a->add_mac[i], &b->mac, 1) ||
-                mac_in_list(&a->add_mac[i], b->add_mac, b->n_add_mac))
-                return true;
-    }
-    return false;
+    if (a->has_ipv6 && b->has_ipv6 &&
+        addresses_meet(&a->ipv6, a->add_ipv6, a->n_add_ipv6, &b->ipv6, b->add_ipv6,
+                       b->n_add_ipv6, sizeof a->ipv6, same_ipv6))
+        return true;
+    return a->has_mac && b->has_mac &&
+           addresses_meet(&a->mac, a->add_mac, a->n_add_mac, &b->mac, b->add_mac, b->n_add_mac,
+                          sizeof a->mac, same_mac);
 }
 
 bool bsf_snssai_equal(const bsf_snssai_t *a, const bsf_snssai_t *b)

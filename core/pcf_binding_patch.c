@@ -1,5 +1,6 @@
 #include "core/pcf_binding_patch.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -7,17 +8,23 @@
 
 #define OPT BSF_CAUSE_OPTIONAL_IE_INCORRECT
 
-/* Which PcfBindingPatch members exist and which of them the schema makes nullable. */
+/* Which PcfBindingPatch members exist, which of them the schema makes nullable, and the
+ * offset of each one's operation slot in bsf_pcf_binding_patch_t. */
 typedef struct {
     const char *name;
     bool nullable;
+    size_t op;
 } patch_member_t;
 
+#define OP(slot) offsetof(bsf_pcf_binding_patch_t, slot)
+
 static const patch_member_t members[] = {
-    {"ipv4Addr", true},      {"ipDomain", true},      {"ipv6Prefix", true},
-    {"addIpv6Prefixes", true}, {"macAddr48", true},   {"addMacAddrs", true},
-    {"pcfId", false},        {"pcfFqdn", false},      {"pcfIpEndPoints", false},
-    {"pcfDiamHost", false},  {"pcfDiamRealm", false},
+    {"ipv4Addr", true, OP(ipv4)},           {"ipDomain", true, OP(ip_domain)},
+    {"ipv6Prefix", true, OP(ipv6)},         {"addIpv6Prefixes", true, OP(add_ipv6)},
+    {"macAddr48", true, OP(mac)},           {"addMacAddrs", true, OP(add_mac)},
+    {"pcfId", false, OP(pcf_id)},           {"pcfFqdn", false, OP(pcf_fqdn)},
+    {"pcfIpEndPoints", false, OP(pcf_ip_end_points)},
+    {"pcfDiamHost", false, OP(pcf_diam_host)}, {"pcfDiamRealm", false, OP(pcf_diam_realm)},
 };
 
 static const patch_member_t *find_member(const char *key)
@@ -26,31 +33,6 @@ static const patch_member_t *find_member(const char *key)
         if (strcmp(members[i].name, key) == 0)
             return &members[i];
     return NULL;
-}
-
-static bsf_patch_op_t *op_of(bsf_pcf_binding_patch_t *p, const char *key)
-{
-    if (strcmp(key, "ipv4Addr") == 0)
-        return &p->ipv4;
-    if (strcmp(key, "ipDomain") == 0)
-        return &p->ip_domain;
-    if (strcmp(key, "ipv6Prefix") == 0)
-        return &p->ipv6;
-    if (strcmp(key, "addIpv6Prefixes") == 0)
-        return &p->add_ipv6;
-    if (strcmp(key, "macAddr48") == 0)
-        return &p->mac;
-    if (strcmp(key, "addMacAddrs") == 0)
-        return &p->add_mac;
-    if (strcmp(key, "pcfId") == 0)
-        return &p->pcf_id;
-    if (strcmp(key, "pcfFqdn") == 0)
-        return &p->pcf_fqdn;
-    if (strcmp(key, "pcfIpEndPoints") == 0)
-        return &p->pcf_ip_end_points;
-    if (strcmp(key, "pcfDiamHost") == 0)
-        return &p->pcf_diam_host;
-    return &p->pcf_diam_realm;
 }
 
 int bsf_pcf_binding_patch_decode(const msgpack_object *map, msgpack_zone *zone,
@@ -75,7 +57,7 @@ int bsf_pcf_binding_patch_decode(const msgpack_object *map, msgpack_zone *zone,
         if (!m)
             return bsf_problem_fail(problem, BSF_CAUSE_MODIFICATION_NOT_ALLOWED, ptr,
                                     "is not a member of PcfBindingPatch and cannot be modified");
-        bsf_patch_op_t *op = op_of(out, key);
+        bsf_patch_op_t *op = (bsf_patch_op_t *)((char *)out + m->op);
         if (kv->val.type == MSGPACK_OBJECT_NIL) {
             if (!m->nullable)
                 return bsf_problem_fail(problem, OPT, ptr, "cannot be removed (not nullable)");

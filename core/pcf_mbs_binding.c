@@ -1,5 +1,6 @@
 #include "core/pcf_mbs_binding.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,10 +27,11 @@ static const mbs_member_t mbs_members[] = {
     {"suppFeat", false, BSF_TEXT_HEX, AT(supp_feat)},
 };
 
-/* One member by name (0 for an unknown one). */
+/* One member by name into `out` (a bsf_pcf_mbs_binding_t; 0 for an unknown one). */
 static int decode_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
-                         bsf_pcf_mbs_binding_t *b)
+                         void *out)
 {
+    bsf_pcf_mbs_binding_t *b = out;
     if (strcmp(key, "mbsSessionId") == 0) {
         b->has_mbs_session_id = true;
         return bsf_mbs_session_id_decode(c, v, "/mbsSessionId", BSF_CAUSE_MANDATORY_IE_INCORRECT,
@@ -49,19 +51,10 @@ static int decode_member(bsf_member_ctx_t *c, const char *key, const msgpack_obj
     return 0;
 }
 
-/* decode_member for bsf_member_decode_object and the merge patch (a void * target). */
-static int body_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
-                       void *out)
-{
-    return decode_member(c, key, v, out);
-}
-
 int bsf_pcf_mbs_binding_decode(const msgpack_object *map, msgpack_zone *zone,
                                bsf_pcf_mbs_binding_t *out, bsf_problem_t *problem)
 {
-    memset(out, 0, sizeof *out);
-    bsf_member_ctx_t c = {zone, problem};
-    return bsf_member_decode_object(map, &c, body_member, out);
+    return bsf_member_decode_zeroed(map, zone, problem, decode_member, out, sizeof *out);
 }
 
 int bsf_pcf_mbs_binding_check_rules(const bsf_pcf_mbs_binding_t *b, bsf_problem_t *problem)
@@ -69,13 +62,8 @@ int bsf_pcf_mbs_binding_check_rules(const bsf_pcf_mbs_binding_t *b, bsf_problem_
     if (!b->has_mbs_session_id)
         return bsf_problem_fail(problem, BSF_CAUSE_MANDATORY_IE_MISSING, "/mbsSessionId",
                                 "is missing");
-    if (!b->pcf_fqdn && !b->pcf_ip_end_points.n) {
-        bsf_problem_set(problem, BSF_CAUSE_MANDATORY_IE_MISSING,
-                        "a PCF address is missing: pcfFqdn or pcfIpEndPoints is required");
-        bsf_problem_add_param(problem, "/pcfFqdn", "one PCF address is required");
-        bsf_problem_add_param(problem, "/pcfIpEndPoints", "one PCF address is required");
-        return -1;
-    }
+    if (!b->pcf_fqdn && !b->pcf_ip_end_points.n)
+        return bsf_member_pcf_address_missing(problem, "pcfFqdn", "pcfIpEndPoints");
     return 0;
 }
 
@@ -107,8 +95,9 @@ int bsf_pcf_mbs_binding_encode(const bsf_pcf_mbs_binding_t *b, msgpack_packer *p
 
 /* ---- merge patch ------------------------------------------------------------------- */
 
-static bsf_patch_op_t *op_of(bsf_pcf_mbs_binding_patch_t *p, const char *key)
+static bsf_patch_op_t *op_of(void *patch, const char *key)
 {
+    bsf_pcf_mbs_binding_patch_t *p = patch;
     if (strcmp(key, "pcfFqdn") == 0)
         return &p->pcf_fqdn;
     if (strcmp(key, "pcfIpEndPoints") == 0)
@@ -116,18 +105,14 @@ static bsf_patch_op_t *op_of(bsf_pcf_mbs_binding_patch_t *p, const char *key)
     return strcmp(key, "pcfId") == 0 ? &p->pcf_id : NULL;
 }
 
-static bsf_patch_op_t *patch_op(void *patch, const char *key)
-{
-    return op_of(patch, key);
-}
+static const bsf_merge_patch_type_t patch_type = {
+    "PcfMbsBindingPatch", sizeof(bsf_pcf_mbs_binding_patch_t), op_of, decode_member,
+    offsetof(bsf_pcf_mbs_binding_patch_t, values)};
 
 int bsf_pcf_mbs_binding_patch_decode(const msgpack_object *map, msgpack_zone *zone,
                                      bsf_pcf_mbs_binding_patch_t *out, bsf_problem_t *problem)
 {
-    memset(out, 0, sizeof *out);
-    bsf_member_ctx_t c = {zone, problem};
-    return bsf_merge_patch_decode_set_only(map, &c, "PcfMbsBindingPatch", patch_op, out,
-                                           body_member, &out->values);
+    return bsf_merge_patch_decode_set_only(map, zone, problem, &patch_type, out);
 }
 
 bool bsf_pcf_mbs_binding_patch_is_empty(const bsf_pcf_mbs_binding_patch_t *p)

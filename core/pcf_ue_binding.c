@@ -29,8 +29,9 @@ static const ue_member_t ue_members[] = {
 };
 
 int bsf_pcf_ue_binding_decode_member(bsf_member_ctx_t *c, const char *key,
-                                     const msgpack_object *v, bsf_pcf_ue_binding_t *b)
+                                     const msgpack_object *v, void *out)
 {
+    bsf_pcf_ue_binding_t *b = out;
     const ue_member_t *m = NULL;
     for (size_t i = 0; i < sizeof ue_members / sizeof ue_members[0] && !m; i++)
         if (strcmp(ue_members[i].name, key) == 0)
@@ -47,32 +48,19 @@ int bsf_pcf_ue_binding_decode_member(bsf_member_ctx_t *c, const char *key,
     return bsf_member_text(c, v, ptr, cause, m->text, field);
 }
 
-static int body_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
-                       void *out)
-{
-    return bsf_pcf_ue_binding_decode_member(c, key, v, out);
-}
-
 int bsf_pcf_ue_binding_decode(const msgpack_object *map, msgpack_zone *zone,
                               bsf_pcf_ue_binding_t *out, bsf_problem_t *problem)
 {
-    memset(out, 0, sizeof *out);
-    bsf_member_ctx_t c = {zone, problem};
-    return bsf_member_decode_object(map, &c, body_member, out);
+    return bsf_member_decode_zeroed(map, zone, problem, bsf_pcf_ue_binding_decode_member, out,
+                                    sizeof *out);
 }
 
 int bsf_pcf_ue_binding_check_rules(const bsf_pcf_ue_binding_t *b, bsf_problem_t *problem)
 {
     if (!b->supi)
         return bsf_problem_fail(problem, BSF_CAUSE_MANDATORY_IE_MISSING, "/supi", "is missing");
-    if (!b->pcf_for_ue_fqdn && !b->pcf_for_ue_ip_end_points.n) {
-        bsf_problem_set(problem, BSF_CAUSE_MANDATORY_IE_MISSING,
-                        "a PCF address is missing: pcfForUeFqdn or pcfForUeIpEndPoints is "
-                        "required");
-        bsf_problem_add_param(problem, "/pcfForUeFqdn", "one PCF address is required");
-        bsf_problem_add_param(problem, "/pcfForUeIpEndPoints", "one PCF address is required");
-        return -1;
-    }
+    if (!b->pcf_for_ue_fqdn && !b->pcf_for_ue_ip_end_points.n)
+        return bsf_member_pcf_address_missing(problem, "pcfForUeFqdn", "pcfForUeIpEndPoints");
     return 0;
 }
 

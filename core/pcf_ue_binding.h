@@ -26,11 +26,12 @@ typedef struct {
     const char *supp_feat;
 } bsf_pcf_ue_binding_t;
 
-/* Decodes one PcfForUeBinding member by name into `b` with the cause a registration uses
- * for it (supi: MANDATORY_IE_INCORRECT, the others OPTIONAL_IE_INCORRECT). Unknown names
- * are ignored (returns 0). Returns 0, or -1 with c->problem set. */
+/* Decodes one PcfForUeBinding member by name into `out` (a bsf_pcf_ue_binding_t) with the
+ * cause a registration uses for it (supi: MANDATORY_IE_INCORRECT, the others
+ * OPTIONAL_IE_INCORRECT). Unknown names are ignored (returns 0). A bsf_member_decode_fn.
+ * Returns 0, or -1 with c->problem set. */
 int bsf_pcf_ue_binding_decode_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
-                                     bsf_pcf_ue_binding_t *b);
+                                     void *out);
 
 /* Decodes a PcfForUeBinding map, checking each member's type and format (unknown members
  * ignored). Returns 0, or -1 with `problem` set. */

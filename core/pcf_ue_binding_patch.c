@@ -1,11 +1,13 @@
 #include "core/pcf_ue_binding_patch.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "core/merge_patch.h"
 
-static bsf_patch_op_t *op_of(bsf_pcf_ue_binding_patch_t *p, const char *key)
+static bsf_patch_op_t *op_of(void *patch, const char *key)
 {
+    bsf_pcf_ue_binding_patch_t *p = patch;
     if (strcmp(key, "pcfForUeFqdn") == 0)
         return &p->pcf_for_ue_fqdn;
     if (strcmp(key, "pcfForUeIpEndPoints") == 0)
@@ -15,24 +17,14 @@ static bsf_patch_op_t *op_of(bsf_pcf_ue_binding_patch_t *p, const char *key)
     return NULL;
 }
 
-static bsf_patch_op_t *patch_op(void *patch, const char *key)
-{
-    return op_of(patch, key);
-}
-
-static int patch_member(bsf_member_ctx_t *c, const char *key, const msgpack_object *v,
-                        void *values)
-{
-    return bsf_pcf_ue_binding_decode_member(c, key, v, values);
-}
+static const bsf_merge_patch_type_t patch_type = {
+    "PcfForUeBindingPatch", sizeof(bsf_pcf_ue_binding_patch_t), op_of,
+    bsf_pcf_ue_binding_decode_member, offsetof(bsf_pcf_ue_binding_patch_t, values)};
 
 int bsf_pcf_ue_binding_patch_decode(const msgpack_object *map, msgpack_zone *zone,
                                     bsf_pcf_ue_binding_patch_t *out, bsf_problem_t *problem)
 {
-    memset(out, 0, sizeof *out);
-    bsf_member_ctx_t c = {zone, problem};
-    return bsf_merge_patch_decode_set_only(map, &c, "PcfForUeBindingPatch", patch_op, out,
-                                           patch_member, &out->values);
+    return bsf_merge_patch_decode_set_only(map, zone, problem, &patch_type, out);
 }
 
 bool bsf_pcf_ue_binding_patch_is_empty(const bsf_pcf_ue_binding_patch_t *p)

@@ -210,3 +210,12 @@ int bsf_problem_fail(bsf_problem_t *p, bsf_cause_t cause, const char *param, con
     bsf_problem_add_param(p, param, "%s", reason);
     return -1;
 }
+
+int bsf_problem_fail_none_of(bsf_problem_t *p, bsf_cause_t cause, const char *detail,
+                             const char *reason, const char *const *params)
+{
+    bsf_problem_set(p, cause, "%s", detail);
+    for (; *params; params++)
+        bsf_problem_add_param(p, *params, "%s", reason);
+    return -1;
+}

@@ -89,5 +89,10 @@ void bsf_problem_add_param(bsf_problem_t *p, const char *param, const char *fmt,
 /* Sets the cause, one parameter and a detail naming it; returns -1 for convenience. */
 int bsf_problem_fail(bsf_problem_t *p, bsf_cause_t cause, const char *param, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The refusal when none of several members (at least one required) is given: `cause` with
+ * `detail`, and each name of the NULL-terminated `params` as a parameter with `reason`.
+ * Returns -1 for convenience. */
+int bsf_problem_fail_none_of(bsf_problem_t *p, bsf_cause_t cause, const char *detail,
+                             const char *reason, const char *const *params);
 
 #endif

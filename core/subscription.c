@@ -207,22 +207,12 @@ int bsf_subscription_check_rules(const bsf_subscription_t *s, bsf_problem_t *pro
 
 /* ---- encoding ---------------------------------------------------------------------- */
 
-static int pack_snssai(msgpack_packer *pk, const bsf_snssai_t *s)
+static int pack_pair(msgpack_packer *pk, const void *pair)
 {
-    if (msgpack_pack_map(pk, 1 + s->has_sd) || bsf_pack_cstr(pk, "sst") ||
-        msgpack_pack_uint8(pk, s->sst))
-        return -1;
-    if (!s->has_sd)
-        return 0;
-    char sd[8];
-    snprintf(sd, sizeof sd, "%06X", (unsigned)s->sd & 0xffffffu);
-    return bsf_pack_cstr(pk, "sd") || bsf_pack_cstr(pk, sd);
-}
-
-static int pack_pair(msgpack_packer *pk, const bsf_snssai_dnn_t *p)
-{
+    const bsf_snssai_dnn_t *p = pair;
     return msgpack_pack_map(pk, 2) || bsf_pack_cstr(pk, "snssai") ||
-           pack_snssai(pk, &p->snssai) || bsf_pack_cstr(pk, "dnn") || bsf_pack_cstr(pk, p->dnn);
+           bsf_pack_snssai(pk, &p->snssai) || bsf_pack_cstr(pk, "dnn") ||
+           bsf_pack_cstr(pk, p->dnn);
 }
 
 static int pack_events(msgpack_packer *pk, uint32_t events)
@@ -251,13 +241,9 @@ int bsf_subscription_encode(const bsf_subscription_t *s, msgpack_packer *pk)
         return -1;
     if (s->has_pair && (bsf_pack_cstr(pk, "snssaiDnnPairs") || pack_pair(pk, &s->pair)))
         return -1;
-    if (s->n_add_pairs) {
-        if (bsf_pack_cstr(pk, "addSnssaiDnnPairs") || msgpack_pack_array(pk, s->n_add_pairs))
-            return -1;
-        for (size_t i = 0; i < s->n_add_pairs; i++)
-            if (pack_pair(pk, &s->add_pairs[i]))
-                return -1;
-    }
+    if (bsf_pack_array_opt(pk, "addSnssaiDnnPairs", s->add_pairs, s->n_add_pairs,
+                           sizeof *s->add_pairs, pack_pair))
+        return -1;
     return bsf_pack_opt(pk, "expiry", s->expiry) || bsf_pack_opt(pk, "suppFeat", s->supp_feat)
                ? -1
                : 0;

@@ -16,6 +16,7 @@
 #include "common/diag.h"
 #include "core/decide.h"
 #include "core/hlc.h"
+#include "engine/doc_steps.h"
 #include "engine/engine_internal.h"
 #include "engine/notify_match.h"
 #include "engine/sub_index.h"
@@ -313,13 +314,17 @@ static int run_register(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
     return emit(e, txn, &ev, &cmd->log_position);
 }
 
+/* The live binding cmd->id into *binding (its record in *rec): 0 with *found, after refusing
+ * cmd (404) when there is none; or a store error. */
 static int load_live(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd, bsf_record_t *rec,
                      bsf_pcf_binding_t *binding, bool *found)
 {
     *found = false;
     int rc = bsf_projection_get(&e->store->proj, txn, &cmd->id, rec);
-    if (rc == MDB_NOTFOUND || (rc == 0 && rec->state != BSF_RECORD_LIVE))
+    if (rc == MDB_NOTFOUND || (rc == 0 && rec->state != BSF_RECORD_LIVE)) {
+        bsf_engine_refuse_not_found(cmd);
         return 0;
+    }
     if (rc)
         return rc;
     if (bsf_record_decode_binding(rec, &cmd->zone, binding))
@@ -343,11 +348,8 @@ static int run_update(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
     bsf_pcf_binding_t current, updated;
     bool found;
     int rc = load_live(e, txn, cmd, &rec, &current, &found);
-    if (rc || !found) {
-        if (!rc)
-            bsf_engine_refuse_not_found(cmd);
+    if (rc || !found)
         return rc;
-    }
     if (bsf_pcf_binding_patch_is_empty(&cmd->patch))
         return encode_binding(&current, &cmd->body);
     bsf_pcf_binding_patch_apply(&current, &cmd->patch, &updated);
@@ -382,11 +384,8 @@ static int run_deregister(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
     bsf_pcf_binding_t current;
     bool found;
     int rc = load_live(e, txn, cmd, &rec, &current, &found);
-    if (rc || !found) {
-        if (!rc)
-            bsf_engine_refuse_not_found(cmd);
+    if (rc || !found)
         return rc;
-    }
     if (bsf_engine_check_expected(e, txn, cmd, &rec, &rc))
         return rc;
     bsf_event_t ev = {.type = BSF_EVENT_BINDING_DEREGISTERED,
@@ -557,10 +556,12 @@ static int run_apply(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
                 (rc = resolve_cross_site_collision(e, txn, b, &ev->binding_id)))
                 return rc;
             if (ev->type == BSF_EVENT_UE_BINDING_REGISTERED &&
-                (rc = bsf_engine_resolve_ue_collision(e, txn, b, &ev->binding_id)))
+                (rc = bsf_engine_doc_resolve_collision(e, txn, b, &ev->binding_id,
+                                                      &bsf_engine_ue_rules)))
                 return rc;
             if (ev->type == BSF_EVENT_MBS_BINDING_REGISTERED &&
-                (rc = bsf_engine_resolve_mbs_collision(e, txn, b, &ev->binding_id)))
+                (rc = bsf_engine_doc_resolve_collision(e, txn, b, &ev->binding_id,
+                                                      &bsf_engine_mbs_rules)))
                 return rc;
         }
     }
@@ -603,11 +604,11 @@ static int run_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
     case BSF_CMD_UE_REGISTER:
     case BSF_CMD_UE_UPDATE:
     case BSF_CMD_UE_DEREGISTER:
-        return bsf_engine_run_ue_command(e, txn, cmd);
+        return bsf_engine_doc_run(e, txn, cmd, &bsf_engine_ue_rules);
     case BSF_CMD_MBS_REGISTER:
     case BSF_CMD_MBS_UPDATE:
     case BSF_CMD_MBS_DEREGISTER:
-        return bsf_engine_run_mbs_command(e, txn, cmd);
+        return bsf_engine_doc_run(e, txn, cmd, &bsf_engine_mbs_rules);
     case BSF_CMD_AUDIT:
         return bsf_engine_run_audit_command(e, txn, cmd);
     case BSF_CMD_SUB_CREATE:
@@ -938,6 +939,18 @@ static uint64_t gc_period_ms(const bsf_engine_t *e)
     return quarter >= GC_PERIOD_MS ? GC_PERIOD_MS : quarter < 1000 ? 1000 : quarter;
 }
 
+/* Ends a removal's own write transaction `txn` (NULL when it could not begin) after its step
+ * returned `rc`: committed when the step removed something, else aborted. Returns rc, or
+ * the commit's error. */
+static int end_removal(MDB_txn *txn, int rc, size_t removed)
+{
+    if (!rc && removed)
+        return mdb_txn_commit(txn);
+    if (txn)
+        mdb_txn_abort(txn);
+    return rc;
+}
+
 /* Removes tombstones past the horizon, in bounded transactions (between command batches, so
  * writes wait at most one of them). */
 static size_t collect_tombstones(bsf_engine_t *e, size_t max)
@@ -946,16 +959,12 @@ static size_t collect_tombstones(bsf_engine_t *e, size_t max)
     if (!e->cfg.tombstone_horizon_ms || now < e->cfg.tombstone_horizon_ms)
         return 0;
     uint64_t before = BSF_HLC_FROM_MS(now - e->cfg.tombstone_horizon_ms);
-    MDB_txn *txn;
+    MDB_txn *txn = NULL;
     size_t removed = 0;
     int rc = mdb_txn_begin(e->store->env, NULL, 0, &txn);
     if (!rc)
         rc = bsf_projection_gc_tombstones(&e->store->proj, txn, before, max, &removed);
-    if (!rc && removed)
-        rc = mdb_txn_commit(txn);
-    else if (txn)
-        mdb_txn_abort(txn);
-    if (rc) {
+    if ((rc = end_removal(txn, rc, removed))) {
         BSF_WARN("engine", "tombstone collection failed: %s", bsf_strerror(rc));
         return 0;
     }
@@ -1010,18 +1019,14 @@ static bool trim_due(bsf_engine_t *e)
 static void trim_log(bsf_engine_t *e)
 {
     uint64_t allowed = atomic_load(&e->trim_allowed);
-    MDB_txn *txn;
+    MDB_txn *txn = NULL;
     size_t removed = 0;
     e->trimmed_ns = bsf_clock_mono_ns();
     int rc = mdb_txn_begin(e->store->env, NULL, 0, &txn);
     if (!rc)
         rc = bsf_embedded_log_trim(&e->store->log, txn, allowed, TRIM_MAX_PER_TRANSACTION,
                                    &removed);
-    if (!rc && removed)
-        rc = mdb_txn_commit(txn);
-    else if (txn)
-        mdb_txn_abort(txn);
-    if (rc) {
+    if ((rc = end_removal(txn, rc, removed))) {
         BSF_WARN("engine", "log trimming failed: %s", bsf_strerror(rc));
         e->trim_retry_ns = bsf_clock_mono_ns() + 1000000000u;
         return;

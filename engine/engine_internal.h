@@ -42,21 +42,4 @@ int bsf_engine_note_removal(bsf_engine_t *e, MDB_txn *txn, const bsf_binding_id_
 /* Refuses `cmd`: no live binding with its id. */
 void bsf_engine_refuse_not_found(bsf_command_t *cmd);
 
-/* BSF_CMD_UE_REGISTER / _UPDATE / _DEREGISTER (engine/ue_commands.c). Returns 0 (the outcome
- * is in cmd) or a store error (the transaction is aborted). */
-int bsf_engine_run_ue_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd);
-/* Another site's UeBindingRegistered `id` was just applied: deregisters this site's own
- * bindings of the same SUPI that it replaces (core/ue_decide.h). Counts them in b->replaced
- * (b->replace_held when this site is behind its own log). Returns 0 or a store error. */
-int bsf_engine_resolve_ue_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
-                                    const bsf_binding_id_t *id);
-
-/* BSF_CMD_MBS_REGISTER / _UPDATE / _DEREGISTER (engine/mbs_commands.c). Same contract. */
-int bsf_engine_run_mbs_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd);
-/* Another site's MbsBindingRegistered `id` was just applied: when it and a live binding of
- * this site name the same MBS session, the later created of the two goes, deregistered by
- * its creating site (this one deregisters its own). Returns 0 or a store error. */
-int bsf_engine_resolve_mbs_collision(bsf_engine_t *e, MDB_txn *txn, bsf_apply_batch_t *b,
-                                     const bsf_binding_id_t *id);
-
 #endif

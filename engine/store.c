@@ -141,21 +141,27 @@ int bsf_store_write_raw_event(bsf_store_t *s, MDB_txn *txn, const char *raw, siz
     return rc ? rc : bsf_projection_apply(&s->proj, txn, ev, scratch);
 }
 
+/* The meta value under `k`, which must be `size` bytes: 0 with *v, MDB_NOTFOUND when there
+ * is none, MDB_CORRUPTED for a value of another size, or LMDB's error. */
+static int meta_get_fixed(bsf_store_t *s, MDB_txn *txn, MDB_val *k, size_t size, MDB_val *v)
+{
+    int rc = mdb_get(txn, s->meta, k, v);
+    return rc == 0 && v->mv_size != size ? MDB_CORRUPTED : rc;
+}
+
 int bsf_store_load_site_state(bsf_store_t *s, MDB_txn *txn, uint16_t site, uint64_t *seq,
                               uint64_t *hlc)
 {
     char name[32];
     snprintf(name, sizeof name, "site/%u", site);
     MDB_val k = {strlen(name), name}, v;
-    int rc = mdb_get(txn, s->meta, &k, &v);
+    int rc = meta_get_fixed(s, txn, &k, 16, &v);
     if (rc == MDB_NOTFOUND) {
         *seq = *hlc = 0;
         return 0;
     }
     if (rc)
         return rc;
-    if (v.mv_size != 16)
-        return MDB_CORRUPTED;
     *seq = bsf_get_be64(v.mv_data);
     *hlc = bsf_get_be64((const uint8_t *)v.mv_data + 8);
     return 0;
@@ -189,14 +195,12 @@ int bsf_store_load_position(bsf_store_t *s, MDB_txn *txn, const char *source, ui
     MDB_val k, v;
     int rc = meta_key(key, sizeof key, "pos/", source, &k);
     if (!rc)
-        rc = mdb_get(txn, s->meta, &k, &v);
+        rc = meta_get_fixed(s, txn, &k, 8, &v);
     *pos = 0;
     if (rc == MDB_NOTFOUND)
         return 0;
     if (rc)
         return rc;
-    if (v.mv_size != 8)
-        return MDB_CORRUPTED;
     *pos = bsf_get_be64(v.mv_data);
     return 0;
 }

@@ -52,30 +52,23 @@ static int load_live(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd, bsf_reco
     return rc;
 }
 
-static int run_replace(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
+/* Replace and delete, which act on the live subscription cmd->id (404 when there is none). */
+static int run_on_live(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
 {
     bsf_record_t rec;
     bool found;
     int rc = load_live(e, txn, cmd, &rec, &found);
     if (rc || !found)
         return rc;
+    if (cmd->kind == BSF_CMD_SUB_DELETE)
+        return bsf_engine_emit_deregistered(e, txn, BSF_EVENT_SUBSCRIPTION_REMOVED, &cmd->id,
+                                            BSF_REASON_UNSUBSCRIBED, NULL, &cmd->log_position);
     bsf_event_t ev = {.type = BSF_EVENT_SUBSCRIPTION_REPLACED, .binding_id = cmd->id,
                       .subscription = &cmd->subscription, .created_hlc = rec.created_hlc,
                       .origin_ts_ms = -1, .sender_ts_ms = -1};
     if ((rc = bsf_engine_emit(e, txn, &ev, &cmd->log_position)))
         return rc;
     return encode(&cmd->subscription, &cmd->body);
-}
-
-static int run_delete(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
-{
-    bsf_record_t rec;
-    bool found;
-    int rc = load_live(e, txn, cmd, &rec, &found);
-    if (rc || !found)
-        return rc;
-    return bsf_engine_emit_deregistered(e, txn, BSF_EVENT_SUBSCRIPTION_REMOVED, &cmd->id,
-                                        BSF_REASON_UNSUBSCRIBED, NULL, &cmd->log_position);
 }
 
 typedef struct {
@@ -114,16 +107,11 @@ static int run_expire(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
 
 int bsf_engine_run_sub_command(bsf_engine_t *e, MDB_txn *txn, bsf_command_t *cmd)
 {
-    switch (cmd->kind) {
-    case BSF_CMD_SUB_CREATE:
+    if (cmd->kind == BSF_CMD_SUB_CREATE)
         return run_create(e, txn, cmd);
-    case BSF_CMD_SUB_REPLACE:
-        return run_replace(e, txn, cmd);
-    case BSF_CMD_SUB_DELETE:
-        return run_delete(e, txn, cmd);
-    default:
-        return run_expire(e, txn, cmd);
-    }
+    if (cmd->kind == BSF_CMD_SUB_REPLACE || cmd->kind == BSF_CMD_SUB_DELETE)
+        return run_on_live(e, txn, cmd);
+    return run_expire(e, txn, cmd);
 }
 
 bool bsf_engine_sub_expiry_due(bsf_store_t *s, int64_t now_ms, uint16_t site)

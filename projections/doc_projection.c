@@ -10,11 +10,7 @@
 int bsf_doc_projection_get(const bsf_doc_kind_t *k, MDB_txn *txn, const bsf_binding_id_t *id,
                            bsf_record_t *out)
 {
-    MDB_val key = {16, (void *)id->b}, v;
-    int rc = mdb_get(txn, k->records, &key, &v);
-    if (rc)
-        return rc;
-    return bsf_record_parse(v.mv_data, v.mv_size, out) ? MDB_CORRUPTED : 0;
+    return bsf_projection_record_get(txn, k->records, id, out);
 }
 
 int bsf_doc_record_decode(const bsf_doc_kind_t *k, const bsf_record_t *r, msgpack_zone *zone,
@@ -119,15 +115,12 @@ static int apply_version(const bsf_doc_kind_t *k, const bsf_projection_t *p, MDB
 int bsf_doc_projection_apply(const bsf_doc_kind_t *k, const bsf_projection_t *p, MDB_txn *txn,
                              const bsf_event_t *ev, const void *doc, msgpack_sbuffer *scratch)
 {
-    bsf_record_t cur;
-    int rc = bsf_doc_projection_get(k, txn, &ev->binding_id, &cur);
-    if (rc && rc != MDB_NOTFOUND)
-        return rc;
-    bool exists = rc == 0;
-    /* `cur` points into LMDB pages that the writes below may move. */
-    bsf_record_t snapshot = cur;
+    /* The record read points into LMDB pages that the writes below may move. */
+    bsf_record_t snapshot;
+    bool exists;
     msgpack_sbuffer copy;
-    rc = bsf_record_detach(&snapshot, exists, &copy);
+    int rc = bsf_record_detach(bsf_doc_projection_get(k, txn, &ev->binding_id, &snapshot),
+                               &snapshot, &exists, &copy);
     if (!rc)
         rc = doc ? apply_version(k, p, txn, ev, doc, &snapshot, exists, scratch)
                  : apply_deregistration(k, p, txn, ev, &snapshot, exists, scratch);

@@ -59,14 +59,20 @@ int bsf_projection_open(MDB_txn *txn, bsf_projection_t *p, bool create)
     return 0;
 }
 
-int bsf_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
-                       bsf_record_t *out)
+int bsf_projection_record_get(MDB_txn *txn, MDB_dbi dbi, const bsf_binding_id_t *id,
+                              bsf_record_t *out)
 {
     MDB_val k = {16, (void *)id->b}, v;
-    int rc = mdb_get(txn, p->bindings, &k, &v);
+    int rc = mdb_get(txn, dbi, &k, &v);
     if (rc)
         return rc;
     return bsf_record_parse(v.mv_data, v.mv_size, out) ? MDB_CORRUPTED : 0;
+}
+
+int bsf_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
+                       bsf_record_t *out)
+{
+    return bsf_projection_record_get(txn, p->bindings, id, out);
 }
 
 int bsf_record_unpack_binding(const bsf_record_t *r, msgpack_zone *zone, msgpack_object *out)
@@ -226,15 +232,12 @@ int bsf_projection_apply_framed(const bsf_projection_t *p, MDB_txn *txn, const b
         return bsf_audit_projection_apply(p, txn, ev);
     if (bsf_event_is_subscription(ev->type))
         return bsf_sub_projection_apply(p, txn, ev, scratch);
-    bsf_record_t cur;
-    int rc = bsf_projection_get(p, txn, &ev->binding_id, &cur);
-    if (rc && rc != MDB_NOTFOUND)
-        return rc;
-    bool exists = rc == 0;
-    /* `cur` points into LMDB pages that the writes below may move. */
-    bsf_record_t snapshot = cur;
+    /* The record read points into LMDB pages that the writes below may move. */
+    bsf_record_t snapshot;
+    bool exists;
     msgpack_sbuffer copy;
-    rc = bsf_record_detach(&snapshot, exists, &copy);
+    int rc = bsf_record_detach(bsf_projection_get(p, txn, &ev->binding_id, &snapshot),
+                               &snapshot, &exists, &copy);
     if (!rc && ev->type == BSF_EVENT_BINDING_DEREGISTERED)
         rc = apply_deregistration(p, txn, ev, &snapshot, exists, scratch);
     else if (!rc)

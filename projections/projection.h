@@ -71,6 +71,10 @@ int bsf_projection_apply_framed(const bsf_projection_t *p, MDB_txn *txn, const b
  * when the value does not parse). Live and dead records are both returned. */
 int bsf_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
                        bsf_record_t *out);
+/* The same for the record of `id` in the id -> record sub-database `dbi` (the bindings' or a
+ * document kind's). `out` points into the transaction's pages. */
+int bsf_projection_record_get(MDB_txn *txn, MDB_dbi dbi, const bsf_binding_id_t *id,
+                              bsf_record_t *out);
 
 /* Decodes a live record's binding into `zone`. Returns 0 or -1 (corrupt record; callers
  * report it as MDB_CORRUPTED). */

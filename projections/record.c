@@ -1,6 +1,7 @@
 #include "projections/record.h"
 
 #include <errno.h>
+#include <lmdb.h>
 
 #include "core/bytes.h"
 #include "common/compress.h"
@@ -154,10 +155,13 @@ int bsf_record_binding_msgpack(const bsf_record_t *r, msgpack_zone *zone, const 
     return bsf_compress_unpack(r->binding, r->binding_len, zone, mp, len);
 }
 
-int bsf_record_detach(bsf_record_t *r, bool exists, msgpack_sbuffer *copy)
+int bsf_record_detach(int lookup_rc, bsf_record_t *r, bool *exists, msgpack_sbuffer *copy)
 {
     msgpack_sbuffer_init(copy);
-    if (!exists || r->state != BSF_RECORD_LIVE)
+    *exists = lookup_rc == 0;
+    if (lookup_rc && lookup_rc != MDB_NOTFOUND)
+        return lookup_rc;
+    if (!*exists || r->state != BSF_RECORD_LIVE)
         return 0;
     if (msgpack_sbuffer_write(copy, r->binding, r->binding_len))
         return -ENOMEM;

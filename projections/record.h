@@ -60,12 +60,13 @@ size_t bsf_record_write_fixed_header(const bsf_record_t *r, uint8_t *out);
 int bsf_record_binding_msgpack(const bsf_record_t *r, msgpack_zone *zone, const char **mp,
                                size_t *len);
 
-/* Makes a record read from LMDB pages safe across later writes in the same transaction
- * (they may move the pages): when `exists` and the record is live, its binding is copied into
- * `copy` and r->binding points there. `copy` is initialised here either way; the caller
- * destroys it when done with `r`. Returns 0, or -ENOMEM when the copy cannot be made (`r`
- * must not be used then). */
-int bsf_record_detach(bsf_record_t *r, bool exists, msgpack_sbuffer *copy);
+/* Makes the record a lookup read from LMDB pages into `r` safe across later writes in the
+ * same transaction (they may move the pages). `lookup_rc` is what the lookup returned: 0
+ * (*exists true), MDB_NOTFOUND (*exists false) or an LMDB error. When the record exists and is
+ * live, its binding is copied into `copy` and r->binding points there. `copy` is initialised
+ * here in every case; the caller destroys it when done with `r`. Returns 0, the lookup's
+ * error, or -ENOMEM when the copy cannot be made (`r` must not be used then). */
+int bsf_record_detach(int lookup_rc, bsf_record_t *r, bool *exists, msgpack_sbuffer *copy);
 
 /* The apply rules (docs/architecture.md) against the stored record `cur` (`exists` false:
  * there is none) for an event at (`hlc`, `site`). A deregistration changes something unless

@@ -87,13 +87,11 @@ int bsf_ue_query_parse(const char *query, size_t len, msgpack_zone *zone, bsf_ue
         if (parse_param(item.name, v, (size_t)vn, zone, q, problem))
             return -1;
     }
-    if (!q->supi && !q->gpsi) {
-        bsf_problem_set(problem, BSF_CAUSE_MANDATORY_QUERY_PARAM_MISSING,
-                        "one of supi or gpsi is required");
-        bsf_problem_add_param(problem, "query supi", "supi or gpsi is required");
-        bsf_problem_add_param(problem, "query gpsi", "supi or gpsi is required");
-        return -1;
-    }
+    if (!q->supi && !q->gpsi)
+        return bsf_problem_fail_none_of(problem, BSF_CAUSE_MANDATORY_QUERY_PARAM_MISSING,
+                                        "one of supi or gpsi is required",
+                                        "supi or gpsi is required",
+                                        (const char *const[]){"query supi", "query gpsi", NULL});
     return 0;
 }
 
