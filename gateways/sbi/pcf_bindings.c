@@ -24,22 +24,18 @@ static int64_t header_time(const bsf_h2_request_t *r, const char *name)
 
 /* ---- completion of writes ---------------------------------------------------------- */
 
-/* What bsf_nbsf_doc_answer_ok reads: the collection's name and the kinds it tells apart. */
+/* What bsf_nbsf_doc_answer reads: the collection's name, the kinds it tells apart and that a
+ * refusal carries the binding the engine answered with. */
 static const bsf_nbsf_doc_resource_t pcf_bindings_answers = {
     .name = "pcfBindings",
     .update_kind = BSF_CMD_UPDATE,
     .deregister_kind = BSF_CMD_DEREGISTER,
+    .refusal_body = BSF_NBSF_REFUSAL_BINDING,
 };
 
 static void answer_write(bsf_nbsf_request_t *rq, const bsf_command_t *cmd)
 {
-    msgpack_object binding;
-    bool has_binding = bsf_nbsf_unpack_result(rq, cmd, &binding) == 0;
-    if (cmd->status != BSF_CMD_OK) {
-        bsf_nbsf_respond_problem(rq, &cmd->problem, has_binding ? &binding : NULL);
-        return;
-    }
-    bsf_nbsf_doc_answer_ok(&pcf_bindings_answers, rq, cmd, has_binding ? &binding : NULL);
+    bsf_nbsf_doc_answer(&pcf_bindings_answers, rq, cmd);
 }
 
 static void submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd)
@@ -52,9 +48,8 @@ static void submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd)
 void bsf_pcf_bindings_register(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
 {
     msgpack_object doc;
-    if (bsf_nbsf_parse_body(rq, r, "application/json", &doc))
-        return;
-    bsf_command_t *cmd = bsf_nbsf_new_command(rq, BSF_CMD_REGISTER);
+    bsf_command_t *cmd =
+        bsf_nbsf_body_command(rq, r, "application/json", BSF_CMD_REGISTER, &doc);
     if (!cmd)
         return;
     bsf_problem_t p;
@@ -85,9 +80,8 @@ void bsf_pcf_bindings_update(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
                              const bsf_binding_id_t *id)
 {
     msgpack_object doc;
-    if (bsf_nbsf_parse_body(rq, r, "application/merge-patch+json", &doc))
-        return;
-    bsf_command_t *cmd = bsf_nbsf_new_command(rq, BSF_CMD_UPDATE);
+    bsf_command_t *cmd =
+        bsf_nbsf_body_command(rq, r, "application/merge-patch+json", BSF_CMD_UPDATE, &doc);
     if (!cmd)
         return;
     bsf_problem_t p;

@@ -11,22 +11,11 @@
 
 #define MAX_MBS_MATCHES 16
 
-static const bsf_nbsf_doc_resource_t mbs_resource;
-
 /* ---- writes ------------------------------------------------------------------------ */
 
 static void answer_write(bsf_nbsf_request_t *rq, const bsf_command_t *cmd)
 {
-    msgpack_object body;
-    bool has_body = bsf_nbsf_unpack_result(rq, cmd, &body) == 0;
-    if (cmd->status != BSF_CMD_OK) {
-        if (has_body && cmd->problem.cause == BSF_CAUSE_EXISTING_BINDING_INFO_FOUND)
-            bsf_nbsf_respond_problem_ext(rq, &cmd->problem, &body); /* MbsExtProblemDetails */
-        else
-            bsf_nbsf_respond_problem(rq, &cmd->problem, NULL);
-        return;
-    }
-    bsf_nbsf_doc_answer_ok(&mbs_resource, rq, cmd, has_body ? &body : NULL);
+    bsf_nbsf_doc_answer(&bsf_pcf_mbs_bindings, rq, cmd);
 }
 
 static int decode_binding(const msgpack_object *doc, bsf_command_t *cmd,
@@ -134,21 +123,15 @@ static void mbs_discover(bsf_nbsf_request_t *rq, const char *query, size_t query
 
 /* ---- routing ----------------------------------------------------------------------- */
 
-static const bsf_nbsf_doc_resource_t mbs_resource = {
+const bsf_nbsf_doc_resource_t bsf_pcf_mbs_bindings = {
     .name = BSF_PCF_MBS_BINDINGS,
     .not_found = "no PCF for an MBS session binding with this id",
     .register_kind = BSF_CMD_MBS_REGISTER,
     .update_kind = BSF_CMD_MBS_UPDATE,
     .deregister_kind = BSF_CMD_MBS_DEREGISTER,
+    .refusal_body = BSF_NBSF_REFUSAL_EXT_EXISTING,
     .discover = mbs_discover,
     .decode_binding = decode_binding,
     .decode_patch = decode_patch,
     .answer = answer_write,
 };
-
-bool bsf_pcf_mbs_bindings_route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
-                                const char *res, size_t res_len, const char *query,
-                                size_t query_len)
-{
-    return bsf_nbsf_doc_route(&mbs_resource, rq, r, res, res_len, query, query_len);
-}
