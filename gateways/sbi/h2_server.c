@@ -20,6 +20,7 @@
 
 #include "gateways/sbi/h2_budget.h"
 #include "gateways/sbi/h2_server_testing.h"
+#include "gateways/sbi/h2_session.h"
 #include "gateways/sbi/h2_tls.h"
 #include "gateways/sbi/sbi_headers.h"
 #include "gateways/sbi/sbi_tls.h"
@@ -227,8 +228,7 @@ struct bsf_h2_stream {
     bool resp_static;        /* resp is the caller's (bsf_h2_respond_static), not freed */
     bool responded;
     void *pending;
-    char *resp;
-    size_t resp_len, resp_off;
+    bsf_h2_body_t resp;
 };
 
 static size_t header_list_max(const bsf_h2_server_t *srv)
@@ -547,25 +547,8 @@ static void stream_free(bsf_h2_stream_t *s)
     bsf_h2_budget_free(bud, s->extra);
     bsf_h2_budget_free(bud, s->body);
     if (!s->resp_static)
-        bsf_h2_budget_free(bud, s->resp);
+        bsf_h2_budget_free(bud, s->resp.data);
     bsf_h2_budget_free(bud, s);
-}
-
-static ssize_t resp_read(nghttp2_session *session, int32_t stream_id, uint8_t *buf,
-                         size_t length, uint32_t *data_flags, nghttp2_data_source *source,
-                         void *user_data)
-{
-    (void)session;
-    (void)stream_id;
-    (void)user_data;
-    bsf_h2_stream_t *s = source->ptr;
-    size_t left = s->resp_len - s->resp_off;
-    size_t n = left < length ? left : length;
-    memcpy(buf, s->resp + s->resp_off, n);
-    s->resp_off += n;
-    if (s->resp_off == s->resp_len)
-        *data_flags |= NGHTTP2_DATA_FLAG_EOF;
-    return (ssize_t)n;
 }
 
 /* The Date of an answer, written once per second per worker. */
@@ -623,18 +606,18 @@ static void respond(bsf_h2_stream_t *s, int status, const char *content_type,
     if (hd->answered)
         hd->answered(hd->ctx, hstr(s, s->method), (int)st,
                      s->answer_priority[0] ? s->answer_prio : -1);
-    nghttp2_data_provider prd = {.source.ptr = s, .read_callback = resp_read};
+    nghttp2_data_provider prd = {.source.ptr = &s->resp, .read_callback = bsf_h2_body_read};
     if (body_len && !copy) { /* the caller's, for longer than the stream */
-        s->resp = (char *)body;
+        s->resp.data = (char *)body;
         s->resp_static = true;
-        s->resp_len = body_len;
+        s->resp.len = body_len;
     } else if (body_len) {
-        s->resp = bsf_h2_budget_malloc(&s->conn->w->budget, body_len);
-        if (!s->resp)
+        s->resp.data = bsf_h2_budget_malloc(&s->conn->w->budget, body_len);
+        if (!s->resp.data)
             body_len = 0;
         else
-            memcpy(s->resp, body, body_len);
-        s->resp_len = body_len;
+            memcpy(s->resp.data, body, body_len);
+        s->resp.len = body_len;
     }
     nghttp2_submit_response(s->conn->session, s->id, nva, n, body_len ? &prd : NULL);
     conn_flush(s->conn);
@@ -1210,15 +1193,12 @@ static int on_stream_close(nghttp2_session *session, int32_t stream_id, uint32_t
 
 static nghttp2_session_callbacks *make_callbacks(void)
 {
-    nghttp2_session_callbacks *cbs;
-    if (nghttp2_session_callbacks_new(&cbs))
+    nghttp2_session_callbacks *cbs =
+        bsf_h2_session_callbacks_new(on_header, on_data_chunk, on_frame_recv, on_stream_close);
+    if (!cbs)
         return NULL;
     nghttp2_session_callbacks_set_on_begin_frame_callback(cbs, on_begin_frame);
     nghttp2_session_callbacks_set_on_begin_headers_callback(cbs, on_begin_headers);
-    nghttp2_session_callbacks_set_on_header_callback(cbs, on_header);
-    nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cbs, on_data_chunk);
-    nghttp2_session_callbacks_set_on_frame_recv_callback(cbs, on_frame_recv);
-    nghttp2_session_callbacks_set_on_stream_close_callback(cbs, on_stream_close);
     nghttp2_session_callbacks_set_on_frame_send_callback(cbs, on_frame_send);
     return cbs;
 }
