@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/dlist.h"
 #include "gateways/sbi/h2_session.h"
 #include "gateways/sbi/h2_tls.h"
 
@@ -152,12 +153,7 @@ static void conn_flush(bsf_h2c_t *c)
 static void stream_unlink(stream_t *s)
 {
     bsf_h2c_t *c = s->c;
-    if (s->prev)
-        s->prev->next = s->next;
-    else
-        c->streams = s->next;
-    if (s->next)
-        s->next->prev = s->prev;
+    BSF_DLIST_UNLINK(c->streams, s);
     c->n_streams--;
     if (c->session)
         nghttp2_session_set_stream_user_data(c->session, s->id, NULL);

@@ -16,6 +16,7 @@
 
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/dlist.h"
 #include "common/sockaddr_text.h"
 
 #include "gateways/sbi/h2_budget.h"
@@ -533,12 +534,7 @@ static void stream_free(bsf_h2_stream_t *s)
     conn_t *c = s->conn;
     bsf_h2_budget_t *bud = &c->w->budget;
     settle(s);
-    if (s->prev)
-        s->prev->next = s->next;
-    else
-        c->streams = s->next;
-    if (s->next)
-        s->next->prev = s->prev;
+    BSF_DLIST_UNLINK(c->streams, s);
     if (s->pending) {
         bsf_h2_server_t *srv = c->w->srv;
         srv->handler.abandon(srv->handler.ctx, s->pending);
@@ -1225,12 +1221,7 @@ static void conn_close(conn_t *c)
         return;
     c->closing = true;
     urgent_drop(c);
-    if (c->prev)
-        c->prev->next = c->next;
-    else
-        c->w->conns = c->next;
-    if (c->next)
-        c->next->prev = c->prev;
+    BSF_DLIST_UNLINK(c->w->conns, c);
     c->w->n_conns--;
     atomic_fetch_sub_explicit(&c->w->open_conns, 1, memory_order_relaxed);
     /* The streams still open die with the connection: detach them from the session first

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "common/clock.h"
+#include "common/dlist.h"
 #include "common/str_pack.h"
 #include "gateways/sbi/h2_tls.h"
 #include "gateways/sbi/sbi_client_internal.h"
@@ -36,12 +37,7 @@ static void on_post_closed(uv_handle_t *h)
 static void post_run(post_t *p, bool stopped)
 {
     bsf_sbi_client_t *c = p->client;
-    if (p->prev)
-        p->prev->next = p->next;
-    else
-        c->timers = p->next;
-    if (p->next)
-        p->next->prev = p->prev;
+    BSF_DLIST_UNLINK(c->timers, p);
     uv_timer_stop(&p->timer);
     p->fn(p->arg, stopped);
     uv_close((uv_handle_t *)&p->timer, on_post_closed);

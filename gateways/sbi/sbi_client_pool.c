@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/dlist.h"
 
 typedef struct {
     bsf_h2c_t *c;
@@ -61,14 +62,7 @@ void bsf_sbi_pool_withdraw(bsf_sbi_pool_waiter_t *w)
     bsf_sbi_pool_entry_t *e = w->entry;
     if (!e)
         return;
-    if (w->prev)
-        w->prev->next = w->next;
-    else
-        e->head = w->next;
-    if (w->next)
-        w->next->prev = w->prev;
-    else
-        e->tail = w->prev;
+    BSF_DLIST_UNLINK_TAIL(e->head, e->tail, w);
     w->prev = w->next = NULL;
     w->entry = NULL;
 }

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "common/clock.h"
+#include "common/dlist.h"
 #include "gateways/admission/admission_rules.h"
 #include "gateways/sbi/sbi_client_internal.h"
 #include "gateways/sbi/scp_rules.h"
@@ -50,12 +51,7 @@ static void finish(req_t *r, bsf_sbi_response_t *rsp)
     detach(r);
     uv_timer_stop(&r->timer);
     r->state = REQ_DONE;
-    if (r->prev)
-        r->prev->next = r->next;
-    else
-        c->active = r->next;
-    if (r->next)
-        r->next->prev = r->prev;
+    BSF_DLIST_UNLINK(c->active, r);
     rsp->attempts = r->attempts;
     rsp->redirects = r->redirects;
     char uri[BSF_SBI_URI_MAX + BSF_SBI_HOST_MAX + 16];
