@@ -807,21 +807,29 @@ static void poll_urgent(bsf_h2_worker_t *w, uint64_t now)
 }
 
 /* Admission control before the body is read: a refused request is answered by `admit`. */
+/* The handler's view in *r of the stream's request without its body, received at
+ * `received_ns`: true, or false when a header or the headers array is missing (no memory). */
+static bool request_view(bsf_h2_stream_t *s, uint64_t received_ns, bsf_h2_request_t *r)
+{
+    *r = (bsf_h2_request_t){.method = hstr(s, s->method),
+                            .path = hstr(s, s->path),
+                            .path_len = s->path_len,
+                            .authority = hstr(s, s->authority),
+                            .content_type = hstr(s, s->content_type),
+                            .content_length = s->content_length,
+                            .n_headers = s->n_extra,
+                            .headers = extra_headers(s),
+                            .received_ns = received_ns};
+    return r->method && r->path && (!s->n_extra || r->headers);
+}
+
 static void admit(bsf_h2_stream_t *s)
 {
     bsf_h2_worker_t *w = s->conn->w;
     const bsf_h2_handler_t *hd = &w->srv->handler;
     if (hd->admit) {
-        bsf_h2_request_t r = {.method = hstr(s, s->method),
-                              .path = hstr(s, s->path),
-                              .path_len = s->path_len,
-                              .authority = hstr(s, s->authority),
-                              .content_type = hstr(s, s->content_type),
-                              .content_length = s->content_length,
-                              .n_headers = s->n_extra,
-                              .headers = extra_headers(s),
-                              .received_ns = s->headers_ns};
-        if (r.method && r.path && (!s->n_extra || r.headers)) {
+        bsf_h2_request_t r;
+        if (request_view(s, s->headers_ns, &r)) {
             bool ok = hd->admit(hd->ctx, w, s, &r);
             note_admission(s, !ok);
             if (!ok) {
@@ -878,20 +886,11 @@ static void dispatch(bsf_h2_stream_t *s)
     settle(s); /* complete: from receiving to in flight */
     s->in_flight = true;
     atomic_fetch_add_explicit(&w->in_flight, 1, memory_order_relaxed);
-    bsf_h2_request_t r = {
-        .method = hstr(s, s->method),
-        .path = hstr(s, s->path),
-        .path_len = s->path_len,
-        .authority = hstr(s, s->authority),
-        .content_type = hstr(s, s->content_type),
-        .content_length = s->content_length,
-        .body = s->body,
-        .body_len = s->body_len,
-        .n_headers = s->n_extra,
-        .headers = extra_headers(s),
-        .received_ns = bsf_clock_mono_ns(),
-    };
-    if (!r.method || !r.path || (s->n_extra && !r.headers)) {
+    bsf_h2_request_t r;
+    bool whole = request_view(s, bsf_clock_mono_ns(), &r);
+    r.body = s->body;
+    r.body_len = s->body_len;
+    if (!whole) {
         nghttp2_submit_rst_stream(s->conn->session, NGHTTP2_FLAG_NONE, s->id,
                                   r.headers ? NGHTTP2_PROTOCOL_ERROR : NGHTTP2_INTERNAL_ERROR);
         return;

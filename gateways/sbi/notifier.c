@@ -116,18 +116,25 @@ static subscriber_t **find(bsf_notifier_t *n, const char *uri)
 
 static void on_done(void *arg, const bsf_sbi_response_t *rsp);
 
+/* Takes the oldest waiting notification off the subscriber's queue (not empty). */
+static bsf_notify_item_t *take_oldest(subscriber_t *s)
+{
+    bsf_notify_item_t *it = s->head;
+    s->head = it->next;
+    if (!s->head)
+        s->tail = NULL;
+    s->n--;
+    atomic_fetch_sub(&s->owner->waiting, 1);
+    it->next = NULL;
+    return it;
+}
+
 /* Sends the subscriber's next waiting notification; frees the subscriber when none waits. */
 static void send_next(subscriber_t *s)
 {
     bsf_notifier_t *n = s->owner;
     while (s->head) {
-        bsf_notify_item_t *it = s->head;
-        s->head = it->next;
-        if (!s->head)
-            s->tail = NULL;
-        s->n--;
-        atomic_fetch_sub(&n->waiting, 1);
-        it->next = NULL;
+        bsf_notify_item_t *it = take_oldest(s);
         msgpack_object obj;
         size_t off = 0;
         msgpack_zone_clear(&n->zone);
@@ -212,13 +219,7 @@ static void enqueue(bsf_notifier_t *n, bsf_notify_item_t *it)
         n->n_subscribers++;
     }
     if (s->n >= n->cfg.queue_per_subscriber) { /* the oldest waiting one goes */
-        bsf_notify_item_t *old = s->head;
-        s->head = old->next;
-        if (!s->head)
-            s->tail = NULL;
-        s->n--;
-        atomic_fetch_sub(&n->waiting, 1);
-        drop(n, old, DROP_QUEUE_FULL, "the subscriber's queue is full");
+        drop(n, take_oldest(s), DROP_QUEUE_FULL, "the subscriber's queue is full");
     }
     it->next = NULL;
     if (s->tail)
