@@ -24,44 +24,26 @@ static int64_t header_time(const bsf_h2_request_t *r, const char *name)
 
 /* ---- completion of writes ---------------------------------------------------------- */
 
-/* What bsf_nbsf_doc_answer reads: the collection's name, the kinds it tells apart and that a
- * refusal carries the binding the engine answered with. */
-static const bsf_nbsf_doc_resource_t pcf_bindings_answers = {
-    .name = "pcfBindings",
-    .update_kind = BSF_CMD_UPDATE,
-    .deregister_kind = BSF_CMD_DEREGISTER,
-    .refusal_body = BSF_NBSF_REFUSAL_BINDING,
-};
+static const bsf_nbsf_doc_resource_t pcf_bindings;
 
 static void answer_write(bsf_nbsf_request_t *rq, const bsf_command_t *cmd)
 {
-    bsf_nbsf_doc_answer(&pcf_bindings_answers, rq, cmd);
-}
-
-static void submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd)
-{
-    bsf_nbsf_submit(rq, cmd, answer_write);
+    bsf_nbsf_doc_answer(&pcf_bindings, rq, cmd);
 }
 
 /* ---- register ---------------------------------------------------------------------- */
 
-void bsf_pcf_bindings_register(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
+/* The binding, its rules and IPv6 prefix lengths; the PCF's cookie and timestamps. */
+static int decode_binding(const bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
+                          const msgpack_object *doc, bsf_command_t *cmd,
+                          const char ***supp_feat, bsf_problem_t *p)
 {
-    msgpack_object doc;
-    bsf_command_t *cmd =
-        bsf_nbsf_body_command(rq, r, "application/json", BSF_CMD_REGISTER, &doc);
-    if (!cmd)
-        return;
-    bsf_problem_t p;
-    if (bsf_pcf_binding_decode(&doc, &cmd->zone, &cmd->binding, &p) ||
-        bsf_pcf_binding_check_rules(&cmd->binding, &p) ||
+    if (bsf_pcf_binding_decode(doc, &cmd->zone, &cmd->binding, p) ||
+        bsf_pcf_binding_check_rules(&cmd->binding, p) ||
         bsf_pcf_binding_check_ipv6_lengths(&cmd->binding, rq->w->svc->cfg.ipv6_min_prefix_len,
-                                           &p)) {
-        bsf_command_free(cmd);
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
-    }
-    bsf_nbsf_doc_agree_features(&cmd->zone, &cmd->binding.supp_feat);
+                                           p))
+        return -1;
+    *supp_feat = &cmd->binding.supp_feat;
     const char *cookie = rq->w->svc->cfg.pcf_cookie ? bsf_nbsf_header(r, "ocnf-service-cookie")
                                                     : NULL;
     if (cookie && strlen(cookie) <= BSF_COOKIE_MAX &&
@@ -71,36 +53,50 @@ void bsf_pcf_bindings_register(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r
     }
     cmd->origin_ts_ms = header_time(r, "3gpp-sbi-origination-timestamp");
     cmd->sender_ts_ms = header_time(r, "3gpp-sbi-sender-timestamp");
-    submit(rq, cmd);
+    return 0;
+}
+
+void bsf_pcf_bindings_register(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
+{
+    bsf_nbsf_doc_write(&pcf_bindings, rq, r, NULL);
 }
 
 /* ---- update and deregister --------------------------------------------------------- */
 
+/* The patch's new values hold only the members it sets. */
+static int decode_patch(const bsf_nbsf_request_t *rq, const msgpack_object *doc,
+                        bsf_command_t *cmd, bsf_problem_t *p)
+{
+    return bsf_pcf_binding_patch_decode(doc, &cmd->zone, &cmd->patch, p) ||
+                   bsf_pcf_binding_check_ipv6_lengths(&cmd->patch.values,
+                                                      rq->w->svc->cfg.ipv6_min_prefix_len, p)
+               ? -1
+               : 0;
+}
+
 void bsf_pcf_bindings_update(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
                              const bsf_binding_id_t *id)
 {
-    msgpack_object doc;
-    bsf_command_t *cmd =
-        bsf_nbsf_body_command(rq, r, "application/merge-patch+json", BSF_CMD_UPDATE, &doc);
-    if (!cmd)
-        return;
-    bsf_problem_t p;
-    /* The patch's new values hold only the members it sets. */
-    if (bsf_pcf_binding_patch_decode(&doc, &cmd->zone, &cmd->patch, &p) ||
-        bsf_pcf_binding_check_ipv6_lengths(&cmd->patch.values,
-                                           rq->w->svc->cfg.ipv6_min_prefix_len, &p)) {
-        bsf_command_free(cmd);
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
-    }
-    cmd->id = *id;
-    submit(rq, cmd);
+    bsf_nbsf_doc_write(&pcf_bindings, rq, r, id);
 }
 
 void bsf_pcf_bindings_deregister(bsf_nbsf_request_t *rq, const bsf_binding_id_t *id)
 {
     bsf_nbsf_doc_deregister(rq, BSF_CMD_DEREGISTER, id, answer_write);
 }
+
+/* What bsf_nbsf_doc_write and bsf_nbsf_doc_answer read (nbsf_service.c routes /pcfBindings
+ * itself: its discovery answers 204 on a miss and its refusals name the query parameter). */
+static const bsf_nbsf_doc_resource_t pcf_bindings = {
+    .name = "pcfBindings",
+    .register_kind = BSF_CMD_REGISTER,
+    .update_kind = BSF_CMD_UPDATE,
+    .deregister_kind = BSF_CMD_DEREGISTER,
+    .refusal_body = BSF_NBSF_REFUSAL_BINDING,
+    .decode_binding = decode_binding,
+    .decode_patch = decode_patch,
+    .answer = answer_write,
+};
 
 /* ---- discovery --------------------------------------------------------------------- */
 
