@@ -7,6 +7,7 @@
 #include "audit/audit_internal.h"
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/fifo.h"
 #include "core/api_root.h"
 #include "engine/command.h"
 
@@ -83,11 +84,7 @@ static void queue_answered(audit_job_t *j)
     struct bsf_audit *a = j->a;
     j->next = NULL;
     pthread_mutex_lock(&a->mu);
-    if (a->done_tail)
-        a->done_tail->next = j;
-    else
-        a->done_head = j;
-    a->done_tail = j;
+    BSF_FIFO_APPEND(a->done_head, a->done_tail, j, next);
     pthread_cond_signal(&a->cv);
     pthread_mutex_unlock(&a->mu);
 }

@@ -6,6 +6,7 @@
 
 #include "common/deadline.h"
 #include "common/diag.h"
+#include "common/fifo.h"
 #include "gateways/diameter/rx_proxy_internal.h"
 
 #define SWEEP_PERIOD_MS 200
@@ -18,11 +19,7 @@ int bsf_rx_proxy_queue_reroute(bsf_rx_proxy_t *px, struct msg *msg)
     rr->next = NULL;
     rr->msg = msg;
     pthread_mutex_lock(&px->mu);
-    if (px->q_tail)
-        px->q_tail->next = rr;
-    else
-        px->q_head = rr;
-    px->q_tail = rr;
+    BSF_FIFO_APPEND(px->q_head, px->q_tail, rr, next);
     pthread_cond_signal(&px->cv);
     pthread_mutex_unlock(&px->mu);
     return 0;

@@ -17,6 +17,7 @@
 #include "common/clock.h"
 #include "common/diag.h"
 #include "common/dlist.h"
+#include "common/fifo.h"
 #include "common/sockaddr_text.h"
 
 #include "gateways/sbi/h2_budget.h"
@@ -1899,11 +1900,7 @@ int bsf_h2_worker_post(bsf_h2_worker_t *w, void (*fn)(void *arg), void *arg)
         free(item);
         return -1;
     }
-    if (w->posts_tail)
-        w->posts_tail->next = item;
-    else
-        w->posts_head = item;
-    w->posts_tail = item;
+    BSF_FIFO_APPEND(w->posts_head, w->posts_tail, item, next);
     pthread_mutex_unlock(&w->mu);
     uv_async_send(&w->async);
     return 0;

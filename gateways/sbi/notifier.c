@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/fifo.h"
 #include "gateways/sbi/json_codec.h"
 
 #define BUCKETS 4096
@@ -222,11 +223,7 @@ static void enqueue(bsf_notifier_t *n, bsf_notify_item_t *it)
         drop(n, take_oldest(s), DROP_QUEUE_FULL, "the subscriber's queue is full");
     }
     it->next = NULL;
-    if (s->tail)
-        s->tail->next = it;
-    else
-        s->head = it;
-    s->tail = it;
+    BSF_FIFO_APPEND(s->head, s->tail, it, next);
     s->n++;
     atomic_fetch_add(&n->waiting, 1);
     if (!s->in_flight)
@@ -275,11 +272,7 @@ void bsf_notifier_deliver(void *ctx, bsf_notify_item_t *items)
     atomic_fetch_add(&n->queued, count);
     bsf_notify_item_t *over = NULL, **over_tail = &over;
     pthread_mutex_lock(&n->mu);
-    if (n->inbox_tail)
-        n->inbox_tail->next = items;
-    else
-        n->inbox_head = items;
-    n->inbox_tail = last;
+    BSF_FIFO_APPEND_CHAIN(n->inbox_head, n->inbox_tail, items, last, next);
     n->inbox_n += count;
     while (n->inbox_n > n->cfg.handoff_max) { /* the oldest go, as in a subscriber's queue */
         bsf_notify_item_t *old = n->inbox_head;

@@ -10,6 +10,7 @@
 
 #include "common/clock.h"
 #include "common/dlist.h"
+#include "common/fifo.h"
 #include "common/str_pack.h"
 #include "gateways/sbi/h2_tls.h"
 #include "gateways/sbi/sbi_client_internal.h"
@@ -74,11 +75,7 @@ int bsf_sbi_client_post(bsf_sbi_client_t *c, unsigned delay_ms, bsf_sbi_post_fn 
         free(p);
         return -1;
     }
-    if (c->posts_tail)
-        c->posts_tail->next_submitted = p;
-    else
-        c->posts_head = p;
-    c->posts_tail = p;
+    BSF_FIFO_APPEND(c->posts_head, c->posts_tail, p, next_submitted);
     pthread_mutex_unlock(&c->mu);
     uv_async_send(&c->async);
     return 0;
@@ -519,11 +516,7 @@ int bsf_sbi_client_submit(bsf_sbi_client_t *c, const bsf_sbi_request_t *q,
     }
     atomic_fetch_add(&c->pending, 1);
     atomic_fetch_add(&c->submitted, 1);
-    if (c->queue_tail)
-        c->queue_tail->next_submitted = r;
-    else
-        c->queue_head = r;
-    c->queue_tail = r;
+    BSF_FIFO_APPEND(c->queue_head, c->queue_tail, r, next_submitted);
     pthread_mutex_unlock(&c->mu);
     uv_async_send(&c->async);
     return 0;

@@ -7,6 +7,7 @@
 
 #include "common/clock.h"
 #include "common/dlist.h"
+#include "common/fifo.h"
 
 typedef struct {
     bsf_h2c_t *c;
@@ -205,11 +206,7 @@ void bsf_sbi_pool_acquire(bsf_sbi_pool_t *p, const bsf_sbi_uri_t *target,
     w->entry = e;
     w->next = NULL;
     w->prev = e->tail;
-    if (e->tail)
-        e->tail->next = w;
-    else
-        e->head = w;
-    e->tail = w;
+    BSF_FIFO_APPEND(e->head, e->tail, w, next);
     pump(e);
 }
 
