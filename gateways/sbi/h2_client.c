@@ -319,10 +319,7 @@ int32_t bsf_h2c_submit(bsf_h2c_t *c, const nghttp2_nv *nva, size_t nvlen, const 
         return -1;
     }
     s->id = id;
-    s->next = c->streams;
-    if (c->streams)
-        c->streams->prev = s;
-    c->streams = s;
+    BSF_DLIST_PUSH(c->streams, s);
     c->n_streams++;
     c->last_used_ns = bsf_clock_mono_ns();
     conn_flush(c);

@@ -993,10 +993,7 @@ static int on_begin_headers(nghttp2_session *session, const nghttp2_frame *frame
     s->method = s->path = s->authority = s->content_type = -1;
     s->priority = PRIORITY_UNKNOWN;
     s->content_length = -1;
-    s->next = c->streams;
-    if (c->streams)
-        c->streams->prev = s;
-    c->streams = s;
+    BSF_DLIST_PUSH(c->streams, s);
     nghttp2_session_set_stream_user_data(session, s->id, s);
     return 0;
 }
@@ -1594,10 +1591,7 @@ static void on_connection(uv_stream_t *listener, int status)
     uv_tcp_nodelay(&c->tcp, 1);
     w->n_conns++;
     atomic_fetch_add_explicit(&w->open_conns, 1, memory_order_relaxed);
-    c->next = w->conns;
-    if (w->conns)
-        w->conns->prev = c;
-    w->conns = c;
+    BSF_DLIST_PUSH(w->conns, c);
     if (conn_session_new(c) || (l->tls && conn_tls_new(c))) {
         conn_close(c);
         return;

@@ -55,11 +55,7 @@ static void post_start(post_t *p)
     bsf_sbi_client_t *c = p->client;
     uv_timer_init(&c->loop, &p->timer);
     p->timer.data = p;
-    p->prev = NULL;
-    p->next = c->timers;
-    if (c->timers)
-        c->timers->prev = p;
-    c->timers = p;
+    BSF_DLIST_PUSH(c->timers, p);
     uv_timer_start(&p->timer, on_post_timer, p->delay_ms, 0);
 }
 

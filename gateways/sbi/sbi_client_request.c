@@ -452,11 +452,7 @@ void bsf_sbi_req_start(req_t *r)
     bsf_sbi_client_t *c = r->client;
     uv_timer_init(&c->loop, &r->timer);
     r->timer.data = r;
-    r->next = c->active;
-    r->prev = NULL;
-    if (c->active)
-        c->active->prev = r;
-    c->active = r;
+    BSF_DLIST_PUSH(c->active, r);
     r->deadline_ms = now_ms() + r->timeout_ms;
     if (!c->cfg.ignore_oci && bsf_sbi_oci_table_throttle(&c->oci, r->target.authority, now_ms())) {
         atomic_fetch_add(&c->throttled, 1);
