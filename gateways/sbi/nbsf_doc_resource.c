@@ -155,6 +155,15 @@ void bsf_nbsf_doc_answer_discovery(bsf_nbsf_request_t *rq, int rc, const char *s
     bsf_nbsf_respond_json(rq, 200, NULL, 0, &w->json);
 }
 
+void bsf_nbsf_doc_discover(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                           const char *query, size_t query_len)
+{
+    bsf_problem_t p;
+    msgpack_zone_clear(&rq->w->zone);
+    if (d->discover(rq, query, query_len, &p))
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+}
+
 /* ---- routing ----------------------------------------------------------------------- */
 
 /* A member request past the method and query checks: the id, then update or deregister. */
@@ -187,7 +196,7 @@ bool bsf_nbsf_doc_route(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq
     const char *m = r->method;
     if (collection && strcmp(m, "GET") == 0) {
         rq->op = BSF_SBI_OP_DISCOVER;
-        d->discover(rq, query ? query : "", query_len);
+        bsf_nbsf_doc_discover(d, rq, query ? query : "", query_len);
         return true;
     }
     /* GET on the collection went above: the collection's other method is POST */

@@ -20,7 +20,9 @@ typedef enum {
 } bsf_nbsf_refusal_body_t;
 
 /* A collection: its name (the path segment), the detail of the 404 for a member id that does
- * not parse, its command kinds, what its refusals carry, its discovery, the decoders of a
+ * not parse, its command kinds, what its refusals carry, its discovery (called with the
+ * worker's zone cleared: it answers, or returns -1 with *p set for bsf_nbsf_doc_discover to
+ * answer, as for a query that does not parse), the decoders of a
  * registration's body (with the rules, and what the collection takes from the request's
  * headers; a pointer to the binding's supportedFeatures slot in *supp_feat) and of a patch
  * into the command (each 0, or -1 with the problem set; `rq` for the service's
@@ -31,7 +33,8 @@ typedef struct {
     const char *not_found;
     bsf_command_kind_t register_kind, update_kind, deregister_kind;
     bsf_nbsf_refusal_body_t refusal_body;
-    void (*discover)(bsf_nbsf_request_t *rq, const char *query, size_t query_len);
+    int (*discover)(bsf_nbsf_request_t *rq, const char *query, size_t query_len,
+                    bsf_problem_t *p);
     int (*decode_binding)(const bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
                           const msgpack_object *doc, bsf_command_t *cmd,
                           const char ***supp_feat, bsf_problem_t *p);
@@ -72,6 +75,11 @@ void bsf_nbsf_doc_agree_features(msgpack_zone *zone, const char **supp_feat);
 /* Submits a deregistration of `id` by the PCF (command kind `kind`), answered by `answer`. */
 void bsf_nbsf_doc_deregister(bsf_nbsf_request_t *rq, bsf_command_kind_t kind,
                              const bsf_binding_id_t *id, bsf_nbsf_answer_fn answer);
+
+/* A discovery by d->discover of the query (after the '?', `query_len` bytes), answered by it
+ * or with the ProblemDetails it returned. pcf_bindings.c discovers through it too. */
+void bsf_nbsf_doc_discover(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                           const char *query, size_t query_len);
 
 /* Ends a discovery whose read (inside the worker's snapshot, begun by the caller) returned
  * `rc`: renders the `n` records (the first at `first`, the next every `stride` bytes, as in

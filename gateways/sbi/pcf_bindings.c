@@ -85,19 +85,6 @@ void bsf_pcf_bindings_deregister(bsf_nbsf_request_t *rq, const bsf_binding_id_t 
     bsf_nbsf_doc_deregister(rq, BSF_CMD_DEREGISTER, id, answer_write);
 }
 
-/* What bsf_nbsf_doc_write and bsf_nbsf_doc_answer read (nbsf_service.c routes /pcfBindings
- * itself: its discovery answers 204 on a miss and its refusals name the query parameter). */
-static const bsf_nbsf_doc_resource_t pcf_bindings = {
-    .name = "pcfBindings",
-    .register_kind = BSF_CMD_REGISTER,
-    .update_kind = BSF_CMD_UPDATE,
-    .deregister_kind = BSF_CMD_DEREGISTER,
-    .refusal_body = BSF_NBSF_REFUSAL_BINDING,
-    .decode_binding = decode_binding,
-    .decode_patch = decode_patch,
-    .answer = answer_write,
-};
-
 /* ---- discovery --------------------------------------------------------------------- */
 
 /* Members that belong to MultiUeAddr: left out for consumers without it. */
@@ -119,16 +106,13 @@ static int render_match(bsf_nbsf_request_t *rq, const bsf_discovery_query_t *q,
     return bsf_json_write(&m->doc, &rq->w->json, skip, supp_feat);
 }
 
-void bsf_pcf_bindings_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len)
+static int discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len,
+                    bsf_problem_t *p)
 {
     bsf_nbsf_worker_t *w = rq->w;
     bsf_discovery_query_t q;
-    bsf_problem_t p;
-    msgpack_zone_clear(&w->zone);
-    if (bsf_discovery_query_parse(query, query_len, &w->zone, &q, &p)) {
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
-    }
+    if (bsf_discovery_query_parse(query, query_len, &w->zone, &q, p))
+        return -1;
     int rc = bsf_read_begin(w->reader);
     bsf_match_t best;
     size_t n = 0;
@@ -136,10 +120,9 @@ void bsf_pcf_bindings_discover(bsf_nbsf_request_t *rq, const char *query, size_t
         rc = bsf_read_discover(w->reader, &q, &w->zone, &best, &n);
     if (rc == 0 && n > 1 && w->svc->cfg.multiple_match == BSF_MULTIPLE_MATCH_REJECT) {
         bsf_read_end(w->reader);
-        bsf_problem_set(&p, BSF_CAUSE_MULTIPLE_BINDING_INFO_FOUND,
+        bsf_problem_set(p, BSF_CAUSE_MULTIPLE_BINDING_INFO_FOUND,
                         "%zu PCF bindings match the query", n);
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
+        return -1;
     }
     /* The record lives in the snapshot's pages: render before ending it. */
     if (rc == 0 && n > 0 && render_match(rq, &q, &best))
@@ -147,13 +130,31 @@ void bsf_pcf_bindings_discover(bsf_nbsf_request_t *rq, const char *query, size_t
     bsf_read_end(w->reader);
     if (rc) {
         BSF_ERROR("sbi", "discovery failed: %s", rc == -1 ? "render" : bsf_strerror(rc));
-        bsf_problem_set(&p, BSF_CAUSE_SYSTEM_FAILURE, "the binding store failed");
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
+        bsf_problem_set(p, BSF_CAUSE_SYSTEM_FAILURE, "the binding store failed");
+        return -1;
     }
-    if (n == 0) {
+    if (n == 0)
         bsf_nbsf_respond_empty(rq, 204);
-        return;
-    }
-    bsf_nbsf_respond_json(rq, 200, NULL, 0, &w->json);
+    else
+        bsf_nbsf_respond_json(rq, 200, NULL, 0, &w->json);
+    return 0;
 }
+
+void bsf_pcf_bindings_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len)
+{
+    bsf_nbsf_doc_discover(&pcf_bindings, rq, query, query_len);
+}
+
+/* What bsf_nbsf_doc_write, bsf_nbsf_doc_discover and bsf_nbsf_doc_answer read (nbsf_service.c
+ * routes /pcfBindings itself: its refusals name the query parameter). */
+static const bsf_nbsf_doc_resource_t pcf_bindings = {
+    .name = "pcfBindings",
+    .register_kind = BSF_CMD_REGISTER,
+    .update_kind = BSF_CMD_UPDATE,
+    .deregister_kind = BSF_CMD_DEREGISTER,
+    .refusal_body = BSF_NBSF_REFUSAL_BINDING,
+    .discover = discover,
+    .decode_binding = decode_binding,
+    .decode_patch = decode_patch,
+    .answer = answer_write,
+};

@@ -94,16 +94,13 @@ int bsf_ue_query_parse(const char *query, size_t len, msgpack_zone *zone, bsf_ue
     return 0;
 }
 
-static void ue_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len)
+static int ue_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len,
+                       bsf_problem_t *p)
 {
     bsf_nbsf_worker_t *w = rq->w;
     bsf_ue_query_t q;
-    bsf_problem_t p;
-    msgpack_zone_clear(&w->zone);
-    if (bsf_ue_query_parse(query, query_len, &w->zone, &q, &p)) {
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
-    }
+    if (bsf_ue_query_parse(query, query_len, &w->zone, &q, p))
+        return -1;
     bsf_ue_match_t matches[MAX_UE_MATCHES];
     size_t n = 0;
     int rc = bsf_read_begin(w->reader);
@@ -112,6 +109,7 @@ static void ue_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_
                                   &n);
     bsf_nbsf_doc_answer_discovery(rq, rc, q.supp_feat, &matches[0].record, sizeof matches[0], n,
                                   "UE");
+    return 0;
 }
 
 /* ---- routing ----------------------------------------------------------------------- */
