@@ -81,8 +81,10 @@ void bsf_nbsf_doc_deregister(bsf_nbsf_request_t *rq, bsf_command_kind_t kind,
     bsf_nbsf_submit(rq, cmd, answer);
 }
 
-void bsf_nbsf_doc_write(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
-                        const bsf_h2_request_t *r, const bsf_binding_id_t *id)
+/* A registration (id NULL: its body decoded, the features agreed) or an update of `id` (its
+ * body a merge patch), handed to the engine. */
+static void doc_write(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                      const bsf_h2_request_t *r, const bsf_binding_id_t *id)
 {
     msgpack_object doc;
     bsf_command_t *cmd =
@@ -92,8 +94,7 @@ void bsf_nbsf_doc_write(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq
         return;
     bsf_problem_t p;
     const char **supp_feat = NULL;
-    if (id ? d->decode_patch(rq, &doc, cmd, &p)
-           : d->decode_binding(rq, r, &doc, cmd, &supp_feat, &p)) {
+    if (id ? d->decode_patch(&doc, cmd, &p) : d->decode_binding(&doc, cmd, &supp_feat, &p)) {
         bsf_command_free(cmd);
         bsf_nbsf_respond_problem(rq, &p, NULL);
         return;
@@ -181,7 +182,7 @@ static void member(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
     if (rq->op == BSF_SBI_OP_DEREGISTER)
         bsf_nbsf_doc_deregister(rq, d->deregister_kind, &id, d->answer);
     else
-        bsf_nbsf_doc_write(d, rq, r, &id);
+        doc_write(d, rq, r, &id);
 }
 
 bool bsf_nbsf_doc_route(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
@@ -204,7 +205,7 @@ bool bsf_nbsf_doc_route(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq
         return true;
     if (collection) {
         rq->op = BSF_SBI_OP_REGISTER;
-        bsf_nbsf_doc_write(d, rq, r, NULL);
+        doc_write(d, rq, r, NULL);
         return true;
     }
     member(d, rq, r, id_text, id_len);

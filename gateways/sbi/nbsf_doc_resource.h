@@ -22,12 +22,10 @@ typedef enum {
 /* A collection: its name (the path segment), the detail of the 404 for a member id that does
  * not parse, its command kinds, what its refusals carry, its discovery (called with the
  * worker's zone cleared: it answers, or returns -1 with *p set for bsf_nbsf_doc_discover to
- * answer, as for a query that does not parse), the decoders of a
- * registration's body (with the rules, and what the collection takes from the request's
- * headers; a pointer to the binding's supportedFeatures slot in *supp_feat) and of a patch
- * into the command (each 0, or -1 with the problem set; `rq` for the service's
- * configuration), and the answer of its writes (a call of bsf_nbsf_doc_answer with the
- * collection). Static data; not owned by the calls. */
+ * answer, as for a query that does not parse), the decoders of a registration's body (with
+ * the rules; a pointer to the binding's supportedFeatures slot in *supp_feat) and of a patch
+ * into the command (each 0, or -1 with the problem set), and the answer of its writes (a
+ * call of bsf_nbsf_doc_answer with the collection). Static data; not owned by the calls. */
 typedef struct {
     const char *name;
     const char *not_found;
@@ -35,11 +33,9 @@ typedef struct {
     bsf_nbsf_refusal_body_t refusal_body;
     int (*discover)(bsf_nbsf_request_t *rq, const char *query, size_t query_len,
                     bsf_problem_t *p);
-    int (*decode_binding)(const bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
-                          const msgpack_object *doc, bsf_command_t *cmd,
+    int (*decode_binding)(const msgpack_object *doc, bsf_command_t *cmd,
                           const char ***supp_feat, bsf_problem_t *p);
-    int (*decode_patch)(const bsf_nbsf_request_t *rq, const msgpack_object *doc,
-                        bsf_command_t *cmd, bsf_problem_t *p);
+    int (*decode_patch)(const msgpack_object *doc, bsf_command_t *cmd, bsf_problem_t *p);
     bsf_nbsf_answer_fn answer;
 } bsf_nbsf_doc_resource_t;
 
@@ -60,13 +56,6 @@ bool bsf_nbsf_doc_route(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq
  * answers through it too). */
 void bsf_nbsf_doc_answer(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
                          const bsf_command_t *cmd);
-
-/* A registration (`id` NULL: the body decoded by d->decode_binding, the features agreed) or
- * an update of `id` (the body a merge patch, decoded by d->decode_patch), handed to the
- * engine and answered by d->answer; a body that does not decode is answered at once (415,
- * 400 or 500). pcf_bindings.c writes through it too. */
-void bsf_nbsf_doc_write(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
-                        const bsf_h2_request_t *r, const bsf_binding_id_t *id);
 
 /* Replaces *supp_feat (when set) by the features both sides support (TS 29.500 6.6), copied
  * into `zone`; left as it is when the zone has no memory. */
