@@ -22,8 +22,6 @@ static int64_t header_time(const bsf_h2_request_t *r, const char *name)
     return v ? bsf_sbi_time_parse(v, strlen(v)) : -1;
 }
 
-/* ---- completion of writes ---------------------------------------------------------- */
-
 static int discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len,
                     bsf_problem_t *p);
 
@@ -38,6 +36,8 @@ static const bsf_nbsf_doc_resource_t pcf_bindings = {
     .refusal_body = BSF_NBSF_REFUSAL_BINDING,
     .discover = discover,
 };
+
+/* ---- completion of writes ---------------------------------------------------------- */
 
 static void answer_write(bsf_nbsf_request_t *rq, const bsf_command_t *cmd)
 {
