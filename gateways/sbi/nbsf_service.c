@@ -169,10 +169,9 @@ static void route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
         bsf_pcf_bindings_discover(rq, q ? q + 1 : "", query_len);
         return;
     }
-    if (collection ? strcmp(m, "POST") != 0 : strcmp(m, "DELETE") && strcmp(m, "PATCH")) {
-        bsf_nbsf_refuse_method(rq, m, collection ? "GET, POST" : "DELETE, PATCH");
+    /* GET on the collection went above; a write's query is refused below, by its name */
+    if (bsf_nbsf_refuse_unless(rq, m, collection ? "GET, POST" : "DELETE, PATCH", false))
         return;
-    }
     if (q) {
         const char *amp = memchr(q + 1, '&', query_len), *eq = memchr(q + 1, '=', query_len);
         size_t n = query_len;
