@@ -7,6 +7,7 @@
 #include "audit/audit_internal.h"
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/fifo.h"
 #include "core/api_root.h"
 #include "engine/command.h"
 

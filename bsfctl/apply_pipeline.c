@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fifo.h"
+
 #define BATCH_ITEMS 1024
 #define BATCHES 4 /* the reader can prepare up to 3 batches ahead of the writer */
 
@@ -155,11 +157,7 @@ static void submit(bsfctl_pipeline_t *pl)
         return;
     b->next = NULL;
     pthread_mutex_lock(&pl->mu);
-    if (pl->full_tail)
-        pl->full_tail->next = b;
-    else
-        pl->full_head = b;
-    pl->full_tail = b;
+    BSF_FIFO_APPEND(pl->full_head, pl->full_tail, b, next);
     pthread_cond_broadcast(&pl->cv);
     pthread_mutex_unlock(&pl->mu);
 }

@@ -4,9 +4,7 @@
 void bsf_fifo_push(bsf_fifo_t *q, bsf_fifo_link_t *l)
 {
     l->next = NULL;
-    bsf_fifo_link_t **end = q->tail ? &q->tail->next : &q->head; /* empty: l is the head */
-    *end = l;
-    q->tail = l;
+    BSF_FIFO_APPEND(q->head, q->tail, l, next);
 }
 
 bsf_fifo_link_t *bsf_fifo_pop(bsf_fifo_t *q)

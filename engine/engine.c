@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/fifo.h"
 #include "core/decide.h"
 #include "core/hlc.h"
 #include "engine/doc_steps.h"
@@ -1070,11 +1071,7 @@ static void queue_expiry(bsf_engine_t *e)
         bsf_command_free(cmd);
         return;
     }
-    if (e->tail)
-        e->tail->next = cmd;
-    else
-        e->head = cmd;
-    e->tail = cmd;
+    BSF_FIFO_APPEND(e->head, e->tail, cmd, next);
     e->depth++;
     pthread_mutex_unlock(&e->mu);
     e->expiry_queued = true;
@@ -1266,11 +1263,7 @@ int bsf_engine_submit(bsf_engine_t *e, bsf_command_t *cmd)
         pthread_mutex_unlock(&e->mu);
         return rc;
     }
-    if (e->tail)
-        e->tail->next = cmd;
-    else
-        e->head = cmd;
-    e->tail = cmd;
+    BSF_FIFO_APPEND(e->head, e->tail, cmd, next);
     e->depth++;
     e->stats.queue_depth = e->depth;
     if (!e->window_need || e->depth >= e->window_need)

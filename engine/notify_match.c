@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/diag.h"
+#include "common/fifo.h"
 #include "core/notification.h"
 #include "projections/sub_projection.h"
 #include "projections/ue_projection.h"
@@ -149,11 +150,7 @@ static bsf_notify_item_t *make_item(const bsf_binding_id_t *id, const bsf_event_
 
 static void append(bsf_notify_list_t *out, bsf_notify_item_t *it)
 {
-    if (out->tail)
-        out->tail->next = it;
-    else
-        out->head = it;
-    out->tail = it;
+    BSF_FIFO_APPEND(out->head, out->tail, it, next);
     out->n++;
 }
 

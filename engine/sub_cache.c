@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/dlist.h"
 #include "common/str_pack.h"
 
 #define ALIGN8(x) (((x) + 7u) & ~(size_t)7u)
@@ -60,14 +61,7 @@ static bsf_sub_cache_entry_t **find(bsf_sub_cache_t *c, uint64_t h, const char *
 
 static void unlink_lru(bsf_sub_cache_t *c, bsf_sub_cache_entry_t *x)
 {
-    if (x->prev)
-        x->prev->next = x->next;
-    else
-        c->newest = x->next;
-    if (x->next)
-        x->next->prev = x->prev;
-    else
-        c->oldest = x->prev;
+    BSF_DLIST_UNLINK_TAIL(c->newest, c->oldest, x);
     x->prev = x->next = NULL;
 }
 

@@ -6,6 +6,7 @@
 
 #include "common/deadline.h"
 #include "common/diag.h"
+#include "common/fifo.h"
 #include "gateways/diameter/rx_proxy_internal.h"
 
 #define SWEEP_PERIOD_MS 200

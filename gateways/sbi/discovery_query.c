@@ -61,14 +61,6 @@ static int decode_snssai(bsf_member_ctx_t *c, const msgpack_object *o, const cha
     return bsf_member_snssai(c, o, ptr, cause, out);
 }
 
-static int parse_snssai(const char *v, size_t n, msgpack_zone *zone, bsf_snssai_t *out,
-                        bsf_problem_t *problem)
-{
-    return bsf_query_json_member(v, n, zone, "query snssai",
-                                 BSF_CAUSE_OPTIONAL_QUERY_PARAM_INCORRECT,
-                                 "must be a JSON Snssai object", decode_snssai, out, problem);
-}
-
 static int parse_param(int p, const char *v, size_t n, msgpack_zone *zone,
                        bsf_discovery_query_t *q, bsf_problem_t *problem)
 {
@@ -96,7 +88,8 @@ static int parse_param(int p, const char *v, size_t n, msgpack_zone *zone,
         return bsf_member_text(&c, &o, name, opt, BSF_TEXT_GPSI, &q->gpsi);
     case P_SNSSAI:
         q->has_snssai = true;
-        return parse_snssai(v, n, zone, &q->snssai, problem);
+        return bsf_query_json_member(v, n, zone, name, opt, "must be a JSON Snssai object",
+                                     decode_snssai, &q->snssai, problem);
     case P_IP_DOMAIN:
         return bsf_member_text(&c, &o, name, opt, BSF_TEXT_IDENTITY, &q->ip_domain);
     default:

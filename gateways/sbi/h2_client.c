@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/dlist.h"
+#include "gateways/sbi/h2_session.h"
 #include "gateways/sbi/h2_tls.h"
 
 #define READ_BUF_SIZE 65536
@@ -33,8 +35,7 @@ typedef struct stream {
     size_t n_headers;
     int hname[BSF_H2C_MAX_HEADERS], hvalue[BSF_H2C_MAX_HEADERS];
     buf_t body;
-    uint8_t *req_body;
-    size_t req_len, req_off;
+    bsf_h2_body_t req; /* the request's body, owned */
 } stream_t;
 
 struct bsf_h2c {
@@ -152,12 +153,7 @@ static void conn_flush(bsf_h2c_t *c)
 static void stream_unlink(stream_t *s)
 {
     bsf_h2c_t *c = s->c;
-    if (s->prev)
-        s->prev->next = s->next;
-    else
-        c->streams = s->next;
-    if (s->next)
-        s->next->prev = s->prev;
+    BSF_DLIST_UNLINK(c->streams, s);
     c->n_streams--;
     if (c->session)
         nghttp2_session_set_stream_user_data(c->session, s->id, NULL);
@@ -166,7 +162,7 @@ static void stream_unlink(stream_t *s)
 static void stream_free(stream_t *s)
 {
     free(s->body.data);
-    free(s->req_body);
+    free(s->req.data);
     free(s);
 }
 
@@ -283,33 +279,10 @@ static int on_stream_close(nghttp2_session *session, int32_t stream_id, uint32_t
     return 0;
 }
 
-static ssize_t read_body(nghttp2_session *session, int32_t stream_id, uint8_t *buf,
-                         size_t length, uint32_t *flags, nghttp2_data_source *src, void *user)
-{
-    (void)session;
-    (void)stream_id;
-    (void)user;
-    stream_t *s = src->ptr;
-    size_t n = s->req_len - s->req_off;
-    if (n > length)
-        n = length;
-    memcpy(buf, s->req_body + s->req_off, n);
-    s->req_off += n;
-    if (s->req_off == s->req_len)
-        *flags |= NGHTTP2_DATA_FLAG_EOF;
-    return (ssize_t)n;
-}
-
 static nghttp2_session_callbacks *make_callbacks(void)
 {
-    nghttp2_session_callbacks *cbs;
-    if (nghttp2_session_callbacks_new(&cbs))
-        return NULL;
-    nghttp2_session_callbacks_set_on_header_callback(cbs, on_header);
-    nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cbs, on_data_chunk);
-    nghttp2_session_callbacks_set_on_frame_recv_callback(cbs, on_frame_recv);
-    nghttp2_session_callbacks_set_on_stream_close_callback(cbs, on_stream_close);
-    return cbs;
+    return bsf_h2_session_callbacks_new(on_header, on_data_chunk, on_frame_recv,
+                                        on_stream_close);
 }
 
 int32_t bsf_h2c_submit(bsf_h2c_t *c, const nghttp2_nv *nva, size_t nvlen, const void *body,
@@ -325,32 +298,28 @@ int32_t bsf_h2c_submit(bsf_h2c_t *c, const nghttp2_nv *nva, size_t nvlen, const 
     s->hlen = 0;
     s->n_headers = 0;
     s->body = (buf_t){0};
-    s->req_body = NULL;
-    s->req_len = s->req_off = 0;
+    s->req = (bsf_h2_body_t){0};
     s->c = c;
     s->fn = fn;
     s->arg = arg;
-    nghttp2_data_provider prov = {.source.ptr = s, .read_callback = read_body};
+    nghttp2_data_provider prov = {.source.ptr = &s->req, .read_callback = bsf_h2_body_read};
     if (body && body_len) {
-        s->req_body = malloc(body_len);
-        if (!s->req_body) {
+        s->req.data = malloc(body_len);
+        if (!s->req.data) {
             free(s);
             return -1;
         }
-        memcpy(s->req_body, body, body_len);
-        s->req_len = body_len;
+        memcpy(s->req.data, body, body_len);
+        s->req.len = body_len;
     }
     int32_t id = nghttp2_submit_request(c->session, NULL, nva, nvlen,
-                                        s->req_body ? &prov : NULL, s);
+                                        s->req.data ? &prov : NULL, s);
     if (id < 0) {
         stream_free(s);
         return -1;
     }
     s->id = id;
-    s->next = c->streams;
-    if (c->streams)
-        c->streams->prev = s;
-    c->streams = s;
+    BSF_DLIST_PUSH(c->streams, s);
     c->n_streams++;
     c->last_used_ns = bsf_clock_mono_ns();
     conn_flush(c);

@@ -16,10 +16,13 @@
 
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/dlist.h"
+#include "common/fifo.h"
 #include "common/sockaddr_text.h"
 
 #include "gateways/sbi/h2_budget.h"
 #include "gateways/sbi/h2_server_testing.h"
+#include "gateways/sbi/h2_session.h"
 #include "gateways/sbi/h2_tls.h"
 #include "gateways/sbi/sbi_headers.h"
 #include "gateways/sbi/sbi_tls.h"
@@ -227,8 +230,7 @@ struct bsf_h2_stream {
     bool resp_static;        /* resp is the caller's (bsf_h2_respond_static), not freed */
     bool responded;
     void *pending;
-    char *resp;
-    size_t resp_len, resp_off;
+    bsf_h2_body_t resp;
 };
 
 static size_t header_list_max(const bsf_h2_server_t *srv)
@@ -533,12 +535,7 @@ static void stream_free(bsf_h2_stream_t *s)
     conn_t *c = s->conn;
     bsf_h2_budget_t *bud = &c->w->budget;
     settle(s);
-    if (s->prev)
-        s->prev->next = s->next;
-    else
-        c->streams = s->next;
-    if (s->next)
-        s->next->prev = s->prev;
+    BSF_DLIST_UNLINK(c->streams, s);
     if (s->pending) {
         bsf_h2_server_t *srv = c->w->srv;
         srv->handler.abandon(srv->handler.ctx, s->pending);
@@ -547,25 +544,8 @@ static void stream_free(bsf_h2_stream_t *s)
     bsf_h2_budget_free(bud, s->extra);
     bsf_h2_budget_free(bud, s->body);
     if (!s->resp_static)
-        bsf_h2_budget_free(bud, s->resp);
+        bsf_h2_budget_free(bud, s->resp.data);
     bsf_h2_budget_free(bud, s);
-}
-
-static ssize_t resp_read(nghttp2_session *session, int32_t stream_id, uint8_t *buf,
-                         size_t length, uint32_t *data_flags, nghttp2_data_source *source,
-                         void *user_data)
-{
-    (void)session;
-    (void)stream_id;
-    (void)user_data;
-    bsf_h2_stream_t *s = source->ptr;
-    size_t left = s->resp_len - s->resp_off;
-    size_t n = left < length ? left : length;
-    memcpy(buf, s->resp + s->resp_off, n);
-    s->resp_off += n;
-    if (s->resp_off == s->resp_len)
-        *data_flags |= NGHTTP2_DATA_FLAG_EOF;
-    return (ssize_t)n;
 }
 
 /* The Date of an answer, written once per second per worker. */
@@ -623,18 +603,18 @@ static void respond(bsf_h2_stream_t *s, int status, const char *content_type,
     if (hd->answered)
         hd->answered(hd->ctx, hstr(s, s->method), (int)st,
                      s->answer_priority[0] ? s->answer_prio : -1);
-    nghttp2_data_provider prd = {.source.ptr = s, .read_callback = resp_read};
+    nghttp2_data_provider prd = {.source.ptr = &s->resp, .read_callback = bsf_h2_body_read};
     if (body_len && !copy) { /* the caller's, for longer than the stream */
-        s->resp = (char *)body;
+        s->resp.data = (char *)body;
         s->resp_static = true;
-        s->resp_len = body_len;
+        s->resp.len = body_len;
     } else if (body_len) {
-        s->resp = bsf_h2_budget_malloc(&s->conn->w->budget, body_len);
-        if (!s->resp)
+        s->resp.data = bsf_h2_budget_malloc(&s->conn->w->budget, body_len);
+        if (!s->resp.data)
             body_len = 0;
         else
-            memcpy(s->resp, body, body_len);
-        s->resp_len = body_len;
+            memcpy(s->resp.data, body, body_len);
+        s->resp.len = body_len;
     }
     nghttp2_submit_response(s->conn->session, s->id, nva, n, body_len ? &prd : NULL);
     conn_flush(s->conn);
@@ -828,21 +808,29 @@ static void poll_urgent(bsf_h2_worker_t *w, uint64_t now)
 }
 
 /* Admission control before the body is read: a refused request is answered by `admit`. */
+/* The handler's view in *r of the stream's request without its body, received at
+ * `received_ns`: true, or false when a header or the headers array is missing (no memory). */
+static bool request_view(bsf_h2_stream_t *s, uint64_t received_ns, bsf_h2_request_t *r)
+{
+    *r = (bsf_h2_request_t){.method = hstr(s, s->method),
+                            .path = hstr(s, s->path),
+                            .path_len = s->path_len,
+                            .authority = hstr(s, s->authority),
+                            .content_type = hstr(s, s->content_type),
+                            .content_length = s->content_length,
+                            .n_headers = s->n_extra,
+                            .headers = extra_headers(s),
+                            .received_ns = received_ns};
+    return r->method && r->path && (!s->n_extra || r->headers);
+}
+
 static void admit(bsf_h2_stream_t *s)
 {
     bsf_h2_worker_t *w = s->conn->w;
     const bsf_h2_handler_t *hd = &w->srv->handler;
     if (hd->admit) {
-        bsf_h2_request_t r = {.method = hstr(s, s->method),
-                              .path = hstr(s, s->path),
-                              .path_len = s->path_len,
-                              .authority = hstr(s, s->authority),
-                              .content_type = hstr(s, s->content_type),
-                              .content_length = s->content_length,
-                              .n_headers = s->n_extra,
-                              .headers = extra_headers(s),
-                              .received_ns = s->headers_ns};
-        if (r.method && r.path && (!s->n_extra || r.headers)) {
+        bsf_h2_request_t r;
+        if (request_view(s, s->headers_ns, &r)) {
             bool ok = hd->admit(hd->ctx, w, s, &r);
             note_admission(s, !ok);
             if (!ok) {
@@ -899,20 +887,11 @@ static void dispatch(bsf_h2_stream_t *s)
     settle(s); /* complete: from receiving to in flight */
     s->in_flight = true;
     atomic_fetch_add_explicit(&w->in_flight, 1, memory_order_relaxed);
-    bsf_h2_request_t r = {
-        .method = hstr(s, s->method),
-        .path = hstr(s, s->path),
-        .path_len = s->path_len,
-        .authority = hstr(s, s->authority),
-        .content_type = hstr(s, s->content_type),
-        .content_length = s->content_length,
-        .body = s->body,
-        .body_len = s->body_len,
-        .n_headers = s->n_extra,
-        .headers = extra_headers(s),
-        .received_ns = bsf_clock_mono_ns(),
-    };
-    if (!r.method || !r.path || (s->n_extra && !r.headers)) {
+    bsf_h2_request_t r;
+    bool whole = request_view(s, bsf_clock_mono_ns(), &r);
+    r.body = s->body;
+    r.body_len = s->body_len;
+    if (!whole) {
         nghttp2_submit_rst_stream(s->conn->session, NGHTTP2_FLAG_NONE, s->id,
                                   r.headers ? NGHTTP2_PROTOCOL_ERROR : NGHTTP2_INTERNAL_ERROR);
         return;
@@ -1014,10 +993,7 @@ static int on_begin_headers(nghttp2_session *session, const nghttp2_frame *frame
     s->method = s->path = s->authority = s->content_type = -1;
     s->priority = PRIORITY_UNKNOWN;
     s->content_length = -1;
-    s->next = c->streams;
-    if (c->streams)
-        c->streams->prev = s;
-    c->streams = s;
+    BSF_DLIST_PUSH(c->streams, s);
     nghttp2_session_set_stream_user_data(session, s->id, s);
     return 0;
 }
@@ -1210,15 +1186,12 @@ static int on_stream_close(nghttp2_session *session, int32_t stream_id, uint32_t
 
 static nghttp2_session_callbacks *make_callbacks(void)
 {
-    nghttp2_session_callbacks *cbs;
-    if (nghttp2_session_callbacks_new(&cbs))
+    nghttp2_session_callbacks *cbs =
+        bsf_h2_session_callbacks_new(on_header, on_data_chunk, on_frame_recv, on_stream_close);
+    if (!cbs)
         return NULL;
     nghttp2_session_callbacks_set_on_begin_frame_callback(cbs, on_begin_frame);
     nghttp2_session_callbacks_set_on_begin_headers_callback(cbs, on_begin_headers);
-    nghttp2_session_callbacks_set_on_header_callback(cbs, on_header);
-    nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cbs, on_data_chunk);
-    nghttp2_session_callbacks_set_on_frame_recv_callback(cbs, on_frame_recv);
-    nghttp2_session_callbacks_set_on_stream_close_callback(cbs, on_stream_close);
     nghttp2_session_callbacks_set_on_frame_send_callback(cbs, on_frame_send);
     return cbs;
 }
@@ -1245,12 +1218,7 @@ static void conn_close(conn_t *c)
         return;
     c->closing = true;
     urgent_drop(c);
-    if (c->prev)
-        c->prev->next = c->next;
-    else
-        c->w->conns = c->next;
-    if (c->next)
-        c->next->prev = c->prev;
+    BSF_DLIST_UNLINK(c->w->conns, c);
     c->w->n_conns--;
     atomic_fetch_sub_explicit(&c->w->open_conns, 1, memory_order_relaxed);
     /* The streams still open die with the connection: detach them from the session first
@@ -1623,10 +1591,7 @@ static void on_connection(uv_stream_t *listener, int status)
     uv_tcp_nodelay(&c->tcp, 1);
     w->n_conns++;
     atomic_fetch_add_explicit(&w->open_conns, 1, memory_order_relaxed);
-    c->next = w->conns;
-    if (w->conns)
-        w->conns->prev = c;
-    w->conns = c;
+    BSF_DLIST_PUSH(w->conns, c);
     if (conn_session_new(c) || (l->tls && conn_tls_new(c))) {
         conn_close(c);
         return;
@@ -1929,11 +1894,7 @@ int bsf_h2_worker_post(bsf_h2_worker_t *w, void (*fn)(void *arg), void *arg)
         free(item);
         return -1;
     }
-    if (w->posts_tail)
-        w->posts_tail->next = item;
-    else
-        w->posts_head = item;
-    w->posts_tail = item;
+    BSF_FIFO_APPEND(w->posts_head, w->posts_tail, item, next);
     pthread_mutex_unlock(&w->mu);
     uv_async_send(&w->async);
     return 0;

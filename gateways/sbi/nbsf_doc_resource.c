@@ -13,8 +13,9 @@
 
 /* ---- writes ------------------------------------------------------------------------ */
 
-void bsf_nbsf_doc_answer_ok(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
-                            const bsf_command_t *cmd, const msgpack_object *body)
+/* A write the engine did without error: `body` is its binding, or NULL. */
+static void answer_ok(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                      const bsf_command_t *cmd, const msgpack_object *body)
 {
     if (cmd->kind == d->deregister_kind) {
         bsf_nbsf_respond_empty(rq, 204);
@@ -40,6 +41,24 @@ void bsf_nbsf_doc_answer_ok(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t
     bsf_nbsf_respond_json(rq, 201, &h, 1, json);
 }
 
+void bsf_nbsf_doc_answer(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                         const bsf_command_t *cmd)
+{
+    msgpack_object body;
+    bool has_body = bsf_nbsf_unpack_result(rq, cmd, &body) == 0;
+    if (cmd->status == BSF_CMD_OK) {
+        answer_ok(d, rq, cmd, has_body ? &body : NULL);
+        return;
+    }
+    if (has_body && d->refusal_body == BSF_NBSF_REFUSAL_BINDING)
+        bsf_nbsf_respond_problem(rq, &cmd->problem, &body);
+    else if (has_body && d->refusal_body == BSF_NBSF_REFUSAL_EXT_EXISTING &&
+             cmd->problem.cause == BSF_CAUSE_EXISTING_BINDING_INFO_FOUND)
+        bsf_nbsf_respond_problem_ext(rq, &cmd->problem, &body);
+    else
+        bsf_nbsf_respond_problem(rq, &cmd->problem, NULL);
+}
+
 void bsf_nbsf_doc_agree_features(msgpack_zone *zone, const char **supp_feat)
 {
     if (!*supp_feat)
@@ -62,50 +81,28 @@ void bsf_nbsf_doc_deregister(bsf_nbsf_request_t *rq, bsf_command_kind_t kind,
     bsf_nbsf_submit(rq, cmd, answer);
 }
 
-/* Parses the body of media type `media` into *doc and makes a command of `kind`: the command,
- * or NULL after answering (415, 400 or 500). */
-static bsf_command_t *new_command(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
-                                  const char *media, bsf_command_kind_t kind,
-                                  msgpack_object *doc)
-{
-    if (bsf_nbsf_parse_body(rq, r, media, doc))
-        return NULL;
-    return bsf_nbsf_new_command(rq, kind);
-}
-
-static void doc_register(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
-                         const bsf_h2_request_t *r)
-{
-    msgpack_object doc;
-    bsf_command_t *cmd = new_command(rq, r, "application/json", d->register_kind, &doc);
-    if (!cmd)
-        return;
-    bsf_problem_t p;
-    const char **supp_feat;
-    if (d->decode_binding(&doc, cmd, &supp_feat, &p)) {
-        bsf_command_free(cmd);
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
-    }
-    bsf_nbsf_doc_agree_features(&cmd->zone, supp_feat);
-    bsf_nbsf_submit(rq, cmd, d->answer);
-}
-
-static void doc_update(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
-                       const bsf_h2_request_t *r, const bsf_binding_id_t *id)
+/* A registration (id NULL: its body decoded, the features agreed) or an update of `id` (its
+ * body a merge patch), handed to the engine. */
+static void doc_write(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                      const bsf_h2_request_t *r, const bsf_binding_id_t *id)
 {
     msgpack_object doc;
     bsf_command_t *cmd =
-        new_command(rq, r, "application/merge-patch+json", d->update_kind, &doc);
+        bsf_nbsf_body_command(rq, r, id ? "application/merge-patch+json" : "application/json",
+                              id ? d->update_kind : d->register_kind, &doc);
     if (!cmd)
         return;
     bsf_problem_t p;
-    if (d->decode_patch(&doc, cmd, &p)) {
+    const char **supp_feat = NULL;
+    if (id ? d->decode_patch(&doc, cmd, &p) : d->decode_binding(&doc, cmd, &supp_feat, &p)) {
         bsf_command_free(cmd);
         bsf_nbsf_respond_problem(rq, &p, NULL);
         return;
     }
-    cmd->id = *id;
+    if (id)
+        cmd->id = *id;
+    else
+        bsf_nbsf_doc_agree_features(&cmd->zone, supp_feat);
     bsf_nbsf_submit(rq, cmd, d->answer);
 }
 
@@ -159,6 +156,15 @@ void bsf_nbsf_doc_answer_discovery(bsf_nbsf_request_t *rq, int rc, const char *s
     bsf_nbsf_respond_json(rq, 200, NULL, 0, &w->json);
 }
 
+void bsf_nbsf_doc_discover(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                           const char *query, size_t query_len)
+{
+    bsf_problem_t p;
+    msgpack_zone_clear(&rq->w->zone);
+    if (d->discover(rq, query, query_len, &p))
+        bsf_nbsf_respond_problem(rq, &p, NULL);
+}
+
 /* ---- routing ----------------------------------------------------------------------- */
 
 /* A member request past the method and query checks: the id, then update or deregister. */
@@ -176,7 +182,7 @@ static void member(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
     if (rq->op == BSF_SBI_OP_DEREGISTER)
         bsf_nbsf_doc_deregister(rq, d->deregister_kind, &id, d->answer);
     else
-        doc_update(d, rq, r, &id);
+        doc_write(d, rq, r, &id);
 }
 
 bool bsf_nbsf_doc_route(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
@@ -191,20 +197,15 @@ bool bsf_nbsf_doc_route(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq
     const char *m = r->method;
     if (collection && strcmp(m, "GET") == 0) {
         rq->op = BSF_SBI_OP_DISCOVER;
-        d->discover(rq, query ? query : "", query_len);
+        bsf_nbsf_doc_discover(d, rq, query ? query : "", query_len);
         return true;
     }
-    if (collection ? strcmp(m, "POST") != 0 : strcmp(m, "DELETE") && strcmp(m, "PATCH")) {
-        bsf_nbsf_refuse_method(rq, m, collection ? "GET, POST" : "DELETE, PATCH");
+    /* GET on the collection went above: the collection's other method is POST */
+    if (bsf_nbsf_refuse_unless(rq, m, collection ? "GET, POST" : "DELETE, PATCH", query))
         return true;
-    }
-    if (query) {
-        bsf_nbsf_refuse_query(rq, m, "query");
-        return true;
-    }
     if (collection) {
         rq->op = BSF_SBI_OP_REGISTER;
-        doc_register(d, rq, r);
+        doc_write(d, rq, r, NULL);
         return true;
     }
     member(d, rq, r, id_text, id_len);

@@ -10,16 +10,29 @@
 #include "gateways/sbi/nbsf_internal.h"
 #include "gateways/sbi/nbsf_write.h"
 
+/* What the ProblemDetails of a refused write carries of the binding the engine answered with:
+ * nothing, the binding itself (pcfBindings' ExtProblemDetails), or its members for
+ * EXISTING_BINDING_INFO_FOUND alone (MbsExtProblemDetails). */
+typedef enum {
+    BSF_NBSF_REFUSAL_BARE,
+    BSF_NBSF_REFUSAL_BINDING,
+    BSF_NBSF_REFUSAL_EXT_EXISTING,
+} bsf_nbsf_refusal_body_t;
+
 /* A collection: its name (the path segment), the detail of the 404 for a member id that does
- * not parse, its command kinds, its discovery, the decoders of a registration's body (with
- * the rules; a pointer to the binding's supportedFeatures slot in *supp_feat) and of a
- * patch into the command (each 0, or -1 with the problem set), and the answer of its writes.
- * Static data; not owned by the calls. */
+ * not parse, its command kinds, what its refusals carry, its discovery (called with the
+ * worker's zone cleared: it answers, or returns -1 with *p set for bsf_nbsf_doc_discover to
+ * answer, as for a query that does not parse), the decoders of a registration's body (with
+ * the rules; a pointer to the binding's supportedFeatures slot in *supp_feat) and of a patch
+ * into the command (each 0, or -1 with the problem set), and the answer of its writes (a
+ * call of bsf_nbsf_doc_answer with the collection). Static data; not owned by the calls. */
 typedef struct {
     const char *name;
     const char *not_found;
     bsf_command_kind_t register_kind, update_kind, deregister_kind;
-    void (*discover)(bsf_nbsf_request_t *rq, const char *query, size_t query_len);
+    bsf_nbsf_refusal_body_t refusal_body;
+    int (*discover)(bsf_nbsf_request_t *rq, const char *query, size_t query_len,
+                    bsf_problem_t *p);
     int (*decode_binding)(const msgpack_object *doc, bsf_command_t *cmd,
                           const char ***supp_feat, bsf_problem_t *p);
     int (*decode_patch)(const msgpack_object *doc, bsf_command_t *cmd, bsf_problem_t *p);
@@ -36,12 +49,13 @@ bool bsf_nbsf_doc_route(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq
                         const bsf_h2_request_t *r, const char *res, size_t res_len,
                         const char *query, size_t query_len);
 
-/* Answers a write the engine did without error: 204 for a deregistration, else the binding
- * `body` (NULL when there is none: 500) as JSON, 200 for an update, 201 with Location for a
- * registration. Reads only the name and the kinds of `d` (pcf_bindings.c answers through it
- * too). */
-void bsf_nbsf_doc_answer_ok(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
-                            const bsf_command_t *cmd, const msgpack_object *body);
+/* Answers a write the engine is done with. A refusal: its ProblemDetails with what
+ * d->refusal_body says of the binding the engine answered with. Else 204 for a
+ * deregistration, or the binding (none: 500) as JSON, 200 for an update, 201 with Location
+ * for a registration. Reads only the name, the kinds and refusal_body of `d` (pcf_bindings.c
+ * answers through it too). */
+void bsf_nbsf_doc_answer(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                         const bsf_command_t *cmd);
 
 /* Replaces *supp_feat (when set) by the features both sides support (TS 29.500 6.6), copied
  * into `zone`; left as it is when the zone has no memory. */
@@ -50,6 +64,11 @@ void bsf_nbsf_doc_agree_features(msgpack_zone *zone, const char **supp_feat);
 /* Submits a deregistration of `id` by the PCF (command kind `kind`), answered by `answer`. */
 void bsf_nbsf_doc_deregister(bsf_nbsf_request_t *rq, bsf_command_kind_t kind,
                              const bsf_binding_id_t *id, bsf_nbsf_answer_fn answer);
+
+/* A discovery by d->discover of the query (after the '?', `query_len` bytes), answered by it
+ * or with the ProblemDetails it returned. pcf_bindings.c discovers through it too. */
+void bsf_nbsf_doc_discover(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                           const char *query, size_t query_len);
 
 /* Ends a discovery whose read (inside the worker's snapshot, begun by the caller) returned
  * `rc`: renders the `n` records (the first at `first`, the next every `stride` bytes, as in

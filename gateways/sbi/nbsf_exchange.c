@@ -76,35 +76,35 @@ static const bsf_problem_t *told(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
     return p;
 }
 
-void bsf_nbsf_respond_problem_with(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
-                                   const msgpack_object *binding, const bsf_h2_header_t *headers,
-                                   size_t n_headers)
+/* A ProblemDetails with the binding in it, or with every member of `ext` (when not NULL). */
+static void respond_problem(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
+                            const msgpack_object *binding, const msgpack_object *ext,
+                            const bsf_h2_header_t *headers, size_t n_headers)
 {
     int status = bsf_cause_status(p->cause);
     bsf_problem_t copy;
     p = told(rq, p, status, &copy);
     record(rq, status);
     msgpack_sbuffer *out = &rq->w->json;
-    if (!rq->stream || bsf_problem_render(p, rq->instance, binding, out)) {
+    if (!rq->stream || (ext ? bsf_problem_render_ext(p, rq->instance, ext, out)
+                            : bsf_problem_render(p, rq->instance, binding, out))) {
         answer(rq, status, NULL, headers, n_headers, NULL, 0);
         return;
     }
     answer(rq, status, "application/problem+json", headers, n_headers, out->data, out->size);
 }
 
+void bsf_nbsf_respond_problem_with(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
+                                   const msgpack_object *binding, const bsf_h2_header_t *headers,
+                                   size_t n_headers)
+{
+    respond_problem(rq, p, binding, NULL, headers, n_headers);
+}
+
 void bsf_nbsf_respond_problem_ext(bsf_nbsf_request_t *rq, const bsf_problem_t *p,
                                   const msgpack_object *ext)
 {
-    int status = bsf_cause_status(p->cause);
-    bsf_problem_t copy;
-    p = told(rq, p, status, &copy);
-    record(rq, status);
-    msgpack_sbuffer *out = &rq->w->json;
-    if (!rq->stream || bsf_problem_render_ext(p, rq->instance, ext, out)) {
-        answer(rq, status, NULL, NULL, 0, NULL, 0);
-        return;
-    }
-    answer(rq, status, "application/problem+json", NULL, 0, out->data, out->size);
+    respond_problem(rq, p, NULL, ext, NULL, 0);
 }
 
 void bsf_nbsf_respond_custom_problem(bsf_nbsf_request_t *rq, bool head, int status,
@@ -149,6 +149,31 @@ void bsf_nbsf_refuse_query(bsf_nbsf_request_t *rq, const char *method, const cha
     bsf_problem_set(&p, BSF_CAUSE_INVALID_QUERY_PARAM, "%s takes no query parameters", method);
     bsf_problem_add_param(&p, param, "is not a parameter of this operation");
     bsf_nbsf_respond_problem(rq, &p, NULL);
+}
+
+/* Whether `method` is one of the comma-separated `allow`. */
+static bool method_allowed(const char *method, const char *allow)
+{
+    size_t n = strlen(method);
+    for (const char *a = allow; *a; a += strspn(a, ", ")) {
+        size_t len = strcspn(a, ", ");
+        if (len == n && memcmp(a, method, n) == 0)
+            return true;
+        a += len;
+    }
+    return false;
+}
+
+bool bsf_nbsf_refuse_unless(bsf_nbsf_request_t *rq, const char *method, const char *allow,
+                            bool has_query)
+{
+    if (!method_allowed(method, allow))
+        bsf_nbsf_refuse_method(rq, method, allow);
+    else if (has_query)
+        bsf_nbsf_refuse_query(rq, method, "query");
+    else
+        return false;
+    return true;
 }
 
 bool bsf_nbsf_resource_match(const char *res, size_t res_len, const char *name, const char **id,

@@ -38,6 +38,11 @@ void bsf_nbsf_refuse_method(bsf_nbsf_request_t *rq, const char *method, const ch
 /* 400 INVALID_QUERY_PARAM to a `method` that takes no query: detail "<method> takes no query
  * parameters", `param` (e.g. "query", "query <name>"; copied) as the invalid parameter. */
 void bsf_nbsf_refuse_query(bsf_nbsf_request_t *rq, const char *method, const char *param);
+/* Refuses a `method` that is not one of `allow` (as bsf_nbsf_refuse_method) or, when it is,
+ * a request with a query (`has_query`; as bsf_nbsf_refuse_query with "query"): true when it
+ * answered, false when the request goes on. */
+bool bsf_nbsf_refuse_unless(bsf_nbsf_request_t *rq, const char *method, const char *allow,
+                            bool has_query);
 
 /* Whether `res` (the path after /nbsf-management/v1/, without the query) is the collection
  * `name` or one of its members ("<name>/<id>", the id not empty and without '/'): true with

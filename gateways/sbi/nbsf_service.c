@@ -150,8 +150,10 @@ static void route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
     }
     const char *res = r->path + plen;
     size_t res_len = path_len - plen;
-    if (bsf_pcf_ue_bindings_route(rq, r, res, res_len, q ? q + 1 : NULL, query_len) ||
-        bsf_pcf_mbs_bindings_route(rq, r, res, res_len, q ? q + 1 : NULL, query_len) ||
+    if (bsf_nbsf_doc_route(&bsf_pcf_ue_bindings, rq, r, res, res_len, q ? q + 1 : NULL,
+                           query_len) ||
+        bsf_nbsf_doc_route(&bsf_pcf_mbs_bindings, rq, r, res, res_len, q ? q + 1 : NULL,
+                           query_len) ||
         bsf_subscriptions_route(rq, r, res, res_len, q ? q + 1 : NULL, query_len))
         return;
     const char *id_text;
@@ -167,10 +169,9 @@ static void route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
         bsf_pcf_bindings_discover(rq, q ? q + 1 : "", query_len);
         return;
     }
-    if (collection ? strcmp(m, "POST") != 0 : strcmp(m, "DELETE") && strcmp(m, "PATCH")) {
-        bsf_nbsf_refuse_method(rq, m, collection ? "GET, POST" : "DELETE, PATCH");
+    /* GET on the collection went above; a write's query is refused below, by its name */
+    if (bsf_nbsf_refuse_unless(rq, m, collection ? "GET, POST" : "DELETE, PATCH", false))
         return;
-    }
     if (q) {
         const char *amp = memchr(q + 1, '&', query_len), *eq = memchr(q + 1, '=', query_len);
         size_t n = query_len;

@@ -152,3 +152,12 @@ bsf_command_t *bsf_nbsf_new_command(bsf_nbsf_request_t *rq, bsf_command_kind_t k
     }
     return cmd;
 }
+
+bsf_command_t *bsf_nbsf_body_command(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
+                                     const char *media, bsf_command_kind_t kind,
+                                     msgpack_object *doc)
+{
+    if (bsf_nbsf_parse_body(rq, r, media, doc))
+        return NULL;
+    return bsf_nbsf_new_command(rq, kind);
+}

@@ -19,6 +19,13 @@ int bsf_nbsf_parse_body(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r, const
 /* A new command, or NULL after answering 500 (out of memory). */
 bsf_command_t *bsf_nbsf_new_command(bsf_nbsf_request_t *rq, bsf_command_kind_t kind);
 
+/* Parses the body of media type `media` into *doc (as bsf_nbsf_parse_body) and makes a
+ * command of `kind`: the command (owned by the caller), or NULL after answering (415, 400 or
+ * 500). */
+bsf_command_t *bsf_nbsf_body_command(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
+                                     const char *media, bsf_command_kind_t kind,
+                                     msgpack_object *doc);
+
 /* Hands `cmd` (owned from here) to the engine; `answer` runs on the worker when it is done.
  * A full queue (503 NF_CONGESTION_RISK with Retry-After) or no memory is answered at once. */
 void bsf_nbsf_submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd, bsf_nbsf_answer_fn answer);

@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "common/diag.h"
+#include "common/fifo.h"
 #include "common/metrics_text.h"
 #include "gateways/sbi/json_codec.h"
 
@@ -117,18 +118,25 @@ static subscriber_t **find(bsf_notifier_t *n, const char *uri)
 
 static void on_done(void *arg, const bsf_sbi_response_t *rsp);
 
+/* Takes the oldest waiting notification off the subscriber's queue (not empty). */
+static bsf_notify_item_t *take_oldest(subscriber_t *s)
+{
+    bsf_notify_item_t *it = s->head;
+    s->head = it->next;
+    if (!s->head)
+        s->tail = NULL;
+    s->n--;
+    atomic_fetch_sub(&s->owner->waiting, 1);
+    it->next = NULL;
+    return it;
+}
+
 /* Sends the subscriber's next waiting notification; frees the subscriber when none waits. */
 static void send_next(subscriber_t *s)
 {
     bsf_notifier_t *n = s->owner;
     while (s->head) {
-        bsf_notify_item_t *it = s->head;
-        s->head = it->next;
-        if (!s->head)
-            s->tail = NULL;
-        s->n--;
-        atomic_fetch_sub(&n->waiting, 1);
-        it->next = NULL;
+        bsf_notify_item_t *it = take_oldest(s);
         msgpack_object obj;
         size_t off = 0;
         msgpack_zone_clear(&n->zone);
@@ -213,20 +221,10 @@ static void enqueue(bsf_notifier_t *n, bsf_notify_item_t *it)
         n->n_subscribers++;
     }
     if (s->n >= n->cfg.queue_per_subscriber) { /* the oldest waiting one goes */
-        bsf_notify_item_t *old = s->head;
-        s->head = old->next;
-        if (!s->head)
-            s->tail = NULL;
-        s->n--;
-        atomic_fetch_sub(&n->waiting, 1);
-        drop(n, old, DROP_QUEUE_FULL, "the subscriber's queue is full");
+        drop(n, take_oldest(s), DROP_QUEUE_FULL, "the subscriber's queue is full");
     }
     it->next = NULL;
-    if (s->tail)
-        s->tail->next = it;
-    else
-        s->head = it;
-    s->tail = it;
+    BSF_FIFO_APPEND(s->head, s->tail, it, next);
     s->n++;
     atomic_fetch_add(&n->waiting, 1);
     if (!s->in_flight)
@@ -275,11 +273,7 @@ void bsf_notifier_deliver(void *ctx, bsf_notify_item_t *items)
     atomic_fetch_add(&n->queued, count);
     bsf_notify_item_t *over = NULL, **over_tail = &over;
     pthread_mutex_lock(&n->mu);
-    if (n->inbox_tail)
-        n->inbox_tail->next = items;
-    else
-        n->inbox_head = items;
-    n->inbox_tail = last;
+    BSF_FIFO_APPEND_CHAIN(n->inbox_head, n->inbox_tail, items, last, next);
     n->inbox_n += count;
     while (n->inbox_n > n->cfg.handoff_max) { /* the oldest go, as in a subscriber's queue */
         bsf_notify_item_t *old = n->inbox_head;

@@ -22,24 +22,26 @@ static int64_t header_time(const bsf_h2_request_t *r, const char *name)
     return v ? bsf_sbi_time_parse(v, strlen(v)) : -1;
 }
 
-/* ---- completion of writes ---------------------------------------------------------- */
+static int discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len,
+                    bsf_problem_t *p);
 
-/* What bsf_nbsf_doc_answer_ok reads: the collection's name and the kinds it tells apart. */
-static const bsf_nbsf_doc_resource_t pcf_bindings_answers = {
+/* What bsf_nbsf_doc_answer and bsf_nbsf_doc_discover read: the collection's name, the kinds
+ * it tells apart, that a refusal carries the binding the engine answered with, and its
+ * discovery (nbsf_service.c routes /pcfBindings itself: its refusals name the query
+ * parameter, and its writes read the service's settings and headers). */
+static const bsf_nbsf_doc_resource_t pcf_bindings = {
     .name = "pcfBindings",
     .update_kind = BSF_CMD_UPDATE,
     .deregister_kind = BSF_CMD_DEREGISTER,
+    .refusal_body = BSF_NBSF_REFUSAL_BINDING,
+    .discover = discover,
 };
+
+/* ---- completion of writes ---------------------------------------------------------- */
 
 static void answer_write(bsf_nbsf_request_t *rq, const bsf_command_t *cmd)
 {
-    msgpack_object binding;
-    bool has_binding = bsf_nbsf_unpack_result(rq, cmd, &binding) == 0;
-    if (cmd->status != BSF_CMD_OK) {
-        bsf_nbsf_respond_problem(rq, &cmd->problem, has_binding ? &binding : NULL);
-        return;
-    }
-    bsf_nbsf_doc_answer_ok(&pcf_bindings_answers, rq, cmd, has_binding ? &binding : NULL);
+    bsf_nbsf_doc_answer(&pcf_bindings, rq, cmd);
 }
 
 static void submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd)
@@ -52,9 +54,8 @@ static void submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd)
 void bsf_pcf_bindings_register(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
 {
     msgpack_object doc;
-    if (bsf_nbsf_parse_body(rq, r, "application/json", &doc))
-        return;
-    bsf_command_t *cmd = bsf_nbsf_new_command(rq, BSF_CMD_REGISTER);
+    bsf_command_t *cmd =
+        bsf_nbsf_body_command(rq, r, "application/json", BSF_CMD_REGISTER, &doc);
     if (!cmd)
         return;
     bsf_problem_t p;
@@ -85,9 +86,8 @@ void bsf_pcf_bindings_update(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
                              const bsf_binding_id_t *id)
 {
     msgpack_object doc;
-    if (bsf_nbsf_parse_body(rq, r, "application/merge-patch+json", &doc))
-        return;
-    bsf_command_t *cmd = bsf_nbsf_new_command(rq, BSF_CMD_UPDATE);
+    bsf_command_t *cmd =
+        bsf_nbsf_body_command(rq, r, "application/merge-patch+json", BSF_CMD_UPDATE, &doc);
     if (!cmd)
         return;
     bsf_problem_t p;
@@ -129,16 +129,13 @@ static int render_match(bsf_nbsf_request_t *rq, const bsf_discovery_query_t *q,
     return bsf_json_write(&m->doc, &rq->w->json, skip, supp_feat);
 }
 
-void bsf_pcf_bindings_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len)
+static int discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len,
+                    bsf_problem_t *p)
 {
     bsf_nbsf_worker_t *w = rq->w;
     bsf_discovery_query_t q;
-    bsf_problem_t p;
-    msgpack_zone_clear(&w->zone);
-    if (bsf_discovery_query_parse(query, query_len, &w->zone, &q, &p)) {
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
-    }
+    if (bsf_discovery_query_parse(query, query_len, &w->zone, &q, p))
+        return -1;
     int rc = bsf_read_begin(w->reader);
     bsf_match_t best;
     size_t n = 0;
@@ -146,10 +143,9 @@ void bsf_pcf_bindings_discover(bsf_nbsf_request_t *rq, const char *query, size_t
         rc = bsf_read_discover(w->reader, &q, &w->zone, &best, &n);
     if (rc == 0 && n > 1 && w->svc->cfg.multiple_match == BSF_MULTIPLE_MATCH_REJECT) {
         bsf_read_end(w->reader);
-        bsf_problem_set(&p, BSF_CAUSE_MULTIPLE_BINDING_INFO_FOUND,
+        bsf_problem_set(p, BSF_CAUSE_MULTIPLE_BINDING_INFO_FOUND,
                         "%zu PCF bindings match the query", n);
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
+        return -1;
     }
     /* The record lives in the snapshot's pages: render before ending it. */
     if (rc == 0 && n > 0 && render_match(rq, &q, &best))
@@ -157,13 +153,17 @@ void bsf_pcf_bindings_discover(bsf_nbsf_request_t *rq, const char *query, size_t
     bsf_read_end(w->reader);
     if (rc) {
         BSF_ERROR("sbi", "discovery failed: %s", rc == -1 ? "render" : bsf_strerror(rc));
-        bsf_problem_set(&p, BSF_CAUSE_SYSTEM_FAILURE, "the binding store failed");
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
+        bsf_problem_set(p, BSF_CAUSE_SYSTEM_FAILURE, "the binding store failed");
+        return -1;
     }
-    if (n == 0) {
+    if (n == 0)
         bsf_nbsf_respond_empty(rq, 204);
-        return;
-    }
-    bsf_nbsf_respond_json(rq, 200, NULL, 0, &w->json);
+    else
+        bsf_nbsf_respond_json(rq, 200, NULL, 0, &w->json);
+    return 0;
+}
+
+void bsf_pcf_bindings_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len)
+{
+    bsf_nbsf_doc_discover(&pcf_bindings, rq, query, query_len);
 }

@@ -11,22 +11,11 @@
 
 #define MAX_MBS_MATCHES 16
 
-static const bsf_nbsf_doc_resource_t mbs_resource;
-
 /* ---- writes ------------------------------------------------------------------------ */
 
 static void answer_write(bsf_nbsf_request_t *rq, const bsf_command_t *cmd)
 {
-    msgpack_object body;
-    bool has_body = bsf_nbsf_unpack_result(rq, cmd, &body) == 0;
-    if (cmd->status != BSF_CMD_OK) {
-        if (has_body && cmd->problem.cause == BSF_CAUSE_EXISTING_BINDING_INFO_FOUND)
-            bsf_nbsf_respond_problem_ext(rq, &cmd->problem, &body); /* MbsExtProblemDetails */
-        else
-            bsf_nbsf_respond_problem(rq, &cmd->problem, NULL);
-        return;
-    }
-    bsf_nbsf_doc_answer_ok(&mbs_resource, rq, cmd, has_body ? &body : NULL);
+    bsf_nbsf_doc_answer(&bsf_pcf_mbs_bindings, rq, cmd);
 }
 
 static int decode_binding(const msgpack_object *doc, bsf_command_t *cmd,
@@ -112,16 +101,13 @@ int bsf_mbs_query_parse(const char *query, size_t len, msgpack_zone *zone, bsf_m
     return 0;
 }
 
-static void mbs_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len)
+static int mbs_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len,
+                        bsf_problem_t *p)
 {
     bsf_nbsf_worker_t *w = rq->w;
     bsf_mbs_query_t q;
-    bsf_problem_t p;
-    msgpack_zone_clear(&w->zone);
-    if (bsf_mbs_query_parse(query, query_len, &w->zone, &q, &p)) {
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
-    }
+    if (bsf_mbs_query_parse(query, query_len, &w->zone, &q, p))
+        return -1;
     bsf_mbs_match_t matches[MAX_MBS_MATCHES];
     size_t n = 0;
     int rc = bsf_read_begin(w->reader);
@@ -130,25 +116,20 @@ static void mbs_discover(bsf_nbsf_request_t *rq, const char *query, size_t query
                                    &n);
     bsf_nbsf_doc_answer_discovery(rq, rc, q.supp_feat, &matches[0].record, sizeof matches[0], n,
                                   "MBS");
+    return 0;
 }
 
 /* ---- routing ----------------------------------------------------------------------- */
 
-static const bsf_nbsf_doc_resource_t mbs_resource = {
+const bsf_nbsf_doc_resource_t bsf_pcf_mbs_bindings = {
     .name = BSF_PCF_MBS_BINDINGS,
     .not_found = "no PCF for an MBS session binding with this id",
     .register_kind = BSF_CMD_MBS_REGISTER,
     .update_kind = BSF_CMD_MBS_UPDATE,
     .deregister_kind = BSF_CMD_MBS_DEREGISTER,
+    .refusal_body = BSF_NBSF_REFUSAL_EXT_EXISTING,
     .discover = mbs_discover,
     .decode_binding = decode_binding,
     .decode_patch = decode_patch,
     .answer = answer_write,
 };
-
-bool bsf_pcf_mbs_bindings_route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
-                                const char *res, size_t res_len, const char *query,
-                                size_t query_len)
-{
-    return bsf_nbsf_doc_route(&mbs_resource, rq, r, res, res_len, query, query_len);
-}

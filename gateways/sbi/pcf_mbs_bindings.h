@@ -4,18 +4,14 @@
 #ifndef BSF_GATEWAYS_SBI_PCF_MBS_BINDINGS_H
 #define BSF_GATEWAYS_SBI_PCF_MBS_BINDINGS_H
 
-#include <stdbool.h>
-
 #include "core/mbs_session_id.h"
+#include "gateways/sbi/nbsf_doc_resource.h"
 #include "gateways/sbi/nbsf_internal.h"
 
 #define BSF_PCF_MBS_BINDINGS "pcf-mbs-bindings"
 
-/* Handles the request when `res` names the collection or a member of it (true: answered or
- * pending), false when the resource is not ours. `query` is after the '?', or NULL. */
-bool bsf_pcf_mbs_bindings_route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
-                                const char *res, size_t res_len, const char *query,
-                                size_t query_len);
+/* The collection for bsf_nbsf_doc_route (nbsf_doc_resource.h); static data. */
+extern const bsf_nbsf_doc_resource_t bsf_pcf_mbs_bindings;
 
 /* The discovery query: `mbs-session-id` (required: a JSON MbsSessionId, percent-encoded) and
  * `supp-feat` (a JSON string, or the bare hex digits). Returns 0, or -1 with a 400 problem

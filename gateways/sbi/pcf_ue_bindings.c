@@ -11,19 +11,11 @@
 
 #define MAX_UE_MATCHES 16
 
-static const bsf_nbsf_doc_resource_t ue_resource;
-
 /* ---- writes ------------------------------------------------------------------------ */
 
 static void answer_write(bsf_nbsf_request_t *rq, const bsf_command_t *cmd)
 {
-    msgpack_object binding;
-    bool has_binding = bsf_nbsf_unpack_result(rq, cmd, &binding) == 0;
-    if (cmd->status != BSF_CMD_OK) {
-        bsf_nbsf_respond_problem(rq, &cmd->problem, NULL);
-        return;
-    }
-    bsf_nbsf_doc_answer_ok(&ue_resource, rq, cmd, has_binding ? &binding : NULL);
+    bsf_nbsf_doc_answer(&bsf_pcf_ue_bindings, rq, cmd);
 }
 
 static int decode_binding(const msgpack_object *doc, bsf_command_t *cmd,
@@ -95,16 +87,13 @@ int bsf_ue_query_parse(const char *query, size_t len, msgpack_zone *zone, bsf_ue
     return 0;
 }
 
-static void ue_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len)
+static int ue_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len,
+                       bsf_problem_t *p)
 {
     bsf_nbsf_worker_t *w = rq->w;
     bsf_ue_query_t q;
-    bsf_problem_t p;
-    msgpack_zone_clear(&w->zone);
-    if (bsf_ue_query_parse(query, query_len, &w->zone, &q, &p)) {
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
-    }
+    if (bsf_ue_query_parse(query, query_len, &w->zone, &q, p))
+        return -1;
     bsf_ue_match_t matches[MAX_UE_MATCHES];
     size_t n = 0;
     int rc = bsf_read_begin(w->reader);
@@ -113,11 +102,12 @@ static void ue_discover(bsf_nbsf_request_t *rq, const char *query, size_t query_
                                   &n);
     bsf_nbsf_doc_answer_discovery(rq, rc, q.supp_feat, &matches[0].record, sizeof matches[0], n,
                                   "UE");
+    return 0;
 }
 
 /* ---- routing ----------------------------------------------------------------------- */
 
-static const bsf_nbsf_doc_resource_t ue_resource = {
+const bsf_nbsf_doc_resource_t bsf_pcf_ue_bindings = {
     .name = BSF_PCF_UE_BINDINGS,
     .not_found = "no PCF for a UE binding with this id",
     .register_kind = BSF_CMD_UE_REGISTER,
@@ -128,10 +118,3 @@ static const bsf_nbsf_doc_resource_t ue_resource = {
     .decode_patch = decode_patch,
     .answer = answer_write,
 };
-
-bool bsf_pcf_ue_bindings_route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
-                               const char *res, size_t res_len, const char *query,
-                               size_t query_len)
-{
-    return bsf_nbsf_doc_route(&ue_resource, rq, r, res, res_len, query, query_len);
-}

@@ -5,18 +5,13 @@
 #ifndef BSF_GATEWAYS_SBI_PCF_UE_BINDINGS_H
 #define BSF_GATEWAYS_SBI_PCF_UE_BINDINGS_H
 
-#include <stdbool.h>
-
+#include "gateways/sbi/nbsf_doc_resource.h"
 #include "gateways/sbi/nbsf_internal.h"
 
 #define BSF_PCF_UE_BINDINGS "pcf-ue-bindings"
 
-/* Handles the request when `res` (the path after /nbsf-management/v1/, without the query)
- * names the collection or one of its members: true when it did (the request is answered
- * or pending), false when the resource is not ours. `query` is after the '?', or NULL. */
-bool bsf_pcf_ue_bindings_route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
-                               const char *res, size_t res_len, const char *query,
-                               size_t query_len);
+/* The collection for bsf_nbsf_doc_route (nbsf_doc_resource.h); static data. */
+extern const bsf_nbsf_doc_resource_t bsf_pcf_ue_bindings;
 
 /* Parses the discovery query (supi, gpsi, supp-feat; at least one of supi and gpsi) into
  * pointers in `zone`. Returns 0, or -1 with a 400 problem (INVALID_QUERY_PARAM,

@@ -9,6 +9,8 @@
 #include <strings.h>
 
 #include "common/clock.h"
+#include "common/dlist.h"
+#include "common/fifo.h"
 #include "common/metrics_text.h"
 #include "common/str_pack.h"
 #include "gateways/sbi/h2_tls.h"
@@ -37,12 +39,7 @@ static void on_post_closed(uv_handle_t *h)
 static void post_run(post_t *p, bool stopped)
 {
     bsf_sbi_client_t *c = p->client;
-    if (p->prev)
-        p->prev->next = p->next;
-    else
-        c->timers = p->next;
-    if (p->next)
-        p->next->prev = p->prev;
+    BSF_DLIST_UNLINK(c->timers, p);
     uv_timer_stop(&p->timer);
     p->fn(p->arg, stopped);
     uv_close((uv_handle_t *)&p->timer, on_post_closed);
@@ -59,11 +56,7 @@ static void post_start(post_t *p)
     bsf_sbi_client_t *c = p->client;
     uv_timer_init(&c->loop, &p->timer);
     p->timer.data = p;
-    p->prev = NULL;
-    p->next = c->timers;
-    if (c->timers)
-        c->timers->prev = p;
-    c->timers = p;
+    BSF_DLIST_PUSH(c->timers, p);
     uv_timer_start(&p->timer, on_post_timer, p->delay_ms, 0);
 }
 
@@ -79,11 +72,7 @@ int bsf_sbi_client_post(bsf_sbi_client_t *c, unsigned delay_ms, bsf_sbi_post_fn 
         free(p);
         return -1;
     }
-    if (c->posts_tail)
-        c->posts_tail->next_submitted = p;
-    else
-        c->posts_head = p;
-    c->posts_tail = p;
+    BSF_FIFO_APPEND(c->posts_head, c->posts_tail, p, next_submitted);
     pthread_mutex_unlock(&c->mu);
     uv_async_send(&c->async);
     return 0;
@@ -519,11 +508,7 @@ int bsf_sbi_client_submit(bsf_sbi_client_t *c, const bsf_sbi_request_t *q,
     }
     atomic_fetch_add(&c->pending, 1);
     atomic_fetch_add(&c->submitted, 1);
-    if (c->queue_tail)
-        c->queue_tail->next_submitted = r;
-    else
-        c->queue_head = r;
-    c->queue_tail = r;
+    BSF_FIFO_APPEND(c->queue_head, c->queue_tail, r, next_submitted);
     pthread_mutex_unlock(&c->mu);
     uv_async_send(&c->async);
     return 0;

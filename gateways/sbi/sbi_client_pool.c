@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/dlist.h"
+#include "common/fifo.h"
 
 typedef struct {
     bsf_h2c_t *c;
@@ -61,14 +63,7 @@ void bsf_sbi_pool_withdraw(bsf_sbi_pool_waiter_t *w)
     bsf_sbi_pool_entry_t *e = w->entry;
     if (!e)
         return;
-    if (w->prev)
-        w->prev->next = w->next;
-    else
-        e->head = w->next;
-    if (w->next)
-        w->next->prev = w->prev;
-    else
-        e->tail = w->prev;
+    BSF_DLIST_UNLINK_TAIL(e->head, e->tail, w);
     w->prev = w->next = NULL;
     w->entry = NULL;
 }
@@ -211,11 +206,7 @@ void bsf_sbi_pool_acquire(bsf_sbi_pool_t *p, const bsf_sbi_uri_t *target,
     w->entry = e;
     w->next = NULL;
     w->prev = e->tail;
-    if (e->tail)
-        e->tail->next = w;
-    else
-        e->head = w;
-    e->tail = w;
+    BSF_FIFO_APPEND(e->head, e->tail, w, next);
     pump(e);
 }
 

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "common/clock.h"
+#include "common/dlist.h"
 #include "gateways/admission/admission_rules.h"
 #include "gateways/sbi/sbi_client_internal.h"
 #include "gateways/sbi/scp_rules.h"
@@ -50,12 +51,7 @@ static void finish(req_t *r, bsf_sbi_response_t *rsp)
     detach(r);
     uv_timer_stop(&r->timer);
     r->state = REQ_DONE;
-    if (r->prev)
-        r->prev->next = r->next;
-    else
-        c->active = r->next;
-    if (r->next)
-        r->next->prev = r->prev;
+    BSF_DLIST_UNLINK(c->active, r);
     rsp->attempts = r->attempts;
     rsp->redirects = r->redirects;
     char uri[BSF_SBI_URI_MAX + BSF_SBI_HOST_MAX + 16];
@@ -456,11 +452,7 @@ void bsf_sbi_req_start(req_t *r)
     bsf_sbi_client_t *c = r->client;
     uv_timer_init(&c->loop, &r->timer);
     r->timer.data = r;
-    r->next = c->active;
-    r->prev = NULL;
-    if (c->active)
-        c->active->prev = r;
-    c->active = r;
+    BSF_DLIST_PUSH(c->active, r);
     r->deadline_ms = now_ms() + r->timeout_ms;
     if (!c->cfg.ignore_oci && bsf_sbi_oci_table_throttle(&c->oci, r->target.authority, now_ms())) {
         atomic_fetch_add(&c->throttled, 1);

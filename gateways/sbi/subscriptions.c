@@ -118,14 +118,8 @@ bool bsf_subscriptions_route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r, 
     bool collection = id_len == 0;
     rq->op = BSF_SBI_OP_OTHER;
     const char *m = r->method;
-    if (collection ? strcmp(m, "POST") != 0 : strcmp(m, "PUT") && strcmp(m, "DELETE")) {
-        bsf_nbsf_refuse_method(rq, m, collection ? "POST" : "DELETE, PUT");
+    if (bsf_nbsf_refuse_unless(rq, m, collection ? "POST" : "DELETE, PUT", query))
         return true;
-    }
-    if (query) {
-        bsf_nbsf_refuse_query(rq, m, "query");
-        return true;
-    }
     if (collection)
         write_subscription(rq, r, NULL);
     else

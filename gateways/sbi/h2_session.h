@@ -1,0 +1,34 @@
+/* What the HTTP/2 client (h2_client.c) and server (h2_server.c) sessions share in their use of
+ * nghttp2: the callbacks both ends set, and a body sent from memory.
+ *
+ * Thread: none of its own; a session and its bodies belong to the thread that runs it. */
+#ifndef BSF_GATEWAYS_SBI_H2_SESSION_H
+#define BSF_GATEWAYS_SBI_H2_SESSION_H
+
+#include <nghttp2/nghttp2.h>
+#include <stddef.h>
+
+/* A new set of callbacks with the four both ends set: headers, DATA chunks, complete frames
+ * and stream close. The caller adds its own and frees it (nghttp2_session_callbacks_del).
+ * Returns NULL when nghttp2 has no memory. */
+nghttp2_session_callbacks *
+bsf_h2_session_callbacks_new(nghttp2_on_header_callback on_header,
+                             nghttp2_on_data_chunk_recv_callback on_data_chunk,
+                             nghttp2_on_frame_recv_callback on_frame_recv,
+                             nghttp2_on_stream_close_callback on_stream_close);
+
+/* A body nghttp2 sends from memory: `len` bytes at `data` (owned by the stream that holds the
+ * body), `off` of them sent so far. */
+typedef struct {
+    char *data;
+    size_t len, off;
+} bsf_h2_body_t;
+
+/* The read callback of a data provider whose source.ptr is a bsf_h2_body_t: copies the next
+ * bytes (at most `length`) into `buf` and sets EOF with the last. Returns how many it copied;
+ * it cannot fail. */
+ssize_t bsf_h2_body_read(nghttp2_session *session, int32_t stream_id, uint8_t *buf,
+                         size_t length, uint32_t *data_flags, nghttp2_data_source *source,
+                         void *user_data);
+
+#endif
