@@ -8,14 +8,13 @@
 #include "common/clock.h"
 #include "common/deadline.h"
 #include "common/metrics_text.h"
+#include "common/worker_thread.h"
 
 struct bsf_nf_scoring {
     bsf_nf_scoring_config_t cfg;
-    pthread_t thread;
-    bool thread_started;
+    bsf_worker_t worker;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    bool stopping;
     /* under mu: the previous sample, and the last result */
     uint64_t last_requests, last_ns;
     double tps;
@@ -39,8 +38,9 @@ static void *scoring_main(void *arg)
 {
     bsf_nf_scoring_t *s = arg;
     pthread_mutex_lock(&s->mu);
-    while (!s->stopping) {
-        if (bsf_cond_wait_ms(&s->cv, &s->mu, s->cfg.interval_ms) == -ETIMEDOUT && !s->stopping)
+    while (!bsf_worker_stopping(&s->worker)) {
+        if (bsf_cond_wait_ms(&s->cv, &s->mu, s->cfg.interval_ms) == -ETIMEDOUT &&
+            !bsf_worker_stopping(&s->worker))
             sample_locked(s);
     }
     pthread_mutex_unlock(&s->mu);
@@ -66,11 +66,10 @@ int bsf_nf_scoring_start(const bsf_nf_scoring_config_t *cfg, bsf_nf_scoring_t **
     pthread_mutex_lock(&s->mu);
     sample_locked(s); /* the levels at once; the rate from the first interval on */
     pthread_mutex_unlock(&s->mu);
-    if ((rc = pthread_create(&s->thread, NULL, scoring_main, s))) {
+    if ((rc = bsf_worker_start(&s->worker, scoring_main, s, NULL))) {
         bsf_nf_scoring_stop(s);
-        return -rc;
+        return rc;
     }
-    s->thread_started = true;
     *out = s;
     return 0;
 }
@@ -79,13 +78,7 @@ void bsf_nf_scoring_stop(bsf_nf_scoring_t *s)
 {
     if (!s)
         return;
-    if (s->thread_started) {
-        pthread_mutex_lock(&s->mu);
-        s->stopping = true;
-        pthread_cond_signal(&s->cv);
-        pthread_mutex_unlock(&s->mu);
-        pthread_join(s->thread, NULL);
-    }
+    bsf_worker_stop(&s->worker, &s->mu, &s->cv);
     pthread_cond_destroy(&s->cv);
     pthread_mutex_destroy(&s->mu);
     free(s);
