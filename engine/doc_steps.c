@@ -96,6 +96,8 @@ void bsf_engine_doc_found_init(bsf_engine_doc_found_t *f, bsf_engine_t *e, MDB_t
 bool bsf_engine_doc_found_visit(void *ctx, const bsf_binding_id_t *id)
 {
     bsf_engine_doc_found_t *f = ctx;
+    if (f->n == BSF_ENGINE_DOC_MAX_FOUND)
+        return true; /* full from an earlier walk (MBS: the TMGI's, then the SSM's) */
     for (size_t i = 0; i < f->n; i++)
         if (memcmp(f->ids[i].b, id->b, 16) == 0)
             return false; /* named again by another index value */

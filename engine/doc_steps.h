@@ -49,7 +49,8 @@ void bsf_engine_doc_found_init(bsf_engine_doc_found_t *f, bsf_engine_t *e, MDB_t
                                bsf_engine_doc_kind_t k);
 
 /* The visitor of a projection's ids walk (ctx: a bsf_engine_doc_found_t): adds id's live
- * binding. Returns true (stop) when `f` is full or on a store error (kept in f->rc). */
+ * binding. Returns true (stop) when `f` is full or on a store error (kept in f->rc); a walk
+ * that begins with `f` already full adds nothing, so several walks may share one `f`. */
 bool bsf_engine_doc_found_visit(void *ctx, const bsf_binding_id_t *id);
 
 /* A kind's cross-site rule for `remote`, the live binding `id` (created at `created_hlc`)

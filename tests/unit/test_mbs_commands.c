@@ -13,6 +13,7 @@
 
 #include "common/clock.h"
 #include "core/hlc.h"
+#include "engine/doc_steps.h"
 #include "engine/engine.h"
 #include "engine/read.h"
 #include "engine/store.h"
@@ -133,11 +134,40 @@ static void cross_site_earlier_stays(void **state)
     bsf_command_free(own);
 }
 
+/* More live bindings than a walk keeps (other sites' registrations of one session pile up
+ * until those sites clean up): the TMGI walk fills the candidates, and the SSM walk that
+ * follows must not write past them. */
+static void more_candidates_than_kept(void **state)
+{
+    fx_t *f = *state;
+    bsf_pcf_mbs_binding_t by_tmgi, by_ssm;
+    tu_mbs_binding_into("{\"mbsSessionId\":{" TMGI "},\"pcfFqdn\":\"r.example.com\"}", &f->json,
+                        &f->zone, &by_tmgi);
+    tu_mbs_binding_into("{\"mbsSessionId\":{" SSM "},\"pcfFqdn\":\"s.example.com\"}", &f->json,
+                        &f->zone, &by_ssm);
+    uint8_t rnd[8] = {0};
+    uint64_t later = BSF_HLC_FROM_MS(bsf_clock_wall_ms() + 60000);
+    for (uint64_t seq = 1; seq <= BSF_ENGINE_DOC_MAX_FOUND + 1; seq++) {
+        bsf_binding_id_t id;
+        bsf_binding_id_make(2, seq, rnd, &id);
+        bsf_event_t ev = {.type = BSF_EVENT_MBS_BINDING_REGISTERED, .site = 2, .seq = seq,
+                          .hlc = later + seq, .created_hlc = later + seq, .binding_id = id,
+                          .mbs_binding = seq <= BSF_ENGINE_DOC_MAX_FOUND ? &by_tmgi : &by_ssm};
+        assert_int_equal(ef_apply_remote(f, ev), 0);
+    }
+    bsf_command_t *own = mbs_register(f, TMGI "," SSM, "own.example.com");
+    assert_int_equal(own->status, BSF_CMD_REFUSED);
+    assert_int_equal(own->problem.cause, BSF_CAUSE_EXISTING_BINDING_INFO_FOUND);
+    assert_int_equal(ef_counter(f, BSF_MBS_COUNTER_TOTAL), BSF_ENGINE_DOC_MAX_FOUND + 1);
+    bsf_command_free(own);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(one_pcf_per_session, setup, ef_teardown),
         cmocka_unit_test_setup_teardown(cross_site_earlier_stays, setup, ef_teardown),
+        cmocka_unit_test_setup_teardown(more_candidates_than_kept, setup, ef_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
