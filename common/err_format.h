@@ -1,5 +1,6 @@
 /* A reason for a failure, formatted into the caller's buffer, in one call that also gives
- * the failure's code back: `return bsf_err_format(err, cap, EINVAL, "bad %s", what);`.
+ * the failure's code back: `return bsf_err_format(err, cap, -EINVAL, "bad %s", what);` (the code is returned as
+ * given, in the caller's convention: common/error.h's 0 or a negative code).
  *
  * Header-only (static inline) so that code built without the product's libraries (the
  * standalone Rx test peers, which compile gateways/diameter/rx_dict.c on its own) uses the

@@ -3,6 +3,7 @@
 
 int bsf_worker_start(bsf_worker_t *w, void *(*main)(void *), void *arg, const char *name)
 {
+    atomic_store(&w->stopping, false); /* a stopped worker may be started again */
     int rc = pthread_create(&w->thread, NULL, main, arg);
     if (rc)
         return -rc;

@@ -19,8 +19,9 @@ typedef struct {
     atomic_bool stopping; /* set under the owner's lock; may be read without it */
 } bsf_worker_t;
 
-/* Runs `main(arg)` in a new thread, named `name` (at most 15 characters; NULL: unnamed).
- * Returns 0, or a negated errno (-EAGAIN, ...) and no thread was started. */
+/* Runs `main(arg)` in a new thread, named `name` (at most 15 characters; NULL: unnamed), with
+ * the stop flag cleared (a worker stopped by bsf_worker_stop may be started again). Returns 0,
+ * or a negated errno (-EAGAIN, ...) and no thread was started. Not while it runs. */
 int bsf_worker_start(bsf_worker_t *w, void *(*main)(void *), void *arg, const char *name);
 
 /* Sets the stop flag under `mu`, wakes every thread waiting on `cv` (the worker re-checks the

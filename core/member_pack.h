@@ -1,6 +1,6 @@
 /* Writers for members of 3GPP JSON objects, as msgpack, shared by the encoders of the
- * PcfBinding, PcfForUeBinding, PcfMbsBinding and subscription documents. Pure; any thread. Each returns 0, or non-zero
- * when the packer fails (out of memory). */
+ * PcfBinding, PcfForUeBinding, PcfMbsBinding and subscription documents. Pure; any thread.
+ * Each returns 0, or non-zero when the packer fails (out of memory). */
 #ifndef BSF_CORE_MEMBER_PACK_H
 #define BSF_CORE_MEMBER_PACK_H
 

@@ -274,12 +274,14 @@ static void write_held(bsf_replication_t *r, const bsf_applier_stats_t *a, bsf_t
 }
 
 /* A histogram whose bounds are milliseconds with a 0 (+Inf) last, as applier.h and shipper.h
- * define them; n_buckets counts the +Inf one. */
+ * define them; n_buckets counts the +Inf one and is at most MS_HISTOGRAM_MAX (each caller
+ * asserts it). */
+#define MS_HISTOGRAM_MAX BSF_APPLIER_DELAY_BUCKETS
 static void write_ms_histogram(bsf_text_t *out, const char *name, const unsigned *bounds_ms,
                                size_t n_buckets, const uint64_t *counts, double sum,
                                int sum_decimals, uint64_t count)
 {
-    double bounds[BSF_APPLIER_DELAY_BUCKETS];
+    double bounds[MS_HISTOGRAM_MAX];
     size_t n = 0;
     while (n + 1 < n_buckets && n < sizeof bounds / sizeof bounds[0] && bounds_ms[n]) {
         bounds[n] = bounds_ms[n] / 1e3;
@@ -305,6 +307,7 @@ static void write_delay(const bsf_applier_stats_t *a, bsf_text_t *out)
 static void write_shipper(bsf_replication_t *r, bsf_text_t *out)
 {
     static const unsigned bounds[] = BSF_SHIPPER_TXN_BUCKETS_MS;
+    _Static_assert(sizeof bounds / sizeof bounds[0] <= MS_HISTOGRAM_MAX, "bounds too long");
     bsf_shipper_stats_t s;
     bsf_engine_stats_t e;
     bsf_shipper_stats(r->shipper, &s);

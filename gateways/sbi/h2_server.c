@@ -807,7 +807,6 @@ static void poll_urgent(bsf_h2_worker_t *w, uint64_t now)
     w->polling_urgent = false;
 }
 
-/* Admission control before the body is read: a refused request is answered by `admit`. */
 /* The handler's view in *r of the stream's request without its body, received at
  * `received_ns`: true, or false when a header or the headers array is missing (no memory). */
 static bool request_view(bsf_h2_stream_t *s, uint64_t received_ns, bsf_h2_request_t *r)
@@ -824,6 +823,7 @@ static bool request_view(bsf_h2_stream_t *s, uint64_t received_ns, bsf_h2_reques
     return r->method && r->path && (!s->n_extra || r->headers);
 }
 
+/* Admission control before the body is read: a refused request is answered by `admit`. */
 static void admit(bsf_h2_stream_t *s)
 {
     bsf_h2_worker_t *w = s->conn->w;

@@ -92,6 +92,26 @@ static void unnamed_worker_keeps_the_process_name(void **state)
     owner_destroy(&o);
 }
 
+static void a_stopped_worker_starts_again(void **state)
+{
+    (void)state;
+    owner_t o;
+    owner_init(&o);
+    assert_int_equal(bsf_worker_start(&o.worker, worker_main, &o, NULL), 0);
+    owner_wait_running(&o);
+    bsf_worker_stop(&o.worker, &o.mu, &o.cv);
+    o.running = o.exited = false;
+    assert_int_equal(bsf_worker_start(&o.worker, worker_main, &o, NULL), 0);
+    assert_false(bsf_worker_stopping(&o.worker));
+    owner_wait_running(&o); /* it waits again instead of exiting at once */
+    pthread_mutex_lock(&o.mu);
+    assert_false(o.exited);
+    pthread_mutex_unlock(&o.mu);
+    bsf_worker_stop(&o.worker, &o.mu, &o.cv);
+    assert_true(o.exited);
+    owner_destroy(&o);
+}
+
 static void stop_without_a_thread_does_nothing(void **state)
 {
     (void)state;
@@ -109,6 +129,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stop_wakes_and_joins_the_worker),
         cmocka_unit_test(unnamed_worker_keeps_the_process_name),
+        cmocka_unit_test(a_stopped_worker_starts_again),
         cmocka_unit_test(stop_without_a_thread_does_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
