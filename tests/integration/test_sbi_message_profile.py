@@ -118,7 +118,7 @@ def test_audit_requests_and_their_answers_are_counted(bsfd_factory):
 
 
 def test_a_bad_profile_is_refused_at_start(tmp_path):
-    from rx_support import refused_at_start
-    why = refused_at_start(tmp_path, {"admission.message_priority_profile":
-                                      "messageType=Register,requestPriorityOverride=Always"})
-    assert "admission.message_priority_profile" in why
+    from conftest import refused_at_start
+    refused_at_start(tmp_path, {"admission.message_priority_profile":
+                                "messageType=Register,requestPriorityOverride=Always"},
+                     "admission.message_priority_profile")
