@@ -48,6 +48,20 @@ static void owner_wait_running(owner_t *o)
     pthread_mutex_unlock(&o->mu);
 }
 
+/* Starts the worker (named `name`) and waits until it runs. */
+static void owner_start(owner_t *o, const char *name)
+{
+    assert_int_equal(bsf_worker_start(&o->worker, worker_main, o, name), 0);
+    owner_wait_running(o);
+}
+
+/* Stops the worker: joined, its last write is visible. */
+static void owner_stop(owner_t *o)
+{
+    bsf_worker_stop(&o->worker, &o->mu, &o->cv);
+    assert_true(o->exited);
+}
+
 static void owner_destroy(owner_t *o)
 {
     pthread_cond_destroy(&o->cv);
@@ -59,16 +73,14 @@ static void stop_wakes_and_joins_the_worker(void **state)
     (void)state;
     owner_t o;
     owner_init(&o);
-    assert_int_equal(bsf_worker_start(&o.worker, worker_main, &o, "bsf-test"), 0);
+    owner_start(&o, "bsf-test");
     assert_true(o.worker.started);
-    owner_wait_running(&o);
     assert_false(bsf_worker_stopping(&o.worker));
     char name[16];
     assert_int_equal(pthread_getname_np(o.worker.thread, name, sizeof name), 0);
     assert_string_equal(name, "bsf-test"); /* named before bsf_worker_start returned */
 
-    bsf_worker_stop(&o.worker, &o.mu, &o.cv);
-    assert_true(o.exited); /* joined: the worker's last write is visible */
+    owner_stop(&o);
     assert_false(o.worker.started);
     assert_true(bsf_worker_stopping(&o.worker));
     bsf_worker_stop(&o.worker, &o.mu, &o.cv); /* a second stop does nothing */
@@ -82,13 +94,11 @@ static void unnamed_worker_keeps_the_process_name(void **state)
     owner_init(&o);
     char parent[16];
     pthread_getname_np(pthread_self(), parent, sizeof parent);
-    assert_int_equal(bsf_worker_start(&o.worker, worker_main, &o, NULL), 0);
-    owner_wait_running(&o);
+    owner_start(&o, NULL);
     char name[16];
     assert_int_equal(pthread_getname_np(o.worker.thread, name, sizeof name), 0);
     assert_string_equal(name, parent); /* a new thread inherits its creator's name */
-    bsf_worker_stop(&o.worker, &o.mu, &o.cv);
-    assert_true(o.exited);
+    owner_stop(&o);
     owner_destroy(&o);
 }
 
@@ -97,18 +107,15 @@ static void a_stopped_worker_starts_again(void **state)
     (void)state;
     owner_t o;
     owner_init(&o);
-    assert_int_equal(bsf_worker_start(&o.worker, worker_main, &o, NULL), 0);
-    owner_wait_running(&o);
-    bsf_worker_stop(&o.worker, &o.mu, &o.cv);
+    owner_start(&o, NULL);
+    owner_stop(&o);
     o.running = o.exited = false;
-    assert_int_equal(bsf_worker_start(&o.worker, worker_main, &o, NULL), 0);
+    owner_start(&o, NULL); /* it waits again instead of exiting at once: */
     assert_false(bsf_worker_stopping(&o.worker));
-    owner_wait_running(&o); /* it waits again instead of exiting at once */
     pthread_mutex_lock(&o.mu);
     assert_false(o.exited);
     pthread_mutex_unlock(&o.mu);
-    bsf_worker_stop(&o.worker, &o.mu, &o.cv);
-    assert_true(o.exited);
+    owner_stop(&o);
     owner_destroy(&o);
 }
 
