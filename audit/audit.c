@@ -220,24 +220,24 @@ void bsf_audit_write_metrics(void *ctx, bsf_text_t *out)
          s.scanned_candidates},
         {"bsf_audit_queries_total", "counter", "Audit queries sent to PCFs.", s.queries},
     };
-    bsf_metrics_rows(out, head, sizeof head / sizeof head[0]);
+    BSF_METRICS_ROWS(out, head);
     static const char *const answers[] = {"found", "not_found", "failed"};
     const uint64_t answered[] = {s.answers_found, s.answers_not_found, s.answers_failed};
-    bsf_metrics_labelled_family(out, "bsf_audit_answers_total", "counter",
+    BSF_METRICS_LABELLED_FAMILY(out, "bsf_audit_answers_total", "counter",
                                 "Answers to audit queries: 2xx, 404, anything else.", "answer",
-                                answers, answered, 3);
+                                answers, answered);
     static const char *const outcomes[] = {"confirmed",         "suspected",       "failed",
                                            "removed_not_found", "removed_max_ttl", "dropped"};
     const uint64_t outcome[] = {s.confirmed,         s.suspected,       s.failed,
                                 s.removed_not_found, s.removed_max_ttl, s.dropped};
-    bsf_metrics_labelled_family(out, "bsf_audit_outcomes_total", "counter",
+    BSF_METRICS_LABELLED_FAMILY(out, "bsf_audit_outcomes_total", "counter",
                                 "Audit outcomes written (dropped: refused by the engine).",
-                                "outcome", outcomes, outcome, 6);
+                                "outcome", outcomes, outcome);
     static const char *const alternates[] = {"asked", "found"};
     const uint64_t alternate[] = {s.alternates_asked, s.alternates_found};
-    bsf_metrics_labelled_family(out, "bsf_audit_alternates_total", "counter",
+    BSF_METRICS_LABELLED_FAMILY(out, "bsf_audit_alternates_total", "counter",
                                 "Alternate PCFs asked for and found (NF discovery).", "result",
-                                alternates, alternate, 2);
+                                alternates, alternate);
     bsf_metrics_u64_family(out, "bsf_audit_inflight", "gauge",
                            "Audit queries and discoveries out now.", s.inflight);
 }

@@ -46,6 +46,18 @@ typedef struct {
 /* Writes each row: its family lines and "<name> <value>\n". */
 void bsf_metrics_rows(bsf_text_t *t, const bsf_metric_row_t *rows, size_t n);
 
+/* The length of the array `a`; a pointer does not compile (GCC and clang builtins). */
+#define BSF_METRICS_COUNT(a)                                                                     \
+    (sizeof(a) / sizeof((a)[0]) +                                                                \
+     0 * sizeof(struct {                                                                         \
+         _Static_assert(!__builtin_types_compatible_p(__typeof__(a), __typeof__(&(a)[0])),       \
+                        "an array, not a pointer");                                              \
+         int ok;                                                                                 \
+     }))
+
+/* bsf_metrics_rows over the array `rows`, its length derived. */
+#define BSF_METRICS_ROWS(t, rows) bsf_metrics_rows((t), (rows), BSF_METRICS_COUNT(rows))
+
 /* A family with its one unlabelled sample, v as %llu (a table's row on its own). */
 void bsf_metrics_u64_family(bsf_text_t *t, const char *name, const char *type, const char *help,
                             uint64_t v);
@@ -59,6 +71,16 @@ void bsf_metrics_double_family(bsf_text_t *t, const char *name, const char *type
 void bsf_metrics_labelled_family(bsf_text_t *t, const char *name, const char *type,
                                  const char *help, const char *key, const char *const *labels,
                                  const uint64_t *values, size_t n);
+
+/* bsf_metrics_labelled_family over the arrays `labels` and `values`, whose one length is
+ * derived and checked at compile time: one value per label. */
+#define BSF_METRICS_LABELLED_FAMILY(t, name, type, help, key, labels, values)                    \
+    do {                                                                                         \
+        _Static_assert(BSF_METRICS_COUNT(labels) == BSF_METRICS_COUNT(values),                   \
+                       "one value per label");                                                   \
+        bsf_metrics_labelled_family((t), (name), (type), (help), (key), (labels), (values),      \
+                                    BSF_METRICS_COUNT(values));                                  \
+    } while (0)
 
 /* One series of a histogram (the family lines are written apart, once for all series):
  * "<name>_bucket{[labels,]le=\"%g\"} <cumulative>" for each finite bound, then le="+Inf",

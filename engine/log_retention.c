@@ -268,7 +268,7 @@ void bsf_log_retention_write_metrics(void *ctx, bsf_text_t *out)
         {"bsf_log_retention_failures_total", "counter",
          "Retention rounds that could not archive or read (retried every second).", st.failures},
     };
-    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
+    BSF_METRICS_ROWS(out, rows);
     const bsf_metric_row_t archive[] = {
         {"bsf_log_archive_bytes", "gauge", "Size of the archive (log.archive_dir).",
          st.archive.bytes},
@@ -278,5 +278,5 @@ void bsf_log_retention_write_metrics(void *ctx, bsf_text_t *out)
          st.archive.last},
     };
     if (st.archiving)
-        bsf_metrics_rows(out, archive, sizeof archive / sizeof archive[0]);
+        BSF_METRICS_ROWS(out, archive);
 }

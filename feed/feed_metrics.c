@@ -66,5 +66,5 @@ void bsf_feed_counters_write(const bsf_feed_counters_t *c, const bsf_feed_queue_
         {"bsf_feed_client_queue_depth", "gauge",
          "Records inside the Kafka client, not yet delivered.", get(&c->client_queue)},
     };
-    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
+    BSF_METRICS_ROWS(out, rows);
 }

@@ -323,7 +323,7 @@ static void write_shipper(bsf_replication_t *r, bsf_text_t *out)
         {"bsf_replication_shipped_events_total", "counter",
          "Events of this site Kafka acknowledged.", s.shipped_events},
     };
-    bsf_metrics_rows(out, head, sizeof head / sizeof head[0]);
+    BSF_METRICS_ROWS(out, head);
     bsf_metrics_family(out, "bsf_replication_kafka_transactions_total", "counter",
                        "Shipping transactions, by result.");
     bsf_metrics_u64_label(out, "bsf_replication_kafka_transactions_total", "result", "committed",
@@ -342,7 +342,7 @@ static void write_shipper(bsf_replication_t *r, bsf_text_t *out)
         {"bsf_replication_own_seq_floor", "gauge",
          "Sequence number this site's store must reach before it writes again.", e.seq_floor},
     };
-    bsf_metrics_rows(out, tail, sizeof tail / sizeof tail[0]);
+    BSF_METRICS_ROWS(out, tail);
     bsf_metrics_family(out, "bsf_replication_kafka_transaction_seconds", "histogram",
                        "Duration of a shipping transaction (produce and commit).");
     write_ms_histogram(out, "bsf_replication_kafka_transaction_seconds", bounds,
@@ -425,6 +425,6 @@ void bsf_replication_write_metrics(void *ctx, bsf_text_t *out)
          "Colliding registrations of another site kept waiting for the older binding's events.",
          a->replace_held},
     };
-    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
+    BSF_METRICS_ROWS(out, rows);
     free(a);
 }

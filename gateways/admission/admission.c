@@ -358,7 +358,7 @@ void bsf_admission_write_metrics(const bsf_admission_t *a, bsf_text_t *out)
         {"ocbsf_admission_memory_percent", "gauge", "Memory use at the last sample.",
          atomic_load(&a->mem_pct)},
     };
-    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
+    BSF_METRICS_ROWS(out, rows);
     bsf_metrics_family(out, "ocbsf_admission_resource_state", "gauge",
                        "Level each resource reached at the last sample.");
     int n = atomic_load(&a->n_res);

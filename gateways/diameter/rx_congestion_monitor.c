@@ -125,9 +125,9 @@ void bsf_rx_cong_monitor_write_metrics(const bsf_rx_cong_monitor_t *m, bsf_text_
     static const char *const resources[] = {"cpu", "queue"};
     const uint64_t levels[] = {bsf_admission_resource_level(m->adm, m->cpu_res),
                                bsf_admission_resource_level(m->adm, m->queue_res)};
-    bsf_metrics_labelled_family(out, "ocbsf_diam_congestion_resource_state", "gauge",
+    BSF_METRICS_LABELLED_FAMILY(out, "ocbsf_diam_congestion_resource_state", "gauge",
                                 "Level each resource reached at the last sample.", "resource",
-                                resources, levels, 2);
+                                resources, levels);
     bsf_metrics_family(out, "ocbsf_diam_congestion_discards_total", "counter",
                        "Requests discarded by congestion control, by state.");
     for (int s = BSF_RX_CONG_DOC; s <= BSF_RX_CONG_CONGESTED; s++)

@@ -267,5 +267,5 @@ void bsf_rx_metrics_write(bsf_rx_metrics_t *m, uint64_t pending, uint64_t pendin
         {"ocbsf_diam_pending_requests_max", "gauge", "Limit of pending requests.", pending_max},
         {"ocbsf_diam_sessions", "gauge", "Rx sessions followed.", sessions},
     };
-    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
+    BSF_METRICS_ROWS(out, rows);
 }

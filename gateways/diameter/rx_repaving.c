@@ -249,5 +249,5 @@ void bsf_rx_repaving_write_metrics(bsf_rx_repaving_t *r, bsf_text_t *out)
         {"diam_repaving_busy", "gauge", "1 while a repaving runs.", st.busy},
         {"diam_repaving_queued", "gauge", "Repaving triggers waiting.", st.queued},
     };
-    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
+    BSF_METRICS_ROWS(out, rows);
 }

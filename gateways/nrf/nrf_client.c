@@ -565,12 +565,11 @@ void bsf_nrf_client_write_metrics(void *ctx, bsf_text_t *out)
          n->state == NRF_REGISTERED},
         {"bsf_nrf_registrations_total", "counter", "Successful NFRegister.", n->registrations},
     };
-    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
+    BSF_METRICS_ROWS(out, rows);
     static const char *const results[] = {"ok", "failed"};
     const uint64_t heartbeats[] = {n->heartbeats_ok, n->heartbeats_failed};
-    bsf_metrics_labelled_family(out, "bsf_nrf_heartbeats_total", "counter",
-                                "NFUpdate heartbeats, by result.", "result", results, heartbeats,
-                                2);
+    BSF_METRICS_LABELLED_FAMILY(out, "bsf_nrf_heartbeats_total", "counter",
+                                "NFUpdate heartbeats, by result.", "result", results, heartbeats);
     bsf_metrics_family(out, "bsf_nrf_operative_status", "gauge", "1 when the NRF is healthy.");
     pthread_mutex_unlock(&n->mu);
     bsf_nrf_health_write_metrics(n->health, out);

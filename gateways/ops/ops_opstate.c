@@ -101,5 +101,5 @@ void bsf_ops_opstate_write_metrics(void *ctx, bsf_text_t *out)
          "SBI requests refused by the operational state or the stop.",
          bsf_opstate_refusals(BSF_OPIF_SBI)},
     };
-    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
+    BSF_METRICS_ROWS(out, rows);
 }

@@ -167,7 +167,7 @@ static void store_space_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
         {"bsf_store_fs_free_bytes", "gauge", "Free space of the store's filesystem (statvfs).",
          space.fs_free == UINT64_MAX ? 0 : space.fs_free},
     };
-    bsf_metrics_rows(t, rows, sizeof rows / sizeof rows[0]);
+    BSF_METRICS_ROWS(t, rows);
 }
 
 static void store_engine_metrics(bsf_text_t *t, bsf_ops_server_t *ops,
@@ -184,7 +184,7 @@ static void store_engine_metrics(bsf_text_t *t, bsf_ops_server_t *ops,
          "Write transactions that failed (each command then retried alone).",
          st->failed_batches},
     };
-    bsf_metrics_rows(t, head, sizeof head / sizeof head[0]);
+    BSF_METRICS_ROWS(t, head);
     bsf_metrics_double_family(t, "bsf_store_commit_seconds_total", "counter",
                               "Time spent committing write transactions (fsync included).", 9,
                               (double)st->commit_ns_total / 1e9);
@@ -206,7 +206,7 @@ static void store_engine_metrics(bsf_text_t *t, bsf_ops_server_t *ops,
          "Batches that waited in the commit window (store.commit_window_us) for more commands.",
          st->window_waits},
     };
-    bsf_metrics_rows(t, tail, sizeof tail / sizeof tail[0]);
+    BSF_METRICS_ROWS(t, tail);
     bsf_metrics_double_family(t, "bsf_store_commit_window_seconds_total", "counter",
                               "Time batches waited in the commit window.", 9,
                               (double)st->window_wait_ns / 1e9);
@@ -233,7 +233,7 @@ static void store_metrics(bsf_text_t *t, bsf_ops_server_t *ops)
         {"bsf_active_mbs_bindings", "gauge", "Active PCF for an MBS session bindings.",
          bsf_read_counter(r, "mbs/total")},
     };
-    bsf_metrics_rows(t, rows, sizeof rows / sizeof rows[0]);
+    BSF_METRICS_ROWS(t, rows);
     bsf_read_release(r);
 }
 

@@ -324,16 +324,16 @@ void bsf_nf_discovery_write_metrics(void *ctx, bsf_text_t *out)
     bsf_nf_discovery_stats(ctx, &s);
     static const char *const outcomes[] = {"searched", "cache_hit", "failed"};
     const uint64_t searches[] = {s.searches, s.cache_hits, s.failed};
-    bsf_metrics_labelled_family(out, "bsf_nf_discovery_total", "counter",
+    BSF_METRICS_LABELLED_FAMILY(out, "bsf_nf_discovery_total", "counter",
                                 "NF discovery searches by outcome.", "outcome", outcomes,
-                                searches, 3);
+                                searches);
     const bsf_metric_row_t rows[] = {
         {"bsf_nf_discovery_nrf_requests_total", "counter", "Nnrf_NFDiscovery requests sent.",
          s.nrf_requests},
         {"bsf_nf_discovery_nrf_failovers_total", "counter", "Searches passed to the next NRF.",
          s.nrf_failovers},
     };
-    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
+    BSF_METRICS_ROWS(out, rows);
 }
 
 /* The host of an NFService's end point, else of the profile; *port: the end point's, 0. */

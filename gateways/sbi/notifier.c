@@ -324,13 +324,13 @@ void bsf_notifier_write_metrics(void *ctx, bsf_text_t *out)
          "notify.handoff_max).",
          atomic_load(&n->handoff)},
     };
-    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
+    BSF_METRICS_ROWS(out, rows);
     uint64_t dropped[DROP_COUNT];
     for (int i = 0; i < DROP_COUNT; i++)
         dropped[i] = atomic_load(&n->dropped[i]);
-    bsf_metrics_labelled_family(out, "bsf_notifications_dropped_total", "counter",
+    BSF_METRICS_LABELLED_FAMILY(out, "bsf_notifications_dropped_total", "counter",
                                 "Notifications given up, by reason.", "reason", drop_names,
-                                dropped, DROP_COUNT);
+                                dropped);
     double bounds[DELAY_BUCKETS];
     uint64_t counts[DELAY_BUCKETS + 1], count = 0;
     for (size_t b = 0; b <= DELAY_BUCKETS; b++) {

@@ -433,8 +433,8 @@ void bsf_sbi_alt_route_write_metrics(void *ctx, bsf_text_t *out)
     static const char *const outcomes[] = {"sent", "answered", "exhausted", "no_alternate"};
     const uint64_t counts[] = {s.alternates_sent, s.answered_by_alternate, s.exhausted,
                                s.no_alternate};
-    bsf_metrics_labelled_family(out, "bsf_sbi_alternate_route_total", "counter",
+    BSF_METRICS_LABELLED_FAMILY(out, "bsf_sbi_alternate_route_total", "counter",
                                 "Egress requests sent again to an alternate producer, and how "
                                 "those ended.",
-                                "outcome", outcomes, counts, 4);
+                                "outcome", outcomes, counts);
 }

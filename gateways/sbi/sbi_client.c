@@ -172,15 +172,15 @@ void bsf_sbi_client_write_metrics(void *ctx, bsf_text_t *out)
     bsf_sbi_client_stats(c, &st);
     static const char *const outcomes[] = {"answer", "timeout", "connect_error", "throttled"};
     const uint64_t requests[] = {st.answers, st.timeouts, st.connect_errors, st.throttled};
-    bsf_metrics_labelled_family(out, "bsf_sbi_client_requests_total", "counter",
+    BSF_METRICS_LABELLED_FAMILY(out, "bsf_sbi_client_requests_total", "counter",
                                 "Outbound SBI requests, by outcome.", "outcome", outcomes,
-                                requests, 4);
+                                requests);
     const bsf_metric_row_t rows[] = {
         {"bsf_sbi_client_retries_total", "counter", "Retries of outbound SBI requests.",
          st.retries},
         {"bsf_sbi_client_pending", "gauge", "Outbound SBI requests not completed.", st.pending},
     };
-    bsf_metrics_rows(out, rows, sizeof rows / sizeof rows[0]);
+    BSF_METRICS_ROWS(out, rows);
     bsf_scp_table_write_metrics(&c->scp, (int64_t)(bsf_clock_mono_ns() / 1000000u), out);
 }
 

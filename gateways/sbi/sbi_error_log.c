@@ -165,8 +165,8 @@ void bsf_sbi_errors_write_metrics(void *ctx, bsf_text_t *out)
                            atomic_load(&g.out));
     static const char *const results[] = {"logged", "dropped"};
     const uint64_t logged[] = {atomic_load(&g.logged), atomic_load(&g.dropped)};
-    bsf_metrics_labelled_family(out, "ocbsf_sbi_error_log_total", "counter",
+    BSF_METRICS_LABELLED_FAMILY(out, "ocbsf_sbi_error_log_total", "counter",
                                 "SBI error answers logged, or dropped by the burst filter (seed "
                                 "3.9).",
-                                "result", results, logged, 2);
+                                "result", results, logged);
 }

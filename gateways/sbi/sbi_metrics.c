@@ -148,5 +148,5 @@ void bsf_sbi_metrics_write_h2(const bsf_h2_stats_t *st, bsf_text_t *t)
          "ones, made between the other connections' reads (priority first, issue 14 section 6).",
          st->priority_reads},
     };
-    bsf_metrics_rows(t, rows, sizeof rows / sizeof rows[0]);
+    BSF_METRICS_ROWS(t, rows);
 }
