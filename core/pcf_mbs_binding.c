@@ -95,19 +95,19 @@ int bsf_pcf_mbs_binding_encode(const bsf_pcf_mbs_binding_t *b, msgpack_packer *p
 
 /* ---- merge patch ------------------------------------------------------------------- */
 
-static bsf_patch_op_t *op_of(void *patch, const char *key)
-{
-    bsf_pcf_mbs_binding_patch_t *p = patch;
-    if (strcmp(key, "pcfFqdn") == 0)
-        return &p->pcf_fqdn;
-    if (strcmp(key, "pcfIpEndPoints") == 0)
-        return &p->pcf_ip_end_points;
-    return strcmp(key, "pcfId") == 0 ? &p->pcf_id : NULL;
-}
+#define MEMBER(name, f) \
+    BSF_MERGE_PATCH_MEMBER(name, bsf_pcf_mbs_binding_patch_t, bsf_pcf_mbs_binding_t, f)
+
+static const bsf_merge_patch_member_t patch_members[] = {
+    MEMBER("pcfFqdn", pcf_fqdn),
+    MEMBER("pcfIpEndPoints", pcf_ip_end_points),
+    MEMBER("pcfId", pcf_id),
+};
 
 static const bsf_merge_patch_type_t patch_type = {
-    "PcfMbsBindingPatch", sizeof(bsf_pcf_mbs_binding_patch_t), op_of, decode_member,
-    offsetof(bsf_pcf_mbs_binding_patch_t, values)};
+    "PcfMbsBindingPatch", sizeof(bsf_pcf_mbs_binding_patch_t), patch_members,
+    sizeof patch_members / sizeof patch_members[0], decode_member,
+    offsetof(bsf_pcf_mbs_binding_patch_t, values), sizeof(bsf_pcf_mbs_binding_t)};
 
 int bsf_pcf_mbs_binding_patch_decode(const msgpack_object *map, msgpack_zone *zone,
                                      bsf_pcf_mbs_binding_patch_t *out, bsf_problem_t *problem)
@@ -117,18 +117,12 @@ int bsf_pcf_mbs_binding_patch_decode(const msgpack_object *map, msgpack_zone *zo
 
 bool bsf_pcf_mbs_binding_patch_is_empty(const bsf_pcf_mbs_binding_patch_t *p)
 {
-    return !p->pcf_fqdn && !p->pcf_ip_end_points && !p->pcf_id;
+    return bsf_merge_patch_is_empty(&patch_type, p);
 }
 
 void bsf_pcf_mbs_binding_patch_apply(const bsf_pcf_mbs_binding_t *base,
                                      const bsf_pcf_mbs_binding_patch_t *p,
                                      bsf_pcf_mbs_binding_t *r)
 {
-    *r = *base;
-    if (p->pcf_fqdn == BSF_PATCH_SET)
-        r->pcf_fqdn = p->values.pcf_fqdn;
-    if (p->pcf_ip_end_points == BSF_PATCH_SET)
-        r->pcf_ip_end_points = p->values.pcf_ip_end_points;
-    if (p->pcf_id == BSF_PATCH_SET)
-        r->pcf_id = p->values.pcf_id;
+    bsf_merge_patch_apply(&patch_type, base, p, r);
 }

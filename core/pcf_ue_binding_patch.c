@@ -1,25 +1,22 @@
 #include "core/pcf_ue_binding_patch.h"
 
 #include <stddef.h>
-#include <string.h>
 
 #include "core/merge_patch.h"
 
-static bsf_patch_op_t *op_of(void *patch, const char *key)
-{
-    bsf_pcf_ue_binding_patch_t *p = patch;
-    if (strcmp(key, "pcfForUeFqdn") == 0)
-        return &p->pcf_for_ue_fqdn;
-    if (strcmp(key, "pcfForUeIpEndPoints") == 0)
-        return &p->pcf_for_ue_ip_end_points;
-    if (strcmp(key, "pcfId") == 0)
-        return &p->pcf_id;
-    return NULL;
-}
+#define MEMBER(name, f) \
+    BSF_MERGE_PATCH_MEMBER(name, bsf_pcf_ue_binding_patch_t, bsf_pcf_ue_binding_t, f)
+
+static const bsf_merge_patch_member_t members[] = {
+    MEMBER("pcfForUeFqdn", pcf_for_ue_fqdn),
+    MEMBER("pcfForUeIpEndPoints", pcf_for_ue_ip_end_points),
+    MEMBER("pcfId", pcf_id),
+};
 
 static const bsf_merge_patch_type_t patch_type = {
-    "PcfForUeBindingPatch", sizeof(bsf_pcf_ue_binding_patch_t), op_of,
-    bsf_pcf_ue_binding_decode_member, offsetof(bsf_pcf_ue_binding_patch_t, values)};
+    "PcfForUeBindingPatch", sizeof(bsf_pcf_ue_binding_patch_t), members,
+    sizeof members / sizeof members[0], bsf_pcf_ue_binding_decode_member,
+    offsetof(bsf_pcf_ue_binding_patch_t, values), sizeof(bsf_pcf_ue_binding_t)};
 
 int bsf_pcf_ue_binding_patch_decode(const msgpack_object *map, msgpack_zone *zone,
                                     bsf_pcf_ue_binding_patch_t *out, bsf_problem_t *problem)
@@ -29,18 +26,12 @@ int bsf_pcf_ue_binding_patch_decode(const msgpack_object *map, msgpack_zone *zon
 
 bool bsf_pcf_ue_binding_patch_is_empty(const bsf_pcf_ue_binding_patch_t *p)
 {
-    return !p->pcf_for_ue_fqdn && !p->pcf_for_ue_ip_end_points && !p->pcf_id;
+    return bsf_merge_patch_is_empty(&patch_type, p);
 }
 
 void bsf_pcf_ue_binding_patch_apply(const bsf_pcf_ue_binding_t *base,
                                     const bsf_pcf_ue_binding_patch_t *p,
                                     bsf_pcf_ue_binding_t *r)
 {
-    *r = *base;
-    if (p->pcf_for_ue_fqdn == BSF_PATCH_SET)
-        r->pcf_for_ue_fqdn = p->values.pcf_for_ue_fqdn;
-    if (p->pcf_for_ue_ip_end_points == BSF_PATCH_SET)
-        r->pcf_for_ue_ip_end_points = p->values.pcf_for_ue_ip_end_points;
-    if (p->pcf_id == BSF_PATCH_SET)
-        r->pcf_id = p->values.pcf_id;
+    bsf_merge_patch_apply(&patch_type, base, p, r);
 }

@@ -103,6 +103,13 @@ static void patch_and_events(void **state)
     assert_int_equal(bsf_pcf_mbs_binding_patch_decode(&o, &FX->zone, &p, &FX->problem), 0);
     bsf_pcf_mbs_binding_patch_apply(&base, &p, &result);
     assert_string_equal(result.pcf_fqdn, "b.example.com");
+    assert_false(bsf_pcf_mbs_binding_patch_is_empty(&p));
+    assert_true(result.has_mbs_session_id); /* what the patch does not set is base's */
+    assert_string_equal(result.mbs_session_id.mbs_service_id, "ABC123");
+    assert_null(result.pcf_id);
+    o = tu_json("{}", &FX->buf, &FX->zone);
+    assert_int_equal(bsf_pcf_mbs_binding_patch_decode(&o, &FX->zone, &p, &FX->problem), 0);
+    assert_true(bsf_pcf_mbs_binding_patch_is_empty(&p));
     const char *bad[] = {"{\"mbsSessionId\":{}}", "{\"pcfSetId\":\"x\"}", "{\"pcfId\":null}"};
     bsf_cause_t causes[] = {BSF_CAUSE_MODIFICATION_NOT_ALLOWED,
                             BSF_CAUSE_MODIFICATION_NOT_ALLOWED, BSF_CAUSE_OPTIONAL_IE_INCORRECT};
