@@ -14,7 +14,7 @@ int bsf_doc_projection_get(const bsf_doc_kind_t *k, MDB_txn *txn, const bsf_bind
 }
 
 int bsf_doc_record_decode(const bsf_doc_kind_t *k, const bsf_record_t *r, msgpack_zone *zone,
-                          void **out)
+                          void *out)
 {
     msgpack_object obj;
     if (bsf_record_unpack_binding(r, zone, &obj))
@@ -48,11 +48,11 @@ static int unindex_record(const bsf_doc_kind_t *k, const bsf_projection_t *p, MD
                           const bsf_record_t *r, const bsf_binding_id_t *id)
 {
     msgpack_zone zone;
-    void *old;
     if (!msgpack_zone_init(&zone, 1024))
         return -ENOMEM;
-    int rc = bsf_doc_record_decode(k, r, &zone, &old) ? MDB_CORRUPTED
-                                                       : index_doc(k, p, txn, old, id, -1);
+    void *old = msgpack_zone_malloc(&zone, k->doc_size);
+    int rc = !old || bsf_doc_record_decode(k, r, &zone, old) ? MDB_CORRUPTED
+                                                              : index_doc(k, p, txn, old, id, -1);
     msgpack_zone_destroy(&zone);
     return rc;
 }

@@ -31,8 +31,10 @@ typedef struct {
     size_t (*keys)(const void *doc, size_t i, char out[BSF_DOC_MAX_KEYS][BSF_DOC_KEY_MAX]);
     /* Canonical msgpack of the document. Returns 0 or -1. */
     int (*encode)(const void *doc, msgpack_packer *pk);
-    /* Decodes (and rule-checks) a stored document into storage from `zone`. 0 or -1. */
-    int (*decode)(const msgpack_object *o, msgpack_zone *zone, void **out);
+    /* Decodes (and rule-checks) a stored document into `out` (`doc_size` bytes), its strings
+     * and arrays into `zone`. 0 or -1. */
+    int (*decode)(const msgpack_object *o, msgpack_zone *zone, void *out);
+    size_t doc_size;
 } bsf_doc_kind_t;
 
 /* Applies a registration or update (`doc` not NULL) or a deregistration (`doc` NULL) of
@@ -45,9 +47,10 @@ int bsf_doc_projection_apply(const bsf_doc_kind_t *k, const bsf_projection_t *p,
 int bsf_doc_projection_get(const bsf_doc_kind_t *k, MDB_txn *txn, const bsf_binding_id_t *id,
                            bsf_record_t *out);
 
-/* Decodes a live record's document into `zone`. Returns 0 or -1 (corrupt). */
+/* Decodes a live record's document into `out` (k->doc_size bytes; strings and arrays in
+ * `zone`). Only k->decode is used. Returns 0 or -1 (corrupt). */
 int bsf_doc_record_decode(const bsf_doc_kind_t *k, const bsf_record_t *r, msgpack_zone *zone,
-                          void **out);
+                          void *out);
 
 /* Calls `visit` for each id indexed under `value` in index `i`, in key order, until it
  * returns true. Returns 0 or an LMDB code. */

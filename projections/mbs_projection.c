@@ -22,14 +22,12 @@ static int mbs_encode(const void *doc, msgpack_packer *pk)
     return bsf_pcf_mbs_binding_encode(doc, pk);
 }
 
-static int mbs_decode(const msgpack_object *o, msgpack_zone *zone, void **out)
+static int mbs_decode(const msgpack_object *o, msgpack_zone *zone, void *out)
 {
-    bsf_pcf_mbs_binding_t *b = msgpack_zone_malloc(zone, sizeof *b);
     bsf_problem_t problem;
-    if (!b || bsf_pcf_mbs_binding_decode(o, zone, b, &problem) ||
-        bsf_pcf_mbs_binding_check_rules(b, &problem))
+    if (bsf_pcf_mbs_binding_decode(o, zone, out, &problem) ||
+        bsf_pcf_mbs_binding_check_rules(out, &problem))
         return -1;
-    *out = b;
     return 0;
 }
 
@@ -41,7 +39,8 @@ static bsf_doc_kind_t mbs_kind(const bsf_projection_t *p)
                             .counter = BSF_MBS_COUNTER_TOTAL,
                             .keys = mbs_keys,
                             .encode = mbs_encode,
-                            .decode = mbs_decode};
+                            .decode = mbs_decode,
+                            .doc_size = sizeof(bsf_pcf_mbs_binding_t)};
 }
 
 int bsf_mbs_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
@@ -55,11 +54,7 @@ int bsf_record_decode_mbs_binding(const bsf_record_t *r, msgpack_zone *zone,
                                   bsf_pcf_mbs_binding_t *out)
 {
     bsf_doc_kind_t k = {.decode = mbs_decode};
-    void *doc;
-    if (bsf_doc_record_decode(&k, r, zone, &doc))
-        return -1;
-    *out = *(bsf_pcf_mbs_binding_t *)doc;
-    return 0;
+    return bsf_doc_record_decode(&k, r, zone, out);
 }
 
 int bsf_mbs_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,

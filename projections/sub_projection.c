@@ -30,14 +30,12 @@ static int sub_encode(const void *doc, msgpack_packer *pk)
     return bsf_subscription_encode(doc, pk);
 }
 
-static int sub_decode(const msgpack_object *o, msgpack_zone *zone, void **out)
+static int sub_decode(const msgpack_object *o, msgpack_zone *zone, void *out)
 {
-    bsf_subscription_t *s = msgpack_zone_malloc(zone, sizeof *s);
     bsf_problem_t problem;
-    if (!s || bsf_subscription_decode(o, zone, s, &problem) ||
-        bsf_subscription_check_rules(s, &problem))
+    if (bsf_subscription_decode(o, zone, out, &problem) ||
+        bsf_subscription_check_rules(out, &problem))
         return -1;
-    *out = s;
     return 0;
 }
 
@@ -49,7 +47,8 @@ static bsf_doc_kind_t sub_kind(const bsf_projection_t *p)
                             .counter = BSF_SUB_COUNTER_TOTAL,
                             .keys = sub_keys,
                             .encode = sub_encode,
-                            .decode = sub_decode};
+                            .decode = sub_decode,
+                            .doc_size = sizeof(bsf_subscription_t)};
 }
 
 int bsf_sub_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
@@ -63,11 +62,7 @@ int bsf_record_decode_subscription(const bsf_record_t *r, msgpack_zone *zone,
                                    bsf_subscription_t *out)
 {
     bsf_doc_kind_t k = {.decode = sub_decode};
-    void *doc;
-    if (bsf_doc_record_decode(&k, r, zone, &doc))
-        return -1;
-    *out = *(bsf_subscription_t *)doc;
-    return 0;
+    return bsf_doc_record_decode(&k, r, zone, out);
 }
 
 int bsf_sub_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,

@@ -21,14 +21,12 @@ static int ue_encode(const void *doc, msgpack_packer *pk)
     return bsf_pcf_ue_binding_encode(doc, pk);
 }
 
-static int ue_decode(const msgpack_object *o, msgpack_zone *zone, void **out)
+static int ue_decode(const msgpack_object *o, msgpack_zone *zone, void *out)
 {
-    bsf_pcf_ue_binding_t *b = msgpack_zone_malloc(zone, sizeof *b);
     bsf_problem_t problem;
-    if (!b || bsf_pcf_ue_binding_decode(o, zone, b, &problem) ||
-        bsf_pcf_ue_binding_check_rules(b, &problem))
+    if (bsf_pcf_ue_binding_decode(o, zone, out, &problem) ||
+        bsf_pcf_ue_binding_check_rules(out, &problem))
         return -1;
-    *out = b;
     return 0;
 }
 
@@ -40,7 +38,8 @@ static bsf_doc_kind_t ue_kind(const bsf_projection_t *p)
                             .counter = BSF_UE_COUNTER_TOTAL,
                             .keys = ue_keys,
                             .encode = ue_encode,
-                            .decode = ue_decode};
+                            .decode = ue_decode,
+                            .doc_size = sizeof(bsf_pcf_ue_binding_t)};
 }
 
 int bsf_ue_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
@@ -54,11 +53,7 @@ int bsf_record_decode_ue_binding(const bsf_record_t *r, msgpack_zone *zone,
                                  bsf_pcf_ue_binding_t *out)
 {
     bsf_doc_kind_t k = {.decode = ue_decode};
-    void *doc;
-    if (bsf_doc_record_decode(&k, r, zone, &doc))
-        return -1;
-    *out = *(bsf_pcf_ue_binding_t *)doc;
-    return 0;
+    return bsf_doc_record_decode(&k, r, zone, out);
 }
 
 int bsf_ue_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,
