@@ -293,58 +293,24 @@ static bool decode_audit(const msgpack_object *o, msgpack_zone *zone, bsf_audit_
     return seen_attempts && seen_not_found && a->last_audited_ms != -2;
 }
 
-static int decode_ue_payload(const msgpack_object *o, msgpack_zone *zone, bsf_event_t *out,
-                             char *err, size_t err_cap)
+/* The payload `o` of a UE-binding, MBS-binding or subscription event (member `what`), as a
+ * document of type `t` allocated in `zone`. Returns it, or NULL with err "out of memory" or
+ * "<what> payload: <the problem>". */
+static const void *decode_doc_payload(const bsf_doc_type_t *t, const char *what,
+                                      const msgpack_object *o, msgpack_zone *zone, char *err,
+                                      size_t err_cap)
 {
-    bsf_pcf_ue_binding_t *ub = msgpack_zone_malloc(zone, sizeof *ub);
+    void *doc = msgpack_zone_malloc(zone, t->size);
     bsf_problem_t problem;
-    if (!ub) {
+    if (!doc) {
         snprintf(err, err_cap, "out of memory");
-        return -1;
+        return NULL;
     }
-    if (bsf_pcf_ue_binding_decode(o, zone, ub, &problem) ||
-        bsf_pcf_ue_binding_check_rules(ub, &problem)) {
-        snprintf(err, err_cap, "ueBinding payload: %s", problem.detail);
-        return -1;
+    if (t->decode(o, zone, doc, &problem)) {
+        snprintf(err, err_cap, "%s payload: %s", what, problem.detail);
+        return NULL;
     }
-    out->ue_binding = ub;
-    return 0;
-}
-
-static int decode_sub_payload(const msgpack_object *o, msgpack_zone *zone, bsf_event_t *out,
-                              char *err, size_t err_cap)
-{
-    bsf_subscription_t *sub = msgpack_zone_malloc(zone, sizeof *sub);
-    bsf_problem_t problem;
-    if (!sub) {
-        snprintf(err, err_cap, "out of memory");
-        return -1;
-    }
-    if (bsf_subscription_decode(o, zone, sub, &problem) ||
-        bsf_subscription_check_rules(sub, &problem)) {
-        snprintf(err, err_cap, "subscription payload: %s", problem.detail);
-        return -1;
-    }
-    out->subscription = sub;
-    return 0;
-}
-
-static int decode_mbs_payload(const msgpack_object *o, msgpack_zone *zone, bsf_event_t *out,
-                              char *err, size_t err_cap)
-{
-    bsf_pcf_mbs_binding_t *mb = msgpack_zone_malloc(zone, sizeof *mb);
-    bsf_problem_t problem;
-    if (!mb) {
-        snprintf(err, err_cap, "out of memory");
-        return -1;
-    }
-    if (bsf_pcf_mbs_binding_decode(o, zone, mb, &problem) ||
-        bsf_pcf_mbs_binding_check_rules(mb, &problem)) {
-        snprintf(err, err_cap, "mbsBinding payload: %s", problem.detail);
-        return -1;
-    }
-    out->mbs_binding = mb;
-    return 0;
+    return doc;
 }
 
 /* Which members an event had, and where its payload is (inside the unpacked root). */
@@ -520,12 +486,21 @@ int bsf_event_decode(const char *buf, size_t len, msgpack_zone *zone, bsf_event_
         snprintf(err, err_cap, "missing envelope or payload members");
         return -1;
     }
-    if (need & HAS_UE_BINDING)
-        return decode_ue_payload(m.ue_binding, zone, out, err, err_cap);
-    if (need & HAS_MBS_BINDING)
-        return decode_mbs_payload(m.mbs_binding, zone, out, err, err_cap);
-    if (need & HAS_SUBSCRIPTION)
-        return decode_sub_payload(m.subscription, zone, out, err, err_cap);
+    if (need & HAS_UE_BINDING) {
+        out->ue_binding = decode_doc_payload(&bsf_pcf_ue_binding_type, "ueBinding",
+                                             m.ue_binding, zone, err, err_cap);
+        return out->ue_binding ? 0 : -1;
+    }
+    if (need & HAS_MBS_BINDING) {
+        out->mbs_binding = decode_doc_payload(&bsf_pcf_mbs_binding_type, "mbsBinding",
+                                              m.mbs_binding, zone, err, err_cap);
+        return out->mbs_binding ? 0 : -1;
+    }
+    if (need & HAS_SUBSCRIPTION) {
+        out->subscription = decode_doc_payload(&bsf_subscription_type, "subscription",
+                                               m.subscription, zone, err, err_cap);
+        return out->subscription ? 0 : -1;
+    }
     if (need & HAS_BINDING) {
         bsf_problem_t problem;
         if (bsf_pcf_binding_decode(m.binding, zone, binding_storage, &problem)) {

@@ -126,3 +126,23 @@ void bsf_pcf_mbs_binding_patch_apply(const bsf_pcf_mbs_binding_t *base,
 {
     bsf_merge_patch_apply(&patch_type, base, p, r);
 }
+
+/* ---- as a bsf_doc_type_t ------------------------------------------------------------ */
+
+/* The adapters stay functions: calling the typed ones through a cast pointer is undefined. */
+static int doc_decode(const msgpack_object *map, msgpack_zone *zone, void *out,
+                      bsf_problem_t *problem)
+{
+    if (bsf_pcf_mbs_binding_decode(map, zone, out, problem) ||
+        bsf_pcf_mbs_binding_check_rules(out, problem))
+        return -1;
+    return 0;
+}
+
+static int doc_encode(const void *doc, msgpack_packer *pk)
+{
+    return bsf_pcf_mbs_binding_encode(doc, pk);
+}
+
+const bsf_doc_type_t bsf_pcf_mbs_binding_type = {sizeof(bsf_pcf_mbs_binding_t), doc_decode,
+                                                 doc_encode};

@@ -11,6 +11,7 @@
 #include "core/mbs_session_id.h"
 #include "core/pcf_binding.h"
 #include "core/pcf_binding_patch.h"
+#include "core/doc_type.h"
 #include "core/problem.h"
 
 typedef struct {
@@ -51,5 +52,8 @@ bool bsf_pcf_mbs_binding_patch_is_empty(const bsf_pcf_mbs_binding_patch_t *p);
 void bsf_pcf_mbs_binding_patch_apply(const bsf_pcf_mbs_binding_t *base,
                                      const bsf_pcf_mbs_binding_patch_t *p,
                                      bsf_pcf_mbs_binding_t *result);
+
+/* PcfMbsBinding as a bsf_doc_type_t (bsf_pcf_mbs_binding_t; decode checks the rules). */
+extern const bsf_doc_type_t bsf_pcf_mbs_binding_type;
 
 #endif

@@ -104,3 +104,23 @@ bool bsf_pcf_ue_binding_same_pcf(const bsf_pcf_ue_binding_t *a, const bsf_pcf_ue
     }
     return compared > 0;
 }
+
+/* ---- as a bsf_doc_type_t ------------------------------------------------------------ */
+
+/* The adapters stay functions: calling the typed ones through a cast pointer is undefined. */
+static int doc_decode(const msgpack_object *map, msgpack_zone *zone, void *out,
+                      bsf_problem_t *problem)
+{
+    if (bsf_pcf_ue_binding_decode(map, zone, out, problem) ||
+        bsf_pcf_ue_binding_check_rules(out, problem))
+        return -1;
+    return 0;
+}
+
+static int doc_encode(const void *doc, msgpack_packer *pk)
+{
+    return bsf_pcf_ue_binding_encode(doc, pk);
+}
+
+const bsf_doc_type_t bsf_pcf_ue_binding_type = {sizeof(bsf_pcf_ue_binding_t), doc_decode,
+                                                doc_encode};

@@ -12,6 +12,7 @@
 
 #include "core/member_parse.h"
 #include "core/pcf_binding.h"
+#include "core/doc_type.h"
 #include "core/problem.h"
 
 typedef struct {
@@ -48,5 +49,8 @@ int bsf_pcf_ue_binding_encode(const bsf_pcf_ue_binding_t *b, msgpack_packer *pk)
 /* True when both name the same PCF: every PCF identity present in both (pcfId,
  * pcfForUeFqdn) is equal, ignoring case, and at least one is present in both. */
 bool bsf_pcf_ue_binding_same_pcf(const bsf_pcf_ue_binding_t *a, const bsf_pcf_ue_binding_t *b);
+
+/* PcfForUeBinding as a bsf_doc_type_t (bsf_pcf_ue_binding_t; decode checks the rules). */
+extern const bsf_doc_type_t bsf_pcf_ue_binding_type;
 
 #endif

@@ -285,3 +285,22 @@ bool bsf_subscription_pair_matches(const bsf_subscription_t *s, const char *dnn,
             return true;
     return false;
 }
+
+/* ---- as a bsf_doc_type_t ------------------------------------------------------------ */
+
+/* The adapters stay functions: calling the typed ones through a cast pointer is undefined. */
+static int doc_decode(const msgpack_object *map, msgpack_zone *zone, void *out,
+                      bsf_problem_t *problem)
+{
+    if (bsf_subscription_decode(map, zone, out, problem) ||
+        bsf_subscription_check_rules(out, problem))
+        return -1;
+    return 0;
+}
+
+static int doc_encode(const void *doc, msgpack_packer *pk)
+{
+    return bsf_subscription_encode(doc, pk);
+}
+
+const bsf_doc_type_t bsf_subscription_type = {sizeof(bsf_subscription_t), doc_decode, doc_encode};

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "core/pcf_binding.h"
+#include "core/doc_type.h"
 #include "core/problem.h"
 #include "core/sbi_time.h" /* bsf_rfc3339_parse_ms */
 
@@ -77,5 +78,8 @@ int bsf_subscription_set_expiry(bsf_subscription_t *s, int64_t ms, msgpack_zone 
 bool bsf_subscription_pair_matches(const bsf_subscription_t *s, const char *dnn,
                                    const bsf_snssai_t *snssai);
 
+
+/* BsfSubscription as a bsf_doc_type_t (bsf_subscription_t; decode checks the rules). */
+extern const bsf_doc_type_t bsf_subscription_type;
 
 #endif

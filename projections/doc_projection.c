@@ -13,13 +13,14 @@ int bsf_doc_projection_get(const bsf_doc_kind_t *k, MDB_txn *txn, const bsf_bind
     return bsf_projection_record_get(txn, k->records, id, out);
 }
 
-int bsf_doc_record_decode(const bsf_doc_kind_t *k, const bsf_record_t *r, msgpack_zone *zone,
+int bsf_doc_record_decode(const bsf_doc_type_t *t, const bsf_record_t *r, msgpack_zone *zone,
                           void *out)
 {
     msgpack_object obj;
+    bsf_problem_t problem;
     if (bsf_record_unpack_binding(r, zone, &obj))
         return -1;
-    return k->decode(&obj, zone, out);
+    return t->decode(&obj, zone, out, &problem);
 }
 
 /* Adds (delta > 0) or removes the document's index entries and its counter. */
@@ -50,9 +51,10 @@ static int unindex_record(const bsf_doc_kind_t *k, const bsf_projection_t *p, MD
     msgpack_zone zone;
     if (!msgpack_zone_init(&zone, 1024))
         return -ENOMEM;
-    void *old = msgpack_zone_malloc(&zone, k->doc_size);
-    int rc = !old || bsf_doc_record_decode(k, r, &zone, old) ? MDB_CORRUPTED
-                                                              : index_doc(k, p, txn, old, id, -1);
+    void *old = msgpack_zone_malloc(&zone, k->type->size);
+    int rc = !old || bsf_doc_record_decode(k->type, r, &zone, old)
+                 ? MDB_CORRUPTED
+                 : index_doc(k, p, txn, old, id, -1);
     msgpack_zone_destroy(&zone);
     return rc;
 }
@@ -93,7 +95,7 @@ static int apply_version(const bsf_doc_kind_t *k, const bsf_projection_t *p, MDB
     msgpack_sbuffer_init(&frame);
     msgpack_packer pk;
     msgpack_packer_init(&pk, &mp, msgpack_sbuffer_write);
-    rc = k->encode(doc, &pk) || bsf_compress_pack(mp.data, mp.size, &frame) ? -ENOMEM : 0;
+    rc = k->type->encode(doc, &pk) || bsf_compress_pack(mp.data, mp.size, &frame) ? -ENOMEM : 0;
     if (!rc) {
         bsf_record_t r = {.state = BSF_RECORD_LIVE,
                           .site = ev->site,

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 #include "core/binding_id.h"
+#include "core/doc_type.h"
 #include "projections/projection.h"
 #include "projections/record.h"
 
@@ -29,12 +30,8 @@ typedef struct {
     const char *counter;
     /* The document's values for index `i`, NUL-terminated, into out; returns how many. */
     size_t (*keys)(const void *doc, size_t i, char out[BSF_DOC_MAX_KEYS][BSF_DOC_KEY_MAX]);
-    /* Canonical msgpack of the document. Returns 0 or -1. */
-    int (*encode)(const void *doc, msgpack_packer *pk);
-    /* Decodes (and rule-checks) a stored document into `out` (`doc_size` bytes), its strings
-     * and arrays into `zone`. 0 or -1. */
-    int (*decode)(const msgpack_object *o, msgpack_zone *zone, void *out);
-    size_t doc_size;
+    /* The document's type: its canonical msgpack, and its decoding (rules checked). */
+    const bsf_doc_type_t *type;
 } bsf_doc_kind_t;
 
 /* Applies a registration or update (`doc` not NULL) or a deregistration (`doc` NULL) of
@@ -47,9 +44,9 @@ int bsf_doc_projection_apply(const bsf_doc_kind_t *k, const bsf_projection_t *p,
 int bsf_doc_projection_get(const bsf_doc_kind_t *k, MDB_txn *txn, const bsf_binding_id_t *id,
                            bsf_record_t *out);
 
-/* Decodes a live record's document into `out` (k->doc_size bytes; strings and arrays in
- * `zone`). Only k->decode is used. Returns 0 or -1 (corrupt). */
-int bsf_doc_record_decode(const bsf_doc_kind_t *k, const bsf_record_t *r, msgpack_zone *zone,
+/* Decodes a live record's document of type `t` into `out` (t->size bytes; strings and
+ * arrays in `zone`), its rules checked. Returns 0 or -1 (corrupt). */
+int bsf_doc_record_decode(const bsf_doc_type_t *t, const bsf_record_t *r, msgpack_zone *zone,
                           void *out);
 
 /* Calls `visit` for each id indexed under `value` in index `i`, in key order, until it

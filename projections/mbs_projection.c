@@ -17,20 +17,6 @@ static size_t mbs_keys(const void *doc, size_t i, char out[BSF_DOC_MAX_KEYS][BSF
     return n;
 }
 
-static int mbs_encode(const void *doc, msgpack_packer *pk)
-{
-    return bsf_pcf_mbs_binding_encode(doc, pk);
-}
-
-static int mbs_decode(const msgpack_object *o, msgpack_zone *zone, void *out)
-{
-    bsf_problem_t problem;
-    if (bsf_pcf_mbs_binding_decode(o, zone, out, &problem) ||
-        bsf_pcf_mbs_binding_check_rules(out, &problem))
-        return -1;
-    return 0;
-}
-
 static bsf_doc_kind_t mbs_kind(const bsf_projection_t *p)
 {
     return (bsf_doc_kind_t){.records = p->mbs_bindings,
@@ -38,9 +24,7 @@ static bsf_doc_kind_t mbs_kind(const bsf_projection_t *p)
                             .n_index = 1,
                             .counter = BSF_MBS_COUNTER_TOTAL,
                             .keys = mbs_keys,
-                            .encode = mbs_encode,
-                            .decode = mbs_decode,
-                            .doc_size = sizeof(bsf_pcf_mbs_binding_t)};
+                            .type = &bsf_pcf_mbs_binding_type};
 }
 
 int bsf_mbs_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
@@ -53,8 +37,7 @@ int bsf_mbs_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_bi
 int bsf_record_decode_mbs_binding(const bsf_record_t *r, msgpack_zone *zone,
                                   bsf_pcf_mbs_binding_t *out)
 {
-    bsf_doc_kind_t k = {.decode = mbs_decode};
-    return bsf_doc_record_decode(&k, r, zone, out);
+    return bsf_doc_record_decode(&bsf_pcf_mbs_binding_type, r, zone, out);
 }
 
 int bsf_mbs_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,

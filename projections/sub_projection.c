@@ -25,20 +25,6 @@ static size_t sub_keys(const void *doc, size_t i, char out[BSF_DOC_MAX_KEYS][BSF
     return 1;
 }
 
-static int sub_encode(const void *doc, msgpack_packer *pk)
-{
-    return bsf_subscription_encode(doc, pk);
-}
-
-static int sub_decode(const msgpack_object *o, msgpack_zone *zone, void *out)
-{
-    bsf_problem_t problem;
-    if (bsf_subscription_decode(o, zone, out, &problem) ||
-        bsf_subscription_check_rules(out, &problem))
-        return -1;
-    return 0;
-}
-
 static bsf_doc_kind_t sub_kind(const bsf_projection_t *p)
 {
     return (bsf_doc_kind_t){.records = p->subscriptions,
@@ -46,9 +32,7 @@ static bsf_doc_kind_t sub_kind(const bsf_projection_t *p)
                             .n_index = 3,
                             .counter = BSF_SUB_COUNTER_TOTAL,
                             .keys = sub_keys,
-                            .encode = sub_encode,
-                            .decode = sub_decode,
-                            .doc_size = sizeof(bsf_subscription_t)};
+                            .type = &bsf_subscription_type};
 }
 
 int bsf_sub_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
@@ -61,8 +45,7 @@ int bsf_sub_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_bi
 int bsf_record_decode_subscription(const bsf_record_t *r, msgpack_zone *zone,
                                    bsf_subscription_t *out)
 {
-    bsf_doc_kind_t k = {.decode = sub_decode};
-    return bsf_doc_record_decode(&k, r, zone, out);
+    return bsf_doc_record_decode(&bsf_subscription_type, r, zone, out);
 }
 
 int bsf_sub_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,

@@ -16,20 +16,6 @@ static size_t ue_keys(const void *doc, size_t i, char out[BSF_DOC_MAX_KEYS][BSF_
     return 1;
 }
 
-static int ue_encode(const void *doc, msgpack_packer *pk)
-{
-    return bsf_pcf_ue_binding_encode(doc, pk);
-}
-
-static int ue_decode(const msgpack_object *o, msgpack_zone *zone, void *out)
-{
-    bsf_problem_t problem;
-    if (bsf_pcf_ue_binding_decode(o, zone, out, &problem) ||
-        bsf_pcf_ue_binding_check_rules(out, &problem))
-        return -1;
-    return 0;
-}
-
 static bsf_doc_kind_t ue_kind(const bsf_projection_t *p)
 {
     return (bsf_doc_kind_t){.records = p->ue_bindings,
@@ -37,9 +23,7 @@ static bsf_doc_kind_t ue_kind(const bsf_projection_t *p)
                             .n_index = 2,
                             .counter = BSF_UE_COUNTER_TOTAL,
                             .keys = ue_keys,
-                            .encode = ue_encode,
-                            .decode = ue_decode,
-                            .doc_size = sizeof(bsf_pcf_ue_binding_t)};
+                            .type = &bsf_pcf_ue_binding_type};
 }
 
 int bsf_ue_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
@@ -52,8 +36,7 @@ int bsf_ue_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_bin
 int bsf_record_decode_ue_binding(const bsf_record_t *r, msgpack_zone *zone,
                                  bsf_pcf_ue_binding_t *out)
 {
-    bsf_doc_kind_t k = {.decode = ue_decode};
-    return bsf_doc_record_decode(&k, r, zone, out);
+    return bsf_doc_record_decode(&bsf_pcf_ue_binding_type, r, zone, out);
 }
 
 int bsf_ue_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,

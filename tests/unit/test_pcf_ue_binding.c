@@ -1,6 +1,6 @@
 /* core/pcf_ue_binding.c, core/pcf_ue_binding_patch.c, core/ue_decide.c and the UE events of
- * core/event.c: member formats and causes, the schema's rules, canonical encoding, merge
- * patch, the replacement rule and the event round trip. */
+ * core/event.c: member formats and causes, the schema's rules, canonical encoding, the
+ * bsf_doc_type_t, merge patch, the replacement rule and the event round trip. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -98,6 +98,33 @@ static void canonical_encoding(void **state)
                         "{\"supi\"=>\"imsi-001010000000001\", \"pcfForUeIpEndPoints\"=>"
                         "[{\"ipv6Address\"=>\"2001:db8::1\", \"port\"=>80}], "
                         "\"pcfSetId\"=>\"set1\", \"bindLevel\"=>\"NF_SET\", \"suppFeat\"=>\"0\"}");
+}
+
+/* bsf_pcf_ue_binding_type: its decode checks the rules too, its encode is the canonical map. */
+static void as_doc_type(void **state)
+{
+    (void)state;
+    const bsf_doc_type_t *t = &bsf_pcf_ue_binding_type;
+    bsf_pcf_ue_binding_t b;
+    assert_int_equal(t->size, sizeof b);
+    msgpack_object o = tu_json("{\"supi\":\"imsi-001010000000001\"}", &FX->buf, &FX->zone);
+    assert_int_equal(t->decode(&o, &FX->zone, &b, &FX->problem), -1);
+    assert_int_equal(FX->problem.cause, BSF_CAUSE_MANDATORY_IE_MISSING);
+    o = tu_json("{\"pcfForUeFqdn\":\"pcf.example.com\",\"supi\":\"imsi-001010000000001\"}",
+                &FX->buf, &FX->zone);
+    assert_int_equal(t->decode(&o, &FX->zone, &b, &FX->problem), 0);
+    msgpack_sbuffer direct, typed;
+    msgpack_sbuffer_init(&direct);
+    msgpack_sbuffer_init(&typed);
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &direct, msgpack_sbuffer_write);
+    assert_int_equal(bsf_pcf_ue_binding_encode(&b, &pk), 0);
+    msgpack_packer_init(&pk, &typed, msgpack_sbuffer_write);
+    assert_int_equal(t->encode(&b, &pk), 0);
+    assert_int_equal(typed.size, direct.size);
+    assert_memory_equal(typed.data, direct.data, direct.size);
+    msgpack_sbuffer_destroy(&direct);
+    msgpack_sbuffer_destroy(&typed);
 }
 
 static void merge_patch(void **state)
@@ -228,6 +255,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(members_and_causes),
         cmocka_unit_test(canonical_encoding),
+        cmocka_unit_test(as_doc_type),
         cmocka_unit_test(merge_patch),
         cmocka_unit_test(replacement_rule),
         cmocka_unit_test(event_round_trip),
