@@ -396,24 +396,21 @@ static bool end_points_equal(const bsf_ip_end_points_t *a, const bsf_ip_end_poin
     return true;
 }
 
+bool bsf_pcf_identity_agrees(const char *a, const char *b, int *compared)
+{
+    if (!a || !b)
+        return true;
+    ++*compared;
+    return strcasecmp(a, b) == 0;
+}
+
 bool bsf_pcf_binding_same_pcf(const bsf_pcf_binding_t *a, const bsf_pcf_binding_t *b)
 {
     int compared = 0;
-    if (a->pcf_id && b->pcf_id) {
-        if (strcasecmp(a->pcf_id, b->pcf_id) != 0)
-            return false;
-        compared++;
-    }
-    if (a->pcf_diam_host && b->pcf_diam_host) {
-        if (strcasecmp(a->pcf_diam_host, b->pcf_diam_host) != 0)
-            return false;
-        compared++;
-    }
-    if (a->pcf_fqdn && b->pcf_fqdn) {
-        if (strcasecmp(a->pcf_fqdn, b->pcf_fqdn) != 0)
-            return false;
-        compared++;
-    }
+    if (!bsf_pcf_identity_agrees(a->pcf_id, b->pcf_id, &compared) ||
+        !bsf_pcf_identity_agrees(a->pcf_diam_host, b->pcf_diam_host, &compared) ||
+        !bsf_pcf_identity_agrees(a->pcf_fqdn, b->pcf_fqdn, &compared))
+        return false;
     if (a->pcf_ip_end_points.n && b->pcf_ip_end_points.n) {
         if (!end_points_equal(&a->pcf_ip_end_points, &b->pcf_ip_end_points))
             return false;

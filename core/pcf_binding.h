@@ -130,6 +130,11 @@ void bsf_pcf_binding_pcf_key(const bsf_pcf_binding_t *b, char *out, size_t cap);
  * identity present in both is equal and at least one is present in both. */
 bool bsf_pcf_binding_same_pcf(const bsf_pcf_binding_t *a, const bsf_pcf_binding_t *b);
 
+/* One textual PCF identity (pcfId, an FQDN, a Diameter host) of two bindings, for the
+ * same_pcf rules of every binding type: true unless both have it and it differs (ignoring
+ * case); *compared counts the identities both have. Pure: any thread. */
+bool bsf_pcf_identity_agrees(const char *a, const char *b, int *compared);
+
 /* True when the bindings share a UE address (IPv4 with equal ipDomain, an equal IPv6
  * prefix, or an equal MAC address), counting the additional addresses. */
 bool bsf_pcf_binding_share_ue_address(const bsf_pcf_binding_t *a, const bsf_pcf_binding_t *b);

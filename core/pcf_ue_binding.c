@@ -2,7 +2,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "core/member_pack.h"
 #include "core/member_parse.h"
@@ -92,17 +91,9 @@ int bsf_pcf_ue_binding_encode(const bsf_pcf_ue_binding_t *b, msgpack_packer *pk)
 bool bsf_pcf_ue_binding_same_pcf(const bsf_pcf_ue_binding_t *a, const bsf_pcf_ue_binding_t *b)
 {
     int compared = 0;
-    if (a->pcf_id && b->pcf_id) {
-        if (strcasecmp(a->pcf_id, b->pcf_id) != 0)
-            return false;
-        compared++;
-    }
-    if (a->pcf_for_ue_fqdn && b->pcf_for_ue_fqdn) {
-        if (strcasecmp(a->pcf_for_ue_fqdn, b->pcf_for_ue_fqdn) != 0)
-            return false;
-        compared++;
-    }
-    return compared > 0;
+    return bsf_pcf_identity_agrees(a->pcf_id, b->pcf_id, &compared) &&
+           bsf_pcf_identity_agrees(a->pcf_for_ue_fqdn, b->pcf_for_ue_fqdn, &compared) &&
+           compared > 0;
 }
 
 /* ---- as a bsf_doc_type_t ------------------------------------------------------------ */

@@ -179,6 +179,18 @@ static void matchable_members_only(void **state)
     assert_int_equal(bsf_pcf_binding_decode_matchable(&doc, &f->zone, &f->b), -1);
 }
 
+static void pcf_identity_agrees(void **state)
+{
+    (void)state;
+    int compared = 0;
+    assert_true(bsf_pcf_identity_agrees(NULL, "pcf.example.com", &compared)); /* not in both */
+    assert_true(bsf_pcf_identity_agrees("pcf.example.com", NULL, &compared));
+    assert_int_equal(compared, 0);
+    assert_true(bsf_pcf_identity_agrees("PCF.example.com", "pcf.EXAMPLE.com", &compared));
+    assert_int_equal(compared, 1);
+    assert_false(bsf_pcf_identity_agrees("a.example.com", "b.example.com", &compared));
+}
+
 static void same_pcf_and_shared_addresses(void **state)
 {
     tu_doc_t *f = *state;
@@ -209,6 +221,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(member_formats, tu_doc_setup, tu_doc_teardown),
         cmocka_unit_test_setup_teardown(not_an_object, tu_doc_setup, tu_doc_teardown),
         cmocka_unit_test_setup_teardown(matchable_members_only, tu_doc_setup, tu_doc_teardown),
+        cmocka_unit_test(pcf_identity_agrees),
         cmocka_unit_test_setup_teardown(same_pcf_and_shared_addresses, tu_doc_setup,
                                         tu_doc_teardown),
     };
