@@ -14,11 +14,9 @@ typedef union {
     bsf_pcf_mbs_binding_t mbs;
 } any_binding_t;
 
-/* What a kind's steps look up: the projection's record lookup, the 404 detail before
- * " with id <id>", the kind in log lines, its commands and its events. */
+/* What a kind's steps name: the 404 detail before " with id <id>", the kind in log lines,
+ * its commands and its events. */
 typedef struct {
-    int (*get)(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
-               bsf_record_t *out);
     const char *what;
     const char *label;
     bsf_command_kind_t register_kind, update_kind;
@@ -26,24 +24,14 @@ typedef struct {
 } kind_info_t;
 
 static const kind_info_t kinds[] = {
-    [BSF_ENGINE_DOC_UE] = {bsf_ue_projection_get, "no PCF for a UE binding", "UE binding",
-                           BSF_CMD_UE_REGISTER, BSF_CMD_UE_UPDATE,
-                           BSF_EVENT_UE_BINDING_REGISTERED, BSF_EVENT_UE_BINDING_UPDATED,
-                           BSF_EVENT_UE_BINDING_DEREGISTERED},
-    [BSF_ENGINE_DOC_MBS] = {bsf_mbs_projection_get, "no PCF for an MBS session binding",
-                            "MBS binding", BSF_CMD_MBS_REGISTER, BSF_CMD_MBS_UPDATE,
+    [BSF_ENGINE_DOC_UE] = {"no PCF for a UE binding", "UE binding", BSF_CMD_UE_REGISTER,
+                           BSF_CMD_UE_UPDATE, BSF_EVENT_UE_BINDING_REGISTERED,
+                           BSF_EVENT_UE_BINDING_UPDATED, BSF_EVENT_UE_BINDING_DEREGISTERED},
+    [BSF_ENGINE_DOC_MBS] = {"no PCF for an MBS session binding", "MBS binding",
+                            BSF_CMD_MBS_REGISTER, BSF_CMD_MBS_UPDATE,
                             BSF_EVENT_MBS_BINDING_REGISTERED, BSF_EVENT_MBS_BINDING_UPDATED,
                             BSF_EVENT_MBS_BINDING_DEREGISTERED},
 };
-
-/* The record's binding into `out`: 0, or non-zero when it does not parse. */
-static int decode(bsf_engine_doc_kind_t k, const bsf_record_t *rec, msgpack_zone *zone,
-                  any_binding_t *out)
-{
-    if (k == BSF_ENGINE_DOC_UE)
-        return bsf_record_decode_ue_binding(rec, zone, &out->ue);
-    return bsf_record_decode_mbs_binding(rec, zone, &out->mbs);
-}
 
 /* cmd's merge patch applied to `current` into `updated`; false, with nothing written, when
  * the patch changes nothing. */
@@ -75,12 +63,9 @@ int bsf_engine_doc_get_live(bsf_engine_t *e, MDB_txn *txn, bsf_engine_doc_kind_t
                             const bsf_binding_id_t *id, msgpack_zone *zone, bsf_record_t *rec,
                             void *out)
 {
-    int rc = kinds[k].get(&bsf_engine_store(e)->proj, txn, id, rec);
-    if (rc == 0 && rec->state != BSF_RECORD_LIVE)
-        return MDB_NOTFOUND;
-    if (rc)
-        return rc;
-    return decode(k, rec, zone, out) ? MDB_CORRUPTED : 0;
+    const bsf_projection_t *p = &bsf_engine_store(e)->proj;
+    return k == BSF_ENGINE_DOC_UE ? bsf_ue_projection_get_live(p, txn, id, zone, rec, out)
+                                  : bsf_mbs_projection_get_live(p, txn, id, zone, rec, out);
 }
 
 void bsf_engine_doc_found_init(bsf_engine_doc_found_t *f, bsf_engine_t *e, MDB_txn *txn,

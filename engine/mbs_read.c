@@ -23,11 +23,9 @@ static bool discover_visit(void *ctx, const bsf_binding_id_t *id)
 {
     discover_t *d = ctx;
     bsf_mbs_match_t *m = &d->out[d->n];
-    int rc = bsf_mbs_projection_get(d->proj, d->txn, id, &m->record);
-    if (rc == MDB_NOTFOUND || (rc == 0 && m->record.state != BSF_RECORD_LIVE))
+    int rc = bsf_mbs_projection_get_live(d->proj, d->txn, id, d->zone, &m->record, &m->binding);
+    if (rc == MDB_NOTFOUND)
         return false;
-    if (!rc && bsf_record_decode_mbs_binding(&m->record, d->zone, &m->binding))
-        rc = MDB_CORRUPTED;
     if (rc) {
         d->rc = rc;
         return true;

@@ -23,11 +23,9 @@ static bool discover_visit(void *ctx, const bsf_binding_id_t *id)
 {
     discover_t *d = ctx;
     bsf_ue_match_t *m = &d->out[d->n];
-    int rc = bsf_ue_projection_get(d->proj, d->txn, id, &m->record);
-    if (rc == MDB_NOTFOUND || (rc == 0 && m->record.state != BSF_RECORD_LIVE))
+    int rc = bsf_ue_projection_get_live(d->proj, d->txn, id, d->zone, &m->record, &m->binding);
+    if (rc == MDB_NOTFOUND)
         return false;
-    if (!rc && bsf_record_decode_ue_binding(&m->record, d->zone, &m->binding))
-        rc = MDB_CORRUPTED;
     if (rc) {
         d->rc = rc;
         return true;
@@ -62,10 +60,7 @@ int bsf_read_ue_binding(bsf_read_t *r, const bsf_binding_id_t *id, msgpack_zone 
                         bsf_ue_match_t *out)
 {
     out->id = *id;
-    int rc = bsf_ue_projection_get(&bsf_read_store(r)->proj, bsf_read_txn(r), id, &out->record);
-    if (rc == MDB_NOTFOUND || (rc == 0 && out->record.state != BSF_RECORD_LIVE))
-        return BSF_ENOTFOUND;
-    if (rc)
-        return bsf_err_from_lmdb(rc);
-    return bsf_record_decode_ue_binding(&out->record, zone, &out->binding) ? MDB_CORRUPTED : 0;
+    int rc = bsf_ue_projection_get_live(&bsf_read_store(r)->proj, bsf_read_txn(r), id, zone,
+                                        &out->record, &out->binding);
+    return rc == MDB_NOTFOUND ? BSF_ENOTFOUND : bsf_err_from_lmdb(rc);
 }

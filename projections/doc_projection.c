@@ -23,6 +23,18 @@ int bsf_doc_record_decode(const bsf_doc_type_t *t, const bsf_record_t *r, msgpac
     return t->decode(&obj, zone, out, &problem);
 }
 
+int bsf_doc_projection_get_live(const bsf_doc_kind_t *k, MDB_txn *txn,
+                                const bsf_binding_id_t *id, msgpack_zone *zone,
+                                bsf_record_t *rec, void *out)
+{
+    int rc = bsf_doc_projection_get(k, txn, id, rec);
+    if (rc == 0 && rec->state != BSF_RECORD_LIVE)
+        return MDB_NOTFOUND;
+    if (rc)
+        return rc;
+    return bsf_doc_record_decode(k->type, rec, zone, out) ? MDB_CORRUPTED : 0;
+}
+
 /* Adds (delta > 0) or removes the document's index entries and its counter. */
 static int index_doc(const bsf_doc_kind_t *k, const bsf_projection_t *p, MDB_txn *txn,
                      const void *doc, const bsf_binding_id_t *id, int delta)

@@ -44,6 +44,13 @@ int bsf_doc_projection_apply(const bsf_doc_kind_t *k, const bsf_projection_t *p,
 int bsf_doc_projection_get(const bsf_doc_kind_t *k, MDB_txn *txn, const bsf_binding_id_t *id,
                            bsf_record_t *out);
 
+/* The live record of `id` into *rec and its document into `out` (k->type->size bytes;
+ * strings and arrays in `zone`): 0, MDB_NOTFOUND (no record, or a tombstone), MDB_CORRUPTED
+ * (a record or document that does not parse) or another LMDB code. */
+int bsf_doc_projection_get_live(const bsf_doc_kind_t *k, MDB_txn *txn,
+                                const bsf_binding_id_t *id, msgpack_zone *zone,
+                                bsf_record_t *rec, void *out);
+
 /* Decodes a live record's document of type `t` into `out` (t->size bytes; strings and
  * arrays in `zone`), its rules checked. Returns 0 or -1 (corrupt). */
 int bsf_doc_record_decode(const bsf_doc_type_t *t, const bsf_record_t *r, msgpack_zone *zone,

@@ -34,10 +34,12 @@ int bsf_mbs_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_bi
     return bsf_doc_projection_get(&k, txn, id, out);
 }
 
-int bsf_record_decode_mbs_binding(const bsf_record_t *r, msgpack_zone *zone,
-                                  bsf_pcf_mbs_binding_t *out)
+int bsf_mbs_projection_get_live(const bsf_projection_t *p, MDB_txn *txn,
+                                const bsf_binding_id_t *id, msgpack_zone *zone,
+                                bsf_record_t *rec, bsf_pcf_mbs_binding_t *out)
 {
-    return bsf_doc_record_decode(&bsf_pcf_mbs_binding_type, r, zone, out);
+    bsf_doc_kind_t k = mbs_kind(p);
+    return bsf_doc_projection_get_live(&k, txn, id, zone, rec, out);
 }
 
 int bsf_mbs_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_event_t *ev,

@@ -24,9 +24,12 @@ int bsf_mbs_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_
 int bsf_mbs_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
                            bsf_record_t *out);
 
-/* Decodes a live record's PcfMbsBinding into `zone`. Returns 0 or -1 (corrupt). */
-int bsf_record_decode_mbs_binding(const bsf_record_t *r, msgpack_zone *zone,
-                                  bsf_pcf_mbs_binding_t *out);
+/* The live record of a MBS binding id into *rec and its binding into `out` (strings and
+ * arrays in `zone`): 0, MDB_NOTFOUND (none, or a tombstone), MDB_CORRUPTED or another LMDB
+ * code. */
+int bsf_mbs_projection_get_live(const bsf_projection_t *p, MDB_txn *txn,
+                                const bsf_binding_id_t *id, msgpack_zone *zone,
+                                bsf_record_t *rec, bsf_pcf_mbs_binding_t *out);
 
 /* Calls `visit` for each MBS binding id indexed under the session's first identifier (TMGI,
  * else SSM), until it returns true; the caller checks bsf_mbs_session_id_matches on each.

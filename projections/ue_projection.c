@@ -33,6 +33,14 @@ int bsf_ue_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_bin
     return bsf_doc_projection_get(&k, txn, id, out);
 }
 
+int bsf_ue_projection_get_live(const bsf_projection_t *p, MDB_txn *txn,
+                               const bsf_binding_id_t *id, msgpack_zone *zone,
+                               bsf_record_t *rec, bsf_pcf_ue_binding_t *out)
+{
+    bsf_doc_kind_t k = ue_kind(p);
+    return bsf_doc_projection_get_live(&k, txn, id, zone, rec, out);
+}
+
 int bsf_record_decode_ue_binding(const bsf_record_t *r, msgpack_zone *zone,
                                  bsf_pcf_ue_binding_t *out)
 {

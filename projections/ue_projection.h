@@ -30,6 +30,13 @@ int bsf_ue_projection_apply(const bsf_projection_t *p, MDB_txn *txn, const bsf_e
 int bsf_ue_projection_get(const bsf_projection_t *p, MDB_txn *txn, const bsf_binding_id_t *id,
                           bsf_record_t *out);
 
+/* The live record of a UE binding id into *rec and its binding into `out` (strings and
+ * arrays in `zone`): 0, MDB_NOTFOUND (none, or a tombstone), MDB_CORRUPTED or another LMDB
+ * code. */
+int bsf_ue_projection_get_live(const bsf_projection_t *p, MDB_txn *txn,
+                               const bsf_binding_id_t *id, msgpack_zone *zone,
+                               bsf_record_t *rec, bsf_pcf_ue_binding_t *out);
+
 /* Decodes a live record's PcfForUeBinding into `zone`. Returns 0 or -1 (corrupt). */
 int bsf_record_decode_ue_binding(const bsf_record_t *r, msgpack_zone *zone,
                                  bsf_pcf_ue_binding_t *out);

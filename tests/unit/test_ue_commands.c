@@ -91,6 +91,13 @@ static void register_replace_update_deregister(void **state)
     assert_int_equal(discover(f, NULL, "msisdn-4912345678", fqdn, sizeof fqdn), 1);
     assert_string_equal(fqdn, "c.example.com");
     bsf_command_free(u);
+    bsf_read_t *live = ef_read(f);
+    bsf_ue_match_t lm;
+    assert_int_equal(bsf_read_ue_binding(live, &b->id, bsf_read_zone(live), &lm), 0);
+    assert_string_equal(lm.binding.pcf_for_ue_fqdn, "c.example.com");
+    assert_int_equal(bsf_read_ue_binding(live, &a->id, bsf_read_zone(live), &lm),
+                     BSF_ENOTFOUND); /* replaced: a tombstone */
+    bsf_read_release(live);
     /* deregister, twice */
     for (int i = 0; i < 2; i++) {
         bsf_command_t *d = bsf_command_new(BSF_CMD_UE_DEREGISTER);
@@ -104,6 +111,9 @@ static void register_replace_update_deregister(void **state)
     bsf_read_t *r = ef_read(f);
     bsf_ue_match_t m;
     assert_int_equal(bsf_read_ue_binding(r, &b->id, bsf_read_zone(r), &m), BSF_ENOTFOUND);
+    bsf_binding_id_t unknown = b->id;
+    unknown.b[15] ^= 0xff; /* never registered */
+    assert_int_equal(bsf_read_ue_binding(r, &unknown, bsf_read_zone(r), &m), BSF_ENOTFOUND);
     bsf_read_release(r);
     bsf_command_free(a);
     bsf_command_free(b);
