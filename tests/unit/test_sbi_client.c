@@ -453,6 +453,16 @@ static void posts(void **state)
     assert_int_equal(later.stopped, 1);
 }
 
+/* A path the h2c peer answers with 200 and an OCI of `metric` % (Validity 60 s, NF instance
+ * "x") of the URL-encoded timestamp `ts`, into `path` (`cap` bytes). */
+static void oci_path(char *path, size_t cap, const char *ts, int metric)
+{
+    snprintf(path, cap,
+             "/status/200?oci=Timestamp%%3A%%20%%22%s%%22%%3B%%20Validity%%3A%%2060%%3B%%20"
+             "Metric%%3A%%20%d%%25%%3B%%20NFInst%%3A%%20x",
+             ts, metric);
+}
+
 /* TS 29.500 §6.4: a producer's OCI of 50 % drops every other request to it (Loss), as if
  * refused; an OCI with the same timestamp is discarded; a newer one with 0 % ends it. */
 static void overload_control(void **state)
@@ -461,10 +471,7 @@ static void overload_control(void **state)
     bsf_sbi_client_t *cl = client(1, 16);
     char path[320];
     const char *ts = "Tue%2C%2004%20Feb%202020%2008%3A49%3A37.845%20GMT";
-    snprintf(path, sizeof path,
-             "/status/200?oci=Timestamp%%3A%%20%%22%s%%22%%3B%%20Validity%%3A%%2060%%3B%%20"
-             "Metric%%3A%%2050%%25%%3B%%20NFInst%%3A%%20x",
-             ts);
+    oci_path(path, sizeof path, ts, 50);
     bsf_sbi_request_t q = get(uri(port_h2c, path));
     sc_call_t c;
     sc_call_run(cl, &q, &c);
@@ -482,10 +489,7 @@ static void overload_control(void **state)
     bsf_sbi_client_stats(cl, &st);
     assert_int_equal(st.throttled, 10);
     /* the same timestamp with 0 %: discarded, the 50 % still applies */
-    snprintf(path, sizeof path,
-             "/status/200?oci=Timestamp%%3A%%20%%22%s%%22%%3B%%20Validity%%3A%%2060%%3B%%20"
-             "Metric%%3A%%200%%25%%3B%%20NFInst%%3A%%20x",
-             ts);
+    oci_path(path, sizeof path, ts, 0);
     q = get(uri(port_h2c, path));
     do
         sc_call_run(cl, &q, &c);
@@ -499,10 +503,7 @@ static void overload_control(void **state)
     assert_int_equal(dropped, 2);
     /* a newer OCI with 0 %: the overload ceased */
     const char *later = "Tue%2C%2004%20Feb%202020%2008%3A49%3A38.000%20GMT";
-    snprintf(path, sizeof path,
-             "/status/200?oci=Timestamp%%3A%%20%%22%s%%22%%3B%%20Validity%%3A%%2060%%3B%%20"
-             "Metric%%3A%%200%%25%%3B%%20NFInst%%3A%%20x",
-             later);
+    oci_path(path, sizeof path, later, 0);
     q = get(uri(port_h2c, path));
     do
         sc_call_run(cl, &q, &c);
