@@ -96,12 +96,15 @@ static void rxpeer_msgjson_exp_result(struct rxpeer_json *j, struct avp *a)
 	rxpeer_json_obj_end(j);
 }
 
-static void rxpeer_msgjson_children_list(struct rxpeer_json *j, const char *key, struct avp *a)
+/* An array `key` of {code, vendor} for `first` and the AVPs after it, but `skip` (NULL:
+ * none): the "avps" of a message and the children of a Failed-AVP. */
+static void rxpeer_msgjson_codes_list(struct rxpeer_json *j, const char *key, struct avp *first,
+				      const struct avp *skip)
 {
 	rxpeer_json_arr_begin(j, key);
-	for (struct avp *c = rxpeer_next(a, MSG_BRW_FIRST_CHILD); c; c = rxpeer_next(c, MSG_BRW_NEXT)) {
-		struct avp_hdr *h = rxpeer_hdr(c);
-		if (h == NULL)
+	for (struct avp *a = first; a; a = rxpeer_next(a, MSG_BRW_NEXT)) {
+		struct avp_hdr *h = rxpeer_hdr(a);
+		if (h == NULL || a == skip)
 			continue;
 		rxpeer_json_obj_begin(j, NULL);
 		rxpeer_json_u64(j, "code", h->avp_code);
@@ -325,7 +328,7 @@ void rxpeer_msgjson_fields(struct rxpeer_json *j, struct msg *m)
 	if (l.exp_result)
 		rxpeer_msgjson_exp_result(j, l.exp_result);
 	if (l.failed_avp)
-		rxpeer_msgjson_children_list(j, "failed_avp", l.failed_avp);
+		rxpeer_msgjson_codes_list(j, "failed_avp", rxpeer_next(l.failed_avp, MSG_BRW_FIRST_CHILD), NULL);
 	rxpeer_msgjson_list_of(j, "specific_action", l.first_spec, 513, BSF_RX_VENDOR_3GPP, rxpeer_msgjson_specific_action);
 	rxpeer_msgjson_list_of(j, "subscription_id", l.first_sub, 443, 0, rxpeer_msgjson_subscription_id);
 	rxpeer_msgjson_list_of(j, "supported_features", l.first_sf, 628, BSF_RX_VENDOR_3GPP, rxpeer_msgjson_supported_features);
@@ -336,15 +339,5 @@ void rxpeer_msgjson_fields(struct rxpeer_json *j, struct msg *m)
 		rxpeer_json_os(j, NULL, l.rr[i], l.rr_len[i]);
 	rxpeer_json_arr_end(j);
 
-	rxpeer_json_arr_begin(j, "avps");
-	for (struct avp *a = first; a; a = rxpeer_next(a, MSG_BRW_NEXT)) {
-		struct avp_hdr *h = rxpeer_hdr(a);
-		if (h == NULL || (a == last && last_is_local_rr))
-			continue;
-		rxpeer_json_obj_begin(j, NULL);
-		rxpeer_json_u64(j, "code", h->avp_code);
-		rxpeer_json_u64(j, "vendor", rxpeer_vendor(h));
-		rxpeer_json_obj_end(j);
-	}
-	rxpeer_json_arr_end(j);
+	rxpeer_msgjson_codes_list(j, "avps", first, last_is_local_rr ? last : NULL);
 }

@@ -14,6 +14,7 @@
 
 #include "common/error.h"
 #include "log/log_archive.h"
+#include "tests/unit/test_util.h"
 
 typedef struct {
     uint64_t pos[64];
@@ -95,9 +96,7 @@ static void test_write_and_scan(void **state)
 
     assert_int_equal(bsf_log_archive_scan("/nonexistent/bsf", 1, note, &u, &last, NULL),
                      -ENOENT);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tu_dir_remove(dir), 0);
 }
 
 int main(void)

@@ -14,6 +14,7 @@
 #include "engine/memory_limit.h"
 #include "engine/store.h"
 #include "engine/warmup.h"
+#include "tests/unit/test_util.h"
 
 static void put_file(const char *path, const char *text)
 {
@@ -50,8 +51,7 @@ static void test_cgroup_limits(void **state)
     assert_int_equal(bsf_memory_limit_cgroup("/nonexistent/cgroup", root), SIZE_MAX);
     size_t m = bsf_memory_limit();
     assert_true(m > (64u << 20)); /* at least this test machine's RAM or limit */
-    snprintf(cg, sizeof cg, "rm -rf %s", root);
-    assert_int_equal(system(cg), 0);
+    assert_int_equal(tu_dir_remove(root), 0);
 }
 
 static void test_warmup_finds_the_map(void **state)
@@ -76,9 +76,7 @@ static void test_warmup_finds_the_map(void **state)
     assert_non_null(w); /* was NULL: mdb_env_info has no map address without MDB_FIXEDMAP */
     bsf_warmup_stop(w);
     bsf_store_close(&s);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tu_dir_remove(dir), 0);
 }
 
 int main(void)

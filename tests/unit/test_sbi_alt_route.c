@@ -21,6 +21,7 @@
 #include "gateways/sbi/nf_discovery.h"
 #include "gateways/sbi/sbi_alt_route.h"
 #include "tests/unit/sbi_call_fixtures.h"
+#include "tests/unit/test_util.h"
 
 #define SET "set1.pcfset.5gc.mnc001.mcc001"
 #define PATH "/npcf-custom-binding/v1/sessions/alt"
@@ -113,10 +114,8 @@ static int teardown(void **state)
     kill(sim, SIGTERM);
     int status = 0;
     waitpid(sim, &status, 0);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     /* the sims exit 1 at once when they saw a request that breaks the spec */
-    return system(cmd) == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 1) ? 0 : -1;
+    return tu_dir_remove(dir) == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 1) ? 0 : -1;
 }
 
 /* A GET of PATH at the dead primary with this routing binding. */

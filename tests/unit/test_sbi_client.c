@@ -80,6 +80,20 @@ static bsf_sbi_client_t *client(unsigned max_conns, uint32_t max_streams)
     return cl;
 }
 
+/* cmocka setup and teardown of the tests that use the usual client (2 connections of 16
+ * streams): it is the test's state, and it is stopped even when the test fails. */
+static int usual_client_start(void **state)
+{
+    *state = client(2, 16);
+    return 0;
+}
+
+static int usual_client_stop(void **state)
+{
+    bsf_sbi_client_stop(*state);
+    return 0;
+}
+
 static char uri_buf[8][256];
 static const char *uri(int port, const char *path)
 {
@@ -119,8 +133,7 @@ static const char *echoed(json_t *root, const char *name)
 
 static void headers_sent(void **state)
 {
-    (void)state;
-    bsf_sbi_client_t *cl = client(2, 16);
+    bsf_sbi_client_t *cl = *state;
     bsf_sbi_request_t q = {.method = "PUT", .uri = uri(port_h2c, "/echo"),
                            .content_type = "application/json", .body = "{\"a\":1}",
                            .body_len = 7, .timeout_ms = 2500, .priority = 7,
@@ -157,13 +170,11 @@ static void headers_sent(void **state)
     assert_string_equal(echoed(root, "x-extra"), "yes");
     assert_string_equal(json_string_value(json_object_get(root, "body")), "{\"a\":1}");
     json_decref(root);
-    bsf_sbi_client_stop(cl);
 }
 
 static void through_scp(void **state)
 {
-    (void)state;
-    bsf_sbi_client_t *cl = client(2, 16);
+    bsf_sbi_client_t *cl = *state;
     char scp[64];
     snprintf(scp, sizeof scp, "http://127.0.0.1:%d", port_h2c);
     bsf_sbi_request_t q = get("http://nrf.example:8080/echo");
@@ -178,7 +189,6 @@ static void through_scp(void **state)
     assert_string_equal(echoed(root, ":authority"), auth);
     assert_string_equal(echoed(root, ":path"), "/echo");
     json_decref(root);
-    bsf_sbi_client_stop(cl);
 }
 
 static void connection_reused(void **state)
@@ -246,8 +256,7 @@ static void connections_bounded(void **state)
 
 static void deadline(void **state)
 {
-    (void)state;
-    bsf_sbi_client_t *cl = client(2, 16);
+    bsf_sbi_client_t *cl = *state;
     bsf_sbi_request_t q = get(uri(port_h2c, "/delay/2000/status/200"));
     q.timeout_ms = 300;
     q.retry = &no_retry;
@@ -266,13 +275,11 @@ static void deadline(void **state)
     sc_call_run(cl, &q, &c);
     assert_int_equal(c.result, BSF_SBI_ERR_TIMEOUT);
     assert_int_equal(c.attempts, 2);
-    bsf_sbi_client_stop(cl);
 }
 
 static void retries(void **state)
 {
-    (void)state;
-    bsf_sbi_client_t *cl = client(2, 16);
+    bsf_sbi_client_t *cl = *state;
     sc_call_t c;
     run_get(cl, "/flaky/r1/2", &c);
     assert_int_equal(c.status, 200);
@@ -297,13 +304,11 @@ static void retries(void **state)
     assert_int_equal(c.status, 503);
     assert_int_equal(c.attempts, 2);
     assert_true((bsf_clock_mono_ns() - t0) / 1000000u >= 990);
-    bsf_sbi_client_stop(cl);
 }
 
 static void redirects(void **state)
 {
-    (void)state;
-    bsf_sbi_client_t *cl = client(2, 16);
+    bsf_sbi_client_t *cl = *state;
     sc_call_t c;
     run_get(cl, "/redirect/307/2", &c);
     if (c.result != BSF_SBI_OK)
@@ -314,13 +319,11 @@ static void redirects(void **state)
     run_get(cl, "/redirect/308/5", &c);
     assert_int_equal(c.result, BSF_SBI_ERR_REDIRECTS);
     assert_int_equal(c.redirects, 3);
-    bsf_sbi_client_stop(cl);
 }
 
 static void failures(void **state)
 {
-    (void)state;
-    bsf_sbi_client_t *cl = client(2, 16);
+    bsf_sbi_client_t *cl = *state;
     sc_call_t c;
     /* nobody listens on port 1 */
     bsf_sbi_request_t q = get("http://127.0.0.1:1/x");
@@ -338,7 +341,6 @@ static void failures(void **state)
     assert_int_equal(c.result, BSF_SBI_ERR_CONNECT);
     run_get(cl, "/echo", &c); /* a new connection after the GOAWAY */
     assert_int_equal(c.status, 200);
-    bsf_sbi_client_stop(cl);
 }
 
 static void submit_errors(void **state)
@@ -451,6 +453,16 @@ static void posts(void **state)
     assert_int_equal(later.stopped, 1);
 }
 
+/* A path the h2c peer answers with 200 and an OCI of `metric` % (Validity 60 s, NF instance
+ * "x") of the URL-encoded timestamp `ts`, into `path` (`cap` bytes). */
+static void oci_path(char *path, size_t cap, const char *ts, int metric)
+{
+    snprintf(path, cap,
+             "/status/200?oci=Timestamp%%3A%%20%%22%s%%22%%3B%%20Validity%%3A%%2060%%3B%%20"
+             "Metric%%3A%%20%d%%25%%3B%%20NFInst%%3A%%20x",
+             ts, metric);
+}
+
 /* TS 29.500 §6.4: a producer's OCI of 50 % drops every other request to it (Loss), as if
  * refused; an OCI with the same timestamp is discarded; a newer one with 0 % ends it. */
 static void overload_control(void **state)
@@ -459,10 +471,7 @@ static void overload_control(void **state)
     bsf_sbi_client_t *cl = client(1, 16);
     char path[320];
     const char *ts = "Tue%2C%2004%20Feb%202020%2008%3A49%3A37.845%20GMT";
-    snprintf(path, sizeof path,
-             "/status/200?oci=Timestamp%%3A%%20%%22%s%%22%%3B%%20Validity%%3A%%2060%%3B%%20"
-             "Metric%%3A%%2050%%25%%3B%%20NFInst%%3A%%20x",
-             ts);
+    oci_path(path, sizeof path, ts, 50);
     bsf_sbi_request_t q = get(uri(port_h2c, path));
     sc_call_t c;
     sc_call_run(cl, &q, &c);
@@ -480,10 +489,7 @@ static void overload_control(void **state)
     bsf_sbi_client_stats(cl, &st);
     assert_int_equal(st.throttled, 10);
     /* the same timestamp with 0 %: discarded, the 50 % still applies */
-    snprintf(path, sizeof path,
-             "/status/200?oci=Timestamp%%3A%%20%%22%s%%22%%3B%%20Validity%%3A%%2060%%3B%%20"
-             "Metric%%3A%%200%%25%%3B%%20NFInst%%3A%%20x",
-             ts);
+    oci_path(path, sizeof path, ts, 0);
     q = get(uri(port_h2c, path));
     do
         sc_call_run(cl, &q, &c);
@@ -497,10 +503,7 @@ static void overload_control(void **state)
     assert_int_equal(dropped, 2);
     /* a newer OCI with 0 %: the overload ceased */
     const char *later = "Tue%2C%2004%20Feb%202020%2008%3A49%3A38.000%20GMT";
-    snprintf(path, sizeof path,
-             "/status/200?oci=Timestamp%%3A%%20%%22%s%%22%%3B%%20Validity%%3A%%2060%%3B%%20"
-             "Metric%%3A%%200%%25%%3B%%20NFInst%%3A%%20x",
-             later);
+    oci_path(path, sizeof path, later, 0);
     q = get(uri(port_h2c, path));
     do
         sc_call_run(cl, &q, &c);
@@ -517,12 +520,18 @@ int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(headers_sent),    cmocka_unit_test(through_scp),
-        cmocka_unit_test(connection_reused), cmocka_unit_test(streams_bounded),
-        cmocka_unit_test(connections_bounded), cmocka_unit_test(deadline),
-        cmocka_unit_test(retries),         cmocka_unit_test(redirects),
-        cmocka_unit_test(failures),        cmocka_unit_test(submit_errors),
-        cmocka_unit_test(tls),             cmocka_unit_test(posts),
+        cmocka_unit_test_setup_teardown(headers_sent, usual_client_start, usual_client_stop),
+        cmocka_unit_test_setup_teardown(through_scp, usual_client_start, usual_client_stop),
+        cmocka_unit_test(connection_reused),
+        cmocka_unit_test(streams_bounded),
+        cmocka_unit_test(connections_bounded),
+        cmocka_unit_test_setup_teardown(deadline, usual_client_start, usual_client_stop),
+        cmocka_unit_test_setup_teardown(retries, usual_client_start, usual_client_stop),
+        cmocka_unit_test_setup_teardown(redirects, usual_client_start, usual_client_stop),
+        cmocka_unit_test_setup_teardown(failures, usual_client_start, usual_client_stop),
+        cmocka_unit_test(submit_errors),
+        cmocka_unit_test(tls),
+        cmocka_unit_test(posts),
         cmocka_unit_test(overload_control),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -80,6 +80,20 @@ static bsf_oauth2_t *verifier(bool validate, const char *set, const char *plmn)
     return o;
 }
 
+/* cmocka setup and teardown of the tests of the usual verifier (signatures checked, no
+ * producer NF set or PLMN): it is the test's state, freed even when the test fails. */
+static int verifier_setup(void **state)
+{
+    *state = verifier(true, "", "");
+    return 0;
+}
+
+static int verifier_teardown(void **state)
+{
+    bsf_oauth2_free(*state);
+    return 0;
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -148,8 +162,7 @@ static bsf_oauth2_verdict_t claims_verdict(bsf_oauth2_t *o, const char *json, in
 
 static void claims_rules(void **state)
 {
-    (void)state;
-    bsf_oauth2_t *o = verifier(true, "", "");
+    bsf_oauth2_t *o = *state;
     assert_int_equal(claims_verdict(o, claims(""), NOW), BSF_OAUTH2_OK);
     /* exp with the clock skew: NOW + 60 + skew is the last second accepted */
     assert_int_equal(claims_verdict(o, claims(""), NOW + 60 + BSF_OAUTH2_CLOCK_SKEW_S),
@@ -179,13 +192,11 @@ static void claims_rules(void **state)
                                        "\"scope\":\"nbsf-management\","
                                        "\"exp\":-9223372036854775807}", NOW),
                      BSF_OAUTH2_INVALID_TOKEN);
-    bsf_oauth2_free(o);
 }
 
 static void audience_and_scope(void **state)
 {
-    (void)state;
-    bsf_oauth2_t *o = verifier(true, "", "");
+    bsf_oauth2_t *o = *state;
     char json[512];
     /* the NF type or the NF instance id, alone or in an array; anything else is refused */
     static const struct {
@@ -217,7 +228,6 @@ static void audience_and_scope(void **state)
     snprintf(json, sizeof json, "{\"sub\":\"p\",\"aud\":\"BSF\",\"scope\":\"nbsf-management\","
                                 "\"exp\":%d}", NOW + 60);
     assert_int_equal(claims_verdict(o, json, NOW), BSF_OAUTH2_INVALID_TOKEN);
-    bsf_oauth2_free(o);
 }
 
 static void producer_checks(void **state)
@@ -240,8 +250,7 @@ static void producer_checks(void **state)
 
 static void signatures(void **state)
 {
-    (void)state;
-    bsf_oauth2_t *o = verifier(true, "", "");
+    bsf_oauth2_t *o = *state;
     assert_int_equal(bsf_oauth2_key_count(o), 2);
     char why[128];
     time_t now = NOW;
@@ -264,13 +273,11 @@ static void signatures(void **state)
     /* a bad claim behind a good signature is still refused; the scope is 403 */
     assert_int_equal(bsf_oauth2_check(o, token("ES256", ec_key, claims("")), NOW + 3600, why, 128),
                      BSF_OAUTH2_INVALID_TOKEN);
-    bsf_oauth2_free(o);
 }
 
 static void headers_and_shapes(void **state)
 {
-    (void)state;
-    bsf_oauth2_t *o = verifier(true, "", "");
+    bsf_oauth2_t *o = *state;
     char why[128];
     assert_int_equal(bsf_oauth2_check(o, NULL, NOW, why, 128), BSF_OAUTH2_NO_TOKEN);
     assert_int_equal(bsf_oauth2_check(o, "Basic abc", NOW, why, 128), BSF_OAUTH2_NO_TOKEN);
@@ -286,7 +293,6 @@ static void headers_and_shapes(void **state)
     assert_int_equal(bsf_oauth2_check(o, lower, NOW, why, 128), BSF_OAUTH2_OK);
     free(lower);
     free(t);
-    bsf_oauth2_free(o);
 }
 
 static void without_signature_validation(void **state)
@@ -381,11 +387,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(scope_words),
         cmocka_unit_test(base64url),
-        cmocka_unit_test(claims_rules),
-        cmocka_unit_test(audience_and_scope),
+        cmocka_unit_test_setup_teardown(claims_rules, verifier_setup, verifier_teardown),
+        cmocka_unit_test_setup_teardown(audience_and_scope, verifier_setup, verifier_teardown),
         cmocka_unit_test(producer_checks),
-        cmocka_unit_test(signatures),
-        cmocka_unit_test(headers_and_shapes),
+        cmocka_unit_test_setup_teardown(signatures, verifier_setup, verifier_teardown),
+        cmocka_unit_test_setup_teardown(headers_and_shapes, verifier_setup, verifier_teardown),
         cmocka_unit_test(without_signature_validation),
         cmocka_unit_test(accepted_tokens_cache),
         cmocka_unit_test(creation_errors),

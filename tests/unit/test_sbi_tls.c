@@ -18,6 +18,7 @@
 
 #include "common/file_stamp.h"
 #include "gateways/sbi/sbi_tls.h"
+#include "tests/unit/test_util.h"
 
 static char dir[] = "/tmp/bsf-test-sbi-tls.XXXXXX";
 static char err[512];
@@ -174,9 +175,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return tu_dir_remove(dir);
 }
 
 int main(void)

@@ -14,6 +14,7 @@
 #include "engine/ext_meta.h"
 #include "engine/site_identity.h"
 #include "engine/store.h"
+#include "tests/unit/test_util.h"
 
 static void open_store(bsf_store_t *s, char *dir, bool read_only)
 {
@@ -60,9 +61,7 @@ static void test_adopt_match_refuse(void **state)
     kept(&s, &rc);
     assert_int_equal(rc, MDB_CORRUPTED);
     bsf_store_close(&s);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tu_dir_remove(dir), 0);
 }
 
 int main(void)
