@@ -81,29 +81,38 @@ void bsf_nbsf_doc_deregister(bsf_nbsf_request_t *rq, bsf_command_kind_t kind,
     bsf_nbsf_submit(rq, cmd, answer);
 }
 
-/* A registration (id NULL: its body decoded, the features agreed) or an update of `id` (its
- * body a merge patch), handed to the engine. */
-static void doc_write(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
-                      const bsf_h2_request_t *r, const bsf_binding_id_t *id)
+bsf_command_t *bsf_nbsf_doc_command(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                                    const bsf_h2_request_t *r, const bsf_binding_id_t *id)
 {
     msgpack_object doc;
     bsf_command_t *cmd =
         bsf_nbsf_body_command(rq, r, id ? "application/merge-patch+json" : "application/json",
                               id ? d->update_kind : d->register_kind, &doc);
     if (!cmd)
-        return;
+        return NULL;
     bsf_problem_t p;
     const char **supp_feat = NULL;
-    if (id ? d->decode_patch(&doc, cmd, &p) : d->decode_binding(&doc, cmd, &supp_feat, &p)) {
+    const bsf_nbsf_config_t *cfg = &rq->w->svc->cfg;
+    if (id ? d->decode_patch(cfg, &doc, cmd, &p)
+           : d->decode_binding(cfg, &doc, cmd, &supp_feat, &p)) {
         bsf_command_free(cmd);
         bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
+        return NULL;
     }
     if (id)
         cmd->id = *id;
     else
         bsf_nbsf_doc_agree_features(&cmd->zone, supp_feat);
-    bsf_nbsf_submit(rq, cmd, d->answer);
+    return cmd;
+}
+
+/* A registration (id NULL) or an update of `id`, handed to the engine. */
+static void doc_write(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                      const bsf_h2_request_t *r, const bsf_binding_id_t *id)
+{
+    bsf_command_t *cmd = bsf_nbsf_doc_command(d, rq, r, id);
+    if (cmd)
+        bsf_nbsf_submit(rq, cmd, d->answer);
 }
 
 /* ---- discovery --------------------------------------------------------------------- */

@@ -24,7 +24,8 @@ typedef enum {
  * worker's zone cleared: it answers, or returns -1 with *p set for bsf_nbsf_doc_discover to
  * answer, as for a query that does not parse), the decoders of a registration's body (with
  * the rules; a pointer to the binding's supportedFeatures slot in *supp_feat) and of a patch
- * into the command (each 0, or -1 with the problem set), and the answer of its writes (a
+ * into the command (each reads the service's settings `cfg`; 0, or -1 with the problem set),
+ * and the answer of its writes (a
  * call of bsf_nbsf_doc_answer with the collection). Static data; not owned by the calls. */
 typedef struct {
     const char *name;
@@ -33,9 +34,10 @@ typedef struct {
     bsf_nbsf_refusal_body_t refusal_body;
     int (*discover)(bsf_nbsf_request_t *rq, const char *query, size_t query_len,
                     bsf_problem_t *p);
-    int (*decode_binding)(const msgpack_object *doc, bsf_command_t *cmd,
-                          const char ***supp_feat, bsf_problem_t *p);
-    int (*decode_patch)(const msgpack_object *doc, bsf_command_t *cmd, bsf_problem_t *p);
+    int (*decode_binding)(const bsf_nbsf_config_t *cfg, const msgpack_object *doc,
+                          bsf_command_t *cmd, const char ***supp_feat, bsf_problem_t *p);
+    int (*decode_patch)(const bsf_nbsf_config_t *cfg, const msgpack_object *doc,
+                        bsf_command_t *cmd, bsf_problem_t *p);
     bsf_nbsf_answer_fn answer;
 } bsf_nbsf_doc_resource_t;
 
@@ -48,6 +50,13 @@ typedef struct {
 bool bsf_nbsf_doc_route(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
                         const bsf_h2_request_t *r, const char *res, size_t res_len,
                         const char *query, size_t query_len);
+
+/* The command of a registration (id NULL: its body decoded by d->decode_binding, the features
+ * agreed) or of an update of `id` (its body a merge patch, decoded by d->decode_patch): owned
+ * by the caller, who submits it; or NULL after answering (415, 400, or the decoder's problem).
+ * pcf_bindings.c decodes its writes through it too, and adds what its registrations carry. */
+bsf_command_t *bsf_nbsf_doc_command(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                                    const bsf_h2_request_t *r, const bsf_binding_id_t *id);
 
 /* Answers a write the engine is done with. A refusal: its ProblemDetails with what
  * d->refusal_body says of the binding the engine answered with. Else 204 for a
