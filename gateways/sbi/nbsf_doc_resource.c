@@ -41,9 +41,10 @@ static void answer_ok(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
     bsf_nbsf_respond_json(rq, 201, &h, 1, json);
 }
 
-void bsf_nbsf_doc_answer(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
-                         const bsf_command_t *cmd)
+/* The answer of a write the engine is done with; `ctx` is the collection. */
+static void answer(bsf_nbsf_request_t *rq, const bsf_command_t *cmd, const void *ctx)
 {
+    const bsf_nbsf_doc_resource_t *d = ctx;
     msgpack_object body;
     bool has_body = bsf_nbsf_unpack_result(rq, cmd, &body) == 0;
     if (cmd->status == BSF_CMD_OK) {
@@ -70,15 +71,21 @@ void bsf_nbsf_doc_agree_features(msgpack_zone *zone, const char **supp_feat)
     }
 }
 
-void bsf_nbsf_doc_deregister(bsf_nbsf_request_t *rq, bsf_command_kind_t kind,
-                             const bsf_binding_id_t *id, bsf_nbsf_answer_fn answer)
+void bsf_nbsf_doc_submit(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                         bsf_command_t *cmd)
 {
-    bsf_command_t *cmd = bsf_nbsf_new_command(rq, kind);
+    bsf_nbsf_submit(rq, cmd, answer, d);
+}
+
+void bsf_nbsf_doc_deregister(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                             const bsf_binding_id_t *id)
+{
+    bsf_command_t *cmd = bsf_nbsf_new_command(rq, d->deregister_kind);
     if (!cmd)
         return;
     cmd->id = *id;
     cmd->reason = BSF_REASON_PCF_REQUEST;
-    bsf_nbsf_submit(rq, cmd, answer);
+    bsf_nbsf_doc_submit(d, rq, cmd);
 }
 
 bsf_command_t *bsf_nbsf_doc_command(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
@@ -112,7 +119,7 @@ static void doc_write(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
 {
     bsf_command_t *cmd = bsf_nbsf_doc_command(d, rq, r, id);
     if (cmd)
-        bsf_nbsf_submit(rq, cmd, d->answer);
+        bsf_nbsf_doc_submit(d, rq, cmd);
 }
 
 /* ---- discovery --------------------------------------------------------------------- */
@@ -189,7 +196,7 @@ static void member(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
         return;
     }
     if (rq->op == BSF_SBI_OP_DEREGISTER)
-        bsf_nbsf_doc_deregister(rq, d->deregister_kind, &id, d->answer);
+        bsf_nbsf_doc_deregister(d, rq, &id);
     else
         doc_write(d, rq, r, &id);
 }

@@ -24,7 +24,6 @@ static int64_t header_time(const bsf_h2_request_t *r, const char *name)
 
 static int discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len,
                     bsf_problem_t *p);
-static void answer_write(bsf_nbsf_request_t *rq, const bsf_command_t *cmd);
 
 /* ---- decoding of writes ------------------------------------------------------------ */
 
@@ -50,7 +49,7 @@ static int decode_patch(const bsf_nbsf_config_t *cfg, const msgpack_object *doc,
                : 0;
 }
 
-/* What bsf_nbsf_doc_command, bsf_nbsf_doc_answer and bsf_nbsf_doc_discover read: the
+/* What bsf_nbsf_doc_command, bsf_nbsf_doc_submit and bsf_nbsf_doc_discover read: the
  * collection's name, its command kinds, that a refusal carries the binding the engine
  * answered with, its discovery and its decoders (nbsf_service.c routes /pcfBindings itself:
  * its refusals name the query parameter, and its registrations read the service's headers). */
@@ -63,20 +62,7 @@ static const bsf_nbsf_doc_resource_t pcf_bindings = {
     .discover = discover,
     .decode_binding = decode_binding,
     .decode_patch = decode_patch,
-    .answer = answer_write,
 };
-
-/* ---- completion of writes ---------------------------------------------------------- */
-
-static void answer_write(bsf_nbsf_request_t *rq, const bsf_command_t *cmd)
-{
-    bsf_nbsf_doc_answer(&pcf_bindings, rq, cmd);
-}
-
-static void submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd)
-{
-    bsf_nbsf_submit(rq, cmd, answer_write);
-}
 
 /* ---- register ---------------------------------------------------------------------- */
 
@@ -94,7 +80,7 @@ void bsf_pcf_bindings_register(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r
     }
     cmd->origin_ts_ms = header_time(r, "3gpp-sbi-origination-timestamp");
     cmd->sender_ts_ms = header_time(r, "3gpp-sbi-sender-timestamp");
-    submit(rq, cmd);
+    bsf_nbsf_doc_submit(&pcf_bindings, rq, cmd);
 }
 
 /* ---- update and deregister --------------------------------------------------------- */
@@ -104,12 +90,12 @@ void bsf_pcf_bindings_update(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
 {
     bsf_command_t *cmd = bsf_nbsf_doc_command(&pcf_bindings, rq, r, id);
     if (cmd)
-        submit(rq, cmd);
+        bsf_nbsf_doc_submit(&pcf_bindings, rq, cmd);
 }
 
 void bsf_pcf_bindings_deregister(bsf_nbsf_request_t *rq, const bsf_binding_id_t *id)
 {
-    bsf_nbsf_doc_deregister(rq, BSF_CMD_DEREGISTER, id, answer_write);
+    bsf_nbsf_doc_deregister(&pcf_bindings, rq, id);
 }
 
 /* ---- discovery --------------------------------------------------------------------- */

@@ -13,11 +13,6 @@
 
 /* ---- writes ------------------------------------------------------------------------ */
 
-static void answer_write(bsf_nbsf_request_t *rq, const bsf_command_t *cmd)
-{
-    bsf_nbsf_doc_answer(&bsf_pcf_ue_bindings, rq, cmd);
-}
-
 static int decode_binding(const bsf_nbsf_config_t *cfg, const msgpack_object *doc,
                           bsf_command_t *cmd, const char ***supp_feat, bsf_problem_t *p)
 {
@@ -119,5 +114,4 @@ const bsf_nbsf_doc_resource_t bsf_pcf_ue_bindings = {
     .discover = ue_discover,
     .decode_binding = decode_binding,
     .decode_patch = decode_patch,
-    .answer = answer_write,
 };
