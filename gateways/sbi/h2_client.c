@@ -186,11 +186,7 @@ static int hstore(stream_t *s, const uint8_t *v, size_t n)
 {
     if (s->hlen + n + 1 > sizeof s->hbuf)
         return -1;
-    int off = (int)s->hlen;
-    memcpy(s->hbuf + s->hlen, v, n);
-    s->hbuf[s->hlen + n] = '\0';
-    s->hlen += n + 1;
-    return off;
+    return bsf_h2_header_put(s->hbuf, &s->hlen, v, n);
 }
 
 static int on_header(nghttp2_session *session, const nghttp2_frame *frame, const uint8_t *name,

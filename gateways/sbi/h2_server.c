@@ -495,11 +495,7 @@ static int hstore(bsf_h2_stream_t *s, const uint8_t *v, size_t n)
     if (s->hlen + n + 1 > s->hcap &&
         bsf_h2_buf_grow(&s->conn->w->budget, &s->hbuf, &s->hcap, s->hlen + n + 1, 256))
         return -1;
-    int off = (int)s->hlen;
-    memcpy(s->hbuf + s->hlen, v, n);
-    s->hbuf[s->hlen + n] = '\0';
-    s->hlen += n + 1;
-    return off;
+    return bsf_h2_header_put(s->hbuf, &s->hlen, v, n);
 }
 
 /* Unlinks and frees; tells the handler when an answer was still pending. */

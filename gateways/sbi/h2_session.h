@@ -1,6 +1,6 @@
 /* What the HTTP/2 client (h2_client.c) and server (h2_server.c) sessions share in their use of
- * nghttp2: the callbacks both ends set, a body sent from memory, and the growth of the
- * buffers they gather bytes in.
+ * nghttp2: the callbacks both ends set, a body sent from memory, the growth of the buffers
+ * they gather bytes in, and the store of a stream's header strings.
  *
  * Thread: none of its own; a session and its bodies belong to the thread that runs it. */
 #ifndef BSF_GATEWAYS_SBI_H2_SESSION_H
@@ -8,6 +8,8 @@
 
 #include <nghttp2/nghttp2.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "gateways/sbi/h2_budget.h"
 
@@ -40,5 +42,18 @@ ssize_t bsf_h2_body_read(nghttp2_session *session, int32_t stream_id, uint8_t *b
  * with the buffer as it was when there is no memory. Callers call it only when `need` > *cap,
  * so an append that fits costs no call. */
 int bsf_h2_buf_grow(bsf_h2_budget_t *bud, char **data, size_t *cap, size_t need, size_t first);
+
+/* Appends the `n` bytes at `v` and a NUL to a stream's header strings at `buf` (*len bytes
+ * used; the caller has made room for n + 1 more). Returns the new string's offset, which the
+ * stream keeps instead of a pointer (the server's buffer may move as it grows). Inline: it
+ * runs for every header of every stream. */
+static inline int bsf_h2_header_put(char *buf, size_t *len, const uint8_t *v, size_t n)
+{
+    int off = (int)*len;
+    memcpy(buf + *len, v, n);
+    buf[*len + n] = '\0';
+    *len += n + 1;
+    return off;
+}
 
 #endif
