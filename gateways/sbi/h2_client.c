@@ -67,16 +67,9 @@ static void conn_flush(bsf_h2c_t *c);
 
 static int buf_append(buf_t *b, const void *data, size_t len)
 {
-    if (b->len + len + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + len + 1)
-            cap *= 2;
-        char *p = realloc(b->data, cap);
-        if (!p)
-            return -1;
-        b->data = p;
-        b->cap = cap;
-    }
+    if (b->len + len + 1 > b->cap &&
+        bsf_h2_buf_grow(NULL, &b->data, &b->cap, b->len + len + 1, 4096))
+        return -1;
     memcpy(b->data + b->len, data, len);
     b->len += len;
     b->data[b->len] = '\0';
@@ -193,11 +186,7 @@ static int hstore(stream_t *s, const uint8_t *v, size_t n)
 {
     if (s->hlen + n + 1 > sizeof s->hbuf)
         return -1;
-    int off = (int)s->hlen;
-    memcpy(s->hbuf + s->hlen, v, n);
-    s->hbuf[s->hlen + n] = '\0';
-    s->hlen += n + 1;
-    return off;
+    return bsf_h2_header_put(s->hbuf, &s->hlen, v, n);
 }
 
 static int on_header(nghttp2_session *session, const nghttp2_frame *frame, const uint8_t *name,

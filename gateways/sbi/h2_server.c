@@ -251,16 +251,8 @@ static int sink_out(void *arg, const uint8_t *data, size_t len);
 
 static int outbuf_append(bsf_h2_budget_t *bud, outbuf_t *b, const uint8_t *data, size_t len)
 {
-    if (b->len + len > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->len + len)
-            cap *= 2;
-        char *p = bsf_h2_budget_realloc(bud, b->data, cap);
-        if (!p)
-            return -1;
-        b->data = p;
-        b->cap = cap;
-    }
+    if (b->len + len > b->cap && bsf_h2_buf_grow(bud, &b->data, &b->cap, b->len + len, 1024))
+        return -1;
     memcpy(b->data + b->len, data, len);
     b->len += len;
     return 0;
@@ -500,21 +492,10 @@ static const char *hstr(const bsf_h2_stream_t *s, int off)
 /* Stores a header string; the caller has checked the list size against the limit. */
 static int hstore(bsf_h2_stream_t *s, const uint8_t *v, size_t n)
 {
-    if (s->hlen + n + 1 > s->hcap) {
-        size_t cap = s->hcap ? s->hcap : 256;
-        while (cap < s->hlen + n + 1)
-            cap *= 2;
-        char *p = bsf_h2_budget_realloc(&s->conn->w->budget, s->hbuf, cap);
-        if (!p)
-            return -1;
-        s->hbuf = p;
-        s->hcap = cap;
-    }
-    int off = (int)s->hlen;
-    memcpy(s->hbuf + s->hlen, v, n);
-    s->hbuf[s->hlen + n] = '\0';
-    s->hlen += n + 1;
-    return off;
+    if (s->hlen + n + 1 > s->hcap &&
+        bsf_h2_buf_grow(&s->conn->w->budget, &s->hbuf, &s->hcap, s->hlen + n + 1, 256))
+        return -1;
+    return bsf_h2_header_put(s->hbuf, &s->hlen, v, n);
 }
 
 /* Unlinks and frees; tells the handler when an answer was still pending. */

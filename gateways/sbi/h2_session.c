@@ -1,6 +1,7 @@
 /* The nghttp2 glue the HTTP/2 client and server share. */
 #include "gateways/sbi/h2_session.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 nghttp2_session_callbacks *
@@ -34,4 +35,17 @@ ssize_t bsf_h2_body_read(nghttp2_session *session, int32_t stream_id, uint8_t *b
     if (b->off == b->len)
         *data_flags |= NGHTTP2_DATA_FLAG_EOF;
     return (ssize_t)n;
+}
+
+int bsf_h2_buf_grow(bsf_h2_budget_t *bud, char **data, size_t *cap, size_t need, size_t first)
+{
+    size_t n = *cap ? *cap : first;
+    while (n < need)
+        n *= 2;
+    char *p = bud ? bsf_h2_budget_realloc(bud, *data, n) : realloc(*data, n);
+    if (!p)
+        return -1;
+    *data = p;
+    *cap = n;
+    return 0;
 }

@@ -41,9 +41,10 @@ static void answer_ok(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
     bsf_nbsf_respond_json(rq, 201, &h, 1, json);
 }
 
-void bsf_nbsf_doc_answer(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
-                         const bsf_command_t *cmd)
+/* The answer of a write the engine is done with; `ctx` is the collection. */
+static void answer(bsf_nbsf_request_t *rq, const bsf_command_t *cmd, const void *ctx)
 {
+    const bsf_nbsf_doc_resource_t *d = ctx;
     msgpack_object body;
     bool has_body = bsf_nbsf_unpack_result(rq, cmd, &body) == 0;
     if (cmd->status == BSF_CMD_OK) {
@@ -70,40 +71,55 @@ void bsf_nbsf_doc_agree_features(msgpack_zone *zone, const char **supp_feat)
     }
 }
 
-void bsf_nbsf_doc_deregister(bsf_nbsf_request_t *rq, bsf_command_kind_t kind,
-                             const bsf_binding_id_t *id, bsf_nbsf_answer_fn answer)
+void bsf_nbsf_doc_submit(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                         bsf_command_t *cmd)
 {
-    bsf_command_t *cmd = bsf_nbsf_new_command(rq, kind);
+    bsf_nbsf_submit(rq, cmd, answer, d);
+}
+
+void bsf_nbsf_doc_deregister(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                             const bsf_binding_id_t *id)
+{
+    bsf_command_t *cmd = bsf_nbsf_new_command(rq, d->deregister_kind);
     if (!cmd)
         return;
     cmd->id = *id;
     cmd->reason = BSF_REASON_PCF_REQUEST;
-    bsf_nbsf_submit(rq, cmd, answer);
+    bsf_nbsf_doc_submit(d, rq, cmd);
 }
 
-/* A registration (id NULL: its body decoded, the features agreed) or an update of `id` (its
- * body a merge patch), handed to the engine. */
-static void doc_write(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
-                      const bsf_h2_request_t *r, const bsf_binding_id_t *id)
+bsf_command_t *bsf_nbsf_doc_command(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                                    const bsf_h2_request_t *r, const bsf_binding_id_t *id)
 {
     msgpack_object doc;
     bsf_command_t *cmd =
         bsf_nbsf_body_command(rq, r, id ? "application/merge-patch+json" : "application/json",
                               id ? d->update_kind : d->register_kind, &doc);
     if (!cmd)
-        return;
+        return NULL;
     bsf_problem_t p;
     const char **supp_feat = NULL;
-    if (id ? d->decode_patch(&doc, cmd, &p) : d->decode_binding(&doc, cmd, &supp_feat, &p)) {
+    const bsf_nbsf_config_t *cfg = &rq->w->svc->cfg;
+    if (id ? d->decode_patch(cfg, &doc, cmd, &p)
+           : d->decode_binding(cfg, &doc, cmd, &supp_feat, &p)) {
         bsf_command_free(cmd);
         bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
+        return NULL;
     }
     if (id)
         cmd->id = *id;
     else
         bsf_nbsf_doc_agree_features(&cmd->zone, supp_feat);
-    bsf_nbsf_submit(rq, cmd, d->answer);
+    return cmd;
+}
+
+/* A registration (id NULL) or an update of `id`, handed to the engine. */
+static void doc_write(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
+                      const bsf_h2_request_t *r, const bsf_binding_id_t *id)
+{
+    bsf_command_t *cmd = bsf_nbsf_doc_command(d, rq, r, id);
+    if (cmd)
+        bsf_nbsf_doc_submit(d, rq, cmd);
 }
 
 /* ---- discovery --------------------------------------------------------------------- */
@@ -180,7 +196,7 @@ static void member(const bsf_nbsf_doc_resource_t *d, bsf_nbsf_request_t *rq,
         return;
     }
     if (rq->op == BSF_SBI_OP_DEREGISTER)
-        bsf_nbsf_doc_deregister(rq, d->deregister_kind, &id, d->answer);
+        bsf_nbsf_doc_deregister(d, rq, &id);
     else
         doc_write(d, rq, r, &id);
 }

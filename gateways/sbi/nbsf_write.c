@@ -72,6 +72,7 @@ typedef struct {
     bsf_nbsf_request_t rq;
     bsf_command_t *cmd;
     bsf_nbsf_answer_fn answer;
+    const void *ctx;
 } pending_write_t;
 
 /* Runs on the worker thread: the engine has committed (or failed) the command. */
@@ -79,7 +80,7 @@ static void on_write_answered(void *arg)
 {
     pending_write_t *pw = arg;
     bsf_nbsf_service_t *svc = pw->rq.w->svc;
-    pw->answer(&pw->rq, pw->cmd);
+    pw->answer(&pw->rq, pw->cmd, pw->ctx);
     bsf_command_free(pw->cmd);
     free(pw);
     atomic_fetch_sub(&svc->writes_in_flight, 1);
@@ -98,7 +99,8 @@ static void on_command_done(bsf_command_t *cmd)
     }
 }
 
-void bsf_nbsf_submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd, bsf_nbsf_answer_fn answer)
+void bsf_nbsf_submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd, bsf_nbsf_answer_fn answer,
+                     const void *ctx)
 {
     pending_write_t *pw = malloc(sizeof *pw);
     if (!pw) {
@@ -111,6 +113,7 @@ void bsf_nbsf_submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd, bsf_nbsf_answer
     pw->rq = *rq;
     pw->cmd = cmd;
     pw->answer = answer;
+    pw->ctx = ctx;
     cmd->owner = pw;
     cmd->done = on_command_done;
     /* Counted before the engine may answer it (bsf_nbsf_service_wait_answered). */

@@ -7,8 +7,10 @@
 #include "engine/engine.h"
 #include "gateways/sbi/nbsf_internal.h"
 
-/* Answers a command the engine is done with (on the worker; the command is freed after). */
-typedef void (*bsf_nbsf_answer_fn)(bsf_nbsf_request_t *rq, const bsf_command_t *cmd);
+/* Answers a command the engine is done with (on the worker; the command is freed after).
+ * `ctx` is what the submitter gave bsf_nbsf_submit with it. */
+typedef void (*bsf_nbsf_answer_fn)(bsf_nbsf_request_t *rq, const bsf_command_t *cmd,
+                                   const void *ctx);
 
 /* Parses the body, which must be of media type `media`, into `obj` (worker scratch).
  * Answers (400 ProblemDetails when there is no body, 415 with Accept-Patch for a PATCH of
@@ -26,9 +28,11 @@ bsf_command_t *bsf_nbsf_body_command(bsf_nbsf_request_t *rq, const bsf_h2_reques
                                      const char *media, bsf_command_kind_t kind,
                                      msgpack_object *doc);
 
-/* Hands `cmd` (owned from here) to the engine; `answer` runs on the worker when it is done.
- * A full queue (503 NF_CONGESTION_RISK with Retry-After) or no memory is answered at once. */
-void bsf_nbsf_submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd, bsf_nbsf_answer_fn answer);
+/* Hands `cmd` (owned from here) to the engine; `answer` runs on the worker when it is done,
+ * given `ctx` (not owned: it must outlive the write, as static data does). A full queue (503
+ * NF_CONGESTION_RISK with Retry-After) or no memory is answered at once. */
+void bsf_nbsf_submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd, bsf_nbsf_answer_fn answer,
+                     const void *ctx);
 
 /* Unpacks the command's result body into the worker's zone: 0, or -1 when there is none. */
 int bsf_nbsf_unpack_result(bsf_nbsf_request_t *rq, const bsf_command_t *cmd,

@@ -25,49 +25,52 @@ static int64_t header_time(const bsf_h2_request_t *r, const char *name)
 static int discover(bsf_nbsf_request_t *rq, const char *query, size_t query_len,
                     bsf_problem_t *p);
 
-/* What bsf_nbsf_doc_answer and bsf_nbsf_doc_discover read: the collection's name, the kinds
- * it tells apart, that a refusal carries the binding the engine answered with, and its
- * discovery (nbsf_service.c routes /pcfBindings itself: its refusals name the query
- * parameter, and its writes read the service's settings and headers). */
+/* ---- decoding of writes ------------------------------------------------------------ */
+
+static int decode_binding(const bsf_nbsf_config_t *cfg, const msgpack_object *doc,
+                          bsf_command_t *cmd, const char ***supp_feat, bsf_problem_t *p)
+{
+    *supp_feat = &cmd->binding.supp_feat;
+    return bsf_pcf_binding_decode(doc, &cmd->zone, &cmd->binding, p) ||
+                   bsf_pcf_binding_check_rules(&cmd->binding, p) ||
+                   bsf_pcf_binding_check_ipv6_lengths(&cmd->binding, cfg->ipv6_min_prefix_len, p)
+               ? -1
+               : 0;
+}
+
+/* The patch's new values hold only the members it sets. */
+static int decode_patch(const bsf_nbsf_config_t *cfg, const msgpack_object *doc,
+                        bsf_command_t *cmd, bsf_problem_t *p)
+{
+    return bsf_pcf_binding_patch_decode(doc, &cmd->zone, &cmd->patch, p) ||
+                   bsf_pcf_binding_check_ipv6_lengths(&cmd->patch.values,
+                                                      cfg->ipv6_min_prefix_len, p)
+               ? -1
+               : 0;
+}
+
+/* What bsf_nbsf_doc_command, bsf_nbsf_doc_submit and bsf_nbsf_doc_discover read: the
+ * collection's name, its command kinds, that a refusal carries the binding the engine
+ * answered with, its discovery and its decoders (nbsf_service.c routes /pcfBindings itself:
+ * its refusals name the query parameter, and its registrations read the service's headers). */
 static const bsf_nbsf_doc_resource_t pcf_bindings = {
     .name = "pcfBindings",
+    .register_kind = BSF_CMD_REGISTER,
     .update_kind = BSF_CMD_UPDATE,
     .deregister_kind = BSF_CMD_DEREGISTER,
     .refusal_body = BSF_NBSF_REFUSAL_BINDING,
     .discover = discover,
+    .decode_binding = decode_binding,
+    .decode_patch = decode_patch,
 };
-
-/* ---- completion of writes ---------------------------------------------------------- */
-
-static void answer_write(bsf_nbsf_request_t *rq, const bsf_command_t *cmd)
-{
-    bsf_nbsf_doc_answer(&pcf_bindings, rq, cmd);
-}
-
-static void submit(bsf_nbsf_request_t *rq, bsf_command_t *cmd)
-{
-    bsf_nbsf_submit(rq, cmd, answer_write);
-}
 
 /* ---- register ---------------------------------------------------------------------- */
 
 void bsf_pcf_bindings_register(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r)
 {
-    msgpack_object doc;
-    bsf_command_t *cmd =
-        bsf_nbsf_body_command(rq, r, "application/json", BSF_CMD_REGISTER, &doc);
+    bsf_command_t *cmd = bsf_nbsf_doc_command(&pcf_bindings, rq, r, NULL);
     if (!cmd)
         return;
-    bsf_problem_t p;
-    if (bsf_pcf_binding_decode(&doc, &cmd->zone, &cmd->binding, &p) ||
-        bsf_pcf_binding_check_rules(&cmd->binding, &p) ||
-        bsf_pcf_binding_check_ipv6_lengths(&cmd->binding, rq->w->svc->cfg.ipv6_min_prefix_len,
-                                           &p)) {
-        bsf_command_free(cmd);
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
-    }
-    bsf_nbsf_doc_agree_features(&cmd->zone, &cmd->binding.supp_feat);
     const char *cookie = rq->w->svc->cfg.pcf_cookie ? bsf_nbsf_header(r, "ocnf-service-cookie")
                                                     : NULL;
     if (cookie && strlen(cookie) <= BSF_COOKIE_MAX &&
@@ -77,7 +80,7 @@ void bsf_pcf_bindings_register(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r
     }
     cmd->origin_ts_ms = header_time(r, "3gpp-sbi-origination-timestamp");
     cmd->sender_ts_ms = header_time(r, "3gpp-sbi-sender-timestamp");
-    submit(rq, cmd);
+    bsf_nbsf_doc_submit(&pcf_bindings, rq, cmd);
 }
 
 /* ---- update and deregister --------------------------------------------------------- */
@@ -85,27 +88,14 @@ void bsf_pcf_bindings_register(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r
 void bsf_pcf_bindings_update(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r,
                              const bsf_binding_id_t *id)
 {
-    msgpack_object doc;
-    bsf_command_t *cmd =
-        bsf_nbsf_body_command(rq, r, "application/merge-patch+json", BSF_CMD_UPDATE, &doc);
-    if (!cmd)
-        return;
-    bsf_problem_t p;
-    /* The patch's new values hold only the members it sets. */
-    if (bsf_pcf_binding_patch_decode(&doc, &cmd->zone, &cmd->patch, &p) ||
-        bsf_pcf_binding_check_ipv6_lengths(&cmd->patch.values,
-                                           rq->w->svc->cfg.ipv6_min_prefix_len, &p)) {
-        bsf_command_free(cmd);
-        bsf_nbsf_respond_problem(rq, &p, NULL);
-        return;
-    }
-    cmd->id = *id;
-    submit(rq, cmd);
+    bsf_command_t *cmd = bsf_nbsf_doc_command(&pcf_bindings, rq, r, id);
+    if (cmd)
+        bsf_nbsf_doc_submit(&pcf_bindings, rq, cmd);
 }
 
 void bsf_pcf_bindings_deregister(bsf_nbsf_request_t *rq, const bsf_binding_id_t *id)
 {
-    bsf_nbsf_doc_deregister(rq, BSF_CMD_DEREGISTER, id, answer_write);
+    bsf_nbsf_doc_deregister(&pcf_bindings, rq, id);
 }
 
 /* ---- discovery --------------------------------------------------------------------- */

@@ -13,14 +13,10 @@
 
 /* ---- writes ------------------------------------------------------------------------ */
 
-static void answer_write(bsf_nbsf_request_t *rq, const bsf_command_t *cmd)
+static int decode_binding(const bsf_nbsf_config_t *cfg, const msgpack_object *doc,
+                          bsf_command_t *cmd, const char ***supp_feat, bsf_problem_t *p)
 {
-    bsf_nbsf_doc_answer(&bsf_pcf_mbs_bindings, rq, cmd);
-}
-
-static int decode_binding(const msgpack_object *doc, bsf_command_t *cmd,
-                          const char ***supp_feat, bsf_problem_t *p)
-{
+    (void)cfg;
     *supp_feat = &cmd->mbs_binding.supp_feat;
     return bsf_pcf_mbs_binding_decode(doc, &cmd->zone, &cmd->mbs_binding, p) ||
                    bsf_pcf_mbs_binding_check_rules(&cmd->mbs_binding, p)
@@ -28,8 +24,10 @@ static int decode_binding(const msgpack_object *doc, bsf_command_t *cmd,
                : 0;
 }
 
-static int decode_patch(const msgpack_object *doc, bsf_command_t *cmd, bsf_problem_t *p)
+static int decode_patch(const bsf_nbsf_config_t *cfg, const msgpack_object *doc,
+                        bsf_command_t *cmd, bsf_problem_t *p)
 {
+    (void)cfg;
     return bsf_pcf_mbs_binding_patch_decode(doc, &cmd->zone, &cmd->mbs_patch, p);
 }
 
@@ -131,5 +129,4 @@ const bsf_nbsf_doc_resource_t bsf_pcf_mbs_bindings = {
     .discover = mbs_discover,
     .decode_binding = decode_binding,
     .decode_patch = decode_patch,
-    .answer = answer_write,
 };

@@ -10,8 +10,9 @@
 #include "gateways/sbi/nbsf_exchange.h"
 #include "gateways/sbi/nbsf_write.h"
 
-static void answer(bsf_nbsf_request_t *rq, const bsf_command_t *cmd)
+static void answer(bsf_nbsf_request_t *rq, const bsf_command_t *cmd, const void *ctx)
 {
+    (void)ctx;
     if (cmd->status != BSF_CMD_OK) {
         bsf_nbsf_respond_problem(rq, &cmd->problem, NULL);
         return;
@@ -81,7 +82,7 @@ static void write_subscription(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r
     bsf_nbsf_doc_agree_features(&cmd->zone, &s->supp_feat);
     if (id)
         cmd->id = *id;
-    bsf_nbsf_submit(rq, cmd, answer);
+    bsf_nbsf_submit(rq, cmd, answer, NULL);
 }
 
 static void member(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r, const char *id_text,
@@ -104,7 +105,7 @@ static void member(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r, const char
         return;
     cmd->id = id;
     cmd->reason = BSF_REASON_UNSUBSCRIBED;
-    bsf_nbsf_submit(rq, cmd, answer);
+    bsf_nbsf_submit(rq, cmd, answer, NULL);
 }
 
 bool bsf_subscriptions_route(bsf_nbsf_request_t *rq, const bsf_h2_request_t *r, const char *res,
