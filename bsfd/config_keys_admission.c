@@ -81,7 +81,8 @@ static const bsf_config_key_t keys[] = {
         "OCI Period of Validity (seconds); the OCI's timestamp is renewed after half of it."),
     BSF_CFG_BOOL_KEY("overload.lci", admission.lci, "true",
         "Load control (TS 29.500 6.3): every SBI answer carries 3gpp-Sbi-Lci with bsfd's CPU "
-        "load (steps of 5 %)."),
+        "load (steps of 5 %) from the first load sample on (congestion.interval_ms after the "
+        "start)."),
     BSF_CFG_BOOL_KEY("overload.honour_oci", admission.client_oci, "true",
         "The SBI client honours the OCI its producers send (NRF, PCFs): it drops that share of "
         "its requests to the producer for the validity period (Loss algorithm)."),

@@ -223,6 +223,9 @@ def test_oci_while_overloaded_and_lci(bsfd_factory):
     server = bsfd_factory({**ADMISSION, "overload.pending_thresholds": "3:2;5:4;7:6",
                            "congestion.receiving_thresholds": "50;60;70;80",
                            "overload.validity_s": 30})
+    # The LCI carries the load of the last sample: answers sent before the sampler's first
+    # interval has passed have none.
+    wait_until(lambda: "3gpp-sbi-lci" in get(server).headers, what="the first load sample")
     resp = get(server)
     assert "3gpp-sbi-oci" not in resp.headers
     assert LCI.match(resp.headers["3gpp-sbi-lci"]), resp.headers["3gpp-sbi-lci"]
