@@ -72,9 +72,12 @@ def get_headers(path=DISCOVERY, extra=()):
 
 def read_events(sock, conn, timeout, until=None):
     """Reads events until `until(events)` is true, the peer closes, or the timeout.
-    Returns (events, closed)."""
+    Returns (events, closed). `until` is asked before the first read too: what it waits for
+    may have come in an earlier call."""
     deadline = time.monotonic() + timeout
     events = []
+    if until and until(events):
+        return events, False
     while (data := recv_before(sock, deadline)) is not None:
         if not data:
             return events, True
