@@ -1,6 +1,7 @@
 /* Every allocation of the pure tables and codecs failed in turn (tests/failmalloc/failmalloc.h):
  * the Rx session and pending tables, the feed queue, and a binding's decode (msgpack-c unpack
- * into a zone, TS 29.521 member decoding, the canonical encoding, the event codec). Each must
+ * into a zone, TS 29.521 member decoding, the set-only merge patches, the canonical encoding, the
+ * event codec). Each must
  * report the failure, leak nothing and never crash. */
 #include <errno.h>
 #include <setjmp.h>
@@ -15,6 +16,8 @@
 
 #include "core/event.h"
 #include "core/pcf_binding.h"
+#include "core/pcf_mbs_binding.h"
+#include "core/pcf_ue_binding_patch.h"
 #include "feed/feed_queue.h"
 #include "gateways/diameter/rx_pending.h"
 #include "gateways/diameter/rx_sessions.h"
@@ -195,6 +198,20 @@ static void run_plain(void **state)
 
 /* ---- UE and MBS bindings: decode and event round trip --------------------------------- */
 
+/* The member pcfForUeIpEndPoints: `n` end points, IPv6 addresses 2001:db8::1 onwards. */
+static void pack_ue_end_points(msgpack_packer *pk, int n)
+{
+    pack_str(pk, "pcfForUeIpEndPoints");
+    msgpack_pack_array(pk, (size_t)n);
+    for (int i = 0; i < n; i++) {
+        char v6[32];
+        snprintf(v6, sizeof v6, "2001:db8::%d", i + 1);
+        msgpack_pack_map(pk, 1);
+        pack_str(pk, "ipv6Address");
+        pack_str(pk, v6);
+    }
+}
+
 /* A PcfForUeBinding into docs[0] and a PcfMbsBinding into docs[1], as msgpack. */
 static void pack_ue_and_mbs(msgpack_sbuffer *docs)
 {
@@ -205,11 +222,7 @@ static void pack_ue_and_mbs(msgpack_sbuffer *docs)
     pack_str(&pk, "imsi-001010000000001");
     pack_str(&pk, "gpsi");
     pack_str(&pk, "msisdn-4912345678");
-    pack_str(&pk, "pcfForUeIpEndPoints");
-    msgpack_pack_array(&pk, 1);
-    msgpack_pack_map(&pk, 1);
-    pack_str(&pk, "ipv6Address");
-    pack_str(&pk, "2001:db8::1");
+    pack_ue_end_points(&pk, 1);
     msgpack_packer_init(&pk, &docs[1], msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 2);
     pack_str(&pk, "mbsSessionId");
@@ -263,6 +276,56 @@ static int ue_mbs_round_trip(const msgpack_object *objs, msgpack_zone *zone, msg
     return 0;
 }
 
+/* A PcfForUeBindingPatch into docs[0] and a PcfMbsBindingPatch into docs[1], as msgpack. */
+static void pack_ue_and_mbs_patches(msgpack_sbuffer *docs)
+{
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &docs[0], msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 2);
+    pack_str(&pk, "pcfForUeFqdn");
+    pack_str(&pk, "pcf2.example.com");
+    pack_ue_end_points(&pk, 4); /* more than the zone's first chunk holds: it grows mid-decode */
+    msgpack_packer_init(&pk, &docs[1], msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 1);
+    pack_str(&pk, "pcfFqdn");
+    pack_str(&pk, "pcf2.example.com");
+}
+
+/* Decodes both set-only merge patches (core/merge_patch), applies each to a stored binding and
+ * encodes the result: an allocation failure is SYSTEM_FAILURE, the result has the new values. */
+static int ue_mbs_patch_round_trip(const msgpack_object *objs, msgpack_zone *zone,
+                                   msgpack_sbuffer *buf)
+{
+    static const bsf_pcf_ue_binding_t ue = {.supi = "imsi-001010000000001",
+                                            .pcf_for_ue_fqdn = "pcf1.example.com"};
+    static const bsf_pcf_mbs_binding_t mbs = {
+        .has_mbs_session_id = true,
+        .mbs_session_id = {.has_tmgi = true, .mbs_service_id = "ABCDEF", .mcc = "001",
+                           .mnc = "01"},
+        .pcf_fqdn = "pcf1.example.com"};
+    bsf_pcf_ue_binding_patch_t ue_patch;
+    bsf_pcf_mbs_binding_patch_t mbs_patch;
+    bsf_problem_t problem;
+    if (bsf_pcf_ue_binding_patch_decode(&objs[0], zone, &ue_patch, &problem) ||
+        bsf_pcf_mbs_binding_patch_decode(&objs[1], zone, &mbs_patch, &problem)) {
+        assert_int_equal(problem.cause, BSF_CAUSE_SYSTEM_FAILURE);
+        return -1;
+    }
+    bsf_pcf_ue_binding_t ue_after;
+    bsf_pcf_mbs_binding_t mbs_after;
+    bsf_pcf_ue_binding_patch_apply(&ue, &ue_patch, &ue_after);
+    bsf_pcf_mbs_binding_patch_apply(&mbs, &mbs_patch, &mbs_after);
+    assert_string_equal(ue_after.pcf_for_ue_fqdn, "pcf2.example.com");
+    assert_int_equal(ue_after.pcf_for_ue_ip_end_points.n, 4);
+    assert_string_equal(mbs_after.pcf_fqdn, "pcf2.example.com");
+    msgpack_packer pk;
+    msgpack_sbuffer_clear(buf);
+    msgpack_packer_init(&pk, buf, msgpack_sbuffer_write);
+    return bsf_pcf_ue_binding_encode(&ue_after, &pk) || bsf_pcf_mbs_binding_encode(&mbs_after, &pk)
+               ? -1
+               : 0;
+}
+
 /* ---- the decode scenarios ------------------------------------------------------------ */
 
 /* Documents packed before the runs, unpacked in each run into a new zone and handed to
@@ -272,6 +335,7 @@ typedef struct {
     size_t n_docs;
     void (*pack)(msgpack_sbuffer *docs);
     int (*round_trip)(const msgpack_object *objs, msgpack_zone *zone, msgpack_sbuffer *buf);
+    size_t min_allocs; /* the zone's chunks, the unpack, the encoder's buffer at the least */
     msgpack_sbuffer docs[2];
 } decode_case_t;
 
@@ -299,8 +363,7 @@ static void run_decode(void **state)
     for (size_t i = 0; i < k->n_docs; i++)
         msgpack_sbuffer_init(&k->docs[i]);
     k->pack(k->docs);
-    /* the zone's chunks, the unpack, the encoder's buffer */
-    assert_true(bsf_fm_run(k->name, decode_scenario, k) > 5);
+    assert_true(bsf_fm_run(k->name, decode_scenario, k) >= k->min_allocs);
     for (size_t i = 0; i < k->n_docs; i++)
         msgpack_sbuffer_destroy(&k->docs[i]);
 }
@@ -316,9 +379,11 @@ int main(void)
     };
     static decode_case_t decode[] = {
         {.name = "binding_decode", .n_docs = 1, .pack = pack_binding,
-         .round_trip = decode_encode},
+         .round_trip = decode_encode, .min_allocs = 6},
         {.name = "ue_mbs_decode", .n_docs = 2, .pack = pack_ue_and_mbs,
-         .round_trip = ue_mbs_round_trip},
+         .round_trip = ue_mbs_round_trip, .min_allocs = 6},
+        {.name = "ue_mbs_patch", .n_docs = 2, .pack = pack_ue_and_mbs_patches,
+         .round_trip = ue_mbs_patch_round_trip, .min_allocs = 4},
     };
     const struct CMUnitTest tests[] = {
         PLAIN_CASE(&plain[0]),
@@ -326,6 +391,7 @@ int main(void)
         PLAIN_CASE(&plain[2]),
         DECODE_CASE(&decode[0]),
         DECODE_CASE(&decode[1]),
+        DECODE_CASE(&decode[2]),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
