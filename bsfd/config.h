@@ -210,19 +210,22 @@ typedef struct {
                           "BSF_CFG_DURATION_KEY needs a uint64_t field (milliseconds)"),       \
      .size = sizeof(uint64_t), .doc = (doc_)
 #define BSF_CFG_DURATION_KEY(k, field, d, lo, hi, doc_) {BSF_CFG_DURATION_FIELDS(k, field, d, lo, hi, doc_)}
+/* A char array field of more than `maxlen` bytes (0: any length), for the types held as text;
+ * `msg` is the compile-time error when the field is not one. */
+#define BSF_CFG_CHARS_FIELDS(k, type_, field, d, maxlen, choices_, doc_, msg)                \
+     .key = (k), .type = (type_), .def = (d), .max = (maxlen), .choices = (choices_),          \
+     .offset = BSF_CFG_AT(field, BSF_CFG_IS_CHARS(field) && (maxlen) < sizeof BSF_CFG_F(field), \
+                          msg),                                                                \
+     .size = sizeof BSF_CFG_F(field), .doc = (doc_)
 /* char array field of more than `maxlen` bytes. */
 #define BSF_CFG_STRING_FIELDS(k, field, d, maxlen, doc_) \
-     .key = (k), .type = BSF_CFG_STRING, .def = (d), .max = (maxlen),                          \
-     .offset = BSF_CFG_AT(field, BSF_CFG_IS_CHARS(field) && (maxlen) < sizeof BSF_CFG_F(field), \
-                          "BSF_CFG_STRING_KEY needs a char array longer than maxlen"),         \
-     .size = sizeof BSF_CFG_F(field), .doc = (doc_)
+     BSF_CFG_CHARS_FIELDS(k, BSF_CFG_STRING, field, d, maxlen, NULL, doc_,               \
+                          "BSF_CFG_STRING_KEY needs a char array longer than maxlen")
 #define BSF_CFG_STRING_KEY(k, field, d, maxlen, doc_) {BSF_CFG_STRING_FIELDS(k, field, d, maxlen, doc_)}
 /* char array field holding "host:port" (or empty). */
 #define BSF_CFG_LISTEN_FIELDS(k, field, d, doc_) \
-     .key = (k), .type = BSF_CFG_LISTEN, .def = (d),                                           \
-     .offset = BSF_CFG_AT(field, BSF_CFG_IS_CHARS(field),                                      \
-                          "BSF_CFG_LISTEN_KEY needs a char array field"),                      \
-     .size = sizeof BSF_CFG_F(field), .doc = (doc_)
+     BSF_CFG_CHARS_FIELDS(k, BSF_CFG_LISTEN, field, d, 0, NULL, doc_,                     \
+                          "BSF_CFG_LISTEN_KEY needs a char array field")
 #define BSF_CFG_LISTEN_KEY(k, field, d, doc_) {BSF_CFG_LISTEN_FIELDS(k, field, d, doc_)}
 /* int (or enum) field set to the index of the value in `choices`. */
 #define BSF_CFG_ENUM_FIELDS(k, field, d, choices_, doc_) \
@@ -235,17 +238,13 @@ typedef struct {
 #define BSF_CFG_ENUM_KEY(k, field, d, choices_, doc_) {BSF_CFG_ENUM_FIELDS(k, field, d, choices_, doc_)}
 /* char array field set to the value's text, one of `choices`. */
 #define BSF_CFG_ENUM_TEXT_FIELDS(k, field, d, choices_, doc_) \
-     .key = (k), .type = BSF_CFG_ENUM_TEXT, .def = (d), .choices = (choices_),                 \
-     .offset = BSF_CFG_AT(field, BSF_CFG_IS_CHARS(field),                                      \
-                          "BSF_CFG_ENUM_TEXT_KEY needs a char array field"),                   \
-     .size = sizeof BSF_CFG_F(field), .doc = (doc_)
+     BSF_CFG_CHARS_FIELDS(k, BSF_CFG_ENUM_TEXT, field, d, 0, choices_, doc_,          \
+                          "BSF_CFG_ENUM_TEXT_KEY needs a char array field")
 #define BSF_CFG_ENUM_TEXT_KEY(k, field, d, choices_, doc_) {BSF_CFG_ENUM_TEXT_FIELDS(k, field, d, choices_, doc_)}
 /* char array field of more than `maxlen` bytes; items joined with '\n'. */
 #define BSF_CFG_LIST_FIELDS(k, field, d, maxlen, doc_) \
-     .key = (k), .type = BSF_CFG_LIST, .def = (d), .max = (maxlen),                            \
-     .offset = BSF_CFG_AT(field, BSF_CFG_IS_CHARS(field) && (maxlen) < sizeof BSF_CFG_F(field), \
-                          "BSF_CFG_LIST_KEY needs a char array longer than maxlen"),           \
-     .size = sizeof BSF_CFG_F(field), .doc = (doc_)
+     BSF_CFG_CHARS_FIELDS(k, BSF_CFG_LIST, field, d, maxlen, NULL, doc_,                 \
+                          "BSF_CFG_LIST_KEY needs a char array longer than maxlen")
 #define BSF_CFG_LIST_KEY(k, field, d, maxlen, doc_) {BSF_CFG_LIST_FIELDS(k, field, d, maxlen, doc_)}
 
 /* A key that may change while bsfd runs (management API, SIGHUP: bsfd/config_runtime.c
