@@ -36,13 +36,17 @@ def pcfs():
         assert not s.violations, s.violations
 
 
+_DEAD_SOCKETS = []
+
+
 def dead_uri():
-    """An http:// apiRoot nobody listens on (connection refused)."""
+    """An http:// apiRoot nobody listens on (connection refused). Its socket stays bound and
+    never listens until the worker exits: closed, its port could be given to a server bound to
+    port 0 (a simulator) and answer."""
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return f"http://127.0.0.1:{port}"
+    _DEAD_SOCKETS.append(s)
+    return f"http://127.0.0.1:{s.getsockname()[1]}"
 
 
 def confirmed_by(server, binding_id):

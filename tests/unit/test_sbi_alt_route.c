@@ -33,16 +33,19 @@ static bsf_nf_discovery_t *disc;
 static bsf_nrf_health_t *health;
 static bsf_sbi_alt_route_t *alt;
 
-/* A loopback port nobody listens on. */
+static int dead_fd = -1;
+
+/* A loopback port nobody listens on: bound and never listening for the whole run (a connect
+ * is refused), so that no other socket (the simulator's listeners, a test running beside
+ * this one) can be given it, as it could once closed. */
 static int dead_port(void)
 {
-    int s = socket(AF_INET, SOCK_STREAM, 0);
+    dead_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     socklen_t len = sizeof a;
-    if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof a) ||
-        getsockname(s, (struct sockaddr *)&a, &len))
+    if (dead_fd < 0 || bind(dead_fd, (struct sockaddr *)&a, sizeof a) ||
+        getsockname(dead_fd, (struct sockaddr *)&a, &len))
         return -1;
-    close(s);
     return ntohs(a.sin_port);
 }
 
@@ -114,6 +117,7 @@ static int teardown(void **state)
     kill(sim, SIGTERM);
     int status = 0;
     waitpid(sim, &status, 0);
+    close(dead_fd);
     /* the sims exit 1 at once when they saw a request that breaks the spec */
     return tu_dir_remove(dir) == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 1) ? 0 : -1;
 }
