@@ -36,6 +36,14 @@ typedef struct {
     size_t doc_size;
 } bsf_merge_patch_type_t;
 
+/* The descriptor of the set-only patch type `patch_t` named `name_` (its values a `doc_t` in
+ * member `values`), over the static array `members_` of its members, their values decoded by
+ * `decode_`: the sizes, the count and the offset derived from the types. */
+#define BSF_MERGE_PATCH_TYPE(name_, patch_t, doc_t, members_, decode_)                          \
+    {.name = (name_), .size = sizeof(patch_t), .members = (members_),                          \
+     .n_members = sizeof(members_) / sizeof((members_)[0]), .decode = (decode_),               \
+     .values_offset = offsetof(patch_t, values), .doc_size = sizeof(doc_t)}
+
 /* Zeroes `patch` (every slot KEEP), then decodes the members of `map` into it: each one's
  * value into the patch's values (pointers into `zone`) and its slot set to BSF_PATCH_SET.
  * Returns 0, or -1 with a 400 problem in *problem: INVALID_MSG_FORMAT (not an object),

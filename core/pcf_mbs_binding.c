@@ -104,10 +104,9 @@ static const bsf_merge_patch_member_t patch_members[] = {
     MEMBER("pcfId", pcf_id),
 };
 
-static const bsf_merge_patch_type_t patch_type = {
-    "PcfMbsBindingPatch", sizeof(bsf_pcf_mbs_binding_patch_t), patch_members,
-    sizeof patch_members / sizeof patch_members[0], decode_member,
-    offsetof(bsf_pcf_mbs_binding_patch_t, values), sizeof(bsf_pcf_mbs_binding_t)};
+static const bsf_merge_patch_type_t patch_type =
+    BSF_MERGE_PATCH_TYPE("PcfMbsBindingPatch", bsf_pcf_mbs_binding_patch_t, bsf_pcf_mbs_binding_t,
+                         patch_members, decode_member);
 
 int bsf_pcf_mbs_binding_patch_decode(const msgpack_object *map, msgpack_zone *zone,
                                      bsf_pcf_mbs_binding_patch_t *out, bsf_problem_t *problem)

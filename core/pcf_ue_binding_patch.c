@@ -13,10 +13,9 @@ static const bsf_merge_patch_member_t members[] = {
     MEMBER("pcfId", pcf_id),
 };
 
-static const bsf_merge_patch_type_t patch_type = {
-    "PcfForUeBindingPatch", sizeof(bsf_pcf_ue_binding_patch_t), members,
-    sizeof members / sizeof members[0], bsf_pcf_ue_binding_decode_member,
-    offsetof(bsf_pcf_ue_binding_patch_t, values), sizeof(bsf_pcf_ue_binding_t)};
+static const bsf_merge_patch_type_t patch_type =
+    BSF_MERGE_PATCH_TYPE("PcfForUeBindingPatch", bsf_pcf_ue_binding_patch_t, bsf_pcf_ue_binding_t,
+                         members, bsf_pcf_ue_binding_decode_member);
 
 int bsf_pcf_ue_binding_patch_decode(const msgpack_object *map, msgpack_zone *zone,
                                     bsf_pcf_ue_binding_patch_t *out, bsf_problem_t *problem)
